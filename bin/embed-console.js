@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The CLI is built with the app (`npm install` runs the build); this file only finds it.
+import { existsSync } from 'node:fs'
+
+const cli = new URL('../out/main/cli.js', import.meta.url)
+if (!existsSync(cli)) {
+  process.stderr.write('Embed Console is not built yet: run `npm run build` in its folder first.\n')
+  process.exit(2)
+}
+const { runCli } = await import(cli.href)
+await runCli()

@@ -1,0 +1,63 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+// Import boundaries (DESIGN.md): shared imports neither side; main and the renderer never import
+// each other; a feature folder never imports another feature.
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
+
+const featureNames = ['groups', 'profiles', 'site-editor', 'activity']
+const featureBoundaries = featureNames.map((feature) => ({
+  files: [`src-renderer/features/${feature}/**/*.{ts,tsx}`],
+  rules: restrict([
+    { group: ['**/src-main/**', '**/src-main'], message: 'The renderer never imports main: go through the contract.' },
+    {
+      group: featureNames.filter((other) => other !== feature).map((other) => `**/features/${other}/**`),
+      message: 'Features do not import each other; compose them in src-renderer/app.',
+    },
+  ]),
+}))
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['src-shared/**/*.ts'],
+    rules: restrict([
+      { group: ['**/src-main/**', '**/src-renderer/**', 'node:*', 'electron', 'react'], message: 'src-shared is pure TypeScript: no Node, no DOM, no app code.' },
+    ]),
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    rules: restrict([{ group: ['**/src-renderer/**'], message: 'Main never imports the renderer.' }]),
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...restrict([{ group: ['**/src-main/**', '**/src-main', 'electron', 'node:*'], message: 'The renderer never imports main: go through the contract.' }]),
+    },
+  },
+  ...featureBoundaries,
+  {
+    // Only the shell and the preload may import Electron (it cannot even load outside Electron).
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/index.ts', 'src-main/preload.ts', 'src-main/shell/**'],
+    rules: restrict([
+      { group: ['**/src-renderer/**'], message: 'Main never imports the renderer.' },
+      { group: ['electron'], message: 'Only the Electron shell imports electron; pass what you need in.' },
+    ]),
+  },
+)

@@ -1,0 +1,67 @@
+// The Electron shell: lifecycle, one hardened window, the app:// protocol and the IPC bridge.
+// Everything else lives in plain modules shared with browser mode (app-services, router).
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, shell } from 'electron'
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/contract'
+import { fail } from '../src-shared/ipc/result'
+import { createAppServices, type AppServices } from './app-services'
+import { SECURITY_HEADERS } from './content-security-policy'
+import { readRendererFile } from './static-files'
+import { APP_ENTRY_URL, APP_SCHEME, denyNewWindow, guardNavigation, isTrustedSender, mainWindowOptions } from './shell/window-policy'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+const rendererDir = join(here, '../renderer')
+const preloadPath = join(here, '../preload/preload.cjs')
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+])
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-navigate', guardNavigation)
+  contents.on('will-redirect', guardNavigation)
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(denyNewWindow((url) => void shell.openExternal(url)))
+})
+
+async function serveRenderer(request: Request): Promise<Response> {
+  const file = await readRendererFile(rendererDir, new URL(request.url).pathname)
+  if (!file) return new Response('Not found', { status: 404 })
+  return new Response(new Uint8Array(file.body), { headers: { 'Content-Type': file.contentType, ...SECURITY_HEADERS } })
+}
+
+function openMainWindow(services: AppServices): BrowserWindow {
+  const window = new BrowserWindow(mainWindowOptions(preloadPath))
+  const unsubscribe = services.events.subscribe((event) => {
+    if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event)
+  })
+  window.on('closed', unsubscribe)
+  window.once('ready-to-show', () => window.show())
+  void window.loadURL(APP_ENTRY_URL)
+  return window
+}
+
+export async function startDesktopApp(): Promise<void> {
+  await app.whenReady()
+  const services = await createAppServices({
+    dataDir: app.getPath('userData'),
+    transport: 'electron',
+    safeStorage,
+  })
+  protocol.handle(APP_SCHEME, serveRenderer)
+  ipcMain.handle(IPC_CALL_CHANNEL, (event, name: unknown, input: unknown) => {
+    if (!isTrustedSender(event.senderFrame)) return fail('refused', 'This frame may not call Embed Console.')
+    return services.router.dispatch(String(name), input, { transport: 'electron' })
+  })
+  openMainWindow(services)
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) openMainWindow(services)
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('will-quit', () => void services.close())
+}
+
+void startDesktopApp()

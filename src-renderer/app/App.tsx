@@ -1,0 +1,56 @@
+import { Suspense, useEffect, useRef } from 'react'
+import { ScreenHeader } from '../ui/ScreenHeader'
+import { useNavigation } from './navigation-store'
+import { sections } from './sections'
+import { Sidebar } from './Sidebar'
+import { StatusBar } from './StatusBar'
+
+export function App({ transport }: { transport: 'electron' | 'browser' }) {
+  const { current, open } = useNavigation()
+  const section = sections.find((candidate) => candidate.id === current) ?? sections[0]!
+  const heading = useRef<HTMLHeadingElement>(null)
+  const firstRender = useRef(true)
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
+      const target = sections.find((candidate) => candidate.shortcut === event.key)
+      if (!target) return
+      event.preventDefault()
+      open(target.id)
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [open])
+
+  useEffect(() => {
+    document.title = `${section.label} · Embed Console`
+    // Move focus to the new screen's title, except on launch where the page's own focus stays.
+    if (firstRender.current) firstRender.current = false
+    else heading.current?.focus()
+  }, [section])
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <div className="app-header__brand">
+          <span className="app-header__logo" aria-hidden="true">
+            ◆
+          </span>
+          Embed Console
+        </div>
+      </header>
+      <Sidebar />
+      <main id="main" className="app-main" aria-labelledby="screen-title">
+        <ScreenHeader ref={heading} title={section.label} description={section.description} />
+        <Suspense fallback={<p className="loading">Loading {section.label}…</p>}>
+          <section.Screen />
+        </Suspense>
+      </main>
+      <StatusBar transport={transport} />
+    </div>
+  )
+}

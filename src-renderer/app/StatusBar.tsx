@@ -1,0 +1,25 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { EventPayload } from '../../src-shared/ipc/events'
+import { call, useMainEvent } from '../lib/api'
+
+export function StatusBar({ transport }: { transport: 'electron' | 'browser' }) {
+  const info = useQuery({ queryKey: ['app.info'], queryFn: () => call('app.info', {}) })
+  const [sandbox, setSandbox] = useState<EventPayload<'sandbox.status'> | null>(null)
+  useMainEvent('sandbox.status', setSandbox)
+
+  return (
+    <footer className="status-bar" aria-label="Status">
+      <span>{transport === 'electron' ? 'Desktop app' : 'Browser mode'}</span>
+      {info.data ? (
+        <span title="Where profiles, the vault, the catalog and the activity log are kept">
+          Data: <code>{info.data.dataDir}</code>
+        </span>
+      ) : info.error ? (
+        <span role="alert">Main process not answering: {info.error.message}</span>
+      ) : null}
+      {sandbox ? <span>Sandbox: {sandbox.state}</span> : null}
+      {info.data ? <span className="status-bar__version">v{info.data.version}</span> : null}
+    </footer>
+  )
+}

@@ -1,0 +1,49 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+
+export interface Section {
+  id: SectionId
+  label: string
+  description: string
+  /** Ctrl/Cmd + this digit opens the section. */
+  shortcut: string
+  icon: string
+  Screen: LazyExoticComponent<ComponentType>
+}
+
+export type SectionId = 'groups' | 'profiles' | 'site' | 'activity'
+
+// Features never import each other; the app composes them here. Each screen loads on first use.
+export const sections: Section[] = [
+  {
+    id: 'groups',
+    label: 'Groups',
+    description: 'Get or create, update and rotate the tokens of user groups.',
+    shortcut: '1',
+    icon: '◧',
+    Screen: lazy(() => import('../features/groups/GroupsScreen')),
+  },
+  {
+    id: 'profiles',
+    label: 'Profiles',
+    description: 'Connections to the API: base URL, API token and timeout.',
+    shortcut: '2',
+    icon: '⚷',
+    Screen: lazy(() => import('../features/profiles/ProfilesScreen')),
+  },
+  {
+    id: 'site',
+    label: 'Site config',
+    description: 'Edit and validate the docs site’s site.json.',
+    shortcut: '3',
+    icon: '⌘',
+    Screen: lazy(() => import('../features/site-editor/SiteEditorScreen')),
+  },
+  {
+    id: 'activity',
+    label: 'Activity',
+    description: 'Every API call made from this app, tokens redacted.',
+    shortcut: '4',
+    icon: '≡',
+    Screen: lazy(() => import('../features/activity/ActivityScreen')),
+  },
+]

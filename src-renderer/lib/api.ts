@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react'
+import type { Bridge } from '../../src-shared/ipc/bridge'
+import type { CallInput, CallName, CallOutput } from '../../src-shared/ipc/contract'
+import type { EventName, EventPayload } from '../../src-shared/ipc/events'
+import type { AppError } from '../../src-shared/ipc/result'
+
+let bridge: Bridge | null = null
+
+export function installBridge(value: Bridge): void {
+  bridge = value
+}
+
+function requireBridge(): Bridge {
+  if (!bridge) throw new Error('The bridge to Embed Console is not connected.')
+  return bridge
+}
+
+/** A failed call, thrown for react-query; carries the typed error from main unchanged. */
+export class CallError extends Error {
+  readonly code: AppError['code']
+  readonly details: unknown
+  constructor(readonly error: AppError) {
+    super(error.message)
+    this.name = 'CallError'
+    this.code = error.code
+    this.details = error.details
+  }
+}
+
+/** Calls main and returns the value, or throws a CallError with main's sentence. */
+export async function call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> {
+  const result = await requireBridge().invoke(name, input)
+  if (!result.ok) throw new CallError(result.error)
+  return result.value
+}
+
+/** Subscribes to one event from main for the life of the component. */
+export function useMainEvent<N extends EventName>(name: N, listener: (payload: EventPayload<N>) => void): void {
+  const latest = useRef(listener)
+  useEffect(() => {
+    latest.current = listener
+  })
+  useEffect(
+    () =>
+      requireBridge().onEvent((event) => {
+        if (event.name === name) latest.current(event.payload as EventPayload<N>)
+      }),
+    [name],
+  )
+}

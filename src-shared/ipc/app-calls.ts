@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineCall } from './define'
+
+export const TransportSchema = z.enum(['electron', 'browser'])
+
+export const appCalls = {
+  'app.info': defineCall({
+    summary: 'What is running: version, transport and where data is kept.',
+    input: z.object({}).strict(),
+    output: z.object({
+      name: z.string(),
+      version: z.string(),
+      transport: TransportSchema,
+      dataDir: z.string(),
+      platform: z.string(),
+    }),
+  }),
+  'app.echo': defineCall({
+    summary: 'Answers with what it was given: a round-trip check of the transport.',
+    input: z.object({ text: z.string().max(10_000) }).strict(),
+    output: z.object({ text: z.string(), receivedAt: z.string() }),
+  }),
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod'
+
+/** Events pushed from main to the renderer, on one channel, each validated before it is sent. */
+export const events = {
+  progress: z.object({
+    id: z.string(),
+    label: z.string(),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+  }),
+  'sandbox.status': z.object({
+    state: z.enum(['starting', 'running', 'stopped', 'failed']),
+    baseUrl: z.string().optional(),
+    message: z.string().optional(),
+  }),
+}
+
+export type EventName = keyof typeof events
+export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>
+export type AnyEvent = { [N in EventName]: { name: N; payload: EventPayload<N> } }[EventName]
