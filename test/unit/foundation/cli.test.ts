@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import pkg from '../../../package.json'
+import { main } from '../../../src-main/cli/index'
+import type { CliIo } from '../../../src-main/cli/usage'
+
+function captureIo(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = []
+  const err: string[] = []
+  return { out, err, stdout: (text) => out.push(text), stderr: (text) => err.push(text), stdin: async () => '', env: {} }
+}
+
+describe('embed-console CLI', () => {
+  it('prints its version', async () => {
+    const io = captureIo()
+    expect(await main(['--version'], io)).toBe(0)
+    expect(io.out).toEqual([pkg.version])
+  })
+
+  it('lists its commands in --help', async () => {
+    const io = captureIo()
+    expect(await main(['--help'], io)).toBe(0)
+    expect(io.out.join('\n')).toMatch(/web\s+Serve the app/)
+  })
+
+  it('answers an unknown command or a bad flag with one sentence and exit 2', async () => {
+    const unknown = captureIo()
+    expect(await main(['frobnicate'], unknown)).toBe(2)
+    expect(unknown.err.join('\n')).toContain('Unknown command "frobnicate"')
+
+    const badPort = captureIo()
+    expect(await main(['web', '--port', 'eighty'], badPort)).toBe(2)
+    expect(badPort.err.join('\n')).toContain('--port takes a number')
+
+    const unknownFlag = captureIo()
+    expect(await main(['web', '--colour'], unknownFlag)).toBe(2)
+    expect(unknownFlag.err.join('\n')).toContain('Usage: embed-console web')
+  })
+
+  it('runs browser mode from the built bin, prints one URL line, and stops cleanly on Ctrl+C', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-'))
+    const child = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8')
+        if (stdout.includes('\n')) resolve(stdout.trim())
+      })
+      child.on('exit', (code) => reject(new Error(`exited early with ${code}`)))
+    })
+    expect(line).toMatch(/^Embed Console is running at http:\/\/127\.0\.0\.1:\d+\/#key=[\w-]{32}$/)
+
+    const url = new URL(line.replace('Embed Console is running at ', ''))
+    const key = url.hash.replace('#key=', '')
+    const response = await fetch(new URL('/ipc/app.info', url), { method: 'POST', headers: { 'x-embed-console-key': key }, body: '{}' })
+    expect(await response.json()).toMatchObject({ ok: true, value: { transport: 'browser', dataDir } })
+
+    const exitCode = await new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => resolve(code))
+      child.kill('SIGINT')
+    })
+    expect(exitCode).toBe(0)
+  })
+})

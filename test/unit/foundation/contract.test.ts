@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { contract, isCallName } from '../../../src-shared/ipc/contract'
+import { events } from '../../../src-shared/ipc/events'
+import { resultSchema } from '../../../src-shared/ipc/result'
+
+describe('contract', () => {
+  it('names every call as feature.action with a summary and zod schemas', () => {
+    const names = Object.keys(contract)
+    expect(names.length).toBeGreaterThan(0)
+    for (const [name, spec] of Object.entries(contract)) {
+      expect(name).toMatch(/^[a-z][a-zA-Z]*\.[a-z][a-zA-Z]*$/)
+      expect(spec.summary.length).toBeGreaterThan(10)
+      expect(spec.input).toBeInstanceOf(z.ZodType)
+      expect(spec.output).toBeInstanceOf(z.ZodType)
+    }
+  })
+
+  it('takes an object as every input, so the transports can always send JSON', () => {
+    for (const spec of Object.values(contract)) {
+      expect(spec.input.def.type).toBe('object')
+    }
+  })
+
+  it('only recognises its own names', () => {
+    expect(isCallName('app.info')).toBe(true)
+    expect(isCallName('toString')).toBe(false)
+    expect(isCallName('app.info ')).toBe(false)
+  })
+
+  it('describes results as ok/value or ok:false/error', () => {
+    const schema = resultSchema(z.string())
+    expect(schema.safeParse({ ok: true, value: 'x' }).success).toBe(true)
+    expect(schema.safeParse({ ok: false, error: { code: 'internal', message: 'm' } }).success).toBe(true)
+    expect(schema.safeParse({ ok: false, error: { code: 'made_up', message: 'm' } }).success).toBe(false)
+    expect(schema.safeParse({ ok: true }).success).toBe(false)
+  })
+
+  it('gives every event a schema', () => {
+    for (const schema of Object.values(events)) expect(schema).toBeInstanceOf(z.ZodType)
+    expect(events.progress.safeParse({ id: 'a', label: 'x', done: 1, total: 2 }).success).toBe(true)
+    expect(events.progress.safeParse({ id: 'a', label: 'x', done: -1, total: 2 }).success).toBe(false)
+  })
+})

@@ -1,0 +1,146 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+
+// The Electron runtime cannot be downloaded here, so the shell runs against a recording double
+// of the few Electron APIs it touches; what it asks of them is what these tests check.
+const electron = vi.hoisted(() => {
+  type Listener = (...args: unknown[]) => unknown
+  const appListeners = new Map<string, Listener[]>()
+  const ipcHandlers = new Map<string, Listener>()
+  const windows: { options: unknown; loadedUrl?: string; sent: unknown[] }[] = []
+  let userData = ''
+  class BrowserWindow {
+    static getAllWindows = () => windows
+    webContents = { send: (...args: unknown[]) => this.record.sent.push(args) }
+    record: { options: unknown; loadedUrl?: string; sent: unknown[] }
+    constructor(options: unknown) {
+      this.record = { options, sent: [] }
+      windows.push(this.record)
+    }
+    isDestroyed = () => false
+    on() {}
+    once() {}
+    loadURL(url: string) {
+      this.record.loadedUrl = url
+      return Promise.resolve()
+    }
+  }
+  return {
+    appListeners,
+    ipcHandlers,
+    windows,
+    setUserData: (dir: string) => (userData = dir),
+    module: {
+      app: {
+        whenReady: () => Promise.resolve(),
+        getPath: () => userData,
+        on: (name: string, listener: Listener) => appListeners.set(name, [...(appListeners.get(name) ?? []), listener]),
+        quit: vi.fn(),
+      },
+      BrowserWindow,
+      ipcMain: { handle: (channel: string, handler: Listener) => ipcHandlers.set(channel, handler) },
+      protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+      safeStorage: {
+        isEncryptionAvailable: () => false,
+        encryptString: () => Buffer.alloc(0),
+        decryptString: () => '',
+        getSelectedStorageBackend: () => 'basic_text',
+      },
+      shell: { openExternal: vi.fn() },
+    },
+  }
+})
+
+vi.mock('electron', () => electron.module)
+
+const { guardNavigation, isTrustedSender, mainWindowOptions, denyNewWindow, APP_ENTRY_URL } = await import('../../../src-main/shell/window-policy')
+
+describe('Electron shell', () => {
+  beforeAll(async () => {
+    electron.setUserData(await mkdtemp(join(tmpdir(), 'ec-shell-')))
+    await import('../../../src-main/index')
+    await vi.waitFor(() => expect(electron.windows).toHaveLength(1))
+  })
+
+  it('opens one hardened window on the app:// entry', () => {
+    const [window] = electron.windows
+    const options = window!.options as ReturnType<typeof mainWindowOptions>
+    expect(options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+    })
+    expect(options.webPreferences?.preload).toMatch(/preload[\\/]preload\.cjs$/)
+    expect(window!.loadedUrl).toBe(APP_ENTRY_URL)
+  })
+
+  it('registers the app scheme as privileged and serves the renderer through it', () => {
+    expect(electron.module.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ])
+    expect(electron.module.protocol.handle).toHaveBeenCalledWith('app', expect.any(Function))
+  })
+
+  it('answers IPC from the app’s own frame through the router', async () => {
+    const handler = electron.ipcHandlers.get('embed-console:call')!
+    const result = await handler({ senderFrame: { url: 'app://embed-console/index.html', parent: null } }, 'app.echo', { text: 'hi' })
+    expect(result).toMatchObject({ ok: true, value: { text: 'hi' } })
+  })
+
+  it('refuses IPC from a foreign frame or a subframe', async () => {
+    const handler = electron.ipcHandlers.get('embed-console:call')!
+    for (const senderFrame of [
+      { url: 'https://evil.example/', parent: null },
+      { url: 'file:///etc/passwd', parent: null },
+      { url: 'app://embed-console/index.html', parent: { url: 'app://embed-console/' } },
+      null,
+    ]) {
+      expect(await handler({ senderFrame }, 'app.echo', { text: 'hi' })).toMatchObject({ ok: false, error: { code: 'refused' } })
+    }
+  })
+
+  it('guards navigation and new windows on every web contents it creates', () => {
+    const [created] = electron.appListeners.get('web-contents-created')!
+    const contents = { on: vi.fn(), setWindowOpenHandler: vi.fn() }
+    created!({}, contents)
+    const events = contents.on.mock.calls.map(([name]) => name)
+    expect(events).toEqual(expect.arrayContaining(['will-navigate', 'will-redirect', 'will-attach-webview']))
+    const openHandler = contents.setWindowOpenHandler.mock.calls[0]![0] as (details: { url: string }) => unknown
+    expect(openHandler({ url: 'https://docs.example/' })).toEqual({ action: 'deny' })
+    expect(electron.module.shell.openExternal).toHaveBeenCalledWith('https://docs.example/')
+  })
+})
+
+describe('window policy', () => {
+  it('refuses navigation away from the app and allows it inside', () => {
+    const away = { preventDefault: vi.fn() }
+    guardNavigation(away, 'https://evil.example/phish')
+    expect(away.preventDefault).toHaveBeenCalled()
+    const inside = { preventDefault: vi.fn() }
+    guardNavigation(inside, 'app://embed-console/index.html#groups')
+    expect(inside.preventDefault).not.toHaveBeenCalled()
+    const lookalike = { preventDefault: vi.fn() }
+    guardNavigation(lookalike, 'app://embed-console.evil.example/')
+    expect(lookalike.preventDefault).toHaveBeenCalled()
+  })
+
+  it('trusts only a top-level app frame', () => {
+    expect(isTrustedSender({ url: 'app://embed-console/index.html' })).toBe(true)
+    expect(isTrustedSender({ url: 'http://127.0.0.1:5173/' })).toBe(false)
+    expect(isTrustedSender({ url: 'not a url' })).toBe(false)
+    expect(isTrustedSender(undefined)).toBe(false)
+  })
+
+  it('never opens a window, and hands only web links to the OS', () => {
+    const openExternal = vi.fn()
+    const handler = denyNewWindow(openExternal)
+    expect(handler({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' })
+    expect(handler({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
+    expect(openExternal).not.toHaveBeenCalled()
+  })
+})

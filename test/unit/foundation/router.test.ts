@@ -1,0 +1,98 @@
+import { describe, expect, it, vi } from 'vitest'
+import { AppErrorException } from '../../../src-shared/ipc/result'
+import { createRouter, type Handlers } from '../../../src-main/router'
+import { createAppServices } from '../../../src-main/app-services'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const context = { transport: 'test' } as const
+
+async function realRouter() {
+  // The app's own handler table, so these cases run against the real contract.
+  const dataDir = await mkdtemp(join(tmpdir(), 'ec-router-'))
+  return (await createAppServices({ dataDir, transport: 'browser' })).router
+}
+
+describe('router', () => {
+  it('answers a valid call with ok and the handler’s value', async () => {
+    const router = await realRouter()
+    const result = await router.dispatch('app.echo', { text: 'hello' }, context)
+    expect(result.ok).toBe(true)
+    if (result.ok) expect(result.value).toMatchObject({ text: 'hello' })
+  })
+
+  it('refuses an unknown call without running anything', async () => {
+    const router = await realRouter()
+    const result = await router.dispatch('app.deleteEverything', {}, context)
+    expect(result).toEqual({ ok: false, error: { code: 'unknown_call', message: 'There is no call named "app.deleteEverything".' } })
+  })
+
+  it('does not treat inherited object keys as calls', async () => {
+    const router = await realRouter()
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const result = await router.dispatch(name, {}, context)
+      expect(result.ok).toBe(false)
+      if (!result.ok) expect(result.error.code).toBe('unknown_call')
+    }
+  })
+
+  it('validates the input before the handler runs, with the failing path in details', async () => {
+    const echo = vi.fn()
+    const router = createRouter({ 'app.echo': echo } as unknown as Handlers)
+    const result = await router.dispatch('app.echo', { text: 42 }, context)
+    expect(echo).not.toHaveBeenCalled()
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.code).toBe('invalid_input')
+      expect(result.error.details).toEqual({ issues: [expect.objectContaining({ path: ['text'] })] })
+    }
+  })
+
+  it('refuses keys the contract does not name (strict inputs)', async () => {
+    const echo = vi.fn()
+    const router = createRouter({ 'app.echo': echo } as unknown as Handlers)
+    const result = await router.dispatch('app.echo', { text: 'x', extra: true }, context)
+    expect(echo).not.toHaveBeenCalled()
+    expect(result.ok).toBe(false)
+  })
+
+  it('turns a thrown AppErrorException into its typed error', async () => {
+    const router = createRouter({
+      'app.echo': () => {
+        throw new AppErrorException('not_found', 'No such thing.', { id: 7 })
+      },
+    } as unknown as Handlers)
+    expect(await router.dispatch('app.echo', { text: 'x' }, context)).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'No such thing.', details: { id: 7 } },
+    })
+  })
+
+  it('turns any other throw or rejection into an internal error and reports it', async () => {
+    const onInternalError = vi.fn()
+    const router = createRouter(
+      { 'app.echo': async () => Promise.reject(new TypeError('boom')) } as unknown as Handlers,
+      { onInternalError },
+    )
+    const result = await router.dispatch('app.echo', { text: 'x' }, context)
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('internal')
+    expect(onInternalError).toHaveBeenCalledWith('app.echo', expect.any(TypeError))
+  })
+
+  it('refuses an output that breaks the contract instead of passing it on', async () => {
+    const router = createRouter({ 'app.echo': () => ({ text: 5 }) } as unknown as Handlers)
+    const result = await router.dispatch('app.echo', { text: 'x' }, context)
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('internal')
+  })
+
+  it('strips fields a handler returned that the contract does not declare', async () => {
+    const router = createRouter({
+      'app.echo': () => ({ text: 'x', receivedAt: 'now', apiToken: 'secret-token' }),
+    } as unknown as Handlers)
+    const result = await router.dispatch('app.echo', { text: 'x' }, context)
+    expect(result).toEqual({ ok: true, value: { text: 'x', receivedAt: 'now' } })
+  })
+})
