@@ -1,7 +1,17 @@
+import { join } from 'node:path'
 import pkg from '../package.json'
-import { EventHub } from './event-hub'
-import { createRouter, type Handlers, type Router } from './router'
+import type { SandboxStatus } from '../src-shared/ipc/events'
+import { ActivityLog } from './activity/activity-log'
+import { GroupCatalog } from './catalog/group-catalog'
 import { ensureDataDir } from './data-dir'
+import { EventHub } from './event-hub'
+import { createGroupHandlers } from './groups/group-handlers'
+import { createGroupService, type GroupService } from './groups/group-service'
+import { createProfileHandlers } from './profiles/profile-handlers'
+import { openProfileStore, type ProfileStore } from './profiles/profile-store'
+import { openSecretVault } from './profiles/vault'
+import { createRouter, type Handlers, type Router } from './router'
+import { startSandbox, type Sandbox } from './sandbox/sandbox-server'
 
 /** The part of Electron's safeStorage the vault uses; typed here so nothing else imports Electron. */
 export interface SafeStorageLike {
@@ -17,23 +27,59 @@ export interface AppServicesOptions {
   log?: (line: string) => void
   /** Electron's safeStorage in the desktop app; absent in browser mode and the CLI. */
   safeStorage?: SafeStorageLike
+  /** The embedded sandbox starts with the app unless this is false (the CLI's groups command). */
+  sandbox?: boolean
 }
 
 export interface AppServices {
   router: Router
   events: EventHub
+  profiles: ProfileStore
+  groups: GroupService
   close(): Promise<void>
 }
 
+export const SANDBOX_PROFILE_ID = 'local-sandbox'
+export const SANDBOX_TESTING_PROFILE_ID = 'local-sandbox-testing'
+export const SANDBOX_DATA_FILE = 'sandbox.json'
+
 /**
  * The composition root: builds every feature's service once and joins their handlers into the
- * one table the router needs. Both transports (Electron and browser mode) start here.
+ * one table the router needs. Both transports (Electron and browser mode) and the CLI start here.
  */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
   const dataDir = ensureDataDir(options.dataDir)
   const events = new EventHub()
   const log = options.log ?? (() => {})
 
+  const vault = await openSecretVault({ dataDir, safeStorage: options.safeStorage })
+  const profiles = await openProfileStore({ dataDir, vault })
+  const [catalog, activity] = await Promise.all([GroupCatalog.open(dataDir), ActivityLog.open(dataDir)])
+  const groups = createGroupService({ profiles, vault, catalog, activity })
+
+  let sandboxStatus: SandboxStatus = { state: 'disabled' }
+  let sandbox: Sandbox | null = null
+  if (options.sandbox !== false) {
+    try {
+      sandbox = await startSandbox({ port: 0, dataFile: join(dataDir, SANDBOX_DATA_FILE), log })
+      // One profile per sandbox environment; the Customer one is preselected on a first launch.
+      await profiles.registerBuiltin(
+        { id: SANDBOX_PROFILE_ID, name: 'Local sandbox', baseUrl: sandbox.baseUrl, environmentLabel: 'Sandbox · Customer' },
+        sandbox.tokens.Customer,
+      )
+      await profiles.registerBuiltin(
+        { id: SANDBOX_TESTING_PROFILE_ID, name: 'Local sandbox (Testing)', baseUrl: sandbox.baseUrl, environmentLabel: 'Sandbox · Testing' },
+        sandbox.tokens.Testing,
+      )
+      sandboxStatus = { state: 'running', baseUrl: sandbox.baseUrl }
+    } catch (error) {
+      sandboxStatus = { state: 'failed', message: `The local sandbox could not start: ${(error as Error).message}` }
+      log(sandboxStatus.message!)
+    }
+  }
+  if (catalog.loadProblem) log(catalog.loadProblem)
+
+  const profileHandlers = createProfileHandlers(profiles, vault)
   const handlers: Handlers = {
     'app.info': () => ({
       name: 'Embed Console',
@@ -41,8 +87,16 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       transport: options.transport,
       dataDir,
       platform: process.platform,
+      sandbox: sandboxStatus,
     }),
     'app.echo': ({ text }) => ({ text, receivedAt: new Date().toISOString() }),
+    ...profileHandlers,
+    'profiles.delete': async (input, context) => {
+      const answer = await profileHandlers['profiles.delete'](input, context)
+      await catalog.removeProfile(input.id)
+      return answer
+    },
+    ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
   }
 
   const router = createRouter(handlers, {
@@ -52,6 +106,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   return {
     router,
     events,
-    async close() {},
+    profiles,
+    groups,
+    async close() {
+      await sandbox?.close()
+      sandboxStatus = { state: 'stopped' }
+    },
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { contract, isCallName, type CallName, type CallOutput } from '../src-shared/ipc/contract'
+import { contract, isCallName, type CallName, type Contract } from '../src-shared/ipc/contract'
+import type { CallSpec } from '../src-shared/ipc/define'
 import { AppErrorException, fail, ok, type Result } from '../src-shared/ipc/result'
 
 /** Who is calling; handlers may use it (the activity log names the transport). */
@@ -7,12 +8,16 @@ export interface CallContext {
   transport: 'electron' | 'browser' | 'test'
 }
 
-export type Handler<N extends CallName> = (
-  input: z.output<(typeof contract)[N]['input']>,
-  context: CallContext,
-) => Promise<CallOutput<N>> | CallOutput<N>
+/** The handlers of one call map; each feature types its own against its map. */
+export type HandlersFor<Calls extends Record<string, CallSpec>> = {
+  [N in keyof Calls]: (
+    input: z.output<Calls[N]['input']>,
+    context: CallContext,
+  ) => Promise<z.output<Calls[N]['output']>> | z.output<Calls[N]['output']>
+}
 
-export type Handlers = { [N in CallName]: Handler<N> }
+export type Handlers = HandlersFor<Contract>
+type AnyHandler = (input: unknown, context: CallContext) => unknown
 
 export interface Router {
   dispatch(name: string, input: unknown, context: CallContext): Promise<Result<unknown>>
@@ -43,8 +48,8 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
         })
       }
       try {
-        const handler = handlers[name] as Handler<CallName>
-        const value = await handler(parsed.data as never, context)
+        const handler = handlers[name as CallName] as AnyHandler
+        const value = await handler(parsed.data, context)
         const checked = spec.output.safeParse(value)
         if (!checked.success) {
           options.onInternalError?.(name, checked.error)

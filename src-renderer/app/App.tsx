@@ -1,5 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react'
 import { ScreenHeader } from '../ui/ScreenHeader'
+import { ToastRegion } from '../ui/toasts'
+import { ActiveProfile } from './ActiveProfile'
 import { useNavigation } from './navigation-store'
 import { sections } from './sections'
 import { Sidebar } from './Sidebar'
@@ -42,6 +44,8 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
           </span>
           Embed Console
         </div>
+        <span className="app-header__spacer" />
+        <ActiveProfile />
       </header>
       <Sidebar />
       <main id="main" className="app-main" aria-labelledby="screen-title">
@@ -51,6 +55,7 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
         </Suspense>
       </main>
       <StatusBar transport={transport} />
+      <ToastRegion />
     </div>
   )
 }

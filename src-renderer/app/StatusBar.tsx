@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { EventPayload } from '../../src-shared/ipc/events'
+import type { SandboxStatus } from '../../src-shared/ipc/events'
 import { call, useMainEvent } from '../lib/api'
 
 export function StatusBar({ transport }: { transport: 'electron' | 'browser' }) {
   const info = useQuery({ queryKey: ['app.info'], queryFn: () => call('app.info', {}) })
-  const [sandbox, setSandbox] = useState<EventPayload<'sandbox.status'> | null>(null)
-  useMainEvent('sandbox.status', setSandbox)
+  const [sandboxEvent, setSandboxEvent] = useState<SandboxStatus | null>(null)
+  useMainEvent('sandbox.status', setSandboxEvent)
+  const sandbox = sandboxEvent ?? info.data?.sandbox
 
   return (
     <footer className="status-bar" aria-label="Status">
@@ -18,7 +19,12 @@ export function StatusBar({ transport }: { transport: 'electron' | 'browser' }) 
       ) : info.error ? (
         <span role="alert">Main process not answering: {info.error.message}</span>
       ) : null}
-      {sandbox ? <span>Sandbox: {sandbox.state}</span> : null}
+      {sandbox && sandbox.state !== 'disabled' ? (
+        <span title={sandbox.message ?? sandbox.baseUrl}>
+          Local sandbox: {sandbox.state}
+          {sandbox.baseUrl ? ` at ${sandbox.baseUrl}` : ''}
+        </span>
+      ) : null}
       {info.data ? <span className="status-bar__version">v{info.data.version}</span> : null}
     </footer>
   )

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineCall } from './define'
+import { SandboxStatusSchema } from './events'
 
 export const TransportSchema = z.enum(['electron', 'browser'])
 
@@ -13,6 +14,7 @@ export const appCalls = {
       transport: TransportSchema,
       dataDir: z.string(),
       platform: z.string(),
+      sandbox: SandboxStatusSchema,
     }),
   }),
   'app.echo': defineCall({

@@ -1,5 +1,7 @@
 import type { z } from 'zod'
 import { appCalls } from './app-calls'
+import { groupCalls } from './group-calls'
+import { profileCalls } from './profile-calls'
 import type { Result } from './result'
 
 /**
@@ -10,6 +12,8 @@ import type { Result } from './result'
  */
 export const contract = {
   ...appCalls,
+  ...profileCalls,
+  ...groupCalls,
 }
 
 export type Contract = typeof contract

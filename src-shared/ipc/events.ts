@@ -1,5 +1,12 @@
 import { z } from 'zod'
 
+export const SandboxStatusSchema = z.object({
+  state: z.enum(['starting', 'running', 'stopped', 'failed', 'disabled']),
+  baseUrl: z.string().optional(),
+  message: z.string().optional(),
+})
+export type SandboxStatus = z.infer<typeof SandboxStatusSchema>
+
 /** Events pushed from main to the renderer, on one channel, each validated before it is sent. */
 export const events = {
   progress: z.object({
@@ -8,11 +15,7 @@ export const events = {
     done: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),
   }),
-  'sandbox.status': z.object({
-    state: z.enum(['starting', 'running', 'stopped', 'failed']),
-    baseUrl: z.string().optional(),
-    message: z.string().optional(),
-  }),
+  'sandbox.status': SandboxStatusSchema,
 }
 
 export type EventName = keyof typeof events

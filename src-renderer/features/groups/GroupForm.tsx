@@ -1,0 +1,111 @@
+import { useMemo, type FormEvent } from 'react'
+import { z } from 'zod'
+import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
+import { readJsonText } from '../../lib/json-text'
+import { Field } from '../../ui/Field'
+import { JsonEditor } from '../../ui/json-editor/JsonEditor'
+import { useGroupForm } from './group-form-state'
+
+// Derived once from the shared zod schemas: Monaco validates exactly what the client will.
+const mappingJsonSchema = z.toJSONSchema(MappingSchema)
+const propertiesJsonSchema = z.toJSONSchema(PropertiesSchema)
+
+export interface GroupFormProps {
+  operation: 'getOrCreate' | 'update'
+  /** Why the form cannot be sent right now (no profile, a call in flight), or null. */
+  blockedReason: string | null
+  knownGroup: boolean
+  onFillFromCatalog(): void
+  onSubmit(request: GetOrCreateRequest): void
+}
+
+/** Builds the request from the fields, sending only what the operator gave, or says why not. */
+export function useGroupRequest(): { request: GetOrCreateRequest | null; problems: string[] } {
+  const { fields } = useGroupForm()
+  return useMemo(() => {
+    const problems: string[] = []
+    const mapping = readJsonText(fields.mappingText, MappingSchema, 'mapping')
+    const properties = readJsonText(fields.propertiesText, PropertiesSchema, 'properties')
+    if (!fields.userGroupId.trim()) problems.push('Enter a user_group_id.')
+    if (mapping.state === 'invalid') problems.push(mapping.reason)
+    if (properties.state === 'invalid') problems.push(properties.reason)
+    if (problems.length) return { request: null, problems }
+    const request: GetOrCreateRequest = { user_group_id: fields.userGroupId }
+    if (fields.name.trim()) request.name = fields.name
+    if (mapping.state === 'valid') request.mapping = mapping.value
+    if (properties.state === 'valid') request.properties = properties.value
+    return { request, problems }
+  }, [fields])
+}
+
+export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCatalog, onSubmit }: GroupFormProps) {
+  const { fields, setField } = useGroupForm()
+  const { request, problems } = useGroupRequest()
+  const mappingProblem = problems.find((problem) => problem.startsWith('mapping'))
+  const propertiesProblem = problems.find((problem) => problem.startsWith('properties'))
+  const reason = blockedReason ?? problems[0] ?? null
+  const submitLabel = operation === 'getOrCreate' ? 'Get or create group' : 'Update group'
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault()
+    if (request && !reason) onSubmit(request)
+  }
+
+  return (
+    <form
+      className="stack"
+      aria-label={operation === 'getOrCreate' ? 'Get or create a group' : 'Update a group'}
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit(event)
+      }}
+    >
+      <div className="form-grid">
+        <Field label="user_group_id" required hint="The id you use for this group in your own database.">
+          <input type="text" autoComplete="off" spellCheck={false} value={fields.userGroupId} onChange={(event) => setField('userGroupId', event.target.value)} />
+        </Field>
+        <Field label="name" hint={operation === 'update' ? 'Left empty, the name is not changed.' : 'Optional.'}>
+          <input type="text" autoComplete="off" value={fields.name} onChange={(event) => setField('name', event.target.value)} />
+        </Field>
+      </div>
+      {knownGroup && operation === 'update' ? (
+        <p className="callout">
+          This group is in the catalog.{' '}
+          <button type="button" className="btn btn--small" onClick={onFillFromCatalog}>
+            Fill from catalog
+          </button>
+        </p>
+      ) : null}
+      <Field label="mapping" hint="Schema id → data source, both strings. Left empty, it is not sent." error={mappingProblem}>
+        <JsonEditor
+          path={`${operation}-mapping.json`}
+          ariaLabel="mapping (JSON)"
+          value={fields.mappingText}
+          onChange={(value) => setField('mappingText', value)}
+          schema={mappingJsonSchema}
+          onSubmitShortcut={() => submit()}
+          height={120}
+        />
+      </Field>
+      <Field label="properties" hint="Any JSON object; available as variables in dashboards. Left empty, it is not sent." error={propertiesProblem}>
+        <JsonEditor
+          path={`${operation}-properties.json`}
+          ariaLabel="properties (JSON)"
+          value={fields.propertiesText}
+          onChange={(value) => setField('propertiesText', value)}
+          schema={propertiesJsonSchema}
+          onSubmitShortcut={() => submit()}
+          height={160}
+        />
+      </Field>
+      <div className="row">
+        <button type="submit" className="btn btn--primary" disabled={reason !== null} aria-describedby="group-submit-reason">
+          {submitLabel}
+        </button>
+        <span id="group-submit-reason" className={reason ? 'submit-reason' : 'muted'}>
+          {reason ?? 'Ctrl+Enter sends.'}
+        </span>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,135 @@
+import { useState } from 'react'
+import type { GroupCallResult } from '../../../src-shared/ipc/group-calls'
+import { copySecret, copyText } from '../../lib/clipboard'
+import { toast } from '../../ui/toasts'
+import type { GroupOperation } from './group-form-state'
+
+export type GroupOutcome =
+  | { kind: 'success'; operation: GroupOperation; result: GroupCallResult; curl: string | null }
+  | { kind: 'error'; operation: GroupOperation; code: string; message: string; details: unknown; curl: string | null }
+
+/** The raw body is shown as received, except that tokens stay masked like everywhere else. */
+function maskTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskTokens)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, key === 'token' && typeof inner === 'string' ? `••••${inner.slice(-4)}` : maskTokens(inner)]),
+    )
+  }
+  return value
+}
+
+const TITLES: Record<GroupOperation, string> = { getOrCreate: 'Get or create', update: 'Update', rotateToken: 'Token rotation' }
+
+function TokenValue({ token, prominent }: { token: string; prominent: boolean }) {
+  const [revealed, setRevealed] = useState(prominent)
+  const copy = () =>
+    copySecret(token).then(
+      () => toast.success('Token copied. It is cleared from the clipboard in 60 seconds.'),
+      () => toast.error('The clipboard is not available here.'),
+    )
+  return (
+    <div className={prominent ? 'token token--prominent' : 'token'}>
+      <code className="token__value" aria-label={revealed ? 'Group token' : 'Group token (hidden)'}>
+        {revealed ? token : `${'•'.repeat(12)}${token.slice(-4)}`}
+      </code>
+      <button type="button" className="btn btn--small" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
+        {revealed ? 'Hide token' : 'Reveal token'}
+      </button>
+      <button type="button" className="btn btn--small" onClick={copy}>
+        Copy token
+      </button>
+    </div>
+  )
+}
+
+export function ResultPanel({ outcome }: { outcome: GroupOutcome }) {
+  const copyCurl = (curl: string) =>
+    copyText(curl).then(
+      () => toast.success('Copied as curl. Set EMBED_CONSOLE_TOKEN in your shell to run it.'),
+      () => toast.error('The clipboard is not available here.'),
+    )
+
+  if (outcome.kind === 'error') {
+    return (
+      <section className="result result--error" aria-label="Result" role="alert">
+        <h2 className="result__title">
+          {TITLES[outcome.operation]} failed <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
+        </h2>
+        <p className="result__message">{outcome.message}</p>
+        {outcome.details !== undefined ? (
+          <details>
+            <summary>Raw detail</summary>
+            <pre className="raw">{JSON.stringify(outcome.details, null, 2)}</pre>
+          </details>
+        ) : null}
+        {outcome.curl ? (
+          <button type="button" className="btn btn--small" onClick={() => copyCurl(outcome.curl!)}>
+            Copy as curl
+          </button>
+        ) : null}
+      </section>
+    )
+  }
+
+  const { result, operation } = outcome
+  const group = result.group
+  return (
+    <section className="result result--success" aria-label="Result">
+      <h2 className="result__title">
+        {TITLES[operation]} succeeded{' '}
+        {result.newUserGroup !== undefined ? (
+          <span className={result.newUserGroup ? 'badge badge--new' : 'badge'}>{result.newUserGroup ? 'New group' : 'Existing group'}</span>
+        ) : null}
+        <span className="muted result__timing">
+          HTTP {result.httpStatus} · {Math.round(result.durationMs)} ms
+        </span>
+      </h2>
+      {result.warnings.map((warning) => (
+        <p key={warning} className="callout callout--warning">
+          {warning}
+        </p>
+      ))}
+      {operation === 'rotateToken' ? (
+        <div className="new-token">
+          <h3 className="new-token__title">New token</h3>
+          <p className="muted">Shown once here. Save it where your app renders dashboards: the old token no longer works.</p>
+          <TokenValue token={group.token} prominent />
+        </div>
+      ) : null}
+      <dl className="facts">
+        <dt>provided_id</dt>
+        <dd>
+          <code>{group.provided_id}</code>
+        </dd>
+        <dt>name</dt>
+        <dd>{group.name ?? <span className="muted">none</span>}</dd>
+        <dt>team_id</dt>
+        <dd>{group.team_id}</dd>
+        <dt>Environment</dt>
+        <dd>{group.api_environment_tag ? <span className="badge badge--accent">{group.api_environment_tag}</span> : <span className="muted">not given</span>}</dd>
+        {operation !== 'rotateToken' ? (
+          <>
+            <dt>token</dt>
+            <dd>
+              <TokenValue token={group.token} prominent={false} />
+            </dd>
+          </>
+        ) : null}
+        <dt>properties</dt>
+        <dd>{group.properties === undefined || group.properties === null ? <span className="muted">none</span> : <pre className="raw">{JSON.stringify(group.properties, null, 2)}</pre>}</dd>
+      </dl>
+      <div className="row">
+        <details className="grow">
+          <summary>Raw response</summary>
+          <pre className="raw">{JSON.stringify(maskTokens(result.raw), null, 2)}</pre>
+        </details>
+        {outcome.curl ? (
+          <button type="button" className="btn btn--small" onClick={() => copyCurl(outcome.curl!)}>
+            Copy as curl
+          </button>
+        ) : null}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,40 @@
+import { create } from 'zustand'
+import type { CatalogEntry } from '../../../src-shared/catalog/schemas'
+
+export type GroupOperation = 'getOrCreate' | 'update' | 'rotateToken'
+
+export interface GroupFields {
+  userGroupId: string
+  name: string
+  mappingText: string
+  propertiesText: string
+}
+
+export const EMPTY_FIELDS: GroupFields = { userGroupId: '', name: '', mappingText: '', propertiesText: '' }
+
+const pretty = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value, null, 2))
+
+export function fieldsFromCatalog(entry: CatalogEntry): GroupFields {
+  return { userGroupId: entry.groupId, name: entry.name ?? '', mappingText: pretty(entry.mapping), propertiesText: pretty(entry.properties) }
+}
+
+interface GroupFormState {
+  operation: GroupOperation
+  fields: GroupFields
+  /** The group picked for rotation from the catalog. */
+  rotateGroupId: string
+  setOperation(operation: GroupOperation): void
+  setField<K extends keyof GroupFields>(key: K, value: GroupFields[K]): void
+  /** Opens a catalog group: update form prefilled, rotation pointed at it. */
+  openGroup(entry: CatalogEntry, operation: GroupOperation): void
+}
+
+// Kept outside the screen so switching sections does not lose what the operator typed.
+export const useGroupForm = create<GroupFormState>((set) => ({
+  operation: 'getOrCreate',
+  fields: EMPTY_FIELDS,
+  rotateGroupId: '',
+  setOperation: (operation) => set({ operation }),
+  setField: (key, value) => set((state) => ({ fields: { ...state.fields, [key]: value } })),
+  openGroup: (entry, operation) => set({ fields: fieldsFromCatalog(entry), rotateGroupId: entry.groupId, operation }),
+}))

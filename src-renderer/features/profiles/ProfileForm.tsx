@@ -1,0 +1,136 @@
+import { useState, type FormEvent } from 'react'
+import {
+  baseUrlWarning,
+  ProfileChangesSchema,
+  ProfileDraftSchema,
+  type ProfileView,
+  type TokenStorage,
+  type VaultStatus,
+} from '../../../src-shared/profiles/schemas'
+import { Field } from '../../ui/Field'
+
+export type ProfileFormSubmit =
+  | { kind: 'create'; draft: unknown }
+  | { kind: 'update'; id: string; changes: unknown }
+
+interface ProfileFormProps {
+  /** The profile being edited, or null for a new one. */
+  editing: ProfileView | null
+  vault: VaultStatus
+  pending: boolean
+  serverError: string | null
+  onSubmit(submit: ProfileFormSubmit): void
+  onCancel(): void
+}
+
+const STORAGE_LABELS: Record<TokenStorage, string> = {
+  keychain: 'Encrypted with the system keychain',
+  session: 'For this session only (forgotten when the app quits)',
+  file: 'In an owner-only file, unencrypted',
+}
+
+/**
+ * Create and edit. The API token field is write-only: it starts empty, says whether a token is
+ * set and how it ends, and an empty field on save keeps the current token.
+ */
+export function ProfileForm({ editing, vault, pending, serverError, onSubmit, onCancel }: ProfileFormProps) {
+  const [name, setName] = useState(editing?.name ?? '')
+  const [baseUrl, setBaseUrl] = useState(editing?.baseUrl ?? 'https://')
+  const [environmentLabel, setEnvironmentLabel] = useState(editing?.environmentLabel ?? '')
+  const [timeoutSeconds, setTimeoutSeconds] = useState(String(editing?.timeoutSeconds ?? 15))
+  const [apiToken, setApiToken] = useState('')
+  const [clearToken, setClearToken] = useState(false)
+  const storages: TokenStorage[] = vault.encryptionAvailable ? ['keychain', 'session', 'file'] : ['session', 'file']
+  const [tokenStorage, setTokenStorage] = useState<TokenStorage>(
+    editing && editing.token.storage !== 'none' && storages.includes(editing.token.storage) ? editing.token.storage : storages[0]!,
+  )
+
+  const tokenGiven = apiToken.trim() !== ''
+  const fields = {
+    name,
+    baseUrl,
+    environmentLabel,
+    timeoutSeconds: Number(timeoutSeconds),
+    ...(tokenGiven ? { apiToken, tokenStorage } : {}),
+  }
+  const parsed = editing
+    ? ProfileChangesSchema.safeParse(clearToken ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields)
+    : ProfileDraftSchema.safeParse(fields)
+  const problemFor = (key: string) => (parsed.success ? null : (parsed.error.issues.find((issue) => issue.path[0] === key)?.message ?? null))
+  const warning = baseUrlWarning(baseUrl)
+  const reason = pending ? 'Saving…' : parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Check the fields.')
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!parsed.success || pending) return
+    onSubmit(editing ? { kind: 'update', id: editing.id, changes: parsed.data } : { kind: 'create', draft: parsed.data })
+  }
+
+  const tokenHint = editing?.token.set
+    ? `Set, ends in …${editing.token.last4 ?? '????'}. Type a new one to replace it; leave empty to keep it.`
+    : 'The token goes to the app’s main process and is never shown again.'
+
+  return (
+    <form className="card stack" aria-label={editing ? `Edit profile ${editing.name}` : 'New profile'} onSubmit={submit}>
+      <h2 className="card__title">{editing ? `Edit “${editing.name}”` : 'New profile'}</h2>
+      <div className="form-grid">
+        <Field label="Name" required error={name ? problemFor('name') : null}>
+          <input type="text" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
+        </Field>
+        <Field label="Environment label" hint="Your word for it, shown in the header: Production, Staging…" error={problemFor('environmentLabel')}>
+          <input type="text" value={environmentLabel} onChange={(event) => setEnvironmentLabel(event.target.value)} />
+        </Field>
+      </div>
+      <Field label="Base URL" required hint="The app calls {base URL}/api/user." error={baseUrl.length > 8 ? problemFor('baseUrl') : null} warning={warning}>
+        <input type="url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
+      </Field>
+      <div className="form-grid">
+        <Field label="Timeout (seconds)" error={problemFor('timeoutSeconds')}>
+          <input type="number" min={1} max={300} value={timeoutSeconds} onChange={(event) => setTimeoutSeconds(event.target.value)} />
+        </Field>
+        <Field label="API token" hint={tokenHint} error={tokenGiven ? problemFor('apiToken') : null}>
+          <input
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={apiToken}
+            disabled={clearToken}
+            placeholder={editing?.token.set ? `…${editing.token.last4 ?? ''}` : ''}
+            onChange={(event) => setApiToken(event.target.value)}
+          />
+        </Field>
+      </div>
+      <p className={vault.encryptionAvailable ? 'muted' : 'callout callout--warning'}>{vault.message}</p>
+      {tokenGiven ? (
+        <fieldset className="choice">
+          <legend>Keep the token</legend>
+          {storages.map((storage) => (
+            <label key={storage}>
+              <input type="radio" name="token-storage" checked={tokenStorage === storage} onChange={() => setTokenStorage(storage)} />
+              {STORAGE_LABELS[storage]}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      {editing?.token.set ? (
+        <label className="inline-field">
+          <input type="checkbox" checked={clearToken} onChange={(event) => setClearToken(event.target.checked)} /> Remove the saved API token
+        </label>
+      ) : null}
+      {serverError ? (
+        <p role="alert" className="callout callout--danger">
+          {serverError}
+        </p>
+      ) : null}
+      <div className="row">
+        <button type="submit" className="btn btn--primary" disabled={reason !== null}>
+          {editing ? 'Save changes' : 'Create profile'}
+        </button>
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+        {reason && reason !== 'Saving…' && (name || baseUrl !== 'https://') ? <span className="submit-reason">{reason}</span> : null}
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,22 @@
+import type { z } from 'zod'
+
+export type JsonTextResult<T> = { state: 'empty' } | { state: 'valid'; value: T } | { state: 'invalid'; reason: string }
+
+/**
+ * Reads a JSON editor's text through a zod schema: empty means "not sent", otherwise the value
+ * or one sentence saying what is wrong and where, used to disable a submit with its reason.
+ */
+export function readJsonText<S extends z.ZodType>(text: string, schema: S, label: string): JsonTextResult<z.output<S>> {
+  if (!text.trim()) return { state: 'empty' }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    return { state: 'invalid', reason: `${label} is not valid JSON (${(error as Error).message}).` }
+  }
+  const checked = schema.safeParse(parsed)
+  if (checked.success) return { state: 'valid', value: checked.data }
+  const issue = checked.error.issues[0]!
+  const where = issue.path.length ? `${label}.${issue.path.map(String).join('.')}` : label
+  return { state: 'invalid', reason: `${where}: ${issue.message}.` }
+}

@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query'
+import { call } from './api'
+
+/** Profiles are read by the header, the groups screen and the site editor: one query, one cache. */
+export const PROFILES_QUERY_KEY = ['profiles'] as const
+
+export function useProfiles() {
+  return useQuery({ queryKey: PROFILES_QUERY_KEY, queryFn: () => call('profiles.list', {}) })
+}
+
+export function useActiveProfile() {
+  const profiles = useProfiles()
+  const active = profiles.data?.profiles.find((profile) => profile.id === profiles.data?.activeId)
+  return { active, isLoading: profiles.isLoading, error: profiles.error }
+}

@@ -1,0 +1,70 @@
+import Editor, { type OnMount } from '@monaco-editor/react'
+import { useEffect, useState } from 'react'
+import { registerJsonSchema, type monaco } from './monaco-setup'
+
+export interface JsonEditorProps {
+  /** Unique per editor on screen: the model's path, which its schema is matched to. */
+  path: string
+  value: string
+  onChange(value: string): void
+  /** The JSON Schema derived from the zod schema (z.toJSONSchema), for squiggles, hovers, completion. */
+  schema?: object
+  ariaLabel: string
+  height?: number | string
+  /** Ctrl/Cmd+Enter inside the editor: Monaco would otherwise swallow the form's shortcut. */
+  onSubmitShortcut?: () => void
+  onMount?: (editor: monaco.editor.IStandaloneCodeEditor) => void
+}
+
+const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
+
+function useSystemDark(): boolean {
+  const [dark, setDark] = useState(() => darkQuery().matches)
+  useEffect(() => {
+    const query = darkQuery()
+    const update = () => setDark(query.matches)
+    query.addEventListener('change', update)
+    return () => query.removeEventListener('change', update)
+  }, [])
+  return dark
+}
+
+export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabel, height = 160, onSubmitShortcut, onMount }: JsonEditorProps) {
+  const dark = useSystemDark()
+
+  useEffect(() => {
+    if (schema) registerJsonSchema(path, schema)
+  }, [path, schema])
+
+  const handleMount: OnMount = (editor, monacoApi) => {
+    if (onSubmitShortcut) editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, onSubmitShortcut)
+    onMount?.(editor)
+  }
+
+  return (
+    <div className="json-editor" style={{ height }}>
+      <Editor
+        path={path}
+        language="json"
+        value={value}
+        theme={dark ? 'vs-dark' : 'vs'}
+        onChange={(next) => onChange(next ?? '')}
+        onMount={handleMount}
+        loading={<span className="muted">Loading editor…</span>}
+        options={{
+          ariaLabel,
+          minimap: { enabled: false },
+          lineNumbers: 'on',
+          scrollBeyondLastLine: false,
+          fontSize: 13,
+          tabSize: 2,
+          automaticLayout: true,
+          fixedOverflowWidgets: true,
+          wordWrap: 'on',
+          renderLineHighlight: 'none',
+          accessibilitySupport: 'auto',
+        }}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod'
+
+export const ApiOperationSchema = z.enum(['getOrCreate', 'update', 'rotateToken', 'testConnection'])
+export type ApiOperation = z.infer<typeof ApiOperationSchema>
+
+export const OPERATION_LABELS: Record<ApiOperation, string> = {
+  getOrCreate: 'Get or create',
+  update: 'Update',
+  rotateToken: 'Rotate token',
+  testConnection: 'Test connection',
+}
+
+/** `unknown`: the request may have reached the server but no answer came back (rotation). */
+export const ActivityOutcomeSchema = z.enum(['success', 'failure', 'unknown'])
+export type ActivityOutcome = z.infer<typeof ActivityOutcomeSchema>
+
+/** One API call as the activity log keeps it. By construction it holds no token of any kind. */
+export const ActivityEntrySchema = z.object({
+  id: z.string(),
+  time: z.string().describe('When the call started, ISO 8601'),
+  profileId: z.string(),
+  profileName: z.string(),
+  operation: ApiOperationSchema,
+  groupId: z.string().optional().describe('The user_group_id the call named, when it named one'),
+  outcome: ActivityOutcomeSchema,
+  httpStatus: z.number().int().optional(),
+  errorCode: z.string().optional(),
+  message: z.string().optional().describe('The error sentence, secrets redacted'),
+  durationMs: z.number().nonnegative(),
+})
+export type ActivityEntry = z.infer<typeof ActivityEntrySchema>
+
+/** Column order of the CSV export, derived from the schema so a new field cannot be forgotten. */
+export const ACTIVITY_COLUMNS = Object.keys(ActivityEntrySchema.shape) as (keyof ActivityEntry)[]
+
+export const ActivityExportFormatSchema = z.enum(['csv', 'jsonl'])
+export type ActivityExportFormat = z.infer<typeof ActivityExportFormatSchema>

@@ -1,0 +1,47 @@
+import { z } from 'zod'
+import { EnvironmentTagSchema, MappingSchema, PropertiesSchema } from '../user-api/schemas'
+
+/**
+ * What the app remembers of a group it has seen through one profile (the API has no list call).
+ * The group's token is not here: it lives in the vault, and only its last 4 characters are kept.
+ */
+export const CatalogEntrySchema = z.object({
+  profileId: z.string(),
+  groupId: z.string().describe('The user_group_id (provided_id in responses)'),
+  name: z.string().optional(),
+  environmentTag: EnvironmentTagSchema.nullable().optional(),
+  teamId: z.number().optional(),
+  mapping: MappingSchema.optional(),
+  properties: PropertiesSchema.nullable().optional(),
+  tokenLast4: z.string().optional(),
+  createdAt: z.string().describe('When this app first saw the group'),
+  updatedAt: z.string().describe('When a call last changed or confirmed its fields'),
+  rotatedAt: z.string().optional(),
+})
+export type CatalogEntry = z.infer<typeof CatalogEntrySchema>
+
+export const CatalogSortKeySchema = z.enum(['groupId', 'name', 'environmentTag', 'teamId', 'updatedAt'])
+export const CatalogEnvironmentFilterSchema = z.enum(['all', 'Customer', 'Testing', 'untagged'])
+
+export const CatalogQuerySchema = z
+  .object({
+    profileId: z.string(),
+    search: z.string().max(500).default(''),
+    environment: CatalogEnvironmentFilterSchema.default('all'),
+    sortBy: CatalogSortKeySchema.default('updatedAt'),
+    sortDirection: z.enum(['asc', 'desc']).default('desc'),
+  })
+  .strict()
+export type CatalogQuery = z.infer<typeof CatalogQuerySchema>
+
+/** A row of the list: enough to show, search and sort without shipping every group's JSON. */
+export const CatalogRowSchema = CatalogEntrySchema.pick({
+  groupId: true,
+  name: true,
+  environmentTag: true,
+  teamId: true,
+  tokenLast4: true,
+  updatedAt: true,
+  rotatedAt: true,
+})
+export type CatalogRow = z.infer<typeof CatalogRowSchema>

@@ -1,0 +1,81 @@
+import { z } from 'zod'
+import { ActivityEntrySchema, ActivityExportFormatSchema, ActivityOutcomeSchema } from '../activity/schemas'
+import { CatalogEntrySchema, CatalogQuerySchema, CatalogRowSchema } from '../catalog/schemas'
+import { GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
+import { defineCall } from './define'
+
+/** Which profile a call goes through; omitted means the active one. */
+const ProfileChoice = { profileId: z.string().optional() }
+
+/** What every group operation answers: the group as returned, the raw body, and what to know. */
+export const GroupCallResultSchema = z.object({
+  profileId: z.string(),
+  group: UserGroupSchema,
+  newUserGroup: z.boolean().optional(),
+  raw: z.unknown().describe('The response body exactly as received'),
+  httpStatus: z.number().int(),
+  durationMs: z.number(),
+  warnings: z.array(z.string()),
+})
+export type GroupCallResult = z.infer<typeof GroupCallResultSchema>
+
+export const RotationSourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('catalog'), groupId: z.string().min(1) }).strict(),
+  z.object({ kind: z.literal('token'), currentToken: z.string().min(1, 'Paste the group’s current token.') }).strict(),
+])
+
+export const ConnectionTestSchema = z.object({
+  outcome: z.enum(['ok', 'token_refused', 'unreachable', 'unexpected']),
+  message: z.string(),
+  httpStatus: z.number().int().optional(),
+  durationMs: z.number(),
+})
+export type ConnectionTest = z.infer<typeof ConnectionTestSchema>
+
+export const groupCalls = {
+  'profiles.testConnection': defineCall({
+    summary: 'Checks that a profile reaches the API and that its token is accepted, without changing any group.',
+    input: z.object({ id: z.string().min(1) }).strict(),
+    output: ConnectionTestSchema,
+  }),
+  'groups.getOrCreate': defineCall({
+    summary: 'GET /api/user: returns the group with this id, creating it when there is none.',
+    input: z.object({ ...ProfileChoice, request: GetOrCreateRequestSchema }).strict(),
+    output: GroupCallResultSchema,
+  }),
+  'groups.update': defineCall({
+    summary: 'PUT /api/user: changes the given fields of an existing group.',
+    input: z.object({ ...ProfileChoice, request: UpdateRequestSchema }).strict(),
+    output: GroupCallResultSchema,
+  }),
+  'groups.rotateToken': defineCall({
+    summary: 'POST /api/user: issues a new group token; the old one stops working. Never retried.',
+    input: z.object({ ...ProfileChoice, source: RotationSourceSchema }).strict(),
+    output: GroupCallResultSchema,
+  }),
+  'groups.revealToken': defineCall({
+    summary: 'The last known token of a group in the catalog, for copying on request.',
+    input: z.object({ ...ProfileChoice, groupId: z.string().min(1) }).strict(),
+    output: z.object({ token: z.string() }),
+  }),
+  'catalog.list': defineCall({
+    summary: 'The groups this app has seen through a profile, searched, filtered and sorted.',
+    input: CatalogQuerySchema.partial({ profileId: true }),
+    output: z.object({ profileId: z.string(), total: z.number().int(), rows: z.array(CatalogRowSchema) }),
+  }),
+  'catalog.get': defineCall({
+    summary: 'Everything the catalog knows of one group (its token stays in the vault).',
+    input: z.object({ ...ProfileChoice, groupId: z.string().min(1) }).strict(),
+    output: z.object({ entry: CatalogEntrySchema.nullable() }),
+  }),
+  'activity.list': defineCall({
+    summary: 'Every API call made from this app, newest first, tokens redacted.',
+    input: z.object({ outcome: ActivityOutcomeSchema.optional() }).strict(),
+    output: z.object({ entries: z.array(ActivityEntrySchema) }),
+  }),
+  'activity.export': defineCall({
+    summary: 'The activity log as CSV or JSON Lines.',
+    input: z.object({ format: ActivityExportFormatSchema, outcome: ActivityOutcomeSchema.optional() }).strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() }),
+  }),
+}
