@@ -1,0 +1,13 @@
+/*
+ * Names of the secrets in the vault. Profile ids hold no ":" (ProfileIdSchema), so a prefix
+ * names exactly one profile's secrets.
+ */
+
+export const profileTokenKey = (profileId: string) => `profile:${profileId}:api-token`
+
+/** A user group's token, kept for the profile it was fetched through. */
+export const groupTokenKey = (profileId: string, groupId: string) => `group:${profileId}:${groupId}:token`
+
+/** Every secret that goes away with the profile: its API token and its groups' tokens. */
+export const isSecretOfProfile = (key: string, profileId: string) =>
+  key.startsWith(`profile:${profileId}:`) || key.startsWith(`group:${profileId}:`)

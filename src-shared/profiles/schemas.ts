@@ -1,0 +1,192 @@
+import { z } from 'zod'
+
+/*
+ * Connection profiles as both sides see them. Each field is written once here and every shape
+ * (stored profile, create draft, edit changes, renderer view, export file) is built from these.
+ * The API token appears only in the write-only draft and changes: no schema that main sends back
+ * has a place for it.
+ */
+
+export const ProfileIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'A profile id is 1 to 64 letters, digits, "-" or "_".')
+
+export const PROFILE_NAME_MAX_LENGTH = 80
+
+export const ProfileNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Give the profile a name.')
+  .max(PROFILE_NAME_MAX_LENGTH, `A profile name has at most ${PROFILE_NAME_MAX_LENGTH} characters.`)
+
+export const DEFAULT_TIMEOUT_SECONDS = 15
+
+export const TimeoutSecondsSchema = z
+  .number()
+  .int('The timeout is a whole number of seconds.')
+  .min(1, 'The timeout is at least 1 second.')
+  .max(300, 'The timeout is at most 300 seconds.')
+
+/** Free text the operator chooses, such as "Production" or "Staging"; empty means no label. */
+export const EnvironmentLabelSchema = z.string().trim().max(40, 'An environment label has at most 40 characters.')
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '[::1]'])
+const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
+
+/** `hostname` as the URL parser gives it (IPv4 normalised, IPv6 in brackets). */
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.toLowerCase()
+  return LOOPBACK_HOSTNAMES.has(host) || IPV4_LOOPBACK.test(host)
+}
+
+// The messages never quote the address itself: a pasted URL may carry a password.
+function baseUrlProblem(text: string): string | undefined {
+  if (!URL.canParse(text)) return 'The base URL is not a full address: write it like https://example.com.'
+  const url = new URL(text)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `The base URL must start with https:// (or http://); "${url.protocol}" addresses are not accepted.`
+  }
+  if (url.username || url.password) {
+    return 'Leave the user name and password out of the base URL: the API token has its own field.'
+  }
+  if (url.search || url.hash) {
+    return 'The base URL cannot have a query (?…) or a fragment (#…): the app adds /api/user to it.'
+  }
+  return undefined
+}
+
+/**
+ * An http(s) address; trailing slashes are dropped because the client appends `/api/user`.
+ */
+export const BaseUrlSchema = z
+  .string()
+  .trim()
+  .max(2048, 'The base URL has at most 2048 characters.')
+  .overwrite((url) => url.replace(/\/+$/, ''))
+  .check((ctx) => {
+    const problem = baseUrlProblem(ctx.value)
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
+  })
+
+/**
+ * A sentence for the profile form when plain http leaves this computer, or undefined. Loopback
+ * (127.0.0.0/8, ::1, localhost) is exempt: the traffic never reaches a network.
+ */
+export function baseUrlWarning(baseUrl: string): string | undefined {
+  if (!URL.canParse(baseUrl)) return undefined
+  const url = new URL(baseUrl)
+  if (url.protocol !== 'http:' || isLoopbackHostname(url.hostname)) return undefined
+  return 'This address uses plain http to another computer: the API token would travel unencrypted. Use https:// unless you trust every network in between.'
+}
+
+/** Visible ASCII only: the token goes into an `Authorization` header as it is. */
+export const ApiTokenSchema = z
+  .string()
+  .trim()
+  .min(1, 'The API token is empty.')
+  .max(4096, 'The API token has at most 4096 characters.')
+  .regex(/^[\x21-\x7e]+$/, 'The API token can only hold visible ASCII characters, without spaces.')
+
+/**
+ * Where a token is kept: `keychain` encrypted with the system keychain (Electron safeStorage),
+ * `session` in memory until the app quits, `file` in an owner-only (0600) file, unencrypted.
+ */
+export const TokenStorageSchema = z.enum(['keychain', 'session', 'file'])
+export type TokenStorage = z.infer<typeof TokenStorageSchema>
+
+/** What the renderer may know about a token: whether it is set, its tail, where it lives. */
+export const TokenStateSchema = z.object({
+  set: z.boolean(),
+  last4: z.string().max(4).optional(),
+  storage: z.enum([...TokenStorageSchema.options, 'none']),
+})
+export type TokenState = z.infer<typeof TokenStateSchema>
+
+/** A profile as main keeps it (built-in ones are supplied at startup and never written). */
+export const ProfileSchema = z.object({
+  id: ProfileIdSchema,
+  name: ProfileNameSchema,
+  baseUrl: BaseUrlSchema,
+  timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
+  environmentLabel: EnvironmentLabelSchema.default(''),
+  builtin: z.boolean().optional(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+})
+export type Profile = z.infer<typeof ProfileSchema>
+
+const tokenStorageNeedsToken = {
+  message: 'Choose where to keep a token only when you enter one.',
+  path: ['tokenStorage'],
+}
+
+/** A new profile from the form. `apiToken` is write-only: nothing ever sends it back. */
+export const ProfileDraftSchema = z
+  .object({
+    name: ProfileNameSchema,
+    baseUrl: BaseUrlSchema,
+    timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
+    environmentLabel: EnvironmentLabelSchema.default(''),
+    apiToken: ApiTokenSchema.optional(),
+    tokenStorage: TokenStorageSchema.optional(),
+  })
+  .strict()
+  .refine((draft) => draft.tokenStorage === undefined || draft.apiToken !== undefined, tokenStorageNeedsToken)
+export type ProfileDraft = z.output<typeof ProfileDraftSchema>
+
+/**
+ * An edit: every field left out keeps its value, the token included. So an empty token field in
+ * the form is simply not sent; removing the token takes the explicit `clearToken: true`, never a
+ * magic empty string. `tokenStorage` alone moves the current token to another place.
+ */
+export const ProfileChangesSchema = z
+  .object({
+    name: ProfileNameSchema.optional(),
+    baseUrl: BaseUrlSchema.optional(),
+    timeoutSeconds: TimeoutSecondsSchema.optional(),
+    environmentLabel: EnvironmentLabelSchema.optional(),
+    apiToken: ApiTokenSchema.optional(),
+    tokenStorage: TokenStorageSchema.optional(),
+    clearToken: z.literal(true).optional(),
+  })
+  .strict()
+  .refine((changes) => !changes.clearToken || (changes.apiToken === undefined && changes.tokenStorage === undefined), {
+    message: 'Either clear the API token or give a new one, not both.',
+    path: ['clearToken'],
+  })
+export type ProfileChanges = z.output<typeof ProfileChangesSchema>
+
+/** What the renderer sees of a profile: everything but the token, which it only sees described. */
+export const ProfileViewSchema = ProfileSchema.extend({ token: TokenStateSchema })
+export type ProfileView = z.infer<typeof ProfileViewSchema>
+
+export const VaultStatusSchema = z.object({
+  /** True when tokens can be encrypted at rest here (the `keychain` storage is offered). */
+  encryptionAvailable: z.boolean(),
+  /** The keychain behind safeStorage (`gnome_libsecret`, `kwallet6`, …), `none` when absent. */
+  backend: z.string(),
+  /** A plain sentence for the profile form. */
+  message: z.string(),
+})
+export type VaultStatus = z.infer<typeof VaultStatusSchema>
+
+/** The settings a profile carries to another machine: no id, no dates, never a token. */
+export const ExportedProfileSchema = ProfileSchema.pick({
+  name: true,
+  baseUrl: true,
+  timeoutSeconds: true,
+  environmentLabel: true,
+})
+export type ExportedProfile = z.infer<typeof ExportedProfileSchema>
+
+/**
+ * The export file. Unknown keys in an imported file are dropped, so a hand-added token is never
+ * imported.
+ */
+export const ProfilesExportSchema = z.object({
+  format: z.literal('embed-console-profiles'),
+  version: z.literal(1),
+  exportedAt: z.iso.datetime().optional(),
+  profiles: z.array(ExportedProfileSchema).max(1000, 'An export file holds at most 1000 profiles.'),
+})
+export type ProfilesExport = z.infer<typeof ProfilesExportSchema>

@@ -1,0 +1,53 @@
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { SafeStorageLike } from '../../../src-main/app-services'
+import { openProfileStore } from '../../../src-main/profiles/profile-store'
+import { openSecretVault } from '../../../src-main/profiles/vault'
+import { ProfileDraftSchema } from '../../../src-shared/profiles/schemas'
+import type { z } from 'zod'
+
+export const tempDataDir = () => mkdtemp(join(tmpdir(), 'ec-profiles-'))
+
+/**
+ * A stand-in for Electron's safeStorage: a reversible XOR behind a prefix. Weak, but the
+ * plaintext never appears in its output, which is all these tests need. `key` models the
+ * keychain's secret: another key cannot decrypt.
+ */
+export function fakeSafeStorage(options: { available?: boolean; backend?: string; key?: number } = {}): SafeStorageLike {
+  const { available = true, backend = 'gnome_libsecret', key = 0x5a } = options
+  const prefix = Buffer.from(`fake-safe-storage-${key}:`)
+  const xor = (bytes: Buffer) => Buffer.from(bytes.map((byte) => byte ^ key))
+  return {
+    isEncryptionAvailable: () => available,
+    getSelectedStorageBackend: () => backend,
+    encryptString: (plainText) => Buffer.concat([prefix, xor(Buffer.from(plainText, 'utf8'))]),
+    decryptString(encrypted) {
+      if (!encrypted.subarray(0, prefix.length).equals(prefix)) {
+        throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.')
+      }
+      return xor(encrypted.subarray(prefix.length)).toString('utf8')
+    },
+  }
+}
+
+export async function openProfiles(dataDir: string, safeStorage?: SafeStorageLike, now?: () => Date) {
+  const vault = await openSecretVault({ dataDir, safeStorage, platform: 'linux', now })
+  const store = await openProfileStore({ dataDir, vault, now })
+  return { vault, store }
+}
+
+export const draft = (fields: z.input<typeof ProfileDraftSchema>) => ProfileDraftSchema.parse(fields)
+
+/** Every file under `dir`, with its text: the canary hunt reads them all. */
+export async function filesUnder(dir: string): Promise<Array<{ name: string; text: string }>> {
+  const names = await readdir(dir, { recursive: true })
+  const files = []
+  for (const name of names) {
+    const path = join(dir, name)
+    if ((await stat(path)).isFile()) files.push({ name, text: await readFile(path, 'utf8') })
+  }
+  return files
+}
+
+export const fileMode = async (path: string) => (await stat(path)).mode & 0o777

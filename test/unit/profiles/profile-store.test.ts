@@ -1,0 +1,314 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { AppErrorException } from '../../../src-shared/ipc/result'
+import { PROFILES_FILE } from '../../../src-main/profiles/profile-store'
+import { groupTokenKey, profileTokenKey } from '../../../src-main/profiles/vault-keys'
+import { draft, fakeSafeStorage, fileMode, filesUnder, openProfiles, tempDataDir } from './helpers'
+
+const TOKEN = 'api-token-0123456789abcdef'
+const SANDBOX = { id: 'local-sandbox', name: 'Local sandbox', baseUrl: 'http://127.0.0.1:43210', environmentLabel: 'Sandbox' }
+
+async function failure(promise: Promise<unknown>): Promise<AppErrorException> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  )
+  expect(error).toBeInstanceOf(AppErrorException)
+  return error as AppErrorException
+}
+
+const prod = draft({ name: 'Production', baseUrl: 'https://api.example.com', environmentLabel: 'Production', timeoutSeconds: 30 })
+
+describe('profiles: create, read, persist', () => {
+  it('creates a profile with an id and dates, and finds it again after a restart', async () => {
+    const dataDir = await tempDataDir()
+    const { store } = await openProfiles(dataDir)
+    const created = await store.create(prod)
+    expect(created).toMatchObject({ name: 'Production', baseUrl: 'https://api.example.com', timeoutSeconds: 30, environmentLabel: 'Production' })
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(created.createdAt).toBe(created.updatedAt)
+
+    const { store: restarted } = await openProfiles(dataDir)
+    expect(restarted.list()).toEqual([created])
+    expect(restarted.get(created.id)).toEqual(created)
+    expect(await fileMode(join(dataDir, PROFILES_FILE))).toBe(0o600)
+  })
+
+  it('refuses a second profile with the same name, whatever its case', async () => {
+    const { store } = await openProfiles(await tempDataDir())
+    await store.create(prod)
+    const error = await failure(store.create(draft({ name: 'PRODUCTION', baseUrl: 'https://other.example.com' })))
+    expect(error.code).toBe('conflict')
+    expect(error.message).toBe('A profile named “PRODUCTION” already exists. Choose another name.')
+  })
+
+  it('answers not_found for an unknown id', async () => {
+    const { store } = await openProfiles(await tempDataDir())
+    expect(() => store.get('nope')).toThrow(expect.objectContaining({ code: 'not_found' }))
+    expect((await failure(store.setActive('nope'))).code).toBe('not_found')
+  })
+})
+
+describe('profiles: the API token', () => {
+  it('goes to the keychain by default when there is one', async () => {
+    const { store, vault } = await openProfiles(await tempDataDir(), fakeSafeStorage())
+    const created = await store.create({ ...prod, apiToken: TOKEN })
+    expect(vault.describe(profileTokenKey(created.id))).toEqual({ set: true, storage: 'keychain', last4: 'cdef' })
+  })
+
+  it('is refused without a stated place when there is no keychain, and the profile is not created', async () => {
+    const { store, vault } = await openProfiles(await tempDataDir())
+    const error = await failure(store.create({ ...prod, apiToken: TOKEN }))
+    expect(error.code).toBe('refused')
+    expect(error.message).toBe(vault.status().message)
+    expect(store.list()).toEqual([])
+  })
+
+  it('goes where the operator says: an owner-only file or this session', async () => {
+    const { store, vault } = await openProfiles(await tempDataDir())
+    const inFile = await store.create({ ...prod, apiToken: TOKEN, tokenStorage: 'file' })
+    const inSession = await store.create({ ...prod, name: 'Staging', apiToken: TOKEN, tokenStorage: 'session' })
+    expect(vault.describe(profileTokenKey(inFile.id)).storage).toBe('file')
+    expect(vault.describe(profileTokenKey(inSession.id)).storage).toBe('session')
+  })
+
+  it('resolves a connection for the API client, and only with a token', async () => {
+    const { store } = await openProfiles(await tempDataDir(), fakeSafeStorage())
+    const withToken = await store.create({ ...prod, apiToken: TOKEN })
+    expect(await store.resolveConnection(withToken.id)).toEqual({ baseUrl: 'https://api.example.com', apiToken: TOKEN, timeoutMs: 30_000 })
+
+    const without = await store.create(draft({ name: 'Empty', baseUrl: 'https://empty.example.com' }))
+    const error = await failure(store.resolveConnection(without.id))
+    expect(error.code).toBe('refused')
+    expect(error.message).toBe('The profile “Empty” has no API token. Edit the profile and enter one.')
+  })
+})
+
+describe('profiles: update', () => {
+  it('changes the fields given, keeps the others and the token, and moves updatedAt', async () => {
+    let clock = Date.parse('2025-01-01T00:00:00Z')
+    const { store } = await openProfiles(await tempDataDir(), fakeSafeStorage(), () => new Date((clock += 1000)))
+
+    const created = await store.create({ ...prod, apiToken: TOKEN })
+    const updated = await store.update(created.id, { environmentLabel: 'Staging' })
+    expect(updated).toEqual({ ...created, environmentLabel: 'Staging', updatedAt: expect.any(String) })
+    expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt))
+    expect(await store.resolveConnection(created.id)).toMatchObject({ apiToken: TOKEN })
+  })
+
+  it('replaces the token in the place the old one was, clears it only on request, and can move it', async () => {
+    const { store, vault } = await openProfiles(await tempDataDir())
+    const created = await store.create({ ...prod, apiToken: TOKEN, tokenStorage: 'file' })
+    const key = profileTokenKey(created.id)
+
+    await store.update(created.id, { apiToken: 'replacement-token-9999' })
+    expect(vault.describe(key)).toEqual({ set: true, storage: 'file', last4: '9999' })
+
+    await store.update(created.id, { tokenStorage: 'session' })
+    expect(vault.describe(key).storage).toBe('session')
+    expect(await vault.get(key)).toBe('replacement-token-9999')
+
+    await store.update(created.id, { clearToken: true })
+    expect(vault.describe(key)).toEqual({ set: false, storage: 'none' })
+    expect((await failure(store.update(created.id, { tokenStorage: 'file' }))).message).toMatch(/has no API token to move/)
+  })
+
+  it('refuses a name another profile has, but not the profile’s own', async () => {
+    const { store } = await openProfiles(await tempDataDir())
+    const first = await store.create(prod)
+    await store.create(draft({ name: 'Staging', baseUrl: 'https://staging.example.com' }))
+    expect((await failure(store.update(first.id, { name: 'staging' }))).code).toBe('conflict')
+    expect((await store.update(first.id, { name: 'PRODUCTION' })).name).toBe('PRODUCTION')
+  })
+})
+
+describe('profiles: duplicate', () => {
+  it('copies the settings and the token (in the same place) under a new id and name, but not group tokens', async () => {
+    const { store, vault } = await openProfiles(await tempDataDir(), fakeSafeStorage())
+    const source = await store.create({ ...prod, apiToken: TOKEN })
+    await vault.set(groupTokenKey(source.id, 'g1'), 'group-token-abcdefgh', 'keychain')
+
+    const copy = await store.duplicate(source.id)
+    expect(copy).toMatchObject({ name: 'Production (copy)', baseUrl: source.baseUrl, timeoutSeconds: 30, environmentLabel: 'Production' })
+    expect(copy.id).not.toBe(source.id)
+    expect(vault.describe(profileTokenKey(copy.id))).toEqual(vault.describe(profileTokenKey(source.id)))
+    expect(await store.resolveConnection(copy.id)).toMatchObject({ apiToken: TOKEN })
+    expect(vault.has(groupTokenKey(copy.id, 'g1'))).toBe(false)
+
+    expect((await store.duplicate(source.id)).name).toBe('Production (copy) (2)')
+  })
+
+  it('makes an ordinary, editable profile of a built-in one', async () => {
+    const { store } = await openProfiles(await tempDataDir())
+    await store.registerBuiltin(SANDBOX, TOKEN)
+    const copy = await store.duplicate(SANDBOX.id)
+    expect(copy.builtin).toBeUndefined()
+    expect((await store.update(copy.id, { name: 'My sandbox' })).name).toBe('My sandbox')
+  })
+})
+
+describe('profiles: delete', () => {
+  it('removes the profile and every secret kept for it, and nothing of other profiles', async () => {
+    const dataDir = await tempDataDir()
+    const { store, vault } = await openProfiles(dataDir, fakeSafeStorage())
+    const doomed = await store.create({ ...prod, apiToken: TOKEN })
+    const kept = await store.create({ ...prod, name: 'Kept', apiToken: TOKEN })
+    await vault.set(groupTokenKey(doomed.id, 'g1'), 'group-token-abcdefgh', 'file')
+    await vault.set(groupTokenKey(kept.id, 'g1'), 'group-token-abcdefgh', 'keychain')
+
+    await store.delete(doomed.id)
+    expect(store.list().map((profile) => profile.id)).toEqual([kept.id])
+    expect(vault.keys().sort()).toEqual([groupTokenKey(kept.id, 'g1'), profileTokenKey(kept.id)].sort())
+    const onDisk = (await filesUnder(dataDir)).map((file) => file.text).join('\n')
+    expect(onDisk).not.toContain(doomed.id)
+  })
+})
+
+describe('profiles: the active one', () => {
+  it('is remembered across restarts, and falls back when that profile is deleted', async () => {
+    const dataDir = await tempDataDir()
+    const { store } = await openProfiles(dataDir)
+    const first = await store.create(prod)
+    const second = await store.create(draft({ name: 'Staging', baseUrl: 'https://staging.example.com' }))
+    expect(store.activeId()).toBe(first.id)
+    await store.setActive(second.id)
+    expect((await openProfiles(dataDir)).store.activeId()).toBe(second.id)
+
+    await store.delete(second.id)
+    expect(store.activeId()).toBe(first.id)
+  })
+
+  it('is the built-in one when none was chosen', async () => {
+    const { store } = await openProfiles(await tempDataDir())
+    await store.create(prod)
+    await store.registerBuiltin(SANDBOX, TOKEN)
+    expect(store.activeId()).toBe(SANDBOX.id)
+  })
+
+  it('is the built-in one when the stored choice names a profile that is gone', async () => {
+    const dataDir = await tempDataDir()
+    const { store } = await openProfiles(dataDir)
+    const kept = await store.create(prod)
+    const stored = JSON.parse(await readFile(join(dataDir, PROFILES_FILE), 'utf8'))
+    await writeFile(join(dataDir, PROFILES_FILE), JSON.stringify({ ...stored, activeId: 'gone' }))
+
+    const { store: restarted } = await openProfiles(dataDir)
+    await restarted.registerBuiltin(SANDBOX, TOKEN)
+    expect(restarted.activeId()).toBe(SANDBOX.id)
+    await restarted.setActive(kept.id)
+    expect(restarted.activeId()).toBe(kept.id)
+  })
+
+  it('stays on a chosen built-in across restarts', async () => {
+    const dataDir = await tempDataDir()
+    const { store } = await openProfiles(dataDir)
+    await store.create(prod)
+    await store.registerBuiltin(SANDBOX, TOKEN)
+    await store.setActive(SANDBOX.id)
+
+    const { store: restarted } = await openProfiles(dataDir)
+    expect(restarted.activeId()).not.toBe(SANDBOX.id)
+    await restarted.registerBuiltin(SANDBOX, TOKEN)
+    expect(restarted.activeId()).toBe(SANDBOX.id)
+  })
+
+  it('is null when there is no profile at all', async () => {
+    const { store } = await openProfiles(await tempDataDir())
+    expect(store.activeId()).toBeNull()
+  })
+})
+
+describe('profiles: built-in', () => {
+  it('is listed first, usable, protected, and neither it nor its token is written anywhere', async () => {
+    const dataDir = await tempDataDir()
+    const { store } = await openProfiles(dataDir, fakeSafeStorage())
+    await store.create(prod)
+    const sandbox = await store.registerBuiltin(SANDBOX, TOKEN)
+    expect(sandbox).toMatchObject({ ...SANDBOX, builtin: true, timeoutSeconds: 15 })
+    expect(store.list()[0]).toEqual(sandbox)
+    expect(await store.resolveConnection(SANDBOX.id)).toEqual({ baseUrl: SANDBOX.baseUrl, apiToken: TOKEN, timeoutMs: 15_000 })
+
+    const editError = await failure(store.update(SANDBOX.id, { name: 'Mine' }))
+    expect(editError.code).toBe('refused')
+    expect(editError.message).toBe('“Local sandbox” is built into the app and cannot be edited. Duplicate it to get a profile you can change.')
+    expect((await failure(store.delete(SANDBOX.id))).code).toBe('refused')
+
+    await store.setActive(SANDBOX.id)
+    const files = await filesUnder(dataDir)
+    expect(files.map((file) => file.text).join('\n')).not.toContain(TOKEN)
+    expect(JSON.parse(await readFile(join(dataDir, PROFILES_FILE), 'utf8')).profiles).toHaveLength(1)
+    expect(store.exportProfiles().profiles.map((profile) => profile.name)).toEqual(['Production'])
+  })
+})
+
+describe('profiles: export and import', () => {
+  it('exports settings only, never a token', async () => {
+    const { store } = await openProfiles(await tempDataDir(), fakeSafeStorage())
+    await store.create({ ...prod, apiToken: TOKEN })
+    const exported = store.exportProfiles()
+    expect(exported).toMatchObject({
+      format: 'embed-console-profiles',
+      version: 1,
+      profiles: [{ name: 'Production', baseUrl: 'https://api.example.com', timeoutSeconds: 30, environmentLabel: 'Production' }],
+    })
+    expect(JSON.stringify(exported)).not.toContain(TOKEN)
+    expect(JSON.stringify(exported)).not.toContain('cdef')
+  })
+
+  it('imports under new ids, with taken names made unique, and brings no token in', async () => {
+    const source = (await openProfiles(await tempDataDir())).store
+    await source.create(prod)
+    await source.create(draft({ name: 'Staging', baseUrl: 'https://staging.example.com' }))
+    const file = source.exportProfiles()
+    const withToken = JSON.stringify({ ...file, profiles: file.profiles.map((profile) => ({ ...profile, apiToken: TOKEN })) })
+
+    const { store, vault } = await openProfiles(await tempDataDir())
+    await store.create(prod)
+    const imported = await store.importProfiles(withToken)
+    expect(imported.map((profile) => profile.name)).toEqual(['Production (2)', 'Staging'])
+    expect(new Set(store.list().map((profile) => profile.id)).size).toBe(3)
+    expect(vault.keys()).toEqual([])
+
+    expect((await store.importProfiles(withToken)).map((profile) => profile.name)).toEqual(['Production (3)', 'Staging (2)'])
+  })
+
+  it('refuses a file that is not JSON, or not an export, or holds a bad address, and imports nothing', async () => {
+    const { store } = await openProfiles(await tempDataDir())
+    expect((await failure(store.importProfiles('{ not json'))).message).toBe('This file is not JSON, so it cannot be a profile export.')
+    expect((await failure(store.importProfiles('{"hello": 1}'))).code).toBe('invalid_input')
+    const badAddress = JSON.stringify({
+      format: 'embed-console-profiles',
+      version: 1,
+      profiles: [{ name: 'Fine', baseUrl: 'https://fine.example.com' }, { name: 'Bad', baseUrl: 'ftp://files.example.com' }],
+    })
+    const error = await failure(store.importProfiles(badAddress))
+    expect(error.message).toMatch(/profiles\[1\]\.baseUrl/)
+    expect(store.list()).toEqual([])
+  })
+})
+
+describe('profiles: an unreadable profiles.json', () => {
+  it('is moved aside untouched and reported; the app starts with an empty list', async () => {
+    const dataDir = await tempDataDir()
+    const broken = '{"version": 1, "profiles": [ {"name": "half a file'
+    await writeFile(join(dataDir, PROFILES_FILE), broken)
+
+    const { store } = await openProfiles(dataDir)
+    expect(store.list()).toEqual([])
+    expect(store.notices()).toEqual([
+      expect.stringMatching(/^profiles\.json could not be read \(it is not valid JSON\)\. It was moved aside to profiles\.json\.corrupt-[\dT-]+Z and the app started without it\.$/),
+    ])
+    await store.create(prod)
+
+    const aside = (await filesUnder(dataDir)).find((file) => file.name.startsWith(`${PROFILES_FILE}.corrupt-`))
+    expect(aside?.text).toBe(broken)
+  })
+
+  it('is moved aside when it is JSON of the wrong shape too', async () => {
+    const dataDir = await tempDataDir()
+    await writeFile(join(dataDir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: null, profiles: [{ name: 'No id' }] }))
+    const { store } = await openProfiles(dataDir)
+    expect(store.notices()[0]).toMatch(/unexpected content at profiles\.0\.id/)
+  })
+})
