@@ -23,6 +23,11 @@ export interface GroupServiceDeps {
   createClient?: (connection: Connection) => UserApiClient
 }
 
+/** Per-call overrides of the profile's settings (the CLI's --timeout). */
+export interface CallOptions {
+  timeoutMs?: number
+}
+
 export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
@@ -63,6 +68,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     profileId: string,
     groupId: string | undefined,
     secrets: string[],
+    options: CallOptions,
     run: (client: UserApiClient) => Promise<UserApiCallResult<T>>,
   ): Promise<UserApiCallResult<T>> {
     const profile = profiles.get(profileId)
@@ -73,7 +79,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     try {
       const connection = await profiles.resolveConnection(profileId)
       redact = createRedactor([connection.apiToken, ...secrets])
-      const result = await run(createClient(connection))
+      const result = await run(createClient({ ...connection, ...options }))
       await activity.append({ ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs })
       return result
     } catch (error) {
@@ -114,27 +120,27 @@ export function createGroupService(deps: GroupServiceDeps) {
   }
 
   return {
-    async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest): Promise<GroupCallResult> {
+    async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('getOrCreate', id, request.user_group_id, [], (client) => client.getOrCreate(request))
+      const result = await logged('getOrCreate', id, request.user_group_id, [], options, (client) => client.getOrCreate(request))
       return remember(id, result, request, false)
     },
 
-    async update(profileId: string | undefined, request: UpdateRequest): Promise<GroupCallResult> {
+    async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('update', id, request.user_group_id, [], (client) => client.update(request))
+      const result = await logged('update', id, request.user_group_id, [], options, (client) => client.update(request))
       return remember(id, result, request, false)
     },
 
     /** Never retried: a lost answer comes back as `outcome_unknown` and is logged as such. */
-    async rotateToken(profileId: string | undefined, source: RotationSource): Promise<GroupCallResult> {
+    async rotateToken(profileId: string | undefined, source: RotationSource, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
       const currentToken = source.kind === 'token' ? source.currentToken : await vault.get(groupTokenKey(id, source.groupId))
       if (!currentToken) {
         throw new AppErrorException('refused', `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`)
       }
       const groupId = source.kind === 'catalog' ? source.groupId : undefined
-      const result = await logged('rotateToken', id, groupId, [currentToken], (client) => client.rotateToken({ current_token: currentToken }))
+      const result = await logged('rotateToken', id, groupId, [currentToken], options, (client) => client.rotateToken({ current_token: currentToken }))
       return remember(id, result, undefined, true)
     },
 
@@ -148,7 +154,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     async testConnection(profileId: string): Promise<ConnectionTest> {
       const started = performance.now()
       try {
-        const check = await logged('testConnection', profileId, undefined, [], async (client) => {
+        const check = await logged('testConnection', profileId, undefined, [], {}, async (client) => {
           const { status, durationMs } = await checkConnection(client)
           return { value: null, raw: null, status, durationMs }
         })
@@ -157,7 +163,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         const failure = error as AppErrorException
         const status = (failure.details as { status?: number } | undefined)?.status
         const outcome =
-          failure.code === 'http_status' && (status === 401 || status === 403)
+          status === 401 || status === 403
             ? 'token_refused'
             : ['connect_failed', 'dns_failed', 'tls_failed', 'timeout'].includes(failure.code)
               ? 'unreachable'

@@ -1,0 +1,107 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAppServices } from '../../../src-main/app-services'
+import { main } from '../../../src-main/cli/index'
+import type { CliIo } from '../../../src-main/cli/usage'
+import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+
+function io(env: NodeJS.ProcessEnv = {}, stdin = ''): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = []
+  const err: string[] = []
+  return { out, err, env, stdout: (text) => out.push(text), stderr: (text) => err.push(text), stdin: async () => stdin }
+}
+
+describe('embed-console groups', () => {
+  let sandbox: Sandbox
+  let dir: string
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ec-cli-groups-'))
+    sandbox = await startSandbox({ port: 0, dataFile: join(dir, 'sandbox.json') })
+  })
+  afterAll(() => sandbox.close())
+
+  const withToken = (stdin = '') => io({ EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer }, stdin)
+
+  it('gets or creates through --base-url with the token from the environment, and prints the response', async () => {
+    const run = withToken()
+    const code = await main(['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-1', '--name', 'From the CLI', '--properties', '{"plan":"pro"}'], run)
+    expect(code).toBe(0)
+    const response = JSON.parse(run.out.join('\n'))
+    expect(response).toMatchObject({ success: 1, new_user_group: true, user_group: { provided_id: 'cli-1', name: 'From the CLI', properties: { plan: 'pro' } } })
+    expect(run.out.join('\n')).not.toContain(sandbox.tokens.Customer)
+  })
+
+  it('reads --mapping from a file with @', async () => {
+    const file = join(dir, 'mapping.json')
+    await writeFile(file, '{"schema-1":"warehouse"}')
+    const run = withToken()
+    expect(await main(['groups', 'update', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-1', '--mapping', `@${file}`], run)).toBe(0)
+  })
+
+  it('rotates with the current token read from standard input; the old one then fails with exit 1', async () => {
+    const first = withToken()
+    await main(['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-rot'], first)
+    const oldToken = JSON.parse(first.out.join('\n')).user_group.token as string
+
+    const rotate = withToken(`${oldToken}\n`)
+    expect(await main(['groups', 'rotate-token', '--base-url', sandbox.baseUrl, '--current-token', '-'], rotate)).toBe(0)
+    const newToken = JSON.parse(rotate.out.join('\n')).user_group.token as string
+    expect(newToken).not.toBe(oldToken)
+
+    const again = withToken(oldToken)
+    expect(await main(['groups', 'rotate-token', '--base-url', sandbox.baseUrl, '--current-token', '-'], again)).toBe(1)
+    expect(again.err.join('\n')).toMatch(/404/)
+    expect(again.err.join('\n')).not.toContain(oldToken)
+  })
+
+  it('answers a refused API token with exit 1, and as JSON on stdout with --json', async () => {
+    const run = io({ EMBED_CONSOLE_TOKEN: 'not-the-token-0000' })
+    expect(await main(['groups', 'update', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-1', '--json'], run)).toBe(1)
+    const printed = JSON.parse(run.out.join('\n'))
+    expect(printed).toMatchObject({ ok: false, error: { code: expect.any(String), details: { status: 401 } } })
+    expect(run.out.join('\n')).not.toContain('not-the-token-0000')
+  })
+
+  it('refuses bad usage with exit 2 before any request', async () => {
+    const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [['groups'], {}, /Name an operation/],
+      [['groups', 'update', '--base-url', sandbox.baseUrl], { EMBED_CONSOLE_TOKEN: 'x' }, /needs --user-group-id/],
+      [['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'a'], {}, /EMBED_CONSOLE_TOKEN/],
+      [['groups', 'get-or-create', '--user-group-id', 'a'], {}, /either --profile or --base-url/],
+      [['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'a', '--mapping', '{"a":1}'], { EMBED_CONSOLE_TOKEN: 'x' }, /--mapping/],
+      [['groups', 'rotate-token', '--base-url', sandbox.baseUrl, '--current-token', 'abc'], { EMBED_CONSOLE_TOKEN: 'x' }, /standard input/],
+      [['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'a', '--timeout', 'soon'], { EMBED_CONSOLE_TOKEN: 'x' }, /--timeout/],
+    ]
+    for (const [argv, env, message] of cases) {
+      const run = io(env)
+      expect(await main(argv, run), argv.join(' ')).toBe(2)
+      expect(run.err.join('\n')).toMatch(message)
+    }
+  })
+
+  it('calls through a saved profile and records the call in its activity log', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-profile-'))
+    const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+    await setup.router.dispatch(
+      'profiles.create',
+      { name: 'Scripted', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Testing, tokenStorage: 'file' },
+      { transport: 'test' },
+    )
+    await setup.close()
+
+    const run = io()
+    expect(await main(['groups', 'get-or-create', '--profile', 'Scripted', '--data-dir', dataDir, '--user-group-id', 'via-profile'], run)).toBe(0)
+    expect(JSON.parse(run.out.join('\n')).user_group.api_environment_tag).toBe('Testing')
+
+    const after = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+    const activity = await after.router.dispatch('activity.list', {}, { transport: 'test' })
+    expect(activity).toMatchObject({ ok: true, value: { entries: [{ operation: 'getOrCreate', groupId: 'via-profile', outcome: 'success' }] } })
+    await after.close()
+
+    const missing = io()
+    expect(await main(['groups', 'get-or-create', '--profile', 'Nope', '--data-dir', dataDir, '--user-group-id', 'x'], missing)).toBe(2)
+  })
+})
