@@ -145,7 +145,8 @@ export default function GroupsScreen() {
             </p>
           ) : null}
         </div>
-        {outcome ? <ResultPanel outcome={outcome} /> : null}
+        {/* Keyed by the call, so a new result starts with its token masked again. */}
+        {outcome ? <ResultPanel key={send.submittedAt} outcome={outcome} /> : null}
       </div>
     </div>
   )

@@ -52,8 +52,8 @@ export function ResultPanel({ outcome }: { outcome: GroupOutcome }) {
 
   if (outcome.kind === 'error') {
     return (
-      <section className="result result--error" aria-label="Result" role="alert">
-        <h2 className="result__title">
+      <section className="result result--error" aria-label="Result">
+        <h2 className="result__title" role="alert">
           {TITLES[outcome.operation]} failed <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
         </h2>
         <p className="result__message">{outcome.message}</p>
