@@ -1,9 +1,12 @@
 import pkg from '../../package.json'
+import { groupsCommand } from './groups-command'
+import { sandboxCommand } from './sandbox-command'
 import { startCommand } from './start-command'
 import { UsageError, type CliIo, type Command } from './usage'
+import { validateCommand } from './validate-command'
 import { webCommand } from './web-command'
 
-const commands: Command[] = [startCommand, webCommand]
+const commands: Command[] = [startCommand, webCommand, sandboxCommand, groupsCommand, validateCommand]
 
 function helpText(): string {
   const width = Math.max(...commands.map((command) => command.name.length))

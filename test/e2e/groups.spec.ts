@@ -1,9 +1,9 @@
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, test } from './browser-mode'
+import { expect, launchBrowserMode, test } from './browser-mode'
 import { checkScreen } from './screens'
 
 // One story, in order, as an operator would live it: the steps share the app and its data.
@@ -147,4 +147,32 @@ test('see the calls in the activity log, filter them and export', async ({ page,
   const file = await download
   expect(file.suggestedFilename()).toMatch(/^embed-console-activity-\d{4}-\d{2}-\d{2}\.csv$/)
   await checkScreen(page, 'activity')
+})
+
+test('a catalog of 10,000 groups renders only the rows in view and scrolls to the last', async ({ page }) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'ec-e2e-big-catalog-'))
+  const at = new Date().toISOString()
+  const groups = Array.from({ length: 10_000 }, (_, index) => ({
+    profileId: 'local-sandbox',
+    groupId: `bulk-${String(index).padStart(5, '0')}`,
+    name: `Bulk group ${index}`,
+    environmentTag: index % 2 ? 'Testing' : 'Customer',
+    createdAt: at,
+    updatedAt: at,
+  }))
+  await writeFile(join(dataDir, 'catalog.json'), JSON.stringify({ format: 'embed-console-catalog', version: 1, groups }))
+  const big = await launchBrowserMode(dataDir)
+  try {
+    await page.goto(big.url)
+    const list = page.getByRole('list', { name: 'Groups' })
+    await expect(list.getByRole('button', { name: /bulk-/ }).first()).toBeVisible()
+    expect(await list.getByRole('listitem').count()).toBeLessThan(60)
+    await page.getByLabel('Sort by').selectOption('groupId:asc')
+    await page.locator('.catalog__scroller').evaluate((element) => element.scrollTo(0, element.scrollHeight))
+    await expect(list.getByRole('button', { name: /bulk-09999/ })).toBeVisible()
+    await page.getByLabel('Environment').selectOption('Testing')
+    await expect(page.getByText('5000 of 10000')).toBeVisible()
+  } finally {
+    await big.stop()
+  }
 })

@@ -1,0 +1,58 @@
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import { defaultDataDir } from '../data-dir'
+import { SANDBOX_DATA_FILE, startSandbox, type Sandbox } from '../sandbox/sandbox-server'
+import { UsageError, type CliIo, type Command } from './usage'
+import { parsePort } from './web-command'
+
+/** Runs the sandbox alone until SIGINT or SIGTERM; resolves with the exit code. */
+async function runSandbox(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      data: { type: 'string' },
+      'customer-token': { type: 'string' },
+      'testing-token': { type: 'string' },
+    },
+    strict: true,
+  })
+  const port = parsePort(values.port)
+  let sandbox: Sandbox
+  try {
+    sandbox = await startSandbox({
+      port,
+      dataFile: values.data ?? join(defaultDataDir(io.env), SANDBOX_DATA_FILE),
+      customerToken: values['customer-token'],
+      testingToken: values['testing-token'],
+      log: (line) => io.stderr(line),
+    })
+  } catch (error) {
+    // Bad tokens are a usage mistake; an unwritable data file or a busy port is a failure to run.
+    if (error instanceof AppErrorException && error.code === 'invalid_input') throw new UsageError(error.message)
+    io.stderr(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}`)
+    return 1
+  }
+  // Printing the tokens is the point of this command: scripts read them from here.
+  io.stdout(`Sandbox for /api/user running at ${sandbox.baseUrl}`)
+  io.stdout(`Customer API token: ${sandbox.tokens.Customer}`)
+  io.stdout(`Testing API token:  ${sandbox.tokens.Testing}`)
+
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void sandbox.close().then(() => resolve(0))
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
+
+export const sandboxCommand: Command = {
+  name: 'sandbox',
+  summary: 'Serve a local /api/user (the sandbox) on 127.0.0.1, with one API token per environment.',
+  usage: 'embed-console sandbox [--port N] [--data FILE] [--customer-token T] [--testing-token T]',
+  run: runSandbox,
+}

@@ -1,0 +1,149 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import {
+  GetOrCreateRequestSchema,
+  RotateTokenRequestSchema,
+  UpdateRequestSchema,
+  USER_API_PATH,
+  type EnvironmentTag,
+} from '../../src-shared/user-api/schemas'
+import { SandboxGroups } from './sandbox-groups'
+import { parseRequest, readBody, Refusal, sendJson } from './sandbox-requests'
+import { openSandboxStore } from './sandbox-store'
+
+/** The data file's name in the app's data folder, for the app and `embed-console sandbox` alike. */
+export const SANDBOX_DATA_FILE = 'sandbox.json'
+const API_PATH = `/${USER_API_PATH}`
+const ENVIRONMENTS: readonly EnvironmentTag[] = ['Customer', 'Testing']
+
+export interface SandboxOptions {
+  /** 0 picks any free port. */
+  port?: number
+  /** The JSON file the groups (and generated API tokens) are kept in across restarts. */
+  dataFile: string
+  /** Fixed API tokens, never written to the data file; otherwise the ones made up on first start. */
+  customerToken?: string
+  testingToken?: string
+  /** Where a notice goes, such as a corrupt data file moved aside. */
+  log?: (line: string) => void
+}
+
+export interface Sandbox {
+  baseUrl: string
+  port: number
+  tokens: Record<EnvironmentTag, string>
+  close(): Promise<void>
+}
+
+/** Random like a real credential: 64 hex characters. */
+export const newSandboxToken = () => randomBytes(32).toString('hex')
+
+const sameSecret = (given: string, expected: string): boolean => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+function checkGivenTokens(customerToken: string | undefined, testingToken: string | undefined): void {
+  for (const [name, token] of [['Customer', customerToken], ['Testing', testingToken]] as const) {
+    if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
+      throw new AppErrorException('invalid_input', `The ${name} token must be non-empty, without spaces or line breaks.`)
+  }
+  if (customerToken !== undefined && customerToken === testingToken)
+    throw new AppErrorException('invalid_input', 'The Customer and Testing tokens must differ: the token decides the environment.')
+}
+
+const unauthorized = (sentence: string) => new Refusal(401, sentence, { 'WWW-Authenticate': 'Token' })
+
+/**
+ * A local implementation of /api/user on 127.0.0.1, following the spec's rules and the choices
+ * in docs/api-decisions.md. Each API token belongs to one environment; every change is on disk
+ * before the answer goes out.
+ */
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  checkGivenTokens(options.customerToken, options.testingToken)
+  const store = await openSandboxStore(options.dataFile, options.log ?? (() => {}))
+  const { apiTokens } = store.data
+  const tokens: Record<EnvironmentTag, string> = {
+    Customer: options.customerToken ?? (apiTokens.Customer ??= newSandboxToken()),
+    Testing: options.testingToken ?? (apiTokens.Testing ??= newSandboxToken()),
+  }
+  // Saving at once keeps generated tokens, and shows at start whether the file is writable.
+  await store.save()
+  const groups = new SandboxGroups(store.data, newSandboxToken)
+
+  const environmentOf = (authorization: string | undefined): EnvironmentTag => {
+    if (!authorization) throw unauthorized('The Authorization header is missing: send "Authorization: Token <API_TOKEN>".')
+    const given = /^Token (\S+)$/i.exec(authorization.trim())?.[1]
+    if (given === undefined) throw unauthorized('The Authorization header must read "Token <API_TOKEN>".')
+    const environment = ENVIRONMENTS.find((candidate) => sameSecret(given, tokens[candidate]))
+    if (!environment) throw unauthorized('The API token is not recognised.')
+    return environment
+  }
+
+  // Order of checks: method, then the token (before reading any body), then the body.
+  const answer = async (req: IncomingMessage): Promise<unknown> => {
+    if (req.method !== 'GET' && req.method !== 'PUT' && req.method !== 'POST')
+      throw new Refusal(405, `${req.method} is not allowed on ${API_PATH}: use GET (get or create), PUT (update) or POST (rotate a token).`, {
+        Allow: 'GET, PUT, POST',
+      })
+    const environment = environmentOf(req.headers.authorization)
+    const body = await readBody(req)
+
+    if (req.method === 'GET') {
+      const { created, group } = groups.getOrCreate(environment, parseRequest(body, GetOrCreateRequestSchema))
+      if (created) await store.save()
+      return { success: 1, new_user_group: created, user_group: group }
+    }
+    if (req.method === 'PUT') {
+      const request = parseRequest(body, UpdateRequestSchema)
+      const group = groups.update(environment, request)
+      if (!group) throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
+      await store.save()
+      return { success: 1, user_group: group }
+    }
+    // The unknown token is not repeated: it is a credential.
+    const group = groups.rotateToken(environment, parseRequest(body, RotateTokenRequestSchema).current_token)
+    if (!group) throw new Refusal(404, `No user group in the ${environment} environment has this token.`)
+    await store.save()
+    return { success: 1, user_group: group }
+  }
+
+  const server = createServer((req, res) => {
+    // Outside /api/user there is no API, so no API envelope either: like a real deployment's
+    // router, a plain 404. The client then says "check the base URL", not "no such group".
+    const path = new URL(req.url ?? '/', 'http://sandbox').pathname
+    if (path !== API_PATH) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+      res.end(`Not found: ${path}. The sandbox API is at ${API_PATH}.`)
+      return
+    }
+    answer(req).then(
+      (body) => sendJson(res, 200, body),
+      (error: unknown) => {
+        const refusal = error instanceof Refusal ? error : new Refusal(500, (error as Error).message)
+        sendJson(res, refusal.status, { success: 0, error: refusal.sentence }, refusal.headers)
+      },
+    )
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    tokens,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      await store.settle()
+    },
+  }
+}

@@ -1,0 +1,177 @@
+import type { z } from 'zod'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import {
+  GetOrCreateRequestSchema,
+  GetOrCreateResponseSchema,
+  RotateTokenRequestSchema,
+  RotateTokenResponseSchema,
+  UpdateRequestSchema,
+  UpdateResponseSchema,
+  USER_API_PATH,
+  type GetOrCreateRequest,
+  type GetOrCreateResponse,
+  type RotateTokenRequest,
+  type RotateTokenResponse,
+  type UpdateRequest,
+  type UpdateResponse,
+} from '../../src-shared/user-api/schemas'
+import { exchangeJson, ExchangeFailure } from './exchange'
+import { readAnswer, type Operation } from './read-answer'
+import { createRedactor, redactException, type Redactor } from './redact'
+
+export const DEFAULT_TIMEOUT_MS = 15_000
+export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024
+export const OUTCOME_UNKNOWN_SENTENCE = 'Outcome unknown: the old token may already be invalid.'
+
+export interface UserApiClientOptions {
+  /** The API's root; `/api/user` is appended. It may end with '/' and may carry a path prefix. */
+  baseUrl: string
+  apiToken: string
+  /** For the whole request: connect, send, wait and read. */
+  timeoutMs?: number
+  maxResponseBytes?: number
+}
+
+export interface UserApiCallResult<T> {
+  /** The validated response; fields the spec does not list are kept. */
+  value: T
+  /** The JSON body exactly as received. */
+  raw: unknown
+  status: number
+  durationMs: number
+}
+
+export interface UserApiClient {
+  getOrCreate(request: GetOrCreateRequest): Promise<UserApiCallResult<GetOrCreateResponse>>
+  update(request: UpdateRequest): Promise<UserApiCallResult<UpdateResponse>>
+  rotateToken(request: RotateTokenRequest): Promise<UserApiCallResult<RotateTokenResponse>>
+}
+
+interface OperationSpec<Req, Res> {
+  operation: Operation
+  method: 'GET' | 'PUT' | 'POST'
+  requestSchema: z.ZodType<Req>
+  responseSchema: z.ZodType<Res>
+}
+
+const GET_OR_CREATE: OperationSpec<GetOrCreateRequest, GetOrCreateResponse> = {
+  operation: 'getOrCreate',
+  method: 'GET',
+  requestSchema: GetOrCreateRequestSchema,
+  responseSchema: GetOrCreateResponseSchema,
+}
+const UPDATE: OperationSpec<UpdateRequest, UpdateResponse> = {
+  operation: 'update',
+  method: 'PUT',
+  requestSchema: UpdateRequestSchema,
+  responseSchema: UpdateResponseSchema,
+}
+const ROTATE_TOKEN: OperationSpec<RotateTokenRequest, RotateTokenResponse> = {
+  operation: 'rotateToken',
+  method: 'POST',
+  requestSchema: RotateTokenRequestSchema,
+  responseSchema: RotateTokenResponseSchema,
+}
+
+function endpointFor(baseUrl: string): URL {
+  let base: URL
+  try {
+    base = new URL(baseUrl)
+  } catch {
+    throw new AppErrorException('invalid_input', `The base URL "${baseUrl}" is not a URL.`)
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new AppErrorException('invalid_input', `The base URL must start with http:// or https://, not ${base.protocol}//.`)
+  // Credentials in the URL would end up in every error sentence; a query or fragment has no meaning here.
+  if (base.username || base.password) throw new AppErrorException('invalid_input', 'The base URL must not contain a user name or password.')
+  if (base.search || base.hash) throw new AppErrorException('invalid_input', 'The base URL must not contain a query (?…) or a fragment (#…).')
+  if (!base.pathname.endsWith('/')) base.pathname += '/'
+  return new URL(USER_API_PATH, base)
+}
+
+function checkOptions(options: UserApiClientOptions): void {
+  if (options.apiToken.length === 0) throw new AppErrorException('invalid_input', 'The API token is empty.')
+  // Visible ASCII only: a pasted newline or space would otherwise become a malformed header.
+  if (!/^[\x21-\x7e]+$/.test(options.apiToken))
+    throw new AppErrorException('invalid_input', 'The API token contains spaces, line breaks or other characters a token cannot have.')
+  const { timeoutMs, maxResponseBytes } = options
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    throw new AppErrorException('invalid_input', 'The timeout must be a positive number of milliseconds.')
+  if (maxResponseBytes !== undefined && !(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0))
+    throw new AppErrorException('invalid_input', 'The response size limit must be a positive whole number of bytes.')
+}
+
+function validateRequest<Req>(schema: z.ZodType<Req>, request: unknown, redact: Redactor): Req {
+  const parsed = schema.safeParse(request)
+  if (parsed.success) return parsed.data
+  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+  const listed = issues.map((issue) => `${issue.path || 'the request'}: ${issue.message}`).join('; ')
+  throw redactException(new AppErrorException('invalid_input', `The request was not sent: ${listed}.`, { issues }), redact)
+}
+
+/**
+ * Whether a failed rotation may have happened anyway. Only two things prove it did not: the
+ * connection never opened, or the server gave a definite refusal (its `success: 0` envelope, a
+ * redirect, or a 4xx). Anything else (a reset or timeout after sending, a cut-off or unreadable
+ * 2xx answer, a 5xx from a gateway) leaves the old token possibly already invalid.
+ */
+function rotationOutcomeUnknown(error: AppErrorException): boolean {
+  if (error instanceof ExchangeFailure && !error.requestMayHaveArrived) return false
+  if (error.code === 'api_failure') return false
+  const status = (error.details as { status?: number } | undefined)?.status
+  return status === undefined || status < 300 || status >= 500
+}
+
+/**
+ * The /api/user client. Every method validates its request before anything is sent, sends only
+ * the fields given, and fails with an AppErrorException whose message and details never contain
+ * the API token (or the token being rotated). Nothing is retried.
+ */
+export function createUserApiClient(options: UserApiClientOptions): UserApiClient {
+  checkOptions(options)
+  const endpoint = endpointFor(options.baseUrl)
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    Authorization: `Token ${options.apiToken}`,
+  }
+
+  async function call<Req, Res>(spec: OperationSpec<Req, Res>, request: Req, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
+    const redact = createRedactor([options.apiToken, ...extraSecrets])
+    const body = JSON.stringify(validateRequest(spec.requestSchema, request, redact))
+    try {
+      const answer = await exchangeJson({
+        url: endpoint,
+        method: spec.method,
+        headers,
+        body,
+        timeoutMs,
+        maxResponseBytes,
+        // A pooled socket the server is closing as we write would turn into a false "outcome unknown".
+        freshConnection: spec.operation === 'rotateToken',
+      })
+      const context = { operation: spec.operation, method: spec.method, endpoint: endpoint.href, redact }
+      const { value, raw } = readAnswer(answer, spec.responseSchema, context)
+      return { value, raw, status: answer.status, durationMs: answer.durationMs }
+    } catch (error) {
+      const failure =
+        error instanceof AppErrorException
+          ? error
+          : new AppErrorException('internal', `The request could not be made: ${error instanceof Error ? error.message : String(error)}.`)
+      if (spec.operation === 'rotateToken' && rotationOutcomeUnknown(failure)) {
+        const cause = { code: failure.code, message: failure.message, details: failure.details }
+        throw redactException(new AppErrorException('outcome_unknown', `${OUTCOME_UNKNOWN_SENTENCE} ${failure.message}`, { cause }), redact)
+      }
+      throw redactException(failure, redact)
+    }
+  }
+
+  return {
+    getOrCreate: (request) => call(GET_OR_CREATE, request, []),
+    update: (request) => call(UPDATE, request, []),
+    // The token being rotated is a credential: redact it even though the caller typed it.
+    rotateToken: (request) => call(ROTATE_TOKEN, request, typeof request?.current_token === 'string' ? [request.current_token] : []),
+  }
+}

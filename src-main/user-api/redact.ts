@@ -1,0 +1,39 @@
+import { AppErrorException } from '../../src-shared/ipc/result'
+
+export const REDACTED = '[redacted]'
+
+/**
+ * The forms a secret can take in what a server sends back or Node reports: as typed, escaped
+ * inside a JSON string (a hostile or buggy server may echo the request body), and URL-encoded.
+ */
+function secretForms(secrets: readonly string[]): string[] {
+  const forms = secrets.filter((secret) => secret.length > 0).flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
+  // Longest first, so a longer form is never left half-replaced by a shorter one it contains.
+  return [...new Set(forms)].sort((a, b) => b.length - a.length)
+}
+
+export type Redactor = <T>(value: T) => T
+
+/**
+ * Returns a function that replaces every secret, wherever it appears in strings (including
+ * object keys) of a JSON-like value, with `[redacted]`. Run it before any truncation, so a cut
+ * can never leave part of a secret behind.
+ */
+export function createRedactor(secrets: readonly string[]): Redactor {
+  const forms = secretForms(secrets)
+  const redactText = (text: string): string => forms.reduce((result, form) => result.replaceAll(form, REDACTED), text)
+  const redact = (value: unknown): unknown => {
+    if (typeof value === 'string') return redactText(value)
+    if (Array.isArray(value)) return value.map(redact)
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redactText(key), redact(inner)]))
+    }
+    return value
+  }
+  return <T>(value: T) => redact(value) as T
+}
+
+/** The same error with its message and details redacted; a fresh exception, so its stack holds no secret either. */
+export function redactException(error: AppErrorException, redact: Redactor): AppErrorException {
+  return new AppErrorException(error.code, redact(error.message), redact(error.details))
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod'
+
+/**
+ * The /api/user requests and responses, written once from the tables of
+ * specs/user-group-api.md. The client, the sandbox and the UI (through `z.toJSONSchema`) all
+ * derive from these. Where the spec says "not shown", the choice is recorded in
+ * docs/api-decisions.md.
+ */
+
+/** Every operation shares this path under the base URL; the method selects the operation. */
+export const USER_API_PATH = 'api/user'
+
+export const EnvironmentTagSchema = z
+  .enum(['Customer', 'Testing'])
+  .describe('Environment of the user group: a production customer group (Customer) or a test group (Testing).')
+export type EnvironmentTag = z.infer<typeof EnvironmentTagSchema>
+
+export const MappingSchema = z.record(z.string(), z.string()).meta({
+  title: 'Mapping',
+  description:
+    'Maps a schema id to the data source the user group uses: either the data source itself or the id you gave that data source when you created it.',
+})
+export type Mapping = z.infer<typeof MappingSchema>
+
+export const PropertiesSchema = z.record(z.string(), z.json()).meta({
+  title: 'Properties',
+  description: 'Free-form JSON object assigned to the user group; available as variables in dashboards and in the SQL editor.',
+})
+export type Properties = z.infer<typeof PropertiesSchema>
+
+// A blank id is refused rather than sent: it is almost always an empty form field, and the
+// server would otherwise file a group under an id nobody can type again.
+const UserGroupIdSchema = z
+  .string({ error: 'a non-empty string is required' })
+  .regex(/\S/, 'a non-empty string is required')
+  .describe('The id you use for this user group in your own database (provided_id in responses).')
+
+const NameSchema = z.string().describe('Name of the user group.')
+
+// Strict: an unknown key is a typo the operator should see, not a field silently dropped.
+const userGroupFields = {
+  user_group_id: UserGroupIdSchema,
+  name: NameSchema.optional(),
+  mapping: MappingSchema.optional(),
+  properties: PropertiesSchema.optional(),
+}
+
+export const GetOrCreateRequestSchema = z
+  .strictObject(userGroupFields)
+  .describe('GET /api/user: returns the user group with this user_group_id, creating it when none exists.')
+export type GetOrCreateRequest = z.infer<typeof GetOrCreateRequestSchema>
+
+export const UpdateRequestSchema = z
+  .strictObject(userGroupFields)
+  .describe('PUT /api/user: changes the fields given on the existing user group with this user_group_id.')
+export type UpdateRequest = z.infer<typeof UpdateRequestSchema>
+
+export const RotateTokenRequestSchema = z
+  .strictObject({
+    current_token: z
+      .string({ error: 'the current user group token is required' })
+      .min(1, 'the current user group token is required, not an empty string')
+      .describe('The current token of the user group whose token is rotated.'),
+  })
+  .describe('POST /api/user: issues a new token for the user group; the current one stops working.')
+export type RotateTokenRequest = z.infer<typeof RotateTokenRequestSchema>
+
+// Loose: fields the spec does not list are kept, so the UI can show the response as received.
+export const UserGroupSchema = z.looseObject({
+  team_id: z.number().describe('Internal id of the user group; callers need not store it.'),
+  token: z.string().describe('The user group token that authenticates an embedded dashboard for this group.'),
+  // The spec types name as a string, but a group created without one may come back as null.
+  name: z.string().nullable().describe('The name given in the request body.'),
+  provided_id: z.string().describe('The user_group_id given in the request body.'),
+  properties: z.json().nullable().optional().describe('The properties object, if one was given.'),
+  api_environment_tag: EnvironmentTagSchema.nullable().optional(),
+})
+export type UserGroup = z.infer<typeof UserGroupSchema>
+
+const successFlag = z.literal(1).describe('1: the call succeeded.')
+
+export const GetOrCreateResponseSchema = z.looseObject({
+  success: successFlag,
+  new_user_group: z.boolean().describe('True when this call created the user group.'),
+  user_group: UserGroupSchema,
+})
+export type GetOrCreateResponse = z.infer<typeof GetOrCreateResponseSchema>
+
+export const UpdateResponseSchema = z.looseObject({
+  success: successFlag,
+  user_group: UserGroupSchema,
+})
+export type UpdateResponse = z.infer<typeof UpdateResponseSchema>
+
+export const RotateTokenResponseSchema = z.looseObject({
+  success: successFlag,
+  user_group: UserGroupSchema.describe('The user group, carrying its new token.'),
+})
+export type RotateTokenResponse = z.infer<typeof RotateTokenResponseSchema>
+
+/** The spec shows no error body; `error` is what the sandbox sends, `message` a common alternative. */
+export const ApiFailureBodySchema = z.looseObject({
+  success: z.literal(0).describe('0: the call failed.'),
+  error: z.string().optional(),
+  message: z.string().optional(),
+})
+export type ApiFailureBody = z.infer<typeof ApiFailureBodySchema>

@@ -1,0 +1,236 @@
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { request, type IncomingHttpHeaders } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { SANDBOX_MAX_BODY_BYTES } from '../../../src-main/sandbox/sandbox-requests'
+import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+
+// The sandbox's own HTTP behaviour, through raw node:http requests (no client in between).
+
+interface RawAnswer {
+  status: number
+  headers: IncomingHttpHeaders
+  text: string
+  json: unknown
+}
+
+interface RawRequest {
+  method?: string
+  contentType?: string | null
+  path?: string
+  authorization?: string | null
+  body?: string | Buffer
+  /** Sent in pieces without a Content-Length (chunked: Node frames it so on PUT and POST, not GET). */
+  chunked?: boolean
+}
+
+let sandbox: Sandbox
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ec-sandbox-'))
+  sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json') })
+})
+afterEach(() => sandbox.close())
+
+function send(options: RawRequest, target: Sandbox = sandbox): Promise<RawAnswer> {
+  const { method = 'GET', path = '/api/user', authorization = `Token ${target.tokens.Customer}`, body = '', chunked = false } = options
+  const { contentType = 'application/json' } = options
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {}
+    if (contentType !== null) headers['Content-Type'] = contentType
+    if (authorization !== null) headers.Authorization = authorization
+    if (!chunked) headers['Content-Length'] = String(Buffer.byteLength(body))
+    const req = request({ host: '127.0.0.1', port: target.port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8')
+        let json: unknown
+        try {
+          json = JSON.parse(text)
+        } catch {
+          json = undefined
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
+      })
+    })
+    // The sandbox may answer 413 and close while a large body is still going out.
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)))
+    if (chunked) {
+      const piece = Buffer.alloc(64 * 1024, 'a')
+      const total = Buffer.byteLength(body)
+      for (let sent = 0; sent < total; sent += piece.length) req.write(piece)
+      req.end()
+    } else req.end(body)
+  })
+}
+
+const json = (value: unknown) => JSON.stringify(value)
+const failure = (error: string | RegExp) => ({ success: 0, error: typeof error === 'string' ? error : expect.stringMatching(error) })
+
+describe('authentication', () => {
+  it.each([
+    ['no Authorization header', null, 'The Authorization header is missing: send "Authorization: Token <API_TOKEN>".'],
+    ['another scheme', 'Bearer abc', 'The Authorization header must read "Token <API_TOKEN>".'],
+    ['a wrong token', 'Token 0123', 'The API token is not recognised.'],
+    ['a token with the wrong case', 'Token WRONG', 'The API token is not recognised.'],
+  ])('answers 401 with %s', async (_case, authorization, sentence) => {
+    const answer = await send({ authorization, body: json({ user_group_id: 'a' }) })
+    expect(answer.status).toBe(401)
+    expect(answer.headers['www-authenticate']).toBe('Token')
+    expect(answer.json).toEqual(failure(sentence))
+  })
+
+  it('accepts the scheme word in any case', async () => {
+    expect((await send({ authorization: `token ${sandbox.tokens.Customer}`, body: json({ user_group_id: 'a' }) })).status).toBe(200)
+  })
+})
+
+describe('request bodies', () => {
+  it.each([
+    ['an empty body', 'GET', '', 'The request body is empty: send a JSON object.'],
+    ['a body that is not JSON', 'PUT', '{"user_group_id":', 'The request body is not JSON.'],
+    ['a missing user_group_id', 'GET', json({ name: 'x' }), 'The request body is not valid: user_group_id: a non-empty string is required.'],
+    ['an unknown field', 'PUT', json({ user_group_id: 'a', nmae: 'x' }), 'The request body is not valid: body: Unrecognized key: "nmae".'],
+    ['a mapping with a number', 'GET', json({ user_group_id: 'a', mapping: { s: 1 } }), /^The request body is not valid: mapping\.s: /],
+    ['an empty current_token', 'POST', json({ current_token: '' }), 'The request body is not valid: current_token: the current user group token is required, not an empty string.'],
+    ['a JSON array', 'POST', '[]', /^The request body is not valid: body: /],
+  ])('answers 400 for %s', async (_case, method, body, sentence) => {
+    const answer = await send({ method, body })
+    expect(answer.status).toBe(400)
+    expect(answer.json).toEqual(failure(sentence))
+  })
+
+  it('answers a GET with a JSON body (the spec’s get-or-create) with 200', async () => {
+    const answer = await send({ body: json({ user_group_id: 'acme', name: 'Acme' }) })
+    expect(answer.status).toBe(200)
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(answer.json).toMatchObject({ success: 1, new_user_group: true, user_group: { provided_id: 'acme', name: 'Acme' } })
+  })
+
+  it('reads the body as JSON whatever the Content-Type says, or without one', async () => {
+    expect((await send({ contentType: null, body: json({ user_group_id: 'a' }) })).status).toBe(200)
+    expect((await send({ contentType: 'text/plain', body: json({ user_group_id: 'b' }) })).status).toBe(200)
+  })
+
+  it('never returns the mapping: the spec’s user group has no such field', async () => {
+    const answer = await send({ body: json({ user_group_id: 'acme', mapping: { s1: 'ds1' } }) })
+    expect(answer.json).not.toHaveProperty('user_group.mapping')
+  })
+})
+
+describe('methods, paths and sizes', () => {
+  it.each(['DELETE', 'PATCH', 'HEAD', 'OPTIONS'])('answers %s on /api/user with 405 and the allowed methods', async (method) => {
+    const answer = await send({ method })
+    expect(answer.status).toBe(405)
+    expect(answer.headers.allow).toBe('GET, PUT, POST')
+    if (method !== 'HEAD') expect(answer.json).toEqual(failure(`${method} is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).`))
+  })
+
+  it.each(['/', '/api/users', '/api/user/', '/v2/api/user'])('answers %s with a plain 404, outside the API', async (path) => {
+    const answer = await send({ path, body: json({ user_group_id: 'a' }) })
+    expect(answer.status).toBe(404)
+    expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8')
+    expect(answer.text).toBe(`Not found: ${path}. The sandbox API is at /api/user.`)
+  })
+
+  it('ignores a query string on /api/user', async () => {
+    expect((await send({ path: '/api/user?x=1', body: json({ user_group_id: 'a' }) })).status).toBe(200)
+  })
+
+  it('answers 413 to a body over 1 MB announced by Content-Length, before reading it', async () => {
+    const answer = await send({ body: json({ user_group_id: 'a', properties: { blob: 'x'.repeat(SANDBOX_MAX_BODY_BYTES) } }) })
+    expect(answer.status).toBe(413)
+    expect(answer.headers.connection).toBe('close')
+    expect(answer.json).toEqual(failure('The request body is larger than 1 MB.'))
+  })
+
+  it('answers 413 to a chunked body once it passes 1 MB', async () => {
+    const answer = await send({ method: 'PUT', body: Buffer.alloc(3 * SANDBOX_MAX_BODY_BYTES), chunked: true })
+    expect(answer.status).toBe(413)
+  })
+
+  it('accepts a body of exactly 1 MB', async () => {
+    const prefix = json({ user_group_id: 'a', properties: { blob: '' } })
+    const body = prefix.replace('""', `"${'x'.repeat(SANDBOX_MAX_BODY_BYTES - prefix.length)}"`)
+    expect(Buffer.byteLength(body)).toBe(SANDBOX_MAX_BODY_BYTES)
+    expect((await send({ body })).status).toBe(200)
+  })
+
+  it('requires the token before it looks at the body', async () => {
+    expect((await send({ authorization: null, body: 'not json' })).status).toBe(401)
+  })
+})
+
+describe('environments', () => {
+  it('tags groups with the environment of the API token used, and keeps ids apart per environment', async () => {
+    const inCustomer = await send({ body: json({ user_group_id: 'acme' }) })
+    const inTesting = await send({ authorization: `Token ${sandbox.tokens.Testing}`, body: json({ user_group_id: 'acme' }) })
+    expect(inCustomer.json).toMatchObject({ new_user_group: true, user_group: { api_environment_tag: 'Customer' } })
+    expect(inTesting.json).toMatchObject({ new_user_group: true, user_group: { api_environment_tag: 'Testing' } })
+  })
+
+  it('gives each environment its own 64-hex API token', () => {
+    expect(sandbox.tokens.Customer).toMatch(/^[0-9a-f]{64}$/)
+    expect(sandbox.tokens.Testing).toMatch(/^[0-9a-f]{64}$/)
+    expect(sandbox.tokens.Customer).not.toBe(sandbox.tokens.Testing)
+  })
+})
+
+describe('the data file', () => {
+  const readData = async () => JSON.parse(await readFile(join(dir, 'sandbox.json'), 'utf8')) as { apiTokens: object; groups: { provided_id: string }[] }
+
+  it('is owner-only and holds the generated API tokens from the first start', async () => {
+    expect((await stat(join(dir, 'sandbox.json'))).mode & 0o777).toBe(0o600)
+    expect((await readData()).apiTokens).toEqual(sandbox.tokens)
+  })
+
+  it('keeps groups and API tokens across a restart', async () => {
+    const created = (await send({ body: json({ user_group_id: 'acme', name: 'Acme' }) })).json as { user_group: { token: string } }
+    const tokens = sandbox.tokens
+    await sandbox.close()
+    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json') })
+    expect(sandbox.tokens).toEqual(tokens)
+    const again = await send({ body: json({ user_group_id: 'acme' }) })
+    expect(again.json).toMatchObject({ new_user_group: false, user_group: { token: created.user_group.token, name: 'Acme' } })
+  })
+
+  it('uses tokens given at start without writing them, and keeps the generated ones for later', async () => {
+    const generated = sandbox.tokens
+    await sandbox.close()
+    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json'), customerToken: 'given-customer', testingToken: 'given-testing' })
+    expect(sandbox.tokens).toEqual({ Customer: 'given-customer', Testing: 'given-testing' })
+    expect((await send({ authorization: 'Token given-customer', body: json({ user_group_id: 'a' }) })).status).toBe(200)
+    expect(JSON.stringify(await readData())).not.toContain('given-')
+    await sandbox.close()
+    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json') })
+    expect(sandbox.tokens).toEqual(generated)
+  })
+
+  it('stays whole under many concurrent writes, with one group per id', async () => {
+    const ids = Array.from({ length: 40 }, (_, index) => `group-${index % 20}`)
+    const answers = await Promise.all(ids.map((id) => send({ body: json({ user_group_id: id }) })))
+    expect(answers.every((answer) => answer.status === 200)).toBe(true)
+    expect(answers.filter((answer) => (answer.json as { new_user_group: boolean }).new_user_group)).toHaveLength(20)
+    const saved = await readData()
+    expect(new Set(saved.groups.map((group) => group.provided_id)).size).toBe(20)
+    expect(saved.groups).toHaveLength(20)
+  })
+
+  it('moves an unreadable data file aside, says so, and starts empty', async () => {
+    await sandbox.close()
+    const file = join(dir, 'broken.json')
+    await writeFile(file, '{ not json')
+    const notices: string[] = []
+    sandbox = await startSandbox({ dataFile: file, log: (line) => notices.push(line) })
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(/^The sandbox data file was unreadable \(.+\); it was moved to .+broken\.json\.corrupt-.+ and the sandbox starts empty\.$/)
+    expect((await readdir(dir)).some((name) => name.startsWith('broken.json.corrupt-'))).toBe(true)
+  })
+
+  it('refuses two equal API tokens: the token decides the environment', async () => {
+    await expect(startSandbox({ dataFile: join(dir, 'other.json'), customerToken: 'same', testingToken: 'same' })).rejects.toMatchObject({ code: 'invalid_input' })
+  })
+})

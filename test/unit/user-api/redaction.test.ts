@@ -1,0 +1,105 @@
+import type { ServerResponse } from 'node:http'
+import fc from 'fast-check'
+import { afterEach, describe, expect, it } from 'vitest'
+import { AppErrorException } from '../../../src-shared/ipc/result'
+import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
+import { createRedactor, REDACTED } from '../../../src-main/user-api/redact'
+import { startHostileServer, type HostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
+
+// Distinctive on purpose: if either string shows up anywhere in an error, the test names it.
+const CANARY_API_TOKEN = 'CANARY-api-token-7f3a9c1e5b'
+const CANARY_GROUP_TOKEN = 'CANARY-group-token-2d8e4f6a0c'
+
+describe('createRedactor', () => {
+  const redact = createRedactor([CANARY_API_TOKEN])
+
+  it('replaces a secret inside strings, nested values and object keys', () => {
+    const value = { message: `Token ${CANARY_API_TOKEN} refused`, list: [CANARY_API_TOKEN, 3, null], [CANARY_API_TOKEN]: true }
+    expect(redact(value)).toEqual({ message: `Token ${REDACTED} refused`, list: [REDACTED, 3, null], [REDACTED]: true })
+  })
+
+  it('catches the JSON-escaped and URL-encoded forms of a secret', () => {
+    const secret = 'tok"en/with\\odd chars'
+    const redactOdd = createRedactor([secret])
+    expect(redactOdd(JSON.stringify({ t: secret }))).toBe(`{"t":"${REDACTED}"}`)
+    expect(redactOdd(`?t=${encodeURIComponent(secret)}`)).toBe(`?t=${REDACTED}`)
+  })
+
+  it('leaves no trace of a token-like secret, whatever surrounds it', () => {
+    // Tokens are letters, digits, '-' and '_': none can be rebuilt from "[redacted]" and its neighbours.
+    const tokenLike = fc.stringMatching(/^[A-Za-z0-9_-]{8,40}$/)
+    fc.assert(
+      fc.property(tokenLike, fc.array(fc.string()), (secret, pieces) => {
+        const text = pieces.join(secret)
+        expect(createRedactor([secret])({ text, nested: [text] })).toEqual({ text: expect.not.stringContaining(secret), nested: [expect.not.stringContaining(secret)] })
+      }),
+    )
+  })
+
+  it('ignores an empty secret instead of redacting between every character', () => {
+    expect(createRedactor([''])('abc')).toBe('abc')
+  })
+})
+
+/** Everything an error exposes, as one string: the message, the details and the stack. */
+const everythingIn = (error: AppErrorException) => `${error.message}\n${JSON.stringify(error.details)}\n${error.stack}`
+
+/** Echoes the whole request (headers and body) back in every place a server can put text. */
+const echoEverything = (status: number, asEnvelope: boolean) => (received: ReceivedRequest, res: ServerResponse) => {
+  const echoed = `${JSON.stringify(received.headers)} ${received.body}`
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'WWW-Authenticate': `Token realm="${received.headers.authorization}"`,
+    'X-Request-Id': echoed.slice(0, 200),
+  })
+  // The padding puts the echoed API token across the 2000-character cut of the body excerpt:
+  // `{"padding":"` (12) + 1962 + `","auth":"Token ` (16) = 1990.
+  res.end(JSON.stringify(asEnvelope ? { success: 0, error: echoed, message: echoed } : { padding: 'p'.repeat(1962), auth: received.headers.authorization, echoed }))
+}
+
+describe('the canary: the API token and the token being rotated never appear in an error', () => {
+  let server: HostileServer | undefined
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+
+  async function canaryClient(status: number, asEnvelope: boolean, timeoutMs?: number): Promise<UserApiClient> {
+    server = await startHostileServer({ onRequest: timeoutMs ? () => {} : echoEverything(status, asEnvelope) })
+    return createUserApiClient({ baseUrl: server.baseUrl, apiToken: CANARY_API_TOKEN, timeoutMs })
+  }
+
+  const calls: [string, (client: UserApiClient) => Promise<unknown>][] = [
+    ['getOrCreate', (client) => client.getOrCreate({ user_group_id: CANARY_API_TOKEN })],
+    ['update', (client) => client.update({ user_group_id: 'acme', name: CANARY_API_TOKEN })],
+    ['rotateToken', (client) => client.rotateToken({ current_token: CANARY_GROUP_TOKEN })],
+  ]
+  const answers: [string, number, boolean, number?][] = [
+    ['a 401 echoing the request in its envelope', 401, true],
+    ['a 502 echoing the request across the excerpt cut', 502, false],
+    ['a 200 success 0 echoing the request', 200, true],
+    ['a 200 of the wrong shape echoing the request', 200, false],
+    ['a timeout', 0, false, 100],
+  ]
+
+  for (const [callName, call] of calls) {
+    it.each(answers)(`${callName}: %s`, async (_case, status, asEnvelope, timeoutMs) => {
+      const error = await call(await canaryClient(status, asEnvelope, timeoutMs)).then(
+        () => undefined,
+        (thrown: unknown) => thrown as AppErrorException,
+      )
+      expect(error).toBeInstanceOf(AppErrorException)
+      const exposed = everythingIn(error as AppErrorException)
+      expect(exposed).not.toContain(CANARY_API_TOKEN)
+      expect(exposed).not.toContain(CANARY_GROUP_TOKEN)
+      // Not a piece either: an excerpt cut must not leave half a token behind.
+      expect(exposed).not.toContain('CANARY')
+    })
+  }
+
+  it('leaves the server’s words readable around what it redacted', async () => {
+    const client = await canaryClient(401, true)
+    const error = await client.getOrCreate({ user_group_id: 'acme' }).catch((thrown: AppErrorException) => thrown)
+    expect((error as AppErrorException).message).toContain(`"authorization":"Token ${REDACTED}"`)
+  })
+})
