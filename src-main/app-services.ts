@@ -12,6 +12,8 @@ import { openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
 import { startSandbox, type Sandbox } from './sandbox/sandbox-server'
+import { createSiteFileHandlers } from './site-files/site-file-handlers'
+import { openSiteFiles } from './site-files/site-file-service'
 
 /** The part of Electron's safeStorage the vault uses; typed here so nothing else imports Electron. */
 export interface SafeStorageLike {
@@ -97,6 +99,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return answer
     },
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
+    ...createSiteFileHandlers(openSiteFiles(dataDir)),
   }
 
   const router = createRouter(handlers, {

@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, ipcMain, protocol, safeStorage, shell } from 'electron'
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/contract'
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
 import { fail } from '../src-shared/ipc/result'
 import { createAppServices, type AppServices } from './app-services'
 import { SECURITY_HEADERS } from './content-security-policy'

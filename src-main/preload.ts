@@ -2,7 +2,7 @@
 // itself reaches the page; main validates every call against the contract.
 import { contextBridge, ipcRenderer } from 'electron'
 import type { Bridge } from '../src-shared/ipc/bridge'
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/contract'
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
 import type { AnyEvent } from '../src-shared/ipc/events'
 
 const bridge: Bridge = {

@@ -1,15 +1,20 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { APP_ROOT } from './paths'
 import { runBrowserMode } from './web-command'
 import type { CliIo, Command } from './usage'
 
-/** The Electron binary's path, or null where it was never downloaded (offline machines). */
+/**
+ * The Electron binary's path, or null where it was never downloaded (offline machines). Read
+ * from the package's own path.txt: requiring 'electron' would try the download again.
+ */
 export function findElectronBinary(): string | null {
   try {
-    const binary = createRequire(import.meta.url)('electron') as unknown
-    return typeof binary === 'string' && existsSync(binary) ? binary : null
+    const packageDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'))
+    const binary = join(packageDir, 'dist', readFileSync(join(packageDir, 'path.txt'), 'utf8').trim())
+    return existsSync(binary) ? binary : null
   } catch {
     return null
   }

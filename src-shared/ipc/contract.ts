@@ -3,6 +3,7 @@ import { appCalls } from './app-calls'
 import { groupCalls } from './group-calls'
 import { profileCalls } from './profile-calls'
 import type { Result } from './result'
+import { siteCalls } from './site-calls'
 
 /**
  * The contract: every call between the renderer and main, by name. The preload bridge, the
@@ -14,6 +15,7 @@ export const contract = {
   ...appCalls,
   ...profileCalls,
   ...groupCalls,
+  ...siteCalls,
 }
 
 export type Contract = typeof contract
@@ -25,7 +27,3 @@ export const isCallName = (name: string): name is CallName => Object.hasOwn(cont
 
 /** The one function the transports expose to the renderer (`window.api.invoke`). */
 export type Invoke = <N extends CallName>(name: N, input: CallInput<N>) => Promise<Result<CallOutput<N>>>
-
-/** Channel names shared by the preload bridge and the Electron shell. */
-export const IPC_CALL_CHANNEL = 'embed-console:call'
-export const IPC_EVENT_CHANNEL = 'embed-console:event'

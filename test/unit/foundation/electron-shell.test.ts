@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { BrowserWindowConstructorOptions } from 'electron'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 // The Electron runtime cannot be downloaded here, so the shell runs against a recording double
@@ -55,7 +56,7 @@ const electron = vi.hoisted(() => {
 
 vi.mock('electron', () => electron.module)
 
-const { guardNavigation, isTrustedSender, mainWindowOptions, denyNewWindow, APP_ENTRY_URL } = await import('../../../src-main/shell/window-policy')
+const { guardNavigation, isTrustedSender, denyNewWindow, APP_ENTRY_URL } = await import('../../../src-main/shell/window-policy')
 
 describe('Electron shell', () => {
   beforeAll(async () => {
@@ -66,7 +67,7 @@ describe('Electron shell', () => {
 
   it('opens one hardened window on the app:// entry', () => {
     const [window] = electron.windows
-    const options = window!.options as ReturnType<typeof mainWindowOptions>
+    const options = window!.options as BrowserWindowConstructorOptions
     expect(options.webPreferences).toMatchObject({
       contextIsolation: true,
       sandbox: true,

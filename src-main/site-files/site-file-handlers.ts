@@ -1,0 +1,22 @@
+import type { siteCalls } from '../../src-shared/ipc/site-calls'
+import type { HandlersFor } from '../router'
+import type { SiteFileService } from './site-file-service'
+
+export function createSiteFileHandlers(files: SiteFileService): HandlersFor<typeof siteCalls> {
+  return {
+    'site.new': () => files.create(),
+    'site.open': ({ path }) => files.open(path),
+    'site.save': (request) => files.save(request),
+    'site.saveAs': (request) => files.saveAs(request),
+    'site.export': (request) => files.exportValid(request),
+    'site.recent': async () => ({ files: await files.recent() }),
+    'site.forgetRecent': async ({ path }) => ({ files: await files.forgetRecent(path) }),
+    'site.draftList': async () => ({ drafts: await files.drafts() }),
+    'site.draftGet': ({ documentId }) => files.draft(documentId),
+    'site.draftSave': (draft) => files.saveDraft(draft),
+    'site.draftDiscard': async ({ documentId }) => {
+      await files.discardDraft(documentId)
+      return {}
+    },
+  }
+}
