@@ -10,20 +10,22 @@ test.describe('the app in browser mode', () => {
     await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Browser mode')
   })
 
-  test('opens each section from the sidebar, with an empty state', async ({ page, app }) => {
+  test('opens each section from the sidebar, ready to use on a first launch', async ({ page, app }) => {
     await page.goto(app.url)
     const nav = page.getByRole('navigation', { name: 'Sections' })
+    const main = page.getByRole('main')
     const screens = [
-      { label: 'Groups', empty: 'No user groups yet', file: 'groups-empty' },
-      { label: 'Profiles', empty: 'No connection profiles yet', file: 'profiles-empty' },
-      { label: 'Site config', empty: 'No site.json open', file: 'site-config-empty' },
-      { label: 'Activity', empty: 'No activity yet', file: 'activity-empty' },
+      // The Local sandbox profile is preselected, so Groups opens on its (empty) catalog.
+      { label: 'Groups', ready: main.getByText('No groups yet.'), file: 'groups-first-launch' },
+      { label: 'Profiles', ready: main.getByRole('listitem', { name: 'Local sandbox', exact: true }), file: 'profiles-first-launch' },
+      { label: 'Site config', ready: main.getByRole('heading', { level: 2 }).first(), file: 'site-config-empty' },
+      { label: 'Activity', ready: main.getByRole('heading', { name: 'No activity yet' }), file: 'activity-empty' },
     ]
     for (const screen of screens) {
       await nav.getByRole('button', { name: screen.label }).click()
       await expect(page.getByRole('heading', { level: 1, name: screen.label })).toBeVisible()
       await expect(nav.getByRole('button', { name: screen.label })).toHaveAttribute('aria-current', 'page')
-      await expect(page.getByRole('heading', { name: screen.empty })).toBeVisible()
+      await expect(screen.ready).toBeVisible()
       await checkScreen(page, screen.file)
     }
   })
@@ -45,9 +47,9 @@ test.describe('the app in browser mode', () => {
   test('follows the OS colour scheme', async ({ page, app }) => {
     await page.emulateMedia({ colorScheme: 'dark' })
     await page.goto(app.url)
-    await expect(page.getByRole('heading', { name: 'No user groups yet' })).toBeVisible()
+    await expect(page.getByText('No groups yet.')).toBeVisible()
     const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
-    await checkScreen(page, 'groups-empty-dark')
+    await checkScreen(page, 'groups-first-launch-dark')
     await page.emulateMedia({ colorScheme: 'light' })
     const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
     expect(dark).not.toBe(light)
