@@ -11,7 +11,7 @@ import { createProfileHandlers } from './profiles/profile-handlers'
 import { openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
-import { startSandbox, type Sandbox } from './sandbox/sandbox-server'
+import { SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
 import { createSiteFileHandlers } from './site-files/site-file-handlers'
 import { openSiteFiles } from './site-files/site-file-service'
 
@@ -43,7 +43,6 @@ export interface AppServices {
 
 export const SANDBOX_PROFILE_ID = 'local-sandbox'
 export const SANDBOX_TESTING_PROFILE_ID = 'local-sandbox-testing'
-export const SANDBOX_DATA_FILE = 'sandbox.json'
 
 /**
  * The composition root: builds every feature's service once and joins their handlers into the

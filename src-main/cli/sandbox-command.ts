@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { defaultDataDir } from '../data-dir'
 import { SANDBOX_DATA_FILE, startSandbox, type Sandbox } from '../sandbox/sandbox-server'
-import { UsageError, type CliIo, type Command } from './usage'
+import { serveUntilStopped, UsageError, type CliIo, type Command } from './usage'
 import { parsePort } from './web-command'
 
 /** Runs the sandbox alone until SIGINT or SIGTERM; resolves with the exit code. */
@@ -39,15 +39,7 @@ async function runSandbox(argv: string[], io: CliIo): Promise<number> {
   io.stdout(`Customer API token: ${sandbox.tokens.Customer}`)
   io.stdout(`Testing API token:  ${sandbox.tokens.Testing}`)
 
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      void sandbox.close().then(() => resolve(0))
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
+  return serveUntilStopped(() => sandbox.close())
 }
 
 export const sandboxCommand: Command = {

@@ -17,3 +17,19 @@ export interface Command {
   /** Resolves to the exit code; a command that serves (web, sandbox) resolves when it stops. */
   run(argv: string[], io: CliIo): Promise<number>
 }
+
+/**
+ * For commands that serve until stopped: on Ctrl+C (SIGINT) or SIGTERM, runs `shutdown` once and
+ * resolves with exit code 0, so servers close their sockets and files are flushed before exit.
+ */
+export function serveUntilStopped(shutdown: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void shutdown().then(() => resolve(0))
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}

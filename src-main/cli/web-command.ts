@@ -4,7 +4,7 @@ import { createAppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
 import { startWebServer } from '../web/web-server'
 import { RENDERER_DIR } from './paths'
-import { UsageError, type CliIo, type Command } from './usage'
+import { serveUntilStopped, UsageError, type CliIo, type Command } from './usage'
 
 export function parsePort(value: string | undefined): number {
   if (value === undefined) return 0
@@ -39,17 +39,9 @@ export async function runBrowserMode(argv: string[], io: CliIo): Promise<number>
   io.stdout(`Embed Console is running at ${server.url}`)
   if (!values['no-open']) openInBrowser(server.url)
 
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      void server
-        .close()
-        .then(() => services.close())
-        .then(() => resolve(0))
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+  return serveUntilStopped(async () => {
+    await server.close()
+    await services.close()
   })
 }
 

@@ -1,22 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
 import { PROFILES_FILE } from '../../../src-main/profiles/profile-store'
 import { groupTokenKey, profileTokenKey } from '../../../src-main/profiles/vault-keys'
 import { draft, fakeSafeStorage, fileMode, filesUnder, openProfiles, tempDataDir } from './helpers'
+import { failureOf } from '../../helpers/failure-of'
 
 const TOKEN = 'api-token-0123456789abcdef'
 const SANDBOX = { id: 'local-sandbox', name: 'Local sandbox', baseUrl: 'http://127.0.0.1:43210', environmentLabel: 'Sandbox' }
 
-async function failure(promise: Promise<unknown>): Promise<AppErrorException> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error).toBeInstanceOf(AppErrorException)
-  return error as AppErrorException
-}
 
 const prod = draft({ name: 'Production', baseUrl: 'https://api.example.com', environmentLabel: 'Production', timeoutSeconds: 30 })
 
@@ -38,7 +30,7 @@ describe('profiles: create, read, persist', () => {
   it('refuses a second profile with the same name, whatever its case', async () => {
     const { store } = await openProfiles(await tempDataDir())
     await store.create(prod)
-    const error = await failure(store.create(draft({ name: 'PRODUCTION', baseUrl: 'https://other.example.com' })))
+    const error = await failureOf(store.create(draft({ name: 'PRODUCTION', baseUrl: 'https://other.example.com' })))
     expect(error.code).toBe('conflict')
     expect(error.message).toBe('A profile named “PRODUCTION” already exists. Choose another name.')
   })
@@ -46,7 +38,7 @@ describe('profiles: create, read, persist', () => {
   it('answers not_found for an unknown id', async () => {
     const { store } = await openProfiles(await tempDataDir())
     expect(() => store.get('nope')).toThrow(expect.objectContaining({ code: 'not_found' }))
-    expect((await failure(store.setActive('nope'))).code).toBe('not_found')
+    expect((await failureOf(store.setActive('nope'))).code).toBe('not_found')
   })
 })
 
@@ -59,7 +51,7 @@ describe('profiles: the API token', () => {
 
   it('is refused without a stated place when there is no keychain, and the profile is not created', async () => {
     const { store, vault } = await openProfiles(await tempDataDir())
-    const error = await failure(store.create({ ...prod, apiToken: TOKEN }))
+    const error = await failureOf(store.create({ ...prod, apiToken: TOKEN }))
     expect(error.code).toBe('refused')
     expect(error.message).toBe(vault.status().message)
     expect(store.list()).toEqual([])
@@ -79,7 +71,7 @@ describe('profiles: the API token', () => {
     expect(await store.resolveConnection(withToken.id)).toEqual({ baseUrl: 'https://api.example.com', apiToken: TOKEN, timeoutMs: 30_000 })
 
     const without = await store.create(draft({ name: 'Empty', baseUrl: 'https://empty.example.com' }))
-    const error = await failure(store.resolveConnection(without.id))
+    const error = await failureOf(store.resolveConnection(without.id))
     expect(error.code).toBe('refused')
     expect(error.message).toBe('The profile “Empty” has no API token. Edit the profile and enter one.')
   })
@@ -111,14 +103,14 @@ describe('profiles: update', () => {
 
     await store.update(created.id, { clearToken: true })
     expect(vault.describe(key)).toEqual({ set: false, storage: 'none' })
-    expect((await failure(store.update(created.id, { tokenStorage: 'file' }))).message).toMatch(/has no API token to move/)
+    expect((await failureOf(store.update(created.id, { tokenStorage: 'file' }))).message).toMatch(/has no API token to move/)
   })
 
   it('refuses a name another profile has, but not the profile’s own', async () => {
     const { store } = await openProfiles(await tempDataDir())
     const first = await store.create(prod)
     await store.create(draft({ name: 'Staging', baseUrl: 'https://staging.example.com' }))
-    expect((await failure(store.update(first.id, { name: 'staging' }))).code).toBe('conflict')
+    expect((await failureOf(store.update(first.id, { name: 'staging' }))).code).toBe('conflict')
     expect((await store.update(first.id, { name: 'PRODUCTION' })).name).toBe('PRODUCTION')
   })
 })
@@ -229,10 +221,10 @@ describe('profiles: built-in', () => {
     expect(store.list()[0]).toEqual(sandbox)
     expect(await store.resolveConnection(SANDBOX.id)).toEqual({ baseUrl: SANDBOX.baseUrl, apiToken: TOKEN, timeoutMs: 15_000 })
 
-    const editError = await failure(store.update(SANDBOX.id, { name: 'Mine' }))
+    const editError = await failureOf(store.update(SANDBOX.id, { name: 'Mine' }))
     expect(editError.code).toBe('refused')
     expect(editError.message).toBe('“Local sandbox” is built into the app and cannot be edited. Duplicate it to get a profile you can change.')
-    expect((await failure(store.delete(SANDBOX.id))).code).toBe('refused')
+    expect((await failureOf(store.delete(SANDBOX.id))).code).toBe('refused')
 
     await store.setActive(SANDBOX.id)
     const files = await filesUnder(dataDir)
@@ -275,14 +267,14 @@ describe('profiles: export and import', () => {
 
   it('refuses a file that is not JSON, or not an export, or holds a bad address, and imports nothing', async () => {
     const { store } = await openProfiles(await tempDataDir())
-    expect((await failure(store.importProfiles('{ not json'))).message).toBe('This file is not JSON, so it cannot be a profile export.')
-    expect((await failure(store.importProfiles('{"hello": 1}'))).code).toBe('invalid_input')
+    expect((await failureOf(store.importProfiles('{ not json'))).message).toBe('This file is not JSON, so it cannot be a profile export.')
+    expect((await failureOf(store.importProfiles('{"hello": 1}'))).code).toBe('invalid_input')
     const badAddress = JSON.stringify({
       format: 'embed-console-profiles',
       version: 1,
       profiles: [{ name: 'Fine', baseUrl: 'https://fine.example.com' }, { name: 'Bad', baseUrl: 'ftp://files.example.com' }],
     })
-    const error = await failure(store.importProfiles(badAddress))
+    const error = await failureOf(store.importProfiles(badAddress))
     expect(error.message).toMatch(/profiles\[1\]\.baseUrl/)
     expect(store.list()).toEqual([])
   })

@@ -2,24 +2,15 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
 import { openSecretVault, PLAINTEXT_VAULT_FILE, VAULT_FILE } from '../../../src-main/profiles/vault'
 import { fakeSafeStorage, fileMode, filesUnder, tempDataDir } from './helpers'
 import type { SafeStorageLike } from '../../../src-main/app-services'
+import { failureOf } from '../../helpers/failure-of'
 
 const SECRET = 'tok-7f3a9c1e5b2d4a6c8e0f'
 const KEY = 'profile:p1:api-token'
 
 const open = (dataDir: string, safeStorage?: SafeStorageLike) => openSecretVault({ dataDir, safeStorage, platform: 'linux' })
-
-async function refusal(promise: Promise<unknown>): Promise<AppErrorException> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  )
-  expect(error).toBeInstanceOf(AppErrorException)
-  return error as AppErrorException
-}
 
 describe('vault status', () => {
   it('offers the keychain when safeStorage works with a real backend', async () => {
@@ -78,7 +69,7 @@ describe('keychain storage', () => {
   it('refuses the keychain where there is none, with the status sentence, and writes nothing', async () => {
     const dataDir = await tempDataDir()
     const vault = await open(dataDir)
-    const error = await refusal(vault.set(KEY, SECRET, 'keychain'))
+    const error = await failureOf(vault.set(KEY, SECRET, 'keychain'))
     expect(error.code).toBe('refused')
     expect(error.message).toBe(vault.status().message)
     expect(vault.has(KEY)).toBe(false)
@@ -90,7 +81,7 @@ describe('keychain storage', () => {
     await (await open(dataDir, fakeSafeStorage())).set(KEY, SECRET, 'keychain')
     const browserVault = await open(dataDir)
     expect(browserVault.describe(KEY)).toMatchObject({ set: true, storage: 'keychain' })
-    const error = await refusal(browserVault.get(KEY))
+    const error = await failureOf(browserVault.get(KEY))
     expect(error.code).toBe('refused')
     expect(error.message).toMatch(/cannot be reached here/)
   })
@@ -98,7 +89,7 @@ describe('keychain storage', () => {
   it('says so when the keychain can no longer decrypt a secret', async () => {
     const dataDir = await tempDataDir()
     await (await open(dataDir, fakeSafeStorage({ key: 1 }))).set(KEY, SECRET, 'keychain')
-    const error = await refusal((await open(dataDir, fakeSafeStorage({ key: 2 }))).get(KEY))
+    const error = await failureOf((await open(dataDir, fakeSafeStorage({ key: 2 }))).get(KEY))
     expect(error.message).toMatch(/could not be decrypted/)
   })
 })

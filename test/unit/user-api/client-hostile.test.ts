@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
+import type { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, OUTCOME_UNKNOWN_SENTENCE, type UserApiClient } from '../../../src-main/user-api/client'
 import { answerWith, closedPort, startHostileServer, type HostileBehaviour, type HostileServer } from '../../helpers/hostile-server'
+import { failureOf } from '../../helpers/failure-of'
 
 const API_TOKEN = 'hostile-test-api-token-0001'
 const GROUP_TOKEN = 'hostile-test-group-token-0002'
@@ -19,15 +20,6 @@ async function clientFor(behaviour: HostileBehaviour, options: { timeoutMs?: num
   return createUserApiClient({ baseUrl: server.baseUrl, apiToken: API_TOKEN, ...options })
 }
 
-/** The AppErrorException a call fails with; fails the test if it succeeds or throws anything else. */
-async function failureOf(call: Promise<unknown>): Promise<AppErrorException> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(AppErrorException)
-  return error as AppErrorException
-}
 
 const getOrCreate = (client: UserApiClient) => client.getOrCreate({ user_group_id: 'acme' })
 const rotate = (client: UserApiClient) => client.rotateToken({ current_token: GROUP_TOKEN })

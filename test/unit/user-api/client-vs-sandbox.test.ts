@@ -2,10 +2,11 @@ import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
+import type { AppErrorException } from '../../../src-shared/ipc/result'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
 import { checkConnection, CONNECTION_CHECK_GROUP_ID } from '../../../src-main/user-api/connection-check'
+import { failureOf } from '../../helpers/failure-of'
 
 // The contract: every rule of specs/user-group-api.md and every decision of docs/api-decisions.md,
 // checked through the real client against the real sandbox.
@@ -23,14 +24,6 @@ beforeEach(async () => {
 })
 afterEach(() => sandbox.close())
 
-async function failureOf(call: Promise<unknown>): Promise<AppErrorException> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(AppErrorException)
-  return error as AppErrorException
-}
 const statusOf = (error: AppErrorException) => (error.details as { status?: number }).status
 
 describe('get-or-create (GET)', () => {
