@@ -19,7 +19,10 @@ export function createGroupHandlers(groups: GroupService, catalog: GroupCatalog,
       return { profileId, ...catalog.query({ ...query, profileId }) }
     },
     'catalog.get': ({ profileId, groupId }) => ({ entry: catalog.get(profileOrActive(profileId), groupId) ?? null }),
-    'activity.list': ({ outcome }) => ({ entries: activity.list(outcome ? { outcome } : {}) }),
+    'activity.list': ({ outcome, limit }) => {
+      const entries = activity.list(outcome ? { outcome } : {})
+      return { entries: entries.slice(0, limit), total: entries.length }
+    },
     'activity.export': ({ format, outcome }) => ({
       fileName: `embed-console-activity-${new Date().toISOString().slice(0, 10)}.${format}`,
       mimeType: EXPORT_TYPES[format],

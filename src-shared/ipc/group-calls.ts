@@ -69,9 +69,9 @@ export const groupCalls = {
     output: z.object({ entry: CatalogEntrySchema.nullable() }),
   }),
   'activity.list': defineCall({
-    summary: 'Every API call made from this app, newest first, tokens redacted.',
-    input: z.object({ outcome: ActivityOutcomeSchema.optional() }).strict(),
-    output: z.object({ entries: z.array(ActivityEntrySchema) }),
+    summary: 'The newest API calls made from this app (all of them go to the export), tokens redacted.',
+    input: z.object({ outcome: ActivityOutcomeSchema.optional(), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
+    output: z.object({ entries: z.array(ActivityEntrySchema), total: z.number().int() }),
   }),
   'activity.export': defineCall({
     summary: 'The activity log as CSV or JSON Lines.',

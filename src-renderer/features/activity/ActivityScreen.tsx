@@ -57,6 +57,11 @@ export default function ActivityScreen() {
       </div>
       {activity.isError ? <p role="alert" className="error-text">The activity log could not be read: {activity.error.message}</p> : null}
       {activity.isSuccess && entries.length === 0 ? <p className="muted">No calls with this outcome.</p> : null}
+      {activity.data && activity.data.total > entries.length ? (
+        <p className="muted">
+          Showing the newest {entries.length} of {activity.data.total} calls; the export holds all of them.
+        </p>
+      ) : null}
       {entries.length > 0 ? (
         <div className="table-wrap">
           <table className="table" aria-label="API calls">
