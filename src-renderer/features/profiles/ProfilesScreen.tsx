@@ -118,6 +118,9 @@ export default function ProfilesScreen() {
           Export
         </button>
       </div>
+      <p className="muted vault-status">
+        {data.vault.message}
+      </p>
       {editing.mode !== 'closed' ? (
         <ProfileForm
           key={editing.mode === 'edit' ? editing.profile.id : 'new'}
