@@ -1,10 +1,20 @@
-import { EmptyState } from '../../ui/EmptyState'
+import './site-editor.css'
+import './state/draft-autosave'
+import './state/unsaved-guard'
+import { useEditor } from './state/editor-store'
+import { EditorDialogs } from './workspace/EditorDialogs'
+import { EditorWorkspace } from './workspace/EditorWorkspace'
+import { EmptyEditor } from './workspace/EmptyEditor'
+import { useEditorShortcuts } from './workspace/use-editor-shortcuts'
 
+/** The site.json editor: the empty state until a document is open, then the workspace. */
 export default function SiteEditorScreen() {
+  useEditorShortcuts()
+  const hasDocument = useEditor((state) => state.document !== null)
   return (
-    <EmptyState title="No site.json open">
-      Open the docs site’s <code>site.json</code> or start from a template: every field gets a form, problems show as
-      you type, and only a valid file can be exported.
-    </EmptyState>
+    <>
+      {hasDocument ? <EditorWorkspace /> : <EmptyEditor />}
+      <EditorDialogs />
+    </>
   )
 }

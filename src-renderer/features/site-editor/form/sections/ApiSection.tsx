@@ -1,0 +1,75 @@
+import { ApiAuthSchema, ApiSchema, SiteConfigSchema } from '../../../../../src-shared/site-config/schema'
+import { useActiveProfile } from '../../../../lib/profiles'
+import { toast } from '../../../../ui/toasts'
+import { editValue } from '../../state/editor-store'
+import { getIn, isObject, setIn } from '../../state/json-path'
+import { ChoiceField, choicesOf, YES_NO } from '../controls/ChoiceField'
+import { FormSection, ObjectFieldset } from '../controls/FormSection'
+import { OneOrManyField } from '../controls/OneOrManyField'
+import { TextField } from '../controls/TextField'
+import { useValueAt } from '../controls/use-field'
+import { meaningOf, unsetLabelOf } from '../schema-hints'
+
+const playgroundMode = ApiSchema.shape.playground.unwrap().shape.mode
+
+/** How the product's API takes its token: an Authorization header reading "Token <token>". */
+const PROFILE_AUTH = { method: 'key', name: 'Authorization', inputPrefix: 'Token ' } as const
+
+export function ApiSection() {
+  const method = useValueAt(['api', 'auth', 'method'])
+  return (
+    <FormSection id="api" title="API" description="The API playground of the reference pages, and the OpenAPI files they are built from.">
+      <UseActiveProfile />
+      <OneOrManyField path={['api', 'baseUrl']} label="Base URL" noun="URL" placeholder="https://api.example.com" />
+      <ObjectFieldset path={['api', 'auth']} legend="Authentication">
+        <ChoiceField path={['api', 'auth', 'method']} label="Method" choices={choicesOf(ApiAuthSchema.shape.method.unwrap().options)} unsetLabel="Not set" />
+        <TextField
+          path={['api', 'auth', 'name']}
+          label="Parameter name"
+          placeholder={method === 'basic' ? 'username:password' : 'Authorization'}
+          hint={method === 'basic' ? 'For basic: <usernameName>:<passwordName>.' : 'The name of the authentication parameter in the playground.'}
+        />
+        <TextField path={['api', 'auth', 'inputPrefix']} label="Input prefix" placeholder="Bearer " hint={meaningOf(ApiAuthSchema.shape.inputPrefix)} />
+      </ObjectFieldset>
+      <ObjectFieldset path={['api', 'playground']} legend="Playground">
+        <ChoiceField path={['api', 'playground', 'mode']} label="Playground mode" choices={choicesOf(playgroundMode.unwrap().options)} unsetLabel={unsetLabelOf(playgroundMode)} hint={meaningOf(playgroundMode)} />
+      </ObjectFieldset>
+      <ChoiceField path={['api', 'maintainOrder']} label="Keep OpenAPI key order" choices={YES_NO} unsetLabel="Not set" hint="Key order in OpenAPI pages follows the OpenAPI file." />
+      <OneOrManyField path={['openapi']} label="OpenAPI file" noun="file" placeholder="openapi.json" />
+      <p className="field__hint">{meaningOf(SiteConfigSchema.shape.openapi)}</p>
+    </FormSection>
+  )
+}
+
+/**
+ * Points the playground at the active connection profile. Only its address and the shape of its
+ * authentication cross over: the API token stays in main, and is never written to the file.
+ */
+function UseActiveProfile() {
+  const { active } = useActiveProfile()
+  const apply = () => {
+    if (!active) return
+    editValue((value) => {
+      const auth = getIn(value, ['api', 'auth'])
+      const withUrl = setIn(value, ['api', 'baseUrl'], active.baseUrl)
+      return setIn(withUrl, ['api', 'auth'], { ...(isObject(auth) ? auth : {}), ...PROFILE_AUTH })
+    })
+    toast.info(`API settings filled from ${active.name}. The token itself is never written to site.json.`)
+  }
+  return (
+    <div className="callout use-profile">
+      <span>
+        {active ? (
+          <>
+            Fill the base URL and authentication from the active profile, <strong>{active.name}</strong>.
+          </>
+        ) : (
+          'No connection profile is active.'
+        )}
+      </span>
+      <button type="button" className="btn btn--small" disabled={!active} onClick={apply}>
+        Use active profile
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,203 @@
+import { DndContext } from '@dnd-kit/core'
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable'
+import { CSS } from '@dnd-kit/utilities'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useCallback, useEffect, useRef, useState } from 'react'
+import { editValue } from '../../state/editor-store'
+import { appendItem, indexAfterMove, type Path } from '../../state/json-path'
+import { fieldId, focusField, useEditorView } from '../../state/view-store'
+import { FormSection, ProblemsAt } from '../controls/FormSection'
+import { ItemToolbar } from '../controls/ItemToolbar'
+import { useDragToReorder } from '../controls/list-actions'
+import { ListField } from '../controls/ListField'
+import { TextField } from '../controls/TextField'
+import { useLengthAt, useProblemCountsWithin, useShapeAt, useValueAt } from '../controls/use-field'
+import { WrongShapeNote } from '../controls/WrongShapeNote'
+
+const NAVIGATION: Path = ['navigation']
+const COLLAPSED_ROW_HEIGHT = 46
+/** A file with this many groups or fewer opens with every group expanded. */
+const EXPAND_ALL_UP_TO = 8
+
+const range = (length: number) => Array.from({ length }, (_, index) => index)
+
+/**
+ * The navigation: groups and their pages. Groups are collapsed rows in a virtualised list, so a
+ * 300-group, 6,000-page file draws the dozen rows in view; a group's pages are drawn only when
+ * it is expanded. Problems inside a collapsed group show as a count on its row.
+ */
+export function NavigationSection() {
+  const shape = useShapeAt(NAVIGATION)
+  const length = useLengthAt(NAVIGATION)
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set(length <= EXPAND_ALL_UP_TO ? range(length) : []))
+  const scroller = useRef<HTMLDivElement>(null)
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count: length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => COLLAPSED_ROW_HEIGHT,
+    overscan: 4,
+  })
+
+  const toggle = useCallback((index: number) => {
+    setExpanded((open) => {
+      const next = new Set(open)
+      if (!next.delete(index)) next.add(index)
+      return next
+    })
+  }, [])
+  const followMove = useCallback((from: number, to: number) => {
+    setExpanded((open) => new Set([...open].map((index) => indexAfterMove(index, from, to))))
+  }, [])
+  const followRemoval = useCallback((removed: number) => {
+    setExpanded((open) => new Set([...open].filter((index) => index !== removed).map((index) => (index > removed ? index - 1 : index))))
+  }, [])
+  const drag = useDragToReorder(NAVIGATION, followMove)
+
+  // A problem clicked inside a group: expand it and scroll it into the list's view, so the
+  // focus request (handled for the whole form) finds the field drawn.
+  useEffect(
+    () =>
+      useEditorView.subscribe((state, previous) => {
+        const request = state.focusRequest
+        if (!request || request === previous.focusRequest || request.segments[0] !== 'navigation') return
+        const index = request.segments[1]
+        if (typeof index !== 'number') return
+        if (request.segments.length > 2) setExpanded((open) => new Set(open).add(index))
+        virtualizer.scrollToIndex(index, { align: 'center' })
+      }),
+    [virtualizer],
+  )
+
+  const addGroup = () => {
+    editValue((value) => appendItem(value, NAVIGATION, { group: '', pages: [] }))
+    // The reveal above expands the new group and scrolls to it.
+    focusField([...NAVIGATION, length, 'group'])
+  }
+
+  return (
+    <FormSection id="navigation" title="Navigation" description="Groups of pages in the side navigation, in order. Drag a row by its handle, or use the arrows.">
+      <div id={fieldId(NAVIGATION)} tabIndex={-1} className="navigation">
+        <ProblemsAt path={NAVIGATION} />
+        {shape === 'object' || shape === 'other' ? (
+          <WrongShapeNote id={`${fieldId(NAVIGATION)}:note`} what="Navigation" />
+        ) : (
+          <>
+            <p className="navigation__summary">
+              {length} {length === 1 ? 'group' : 'groups'}
+              {length > EXPAND_ALL_UP_TO ? ' · expand a group to edit its pages' : ''}
+            </p>
+            {length > 0 ? (
+              <DndContext {...drag}>
+                <SortableContext items={range(length).map(String)} strategy={verticalListSortingStrategy}>
+                  <div ref={scroller} className="navigation__scroller" style={{ height: virtualizer.getTotalSize() }}>
+                    <ol className="navigation__groups" aria-label="Navigation groups" style={{ height: virtualizer.getTotalSize() }}>
+                      {virtualizer.getVirtualItems().map((item) => (
+                        <GroupRow
+                          key={item.key}
+                          index={item.index}
+                          length={length}
+                          top={item.start}
+                          expanded={expanded.has(item.index)}
+                          measure={virtualizer.measureElement}
+                          onToggle={toggle}
+                          onMoved={followMove}
+                          onRemoved={followRemoval}
+                        />
+                      ))}
+                    </ol>
+                  </div>
+                </SortableContext>
+              </DndContext>
+            ) : null}
+            <button type="button" id={`${fieldId(NAVIGATION)}:add`} className="btn btn--small" onClick={addGroup}>
+              Add group
+            </button>
+          </>
+        )}
+      </div>
+    </FormSection>
+  )
+}
+
+interface GroupRowProps {
+  index: number
+  length: number
+  top: number
+  expanded: boolean
+  measure: (element: Element | null) => void
+  onToggle: (index: number) => void
+  onMoved: (from: number, to: number) => void
+  onRemoved: (index: number) => void
+}
+
+const GroupRow = memo(function GroupRow({ index, length, top, expanded, measure, onToggle, onMoved, onRemoved }: GroupRowProps) {
+  const path = [...NAVIGATION, index]
+  const { setNodeRef, setActivatorNodeRef, listeners, transform, transition, isDragging } = useSortable({ id: String(index) })
+  const name = useValueAt([...path, 'group'])
+  const pageCount = useLengthAt([...path, 'pages'])
+  const shape = useShapeAt(path)
+  const counts = useProblemCountsWithin(path)
+  const bodyId = `${fieldId(path)}:pages`
+  const ref = useCallback(
+    (element: HTMLLIElement | null) => {
+      setNodeRef(element)
+      measure(element)
+    },
+    [setNodeRef, measure],
+  )
+  const title = typeof name === 'string' && name.trim() ? name : `Group ${index + 1} (no name)`
+
+  return (
+    <li
+      ref={ref}
+      data-index={index}
+      id={fieldId(path)}
+      tabIndex={-1}
+      aria-setsize={length}
+      aria-posinset={index + 1}
+      className={`nav-group${expanded ? ' nav-group--expanded' : ''}${isDragging ? ' nav-group--dragging' : ''}`}
+      style={{ top, transform: CSS.Translate.toString(transform), transition }}
+    >
+      <div className="nav-group__header">
+        <span ref={setActivatorNodeRef} className="drag-handle" aria-hidden="true" title="Drag to reorder" {...listeners}>
+          ⠿
+        </span>
+        <button type="button" className="nav-group__toggle" aria-expanded={expanded} aria-controls={expanded ? bodyId : undefined} onClick={() => onToggle(index)}>
+          <span className="nav-group__chevron" aria-hidden="true">
+            {expanded ? '▾' : '▸'}
+          </span>
+          <span className="nav-group__name">{title}</span>
+          <span className="nav-group__count">
+            {pageCount} {pageCount === 1 ? 'page' : 'pages'}
+          </span>
+        </button>
+        {counts.errors ? <span className="badge badge--failure">{counts.errors === 1 ? '1 error' : `${counts.errors} errors`}</span> : null}
+        {counts.warnings ? <span className="badge badge--warning">{counts.warnings === 1 ? '1 warning' : `${counts.warnings} warnings`}</span> : null}
+        <ItemToolbar listPath={NAVIGATION} index={index} length={length} itemName={`group ${index + 1}`} removeWhenEmpty={false} onMoved={onMoved} onRemoved={onRemoved} />
+      </div>
+      {expanded ? (
+        <div id={bodyId} className="nav-group__body">
+          {shape === 'object' ? <GroupFields path={path} /> : <WrongShapeNote id={`${fieldId(path)}:note`} what={`Group ${index + 1}`} />}
+        </div>
+      ) : null}
+    </li>
+  )
+})
+
+function GroupFields({ path }: { path: Path }) {
+  return (
+    <>
+      <TextField path={[...path, 'group']} label="Group name" required placeholder="Get started" />
+      <ListField
+        path={[...path, 'pages']}
+        legend="Pages"
+        noun="page"
+        layout="row"
+        removeWhenEmpty={false}
+        newItem={() => ''}
+        renderItem={(itemPath, index) => <TextField path={itemPath} label={`Page ${index + 1}`} labelHidden placeholder="introduction" />}
+      />
+    </>
+  )
+}

@@ -1,0 +1,32 @@
+import { create } from 'zustand'
+import type { SiteDraft, SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
+
+/** What the writer asked for that replaces the open document, held while unsaved changes are settled. */
+export type PendingAction =
+  | { kind: 'new' }
+  | { kind: 'open'; path: string }
+  | { kind: 'restoreDraft'; draft: SiteDraftSummary }
+  | { kind: 'close' }
+
+export type PathPurpose = 'open' | 'saveAs' | 'export'
+
+export type EditorDialog =
+  | { kind: 'path'; purpose: PathPurpose; then: PendingAction | null }
+  | { kind: 'replace'; purpose: 'saveAs' | 'export'; path: string; then: PendingAction | null }
+  | { kind: 'unsaved'; then: PendingAction }
+  | { kind: 'restoreDraft'; draft: SiteDraft }
+
+interface DialogState {
+  dialog: EditorDialog | null
+  /** A sentence shown inside the open dialog, e.g. why a path could not be opened. */
+  dialogError: string | null
+  /** Set when a save was refused because the file changed on disk: the banner offers a way out. */
+  changedOnDisk: boolean
+  busy: boolean
+}
+
+export const useEditorDialogs = create<DialogState>(() => ({ dialog: null, dialogError: null, changedOnDisk: false, busy: false }))
+
+export const openDialog = (dialog: EditorDialog) => useEditorDialogs.setState({ dialog, dialogError: null })
+export const closeDialog = () => useEditorDialogs.setState({ dialog: null, dialogError: null })
+export const showDialogError = (dialogError: string) => useEditorDialogs.setState({ dialogError })

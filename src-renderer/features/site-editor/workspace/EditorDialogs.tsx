@@ -1,0 +1,220 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import {
+  closeDialog,
+  useEditorDialogs,
+  type EditorDialog,
+  type PathPurpose,
+} from '../state/dialog-store'
+import { useEditor, useProblemIndex } from '../state/editor-store'
+import {
+  declineDraft,
+  discardAndContinue,
+  exportTo,
+  fileNameOf,
+  openFromDialog,
+  restoreDraft,
+  saveAndContinue,
+  saveAs,
+} from '../state/file-commands'
+import { folderOf, formatWhen } from './format-time'
+import { RecentFiles } from './RecentFiles'
+
+/** The one modal the editor may show at a time, from the dialog store. */
+export function EditorDialogs() {
+  const dialog = useEditorDialogs((state) => state.dialog)
+  if (!dialog) return null
+  return <DialogFor key={dialogKey(dialog)} dialog={dialog} />
+}
+
+const dialogKey = (dialog: EditorDialog) => (dialog.kind === 'path' ? `path:${dialog.purpose}` : dialog.kind)
+
+function DialogFor({ dialog }: { dialog: EditorDialog }) {
+  switch (dialog.kind) {
+    case 'path':
+      return <PathDialog purpose={dialog.purpose} then={dialog.then} />
+    case 'replace':
+      return (
+        <Modal
+          title={`Replace ${fileNameOf(dialog.path)}?`}
+          actions={
+            <>
+              <button type="button" className="btn" autoFocus onClick={closeDialog}>
+                Cancel
+              </button>
+              <button
+                type="button"
+                className="btn btn--danger"
+                onClick={() => void (dialog.purpose === 'saveAs' ? saveAs(dialog.path, true, dialog.then) : exportTo(dialog.path, true))}
+              >
+                Replace
+              </button>
+            </>
+          }
+        >
+          A file named <strong>{fileNameOf(dialog.path)}</strong> already exists in <code>{folderOf(dialog.path)}</code>. Replacing it overwrites what it
+          holds.
+        </Modal>
+      )
+    case 'unsaved':
+      return <UnsavedDialog dialog={dialog} />
+    case 'restoreDraft':
+      return (
+        <Modal
+          title={`Restore unsaved changes from ${formatWhen(dialog.draft.savedAt)}?`}
+          onCancel={() => void declineDraft(dialog.draft)}
+          actions={
+            <>
+              <button type="button" className="btn" onClick={() => void declineDraft(dialog.draft)}>
+                Discard them
+              </button>
+              <button type="button" className="btn btn--primary" autoFocus onClick={() => restoreDraft(dialog.draft)}>
+                Restore
+              </button>
+            </>
+          }
+        >
+          {fileNameOf(dialog.draft.path)} has changes that were autosaved but never saved, most likely because Embed Console closed before they were.
+          Restoring them is one step you can undo.
+        </Modal>
+      )
+  }
+}
+
+function UnsavedDialog({ dialog }: { dialog: Extract<EditorDialog, { kind: 'unsaved' }> }) {
+  const path = useEditor((state) => state.document?.path ?? null)
+  return (
+    <Modal
+      title={`Save the changes to ${fileNameOf(path)}?`}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={closeDialog}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn--danger" onClick={() => void discardAndContinue(dialog.then)}>
+            Don’t save
+          </button>
+          <button type="button" className="btn btn--primary" autoFocus onClick={() => void saveAndContinue(dialog.then)}>
+            {path ? 'Save' : 'Save as…'}
+          </button>
+        </>
+      }
+    >
+      Your changes are lost if you don’t save them.
+    </Modal>
+  )
+}
+
+const PATH_DIALOGS: Record<PathPurpose, { title: string; action: string; busyAction: string }> = {
+  open: { title: 'Open a site.json file', action: 'Open', busyAction: 'Opening…' },
+  saveAs: { title: 'Save as', action: 'Save', busyAction: 'Saving…' },
+  export: { title: 'Export a valid copy', action: 'Export', busyAction: 'Exporting…' },
+}
+
+function suggestedPath(purpose: PathPurpose, current: string | null): string {
+  if (purpose === 'open' || current === null) return ''
+  if (purpose === 'saveAs') return current
+  return current.replace(/(\.json)?$/i, '.export.json')
+}
+
+/** Browser mode has no file dialog, so a path is typed or pasted (or picked from the recent files). */
+function PathDialog({ purpose, then }: { purpose: PathPurpose; then: Extract<EditorDialog, { kind: 'path' }>['then'] }) {
+  const current = useEditor((state) => state.document?.path ?? null)
+  const [path, setPath] = useState(() => suggestedPath(purpose, current))
+  const error = useEditorDialogs((state) => state.dialogError)
+  const busy = useEditorDialogs((state) => state.busy)
+  const { counts } = useProblemIndex()
+  const copy = PATH_DIALOGS[purpose]
+  const exportBlocked = purpose === 'export' && counts.errors > 0
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const chosen = path.trim()
+    if (!chosen || exportBlocked) return
+    if (purpose === 'open') void openFromDialog(chosen)
+    else if (purpose === 'saveAs') void saveAs(chosen, false, then)
+    else void exportTo(chosen, false)
+  }
+
+  return (
+    <Modal title={copy.title} wide>
+      <form className="stack" onSubmit={submit} aria-label={copy.title}>
+        {purpose === 'export' ? (
+          <p className={exportBlocked ? 'callout callout--danger' : 'muted'}>
+            {exportBlocked
+              ? `The file has ${counts.errors} ${counts.errors === 1 ? 'error' : 'errors'}; fix ${counts.errors === 1 ? 'it' : 'them'} before exporting.`
+              : 'Writes the document, checked against the spec, as 2-space JSON to another file. The document itself stays where it is.'}
+          </p>
+        ) : null}
+        <div className="field">
+          <label className="field__label" htmlFor="site-path-input">
+            File path
+          </label>
+          <input
+            id="site-path-input"
+            type="text"
+            value={path}
+            autoFocus
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="/home/you/docs/site.json"
+            aria-describedby="site-path-hint"
+            aria-invalid={error ? true : undefined}
+            onChange={(event) => setPath(event.target.value)}
+          />
+          <div id="site-path-hint" className="field__hint">
+            The full path; ~ stands for your home folder.
+          </div>
+          {error ? (
+            <div className="field__error" role="alert">
+              {error}
+            </div>
+          ) : null}
+        </div>
+        {purpose === 'open' ? <RecentFiles onOpen={(recent) => void openFromDialog(recent)} /> : null}
+        <div className="row dialog__actions">
+          <button type="button" className="btn" onClick={closeDialog}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy || !path.trim() || exportBlocked}>
+            {busy ? copy.busyAction : copy.action}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  )
+}
+
+interface ModalProps {
+  title: string
+  children: ReactNode
+  actions?: ReactNode
+  /** Escape; closes the dialog unless said otherwise. */
+  onCancel?: () => void
+  wide?: boolean
+}
+
+function Modal({ title, children, actions, onCancel = closeDialog, wide }: ModalProps) {
+  const dialog = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    const element = dialog.current
+    element?.showModal()
+    return () => element?.close()
+  }, [])
+  return (
+    <dialog
+      ref={dialog}
+      className={`dialog${wide ? ' dialog--wide' : ''}`}
+      aria-labelledby="site-dialog-title"
+      onCancel={(event) => {
+        event.preventDefault()
+        onCancel()
+      }}
+    >
+      <h2 id="site-dialog-title" className="dialog__title">
+        {title}
+      </h2>
+      <div className="dialog__body">{children}</div>
+      {actions ? <div className="row dialog__actions">{actions}</div> : null}
+    </dialog>
+  )
+}

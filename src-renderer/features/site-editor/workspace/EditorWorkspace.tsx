@@ -1,0 +1,25 @@
+import { SiteForm } from '../form/SiteForm'
+import { ThemePreview } from '../preview/ThemePreview'
+import { useEditorView } from '../state/view-store'
+import { DocumentBanners } from './DocumentBanners'
+import { EditorToolbar } from './EditorToolbar'
+import { ProblemsPanel } from './ProblemsPanel'
+import { RawJsonView } from './RawJsonView'
+
+/** An open document: toolbar, banners, the theme preview, the form or the JSON, and the Problems list beside them. */
+export function EditorWorkspace() {
+  const view = useEditorView((state) => state.view)
+  return (
+    <div className="site-editor">
+      <EditorToolbar />
+      <DocumentBanners />
+      <ThemePreview />
+      <div className="site-editor__main">
+        <div id="site-view-panel" className="site-editor__view" role="tabpanel" aria-labelledby={`site-view-${view}`}>
+          {view === 'form' ? <SiteForm /> : <RawJsonView />}
+        </div>
+        <ProblemsPanel />
+      </div>
+    </div>
+  )
+}

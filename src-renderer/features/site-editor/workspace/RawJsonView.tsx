@@ -1,0 +1,51 @@
+import { useEffect, useRef } from 'react'
+import { siteConfigJsonSchema } from '../../../../src-shared/site-config/json-schema'
+import { JsonEditor } from '../../../ui/json-editor/JsonEditor'
+import type { monaco } from '../../../ui/json-editor/monaco-setup'
+import { replaceText, useEditor } from '../state/editor-store'
+import { useEditorView } from '../state/view-store'
+
+type CodeEditor = monaco.editor.IStandaloneCodeEditor
+
+/** One model path for the editor's text, so Monaco matches site.json's JSON Schema to it. */
+const MODEL_PATH = 'site-editor/site.json'
+
+/** Puts the cursor where a syntax error is, once: the request is used up. */
+function reveal(editor: CodeEditor, position: { line: number; column: number }) {
+  const target = { lineNumber: position.line, column: position.column }
+  editor.setPosition(target)
+  editor.revealPositionInCenter(target)
+  editor.focus()
+  useEditorView.setState({ revealRequest: null })
+}
+
+/**
+ * The file as text in Monaco, with the schema's completions and squiggles. Every change goes to
+ * the same store as the form's, so undo, the Problems list and the form follow it.
+ */
+export function RawJsonView() {
+  const text = useEditor((state) => state.text)
+  const editor = useRef<CodeEditor | null>(null)
+  const revealRequest = useEditorView((state) => state.revealRequest)
+
+  useEffect(() => {
+    if (revealRequest && editor.current) reveal(editor.current, revealRequest)
+  }, [revealRequest])
+
+  return (
+    <JsonEditor
+      path={MODEL_PATH}
+      value={text}
+      onChange={(next) => replaceText(next)}
+      schema={siteConfigJsonSchema}
+      ariaLabel="site.json text"
+      height="max(420px, calc(100vh - 330px))"
+      onMount={(mounted) => {
+        editor.current = mounted
+        // A syntax error clicked before Monaco loaded: show it now.
+        const pending = useEditorView.getState().revealRequest
+        if (pending) reveal(mounted, pending)
+      }}
+    />
+  )
+}

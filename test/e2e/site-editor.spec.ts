@@ -1,0 +1,372 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { serializeSiteConfig } from '../../src-shared/site-config/format'
+import { generateLargeSiteConfig } from '../fixtures/site-config/large-site-config'
+import { expect, test } from './browser-mode'
+import { checkScreen, SCREENSHOT_DIR } from './screens'
+
+// One writer's session, in order: the steps share the app, its data folder and the files.
+test.describe.configure({ mode: 'serial' })
+
+const ORIGINAL = {
+  name: 'Acme',
+  logo: '/logo.svg',
+  colors: { primary: '#0D9373', background: { light: '#FFFFFF', dark: '#0F1117' } },
+  topbarLinks: [{ name: 'Support', url: 'mailto:support@acme.test' }],
+  topbarCtaButton: { name: 'Dashboard', url: 'https://dashboard.acme.test' },
+  versions: ['v1', 'v2'],
+  anchors: [
+    { name: 'API', url: 'api', icon: 'code', color: { from: '#7C3AED', to: '#2563EB' }, version: 'v2' },
+    { name: 'Blog', url: 'blog', color: '#F59E0B' },
+  ],
+  tabs: [{ name: 'Guides', url: 'guides' }],
+  navigation: [
+    { group: 'Start', pages: ['intro', 'quickstart'] },
+    { group: 'API', pages: ['api/overview'] },
+  ],
+  'x-team': { owner: 'docs' },
+}
+
+let folder: string
+let sitePath: string
+/** One tab for the whole session, as a writer would keep it open. */
+let page: Page
+
+test.beforeAll(async ({ browser }) => {
+  folder = await mkdtemp(join(tmpdir(), 'ec-e2e-site-'))
+  sitePath = join(folder, 'site.json')
+  await writeFile(sitePath, serializeSiteConfig(ORIGINAL))
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+})
+test.afterAll(() => page.context().close())
+
+async function openSiteEditor(url: string) {
+  await page.goto(url)
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
+}
+
+async function openByPath(path: string) {
+  await page.getByLabel('Open a file by its path').fill(path)
+  await page.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByLabel('Project name')).toBeVisible()
+}
+
+/** Monaco closes brackets and quotes as keys are typed (STACK.md, gotcha 8): replace the text in one insertion. */
+async function setJsonText(text: string) {
+  await page.locator('.monaco-editor .view-lines').click()
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.press('Delete')
+  await page.keyboard.insertText(text)
+}
+
+const problems = () => page.getByRole('complementary', { name: 'Problems' })
+const view = (name: 'Form' | 'JSON') => page.getByRole('tablist', { name: 'View' }).getByRole('tab', { name })
+
+test('starts empty, opens a file by its path and shows it in the form', async ({ app }) => {
+  await openSiteEditor(app.url)
+  await expect(page.getByRole('heading', { name: 'No site.json open' })).toBeVisible()
+  await checkScreen(page, 'site-editor-empty')
+
+  await openByPath(sitePath)
+  await expect(page.getByLabel('Project name')).toHaveValue('Acme')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  // The unknown key is kept, and said so.
+  await expect(problems()).toContainText('0 errors, 1 warning')
+  await expect(problems().getByRole('button', { name: /x-team.*kept as written/ })).toBeVisible()
+  const preview = page.getByRole('region', { name: 'Theme preview' })
+  await expect(preview.getByRole('figure')).toHaveCount(2)
+  await expect(preview.getByText('Dashboard')).toHaveCount(2)
+  await checkScreen(page, 'site-editor-form')
+})
+
+test('a wrong colour is a problem beside its field and in Problems; a click focuses the field; fixing it clears both', async () => {
+  await page.getByLabel('Project name').fill('Acme docs')
+  await expect(page.getByText('Unsaved changes')).toBeVisible()
+
+  const primary = page.getByRole('textbox', { name: 'Primary', exact: true })
+  await primary.fill('#0D93')
+  const problem = problems().getByRole('button', { name: /colors\.primary must be a hex colour/ })
+  await expect(problem).toBeVisible()
+  await expect(problems()).toContainText('1 error, 1 warning')
+  await expect(primary).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByText('Error: must be a hex colour like #0D9373 or #0D9')).toBeVisible()
+  await primary.evaluate((element) => element.scrollIntoView({ block: 'center' }))
+  await checkScreen(page, 'site-editor-problem')
+
+  await page.getByLabel('Project name').focus()
+  await problem.click()
+  await expect(primary).toBeFocused()
+
+  await primary.fill('#0D9373')
+  await expect(problem).toHaveCount(0)
+  await expect(problems()).toContainText('0 errors, 1 warning')
+  await expect(primary).not.toHaveAttribute('aria-invalid')
+})
+
+test('navigation: pages are added and reordered from the keyboard, groups dragged', async () => {
+  const start = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^▾?\s*Start/ }) })
+  await start.getByRole('button', { name: 'Add page' }).click()
+  const newPage = page.getByRole('textbox', { name: 'Page 3', exact: true })
+  await expect(newPage).toBeFocused()
+  await page.keyboard.type('changelog')
+  await page.getByRole('button', { name: 'Move page 3 up' }).click()
+  await expect(page.getByRole('button', { name: 'Move page 2 up' })).toBeFocused()
+  await expect(page.getByRole('textbox', { name: 'Page 2', exact: true }).first()).toHaveValue('changelog')
+  await expect(page.getByRole('textbox', { name: 'Page 3', exact: true })).toHaveValue('quickstart')
+  await expect(start.getByRole('button', { name: /Start/ }).first()).toContainText('3 pages')
+
+  // Groups move by dragging the handle too; the buttons move the group back.
+  const groups = page.getByRole('list', { name: 'Navigation groups' })
+  const apiHandle = groups.locator('.nav-group').nth(1).locator('.nav-group__header .drag-handle')
+  const startHeader = groups.locator('.nav-group__header').first()
+  const from = (await apiHandle.boundingBox())!
+  const to = (await startHeader.boundingBox())!
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 12 })
+  await page.mouse.up()
+  await expect(groups.locator('.nav-group__name').first()).toHaveText('API')
+  await page.getByRole('button', { name: 'Move group 1 down' }).click()
+  await expect(groups.locator('.nav-group__name').first()).toHaveText('Start')
+})
+
+/** What the document should hold after the form edits above. */
+const edited = (name: string) => ({
+  ...ORIGINAL,
+  name,
+  navigation: [{ group: 'Start', pages: ['intro', 'changelog', 'quickstart'] }, ORIGINAL.navigation[1]],
+})
+
+test('the JSON view follows the form; while its text is broken the form says where and waits, losing nothing', async () => {
+  await view('JSON').click()
+  const text = page.getByRole('textbox', { name: 'site.json text' })
+  await expect(text).toBeVisible()
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('"name": "Acme docs"')
+
+  // One line each: Monaco would re-indent a pasted multi-line text as it was typed.
+  const broken = JSON.stringify(edited('Half typed')).replace('"/logo.svg",', '"/logo.svg"')
+  const column = broken.indexOf('"colors"') + 1
+  await setJsonText(broken)
+  await expect(problems().getByRole('button', { name: new RegExp(`not valid JSON at line 1, column ${column}: .*is a comma missing`) })).toBeVisible()
+  await view('Form').click()
+  await expect(page.getByText(`The text is not valid JSON at line 1, column ${column}:`)).toBeVisible()
+  // The form keeps the last valid version, read-only.
+  await expect(page.getByLabel('Project name')).toHaveValue('Acme docs')
+  await expect(page.locator('.site-form')).toHaveAttribute('inert', '')
+  await checkScreen(page, 'site-editor-syntax-error')
+
+  await page.getByRole('button', { name: 'Show in JSON' }).click()
+  await expect(view('JSON')).toHaveAttribute('aria-selected', 'true')
+  await expect(text).toBeFocused()
+  await setJsonText(JSON.stringify(edited('From JSON')))
+  await view('Form').click()
+  await expect(page.getByLabel('Project name')).toHaveValue('From JSON')
+  await expect(page.locator('.site-form')).not.toHaveAttribute('inert')
+})
+
+test('undo and redo work across both views, and a burst of typing is one step', async () => {
+  const name = page.getByLabel('Project name')
+  await name.fill('Undo me')
+  await view('JSON').click()
+  await page.locator('.monaco-editor .view-lines').click()
+  await page.keyboard.press('ControlOrMeta+Z')
+  // The text as it was typed, compact, not reformatted.
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('{"name":"From JSON",')
+  await view('Form').click()
+  await expect(name).toHaveValue('From JSON')
+  await page.getByRole('button', { name: 'Redo' }).click()
+  await expect(name).toHaveValue('Undo me')
+
+  await name.click()
+  await name.press('End')
+  await page.keyboard.type(' abc')
+  await expect(name).toHaveValue('Undo me abc')
+  await page.keyboard.press('ControlOrMeta+Z')
+  await expect(name).toHaveValue('Undo me')
+  await page.keyboard.press('ControlOrMeta+Shift+Z')
+  await expect(name).toHaveValue('Undo me abc')
+  await page.keyboard.press('ControlOrMeta+Z')
+  await page.keyboard.press('Control+Y')
+  await expect(name).toHaveValue('Undo me abc')
+})
+
+test('Ctrl+S saves 2-space JSON with the unknown key kept where it was', async () => {
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved site.json.')).toBeVisible()
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  expect(await readFile(sitePath, 'utf8')).toBe(serializeSiteConfig(edited('Undo me abc')))
+})
+
+test('a file changed on disk is not overwritten: reload it, and undo brings the edit back', async () => {
+  const theirs = serializeSiteConfig({ ...edited('Changed elsewhere'), favicon: '/favicon.ico' })
+  await writeFile(sitePath, theirs)
+  const name = page.getByLabel('Project name')
+  await name.fill('Mine')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  const banner = page.getByRole('alert').filter({ hasText: 'changed on disk' })
+  await expect(banner).toBeVisible()
+  expect(await readFile(sitePath, 'utf8')).toBe(theirs)
+  await checkScreen(page, 'site-editor-changed-on-disk')
+
+  await banner.getByRole('button', { name: 'Reload from disk' }).click()
+  await expect(name).toHaveValue('Changed elsewhere')
+  await expect(page.getByLabel('Favicon')).toHaveValue('/favicon.ico')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  await page.getByRole('button', { name: 'Undo' }).click()
+  await expect(name).toHaveValue('Mine')
+  await page.getByRole('button', { name: 'Redo' }).click()
+  await expect(name).toHaveValue('Changed elsewhere')
+})
+
+test('export is refused while there are errors, with their count, then writes a valid copy', async () => {
+  const exportPath = join(folder, 'site.export.json')
+  await page.getByRole('textbox', { name: 'Primary', exact: true }).fill('green')
+  await page.getByLabel('Logo image').fill('')
+  await page.getByRole('button', { name: 'Export…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Export a valid copy' })
+  await expect(dialog).toContainText('The file has 1 error; fix it before exporting.')
+  await expect(dialog.getByRole('button', { name: 'Export', exact: true })).toBeDisabled()
+  await checkScreen(page, 'site-editor-export-refused')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+
+  await page.getByRole('textbox', { name: 'Primary', exact: true }).fill('#16A34A')
+  await page.getByRole('button', { name: 'Export…' }).click()
+  await expect(dialog.getByLabel('File path')).toHaveValue(exportPath)
+  await dialog.getByRole('button', { name: 'Export', exact: true }).click()
+  await expect(page.getByText(`Exported a valid copy to ${exportPath}`)).toBeVisible()
+  const { logo: _logo, ...withoutLogo } = { ...edited('Changed elsewhere'), favicon: '/favicon.ico' }
+  expect(await readFile(exportPath, 'utf8')).toBe(
+    serializeSiteConfig({ ...withoutLogo, colors: { ...ORIGINAL.colors, primary: '#16A34A' } }),
+  )
+})
+
+test('"Use active profile" fills the API base URL and authentication, never a token', async () => {
+  await page.getByRole('button', { name: 'Use active profile' }).click()
+  const status = await page.getByRole('contentinfo', { name: 'Status' }).textContent()
+  const sandboxUrl = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(status ?? '')![1]!
+  await expect(page.getByLabel('Base URL')).toHaveValue(sandboxUrl)
+  await expect(page.getByLabel('Method')).toHaveValue('2')
+  await expect(page.getByLabel('Parameter name')).toHaveValue('Authorization')
+  await expect(page.getByLabel('Input prefix')).toHaveValue('Token ')
+  await view('JSON').click()
+  await expect(page.locator('.monaco-editor .view-lines')).not.toContainText(/token"\s*:/i)
+  await view('Form').click()
+})
+
+test('unsaved changes are asked about before New, and restored after a crash', async ({ app, browser }) => {
+  await page.getByRole('toolbar', { name: 'File' }).getByRole('button', { name: 'New' }).click()
+  const question = page.getByRole('dialog', { name: 'Save the changes to site.json?' })
+  await expect(question).toBeVisible()
+  await checkScreen(page, 'site-editor-unsaved-question')
+  await question.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByLabel('Base URL')).not.toHaveValue('')
+
+  // The autosave writes a draft within a second; then the tab dies without a chance to ask.
+  await page.waitForTimeout(1500)
+  await page.close({ runBeforeUnload: false })
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+  await openSiteEditor(app.url)
+  await expect(page.getByText(/Restore unsaved changes to site\.json from/)).toBeVisible()
+  await checkScreen(page, 'site-editor-restore-offer')
+  await page.getByRole('button', { name: 'Restore unsaved changes to site.json' }).click()
+  await expect(page.getByLabel('Base URL')).not.toHaveValue('')
+  await expect(page.getByLabel('Primary', { exact: true })).toHaveValue('#16A34A')
+  await expect(page.getByText('Unsaved changes')).toBeVisible()
+  // Undo returns to the file as it is on disk.
+  await page.getByRole('button', { name: 'Undo' }).click()
+  await expect(page.getByLabel('Base URL')).toHaveValue('')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  // Nothing unsaved is left, so the draft goes.
+  await expect.poll(() => readdir(join(app.dataDir, 'site-drafts')), { timeout: 5000 }).toEqual([])
+})
+
+test('New starts from the template; saving it asks for a path, and asks again before replacing a file', async () => {
+  await page.getByRole('toolbar', { name: 'File' }).getByRole('button', { name: 'New' }).click()
+  await expect(page.getByText('Untitled', { exact: true })).toBeVisible()
+  await expect(page.getByLabel('Project name')).toHaveValue('My docs')
+  await page.getByLabel('Project name').fill('Fresh docs')
+  await page.keyboard.press('ControlOrMeta+S')
+  const dialog = page.getByRole('dialog', { name: 'Save as' })
+  await dialog.getByLabel('File path').fill(sitePath)
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click()
+  const replace = page.getByRole('dialog', { name: 'Replace site.json?' })
+  await expect(replace).toContainText('already exists')
+  await replace.getByRole('button', { name: 'Cancel' }).click()
+
+  const freshPath = join(folder, 'fresh.json')
+  await page.keyboard.press('ControlOrMeta+S')
+  await dialog.getByLabel('File path').fill(freshPath)
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Saved fresh.json.')).toBeVisible()
+  expect(await readFile(freshPath, 'utf8')).toBe(serializeSiteConfig({ name: 'Fresh docs', navigation: [{ group: 'Get started', pages: ['introduction'] }] }))
+})
+
+test('colours can be picked as well as typed; the editor reads well in dark mode', async () => {
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.getByRole('button', { name: 'Pick the primary colour' }).click()
+  const picker = page.getByRole('group', { name: 'Primary colour picker' })
+  await picker.getByRole('slider', { name: 'Hue' }).focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByRole('textbox', { name: 'Primary', exact: true })).toHaveValue(/^#[0-9a-f]{6}$/)
+  await checkScreen(page, 'site-editor-dark-picker')
+  await page.keyboard.press('Escape')
+  await expect(picker).toHaveCount(0)
+  await page.getByRole('button', { name: 'Undo' }).click()
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+
+  await page.locator('#main').evaluate((main) => main.scrollTo(0, 0))
+  await checkScreen(page, 'site-editor-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+})
+
+test('a file that is not JSON opens as text at the break, with the form waiting', async () => {
+  const brokenPath = join(folder, 'broken.json')
+  const broken = '{\n  "name": "Half",\n  "navigation": [\n}\n'
+  await writeFile(brokenPath, broken)
+  await page.getByRole('button', { name: 'Open…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
+  await dialog.getByLabel('File path').fill(brokenPath)
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(view('JSON')).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByRole('textbox', { name: 'site.json text' })).toBeFocused()
+  await expect(problems().getByRole('button', { name: /not valid JSON at line 4, column 1/ })).toBeVisible()
+  await view('Form').click()
+  await expect(page.getByText('The text is not valid JSON at line 4, column 1:')).toBeVisible()
+  expect(await readFile(brokenPath, 'utf8')).toBe(broken)
+})
+
+test('a 6,000-page file draws only the rows in view; a problem deep inside opens its group and focuses its page', async () => {
+  const large = generateLargeSiteConfig()
+  large.navigation[150]!.pages[7] = 42 as unknown as string
+  const largePath = join(folder, 'large.json')
+  await writeFile(largePath, serializeSiteConfig(large))
+  await page.getByRole('button', { name: 'Open…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
+  await dialog.getByLabel('File path').fill(largePath)
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByLabel('Project name')).toHaveValue('Large docs')
+  await expect(page.getByText('300 groups')).toBeVisible()
+  expect(await page.locator('.nav-group').count()).toBeLessThan(40)
+
+  await problems().getByRole('button', { name: /navigation\[150\]\.pages\[7\] must be a string/ }).click()
+  const field = page.locator('[id="site-field:navigation[150].pages[7]"]')
+  await expect(field).toBeFocused()
+  await expect(field).toHaveValue('42')
+  await field.fill('section-151/page-8')
+  await expect(problems()).toContainText('No problems')
+  // A screenshot only: axe takes some 14 s over the 50 anchors' hundreds of controls, which are
+  // the same components it checked on the small file above.
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/site-editor-large.png` })
+})
+
+test('every id on the screen is unique, so each label names its own control', async () => {
+  const duplicates = await page.evaluate(() => {
+    const seen = new Map<string, number>()
+    for (const element of document.querySelectorAll('[id]')) seen.set(element.id, (seen.get(element.id) ?? 0) + 1)
+    return [...seen].filter(([, count]) => count > 1).map(([id]) => id)
+  })
+  expect(duplicates).toEqual([])
+})
+

@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  closeDocument,
+  editValue,
+  isUnsaved,
+  loadDocument,
+  markSaved,
+  redo,
+  replaceText,
+  selectProblemIndex,
+  setField,
+  undo,
+  useEditor,
+} from '../../../src-renderer/features/site-editor/state/editor-store'
+import { getIn, indexAfterMove, moveItem, parseProblemPath, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
+import { formatProblemPath, serializeSiteConfig } from '../../../src-shared/site-config/format'
+
+// The site editor's state, which the form and the raw view share: the renderer's own logic,
+// tested without a browser.
+
+describe('json paths', () => {
+  const config = { name: 'Acme', colors: { primary: '#0D9373' }, navigation: [{ group: 'A', pages: ['a', 'b'] }], 'x-extra': 1 }
+
+  it('keeps a changed key where it was and puts a new one last', () => {
+    expect(Object.keys(setIn(config, ['name'], 'Acme docs') as object)).toEqual(['name', 'colors', 'navigation', 'x-extra'])
+    expect(Object.keys(setIn(config, ['favicon'], '/f.svg') as object)).toEqual(['name', 'colors', 'navigation', 'x-extra', 'favicon'])
+  })
+
+  it('copies only the containers on the path', () => {
+    const next = setIn(config, ['navigation', 0, 'pages', 1], 'c') as typeof config
+    expect(next.navigation[0]!.pages).toEqual(['a', 'c'])
+    expect(next.colors).toBe(config.colors)
+    expect(config.navigation[0]!.pages).toEqual(['a', 'b'])
+  })
+
+  it('removes a cleared key, and the objects it leaves empty, but never shifts a list', () => {
+    expect(setIn(config, ['colors', 'primary'], undefined)).not.toHaveProperty('colors')
+    expect(setIn({ api: { auth: { method: 'key' }, maintainOrder: true } }, ['api', 'auth', 'method'], undefined)).toEqual({ api: { maintainOrder: true } })
+    expect(setIn(config, ['navigation', 0, 'group'], undefined)).toMatchObject({ navigation: [{ pages: ['a', 'b'] }] })
+    expect(setIn(config, ['logo'], undefined)).toBe(config)
+  })
+
+  it('creates what is missing on the way', () => {
+    expect(setIn({ name: 'x' }, ['api', 'auth', 'name'], 'Authorization')).toEqual({ name: 'x', api: { auth: { name: 'Authorization' } } })
+  })
+
+  it('moves and removes list items, following an index through a move', () => {
+    expect(getIn(moveItem(config, ['navigation', 0, 'pages'], 1, 0), ['navigation', 0, 'pages'])).toEqual(['b', 'a'])
+    expect(removeItem({ versions: ['v1'] }, ['versions'], 0, true)).toEqual({})
+    expect(removeItem({ navigation: [{}] }, ['navigation'], 0, false)).toEqual({ navigation: [] })
+    expect([0, 1, 2, 3].map((index) => indexAfterMove(index, 1, 3))).toEqual([0, 3, 1, 2])
+    expect([0, 1, 2, 3].map((index) => indexAfterMove(index, 3, 0))).toEqual([1, 2, 3, 0])
+  })
+
+  it('reads back every problem path the validator writes', () => {
+    for (const segments of [[], ['name'], ['navigation', 12, 'pages', 3], ['footerSocials', 'hacker-news'], ['$'], ['a b', 0, 'c"d']]) {
+      expect(parseProblemPath(formatProblemPath(segments))).toEqual(segments)
+    }
+  })
+})
+
+describe('the editor store', () => {
+  const text = serializeSiteConfig({ name: 'Acme', navigation: [{ group: 'A', pages: ['a'] }] })
+  const open = () => loadDocument({ documentId: 'file-test', path: '/docs/site.json', baselineText: text, version: null })
+  const name = () => getIn(useEditor.getState().value, ['name'])
+  let clock = 0
+  const advance = (ms: number) => (clock += ms)
+
+  afterEach(() => {
+    vi.restoreAllMocks()
+    closeDocument()
+  })
+
+  it('keeps text and value in step, and knows what is unsaved', () => {
+    open()
+    expect(isUnsaved(useEditor.getState())).toBe(false)
+    setField(['name'], 'Acme docs')
+    expect(useEditor.getState().text).toBe(serializeSiteConfig({ name: 'Acme docs', navigation: [{ group: 'A', pages: ['a'] }] }))
+    expect(isUnsaved(useEditor.getState())).toBe(true)
+    setField(['name'], 'Acme')
+    expect(isUnsaved(useEditor.getState())).toBe(false)
+  })
+
+  it('makes a burst of typing into one field one undo step, and a pause or another field a new one', () => {
+    vi.spyOn(performance, 'now').mockImplementation(() => clock)
+    open()
+    for (const typed of ['A', 'Ac', 'Acm']) {
+      setField(['name'], typed)
+      advance(200)
+    }
+    advance(2000)
+    setField(['name'], 'Acme!')
+    advance(100)
+    setField(['navigation', 0, 'group'], 'B')
+    undo()
+    expect(getIn(useEditor.getState().value, ['navigation', 0, 'group'])).toBe('A')
+    undo()
+    expect(name()).toBe('Acm')
+    undo()
+    expect(name()).toBe('Acme')
+    redo()
+    expect(name()).toBe('Acm')
+  })
+
+  it('undoes form and raw-text changes in one history', () => {
+    open()
+    setField(['name'], 'From the form')
+    replaceText(serializeSiteConfig({ name: 'From the text', navigation: [] }), null)
+    undo()
+    expect(name()).toBe('From the form')
+    undo()
+    expect(name()).toBe('Acme')
+  })
+
+  it('keeps the last valid value while the text does not parse, and refuses form edits meanwhile', () => {
+    open()
+    replaceText('{ "name": "Bro', null)
+    const state = useEditor.getState()
+    expect(state.syntaxError).toMatchObject({ line: 1 })
+    expect(name()).toBe('Acme')
+    editValue((value) => setIn(value, ['name'], 'Lost'))
+    expect(useEditor.getState().text).toBe('{ "name": "Bro')
+    expect(selectProblemIndex(useEditor.getState()).problems).toEqual([
+      expect.objectContaining({ path: '$', severity: 'error', position: { line: 1, column: 11 } }),
+    ])
+  })
+
+  it('takes the saved (reformatted) text unless more was typed meanwhile', () => {
+    open()
+    const sent = '{"name":"Acme","navigation":[]}'
+    replaceText(sent, null)
+    const written = serializeSiteConfig({ name: 'Acme', navigation: [] })
+    markSaved({ documentId: 'file-test', path: '/docs/site.json', text: written, version: { mtimeMs: 1, size: 1, sha256: '0'.repeat(64) } }, sent)
+    expect(useEditor.getState().text).toBe(written)
+    expect(isUnsaved(useEditor.getState())).toBe(false)
+
+    replaceText('{"name":"Typed after","navigation":[]}', null)
+    markSaved({ documentId: 'file-test', path: '/docs/site.json', text: written, version: { mtimeMs: 2, size: 1, sha256: '0'.repeat(64) } }, sent)
+    expect(name()).toBe('Typed after')
+    expect(isUnsaved(useEditor.getState())).toBe(true)
+  })
+
+  it('indexes problems by place and counts them under every ancestor', () => {
+    open()
+    setField(['navigation', 0, 'pages', 0], 42)
+    const index = selectProblemIndex(useEditor.getState())
+    expect(index.at.get('navigation[0].pages[0]')).toEqual([expect.objectContaining({ severity: 'error' })])
+    expect(index.within.get('navigation[0]')).toEqual({ errors: 1, warnings: 0 })
+    expect(index.counts).toEqual({ errors: 1, warnings: 0 })
+    // The same content gives the same index: every field's selector shares one validation.
+    expect(selectProblemIndex(useEditor.getState())).toBe(index)
+  })
+})

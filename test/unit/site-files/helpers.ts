@@ -1,0 +1,13 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDraftStore } from '../../../src-main/site-files/draft-store'
+import { openRecentFiles } from '../../../src-main/site-files/recent-files'
+import { createSiteFileService } from '../../../src-main/site-files/site-file-service'
+
+export const tempDir = (prefix = 'ec-site-files-') => mkdtemp(join(tmpdir(), prefix))
+
+/** A service over a data folder; a second one over the same folder stands for the next launch. */
+export function siteFiles(dataDir: string, options: { now?: () => Date; home?: string } = {}) {
+  return createSiteFileService({ drafts: openDraftStore(dataDir), recent: openRecentFiles(dataDir, options.now), ...options })
+}

@@ -1,0 +1,54 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createRouter, type Handlers } from '../../../src-main/router'
+import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-handlers'
+import type { SavedSiteFile, SiteDocument } from '../../../src-shared/ipc/site-calls'
+import { serializeSiteConfig } from '../../../src-shared/site-config/format'
+import { siteFiles, tempDir } from './helpers'
+
+const context = { transport: 'test' } as const
+
+async function siteRouter() {
+  const [dataDir, workDir] = await Promise.all([tempDir('ec-site-data-'), tempDir('ec-site-work-')])
+  const router = createRouter(createSiteFileHandlers(siteFiles(dataDir)) as unknown as Handlers)
+  const call = (name: string, input: unknown) => router.dispatch(name, input, context)
+  return { dataDir, workDir, call }
+}
+
+describe('site calls through the router', () => {
+  it('opens, edits and saves a file, the version token going back and forth', async () => {
+    const { workDir, call } = await siteRouter()
+    const path = join(workDir, 'site.json')
+    await writeFile(path, serializeSiteConfig({ name: 'Acme', navigation: [] }))
+    const opened = await call('site.open', { path })
+    expect(opened.ok).toBe(true)
+    const document = (opened as { value: SiteDocument }).value
+    const text = serializeSiteConfig({ name: 'Acme docs', navigation: [] })
+    const saved = await call('site.save', { documentId: document.documentId, path, text, expectedVersion: document.version })
+    expect(saved).toEqual({ ok: true, value: expect.objectContaining({ path, text }) as SavedSiteFile })
+    expect(await readFile(path, 'utf8')).toBe(text)
+  })
+
+  it('answers a refused save with the typed error the editor offers choices for', async () => {
+    const { workDir, call } = await siteRouter()
+    const path = join(workDir, 'site.json')
+    await writeFile(path, serializeSiteConfig({ name: 'Acme', navigation: [] }))
+    const { value: document } = (await call('site.open', { path })) as { value: SiteDocument }
+    await writeFile(path, serializeSiteConfig({ name: 'Changed elsewhere', navigation: [] }))
+    const saved = await call('site.save', { documentId: document.documentId, path, text: document.text, expectedVersion: document.version })
+    expect(saved).toMatchObject({ ok: false, error: { code: 'file_changed_on_disk' } })
+  })
+
+  it('refuses a document id that could leave the drafts folder before any handler runs', async () => {
+    const { call } = await siteRouter()
+    const result = await call('site.draftSave', { documentId: '../../profiles', path: null, text: '{}', baseVersion: null })
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('refuses an empty path and unknown fields', async () => {
+    const { call } = await siteRouter()
+    expect(await call('site.open', { path: '  ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await call('site.recent', { extra: true })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+})
