@@ -2,13 +2,13 @@
 // Everything else lives in plain modules shared with browser mode (app-services, router).
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, shell } from 'electron'
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
 import { fail } from '../src-shared/ipc/result'
 import { createAppServices, type AppServices } from './app-services'
 import { SECURITY_HEADERS } from './content-security-policy'
 import { readRendererFile } from './static-files'
-import { APP_ENTRY_URL, APP_SCHEME, denyNewWindow, guardNavigation, isTrustedSender, mainWindowOptions } from './shell/window-policy'
+import { APP_ENTRY_URL, APP_SCHEME, confirmUnload, denyNewWindow, guardNavigation, isTrustedSender, mainWindowOptions } from './shell/window-policy'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const rendererDir = join(here, '../renderer')
@@ -37,6 +37,7 @@ function openMainWindow(services: AppServices): BrowserWindow {
     if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event)
   })
   window.on('closed', unsubscribe)
+  window.webContents.on('will-prevent-unload', confirmUnload((options) => dialog.showMessageBoxSync(window, options)))
   window.once('ready-to-show', () => window.show())
   void window.loadURL(APP_ENTRY_URL)
   return window

@@ -61,3 +61,24 @@ export function denyNewWindow(openExternal: (url: string) => void) {
     return { action: 'deny' }
   }
 }
+
+/** The question asked when the page refuses to unload (the site editor has unsaved changes). */
+export const UNSAVED_CHANGES_DIALOG = {
+  type: 'question' as const,
+  buttons: ['Leave without saving', 'Stay'],
+  defaultId: 1,
+  cancelId: 1,
+  title: 'Unsaved changes',
+  message: 'The site.json editor has unsaved changes.',
+  detail: 'If you leave now they are lost, except for the autosaved draft offered the next time you open the file.',
+}
+
+/**
+ * `will-prevent-unload`: Electron cancels a close silently when the page's beforeunload says no,
+ * so the shell asks. Choosing "Leave" lets the unload go on (preventDefault ignores the page).
+ */
+export function confirmUnload(ask: (options: typeof UNSAVED_CHANGES_DIALOG) => number) {
+  return (event: { preventDefault(): void }): void => {
+    if (ask(UNSAVED_CHANGES_DIALOG) === 0) event.preventDefault()
+  }
+}

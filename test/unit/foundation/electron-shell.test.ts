@@ -10,14 +10,17 @@ const electron = vi.hoisted(() => {
   type Listener = (...args: unknown[]) => unknown
   const appListeners = new Map<string, Listener[]>()
   const ipcHandlers = new Map<string, Listener>()
-  const windows: { options: unknown; loadedUrl?: string; sent: unknown[] }[] = []
+  const windows: { options: unknown; loadedUrl?: string; sent: unknown[]; contentsListeners: Map<string, Listener> }[] = []
   let userData = ''
   class BrowserWindow {
     static getAllWindows = () => windows
-    webContents = { send: (...args: unknown[]) => this.record.sent.push(args) }
-    record: { options: unknown; loadedUrl?: string; sent: unknown[] }
+    webContents = {
+      send: (...args: unknown[]) => this.record.sent.push(args),
+      on: (name: string, listener: Listener) => this.record.contentsListeners.set(name, listener),
+    }
+    record: { options: unknown; loadedUrl?: string; sent: unknown[]; contentsListeners: Map<string, Listener> }
     constructor(options: unknown) {
-      this.record = { options, sent: [] }
+      this.record = { options, sent: [], contentsListeners: new Map() }
       windows.push(this.record)
     }
     isDestroyed = () => false
@@ -50,6 +53,7 @@ const electron = vi.hoisted(() => {
         getSelectedStorageBackend: () => 'basic_text',
       },
       shell: { openExternal: vi.fn() },
+      dialog: { showMessageBoxSync: vi.fn(() => 1) },
     },
   }
 })
@@ -78,6 +82,18 @@ describe('Electron shell', () => {
     })
     expect(options.webPreferences?.preload).toMatch(/preload[\\/]preload\.cjs$/)
     expect(window!.loadedUrl).toBe(APP_ENTRY_URL)
+  })
+
+  it('asks before closing over unsaved changes, and stays unless told to leave', () => {
+    const onUnloadRefused = electron.windows[0]!.contentsListeners.get('will-prevent-unload')!
+    const stay = { preventDefault: vi.fn() }
+    onUnloadRefused(stay)
+    expect(electron.module.dialog.showMessageBoxSync).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ title: 'Unsaved changes' }))
+    expect(stay.preventDefault).not.toHaveBeenCalled()
+    electron.module.dialog.showMessageBoxSync.mockReturnValueOnce(0)
+    const leave = { preventDefault: vi.fn() }
+    onUnloadRefused(leave)
+    expect(leave.preventDefault).toHaveBeenCalled()
   })
 
   it('registers the app scheme as privileged and serves the renderer through it', () => {
