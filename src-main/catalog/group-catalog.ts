@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { CatalogEntrySchema, type CatalogEntry, type CatalogQuery, type CatalogRow } from '../../src-shared/catalog/schemas'
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
-import { loadJsonFile, saveJsonFile, SaveQueue } from '../storage/json-file'
+import { readJsonFile, SaveQueue, writeJsonFile } from '../storage/json-file'
 
 export const CATALOG_FILE = 'catalog.json'
 
@@ -33,16 +33,16 @@ export class GroupCatalog {
     readonly loadProblem: string | null,
   ) {
     this.saves = new SaveQueue(() =>
-      saveJsonFile(this.file, { format: 'embed-console-catalog', version: 1, groups: [...this.entries.values()] }),
+      writeJsonFile(this.file, { format: 'embed-console-catalog', version: 1, groups: [...this.entries.values()] }),
     )
   }
 
   static async open(dataDir: string): Promise<GroupCatalog> {
     const file = join(dataDir, CATALOG_FILE)
-    const loaded = await loadJsonFile(file, CatalogFileSchema)
+    const loaded = await readJsonFile(file, CatalogFileSchema)
     const entries = new Map<string, CatalogEntry>()
-    if (loaded.kind === 'loaded') for (const entry of loaded.value.groups) entries.set(keyOf(entry.profileId, entry.groupId), entry)
-    const problem = loaded.kind === 'corrupt' ? `The catalog file could not be read (${loaded.reason}); it was moved to ${loaded.movedTo}.` : null
+    if (loaded.state === 'read') for (const entry of loaded.value.groups) entries.set(keyOf(entry.profileId, entry.groupId), entry)
+    const problem = loaded.state === 'moved-aside' ? loaded.notice : null
     return new GroupCatalog(file, entries, problem)
   }
 

@@ -13,9 +13,9 @@ import {
   type TokenStorage,
 } from '../../src-shared/profiles/schemas'
 import { ensureDataDir } from '../data-dir'
-import { readJsonFile, writeJsonFile } from './owner-only-json-file'
+import { readJsonFile, writeJsonFile } from '../storage/json-file'
 import { buildProfilesExport, parseProfilesExport, uniqueName } from './profile-transfer'
-import { createSerialQueue } from './serial-queue'
+import { createSerialQueue } from '../storage/serial-queue'
 import type { SecretVault } from './vault'
 import { isSecretOfProfile, profileTokenKey } from './vault-keys'
 

@@ -4,8 +4,8 @@ import type { TokenState, TokenStorage, VaultStatus } from '../../src-shared/pro
 import type { SafeStorageLike } from '../app-services'
 import { ensureDataDir } from '../data-dir'
 import { createKeychain } from './keychain'
-import { readJsonFile, removeFile, writeJsonFile } from './owner-only-json-file'
-import { createSerialQueue } from './serial-queue'
+import { readJsonFile, removeFile, writeJsonFile } from '../storage/json-file'
+import { createSerialQueue } from '../storage/serial-queue'
 
 /**
  * Every secret the app holds (API tokens, user group tokens), by key (see vault-keys.ts), in the

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { loadJsonFile, saveJsonFile, SaveQueue } from '../storage/json-file'
+import { readJsonFile, SaveQueue, writeJsonFile } from '../storage/json-file'
 import { emptySandboxData, SandboxDataSchema, type SandboxData } from './sandbox-groups'
 
 export interface SandboxStore {
@@ -20,12 +20,11 @@ export interface SandboxStore {
  */
 export async function openSandboxStore(dataFile: string, log: (line: string) => void): Promise<SandboxStore> {
   await mkdir(dirname(dataFile), { recursive: true, mode: 0o700 })
-  const loaded = await loadJsonFile(dataFile, SandboxDataSchema)
-  if (loaded.kind === 'corrupt')
-    log(`The sandbox data file was unreadable (${loaded.reason}); it was moved to ${loaded.movedTo} and the sandbox starts empty.`)
-  const data = loaded.kind === 'loaded' ? loaded.value : emptySandboxData()
+  const loaded = await readJsonFile(dataFile, SandboxDataSchema)
+  if (loaded.state === 'moved-aside') log(`${loaded.notice} The sandbox starts empty.`)
+  const data = loaded.state === 'read' ? loaded.value : emptySandboxData()
 
-  const saves = new SaveQueue(() => saveJsonFile(dataFile, data))
+  const saves = new SaveQueue(() => writeJsonFile(dataFile, data))
   const underWay = new Set<Promise<void>>()
   const save = async () => {
     const saving = saves.request()

@@ -2,8 +2,8 @@ import { mkdir, readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { SiteDraftSchema, type SiteDraft, type SiteDraftSummary } from '../../src-shared/ipc/site-calls'
-import { createSerialQueue } from '../profiles/serial-queue'
-import { loadJsonFile, saveJsonFile } from '../storage/json-file'
+import { createSerialQueue } from '../storage/serial-queue'
+import { readJsonFile, writeJsonFile } from '../storage/json-file'
 
 export const DRAFTS_FOLDER = 'site-drafts'
 
@@ -26,8 +26,8 @@ export function openDraftStore(dataDir: string): DraftStore {
   const runInTurn = createSerialQueue()
 
   const read = async (documentId: string): Promise<SiteDraft | null> => {
-    const outcome = await loadJsonFile(fileOf(documentId), SiteDraftSchema)
-    return outcome.kind === 'loaded' ? outcome.value : null
+    const outcome = await readJsonFile(fileOf(documentId), SiteDraftSchema)
+    return outcome.state === 'read' ? outcome.value : null
   }
 
   return {
@@ -46,7 +46,7 @@ export function openDraftStore(dataDir: string): DraftStore {
     save: (draft) =>
       runInTurn(async () => {
         await mkdir(folder, { recursive: true, mode: 0o700 })
-        await saveJsonFile(fileOf(draft.documentId), draft)
+        await writeJsonFile(fileOf(draft.documentId), draft)
       }),
     discard: (documentId) =>
       runInTurn(async () => {

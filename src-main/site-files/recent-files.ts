@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import { RecentSiteFileSchema, type RecentSiteFile } from '../../src-shared/ipc/site-calls'
-import { createSerialQueue } from '../profiles/serial-queue'
-import { loadJsonFile, saveJsonFile } from '../storage/json-file'
+import { createSerialQueue } from '../storage/serial-queue'
+import { readJsonFile, writeJsonFile } from '../storage/json-file'
 
 export const RECENT_FILES_FILE = 'site-recent-files.json'
 export const MAX_RECENT_FILES = 10
@@ -24,15 +24,15 @@ export function openRecentFiles(dataDir: string, now = () => new Date()): Recent
 
   const load = async () => {
     if (files) return files
-    // A corrupt list is moved aside by loadJsonFile: losing recent paths costs little.
-    const outcome = await loadJsonFile(file, RecentFilesFileSchema)
-    files = outcome.kind === 'loaded' ? outcome.value.files.slice(0, MAX_RECENT_FILES) : []
+    // A corrupt list is moved aside by readJsonFile: losing recent paths costs little.
+    const outcome = await readJsonFile(file, RecentFilesFileSchema)
+    files = outcome.state === 'read' ? outcome.value.files.slice(0, MAX_RECENT_FILES) : []
     return files
   }
   const change = (update: (current: RecentSiteFile[]) => RecentSiteFile[]) =>
     runInTurn(async () => {
       const next = update(await load())
-      await saveJsonFile(file, { version: 1, files: next })
+      await writeJsonFile(file, { version: 1, files: next })
       files = next
       return next
     })

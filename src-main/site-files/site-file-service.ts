@@ -5,7 +5,7 @@ import type { FileVersion, RecentSiteFile, SavedSiteFile, SiteDocument, SiteDraf
 import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import { parseJsonText } from '../../src-shared/site-config/json-text'
 import { validateSiteConfig } from '../../src-shared/site-config/validate'
-import { createSerialQueue } from '../profiles/serial-queue'
+import { createSerialQueue } from '../storage/serial-queue'
 import { openDraftStore, type DraftStore } from './draft-store'
 import { currentVersion, fileExists, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
 import { openRecentFiles, type RecentFiles } from './recent-files'

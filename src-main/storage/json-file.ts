@@ -1,39 +1,80 @@
-import { readFile, rename } from 'node:fs/promises'
+import { readFile, rename, rm } from 'node:fs/promises'
+import { basename } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import type { z } from 'zod'
+import { AppErrorException } from '../../src-shared/ipc/result'
 
-export type LoadOutcome<T> = { kind: 'missing' } | { kind: 'loaded'; value: T } | { kind: 'corrupt'; movedTo: string; reason: string }
-
-/**
- * Reads a JSON file through its schema. A file that is not JSON or not of the schema is never
- * overwritten silently: it is moved aside (`<file>.corrupt-<time>`) and reported, so the caller
- * can start empty and say where the old data went.
+/*
+ * Every file main keeps (profiles, vault, catalog, sandbox data, recent files, drafts) is a small
+ * JSON file that only the owner may read: several hold, or sit next to, credentials. A file that
+ * cannot be read is never overwritten silently: it is moved aside so that nothing in it is lost,
+ * and the caller tells the operator.
  */
-export async function loadJsonFile<S extends z.ZodType>(file: string, schema: S, now = () => new Date()): Promise<LoadOutcome<z.output<S>>> {
+
+export type JsonFileRead<T> =
+  | { state: 'missing' }
+  | { state: 'read'; value: T }
+  | { state: 'moved-aside'; notice: string }
+
+const OWNER_ONLY = 0o600
+
+export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, now: () => Date = () => new Date()): Promise<JsonFileRead<T>> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await readFile(path, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
-    throw error
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' }
+    throw new AppErrorException('file_io', `${basename(path)} could not be read: ${errorMessage(error)}`)
   }
-  let reason: string
-  try {
-    const parsed = schema.safeParse(JSON.parse(text))
-    if (parsed.success) return { kind: 'loaded', value: parsed.data }
-    reason = parsed.error.issues[0]?.message ?? 'unexpected shape'
-  } catch (error) {
-    reason = (error as Error).message
+  const problem = jsonProblem(text, schema)
+  if (problem.ok) return { state: 'read', value: problem.value }
+
+  const asidePath = `${path}.corrupt-${fileTimestamp(now())}`
+  await rename(path, asidePath)
+  return {
+    state: 'moved-aside',
+    notice: `${basename(path)} could not be read (${problem.reason}). It was moved aside to ${basename(asidePath)} and the app started without it.`,
   }
-  const movedTo = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`
-  await rename(file, movedTo)
-  return { kind: 'corrupt', movedTo, reason }
 }
 
-/** Temp file + fsync + rename: a crash leaves the old file or the new one, never half of either. */
-export async function saveJsonFile(file: string, value: unknown, mode = 0o600): Promise<void> {
-  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, { mode, fsync: true })
+// Reasons never quote the file: it may hold a secret.
+function jsonProblem<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; reason: string } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return { ok: false, reason: 'it is not valid JSON' }
+  }
+  const parsed = schema.safeParse(json)
+  if (parsed.success) return { ok: true, value: parsed.data }
+  const first = parsed.error.issues[0]
+  const where = first && first.path.length > 0 ? ` at ${first.path.join('.')}` : ''
+  return { ok: false, reason: `unexpected content${where}` }
 }
+
+/** Windows-safe and sortable: 2025-01-31T09-05-00-123Z. */
+function fileTimestamp(date: Date): string {
+  return date.toISOString().replace(/[:.]/g, '-')
+}
+
+/** Written to a 0600 temporary file, then renamed over the old one: never half a file. */
+export async function writeJsonFile(path: string, value: unknown): Promise<void> {
+  try {
+    await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { mode: OWNER_ONLY })
+  } catch (error) {
+    throw new AppErrorException('file_io', `${basename(path)} could not be saved: ${errorMessage(error)}`)
+  }
+}
+
+export async function removeFile(path: string): Promise<void> {
+  try {
+    await rm(path, { force: true })
+  } catch (error) {
+    throw new AppErrorException('file_io', `${basename(path)} could not be removed: ${errorMessage(error)}`)
+  }
+}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
  * Serialises saves of one file and coalesces bursts: requests made while a save runs share one

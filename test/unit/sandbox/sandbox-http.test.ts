@@ -226,7 +226,7 @@ describe('the data file', () => {
     const notices: string[] = []
     sandbox = await startSandbox({ dataFile: file, log: (line) => notices.push(line) })
     expect(notices).toHaveLength(1)
-    expect(notices[0]).toMatch(/^The sandbox data file was unreadable \(.+\); it was moved to .+broken\.json\.corrupt-.+ and the sandbox starts empty\.$/)
+    expect(notices[0]).toMatch(/^broken\.json could not be read \(it is not valid JSON\)\. It was moved aside to broken\.json\.corrupt-.+\. The sandbox starts empty\.$/)
     expect((await readdir(dir)).some((name) => name.startsWith('broken.json.corrupt-'))).toBe(true)
   })
 
