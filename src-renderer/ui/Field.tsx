@@ -19,16 +19,7 @@ export function Field({ label, hint, error, warning, required, children }: Field
   const describedBy = [hint ? hintId : null, error || warning ? problemId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={`field${error ? ' field--error' : ''}`}>
-      <div className="field__label-row">
-        <label className="field__label" htmlFor={id}>
-          {label}
-        </label>
-        {required ? (
-          <span className="field__required" aria-hidden="true">
-            (required)
-          </span>
-        ) : null}
-      </div>
+      <FieldLabel htmlFor={id} label={label} required={required} />
       {cloneElement(children, {
         id,
         'aria-describedby': describedBy,
@@ -48,6 +39,25 @@ export function Field({ label, hint, error, warning, required, children }: Field
         <div id={problemId} className="field__warning">
           {warning}
         </div>
+      ) : null}
+    </div>
+  )
+}
+
+/**
+ * A field's label, with "(required)" beside it rather than inside it, so the control's accessible
+ * name stays the bare label (required-ness is announced through aria-required instead).
+ */
+export function FieldLabel({ htmlFor, label, required, hidden }: { htmlFor: string; label: string; required?: boolean; hidden?: boolean }) {
+  return (
+    <div className={hidden ? 'visually-hidden' : 'field__label-row'}>
+      <label className="field__label" htmlFor={htmlFor}>
+        {label}
+      </label>
+      {required ? (
+        <span className="field__required" aria-hidden="true">
+          (required)
+        </span>
       ) : null}
     </div>
   )

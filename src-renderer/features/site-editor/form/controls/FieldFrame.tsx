@@ -1,4 +1,5 @@
 import type { ReactElement, ReactNode } from 'react'
+import { FieldLabel } from '../../../../ui/Field'
 import type { Path } from '../../state/json-path'
 import type { Problem } from '../../state/problem-index'
 import { fieldId } from '../../state/view-store'
@@ -35,16 +36,7 @@ export function FieldFrame({ path, label, required, labelHidden, hint, className
   const describedBy = [hint ? hintId : null, problems.length ? problemsId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={['site-field', hasError ? 'site-field--error' : '', className].filter(Boolean).join(' ')}>
-      <div className={labelHidden ? 'visually-hidden' : 'field__label-row'}>
-        <label className="field__label" htmlFor={id}>
-          {label}
-        </label>
-        {required ? (
-          <span className="field__required" aria-hidden="true">
-            (required)
-          </span>
-        ) : null}
-      </div>
+      <FieldLabel htmlFor={id} label={label} required={required} hidden={labelHidden} />
       {children({ id, 'aria-describedby': describedBy, 'aria-invalid': hasError || undefined, 'aria-required': required || undefined })}
       {hint ? (
         <div id={hintId} className="field__hint">
