@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState, type KeyboardEvent } from 'react'
+import { useState } from 'react'
 import type { CatalogRow } from '../../../src-shared/catalog/schemas'
 import type { GroupCallResult } from '../../../src-shared/ipc/group-calls'
 import { buildCurlCommand } from '../../../src-shared/user-api/curl'
@@ -7,6 +7,7 @@ import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 import { call, CallError } from '../../lib/api'
 import { useActiveProfile } from '../../lib/profiles'
 import { EmptyState } from '../../ui/EmptyState'
+import { TabList } from '../../ui/TabList'
 import { toast } from '../../ui/toasts'
 import { CatalogPanel } from './CatalogPanel'
 import { fieldsFromCatalog, useGroupForm, type GroupOperation } from './group-form-state'
@@ -74,15 +75,6 @@ export default function GroupsScreen() {
     if (entry) openGroup(entry, operation === 'rotateToken' ? 'rotateToken' : 'update')
   }
 
-  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
-    if (!step) return
-    event.preventDefault()
-    const next = TABS[(index + step + TABS.length) % TABS.length]!
-    setOperation(next.id)
-    document.getElementById(`group-tab-${next.id}`)?.focus()
-  }
-
   if (isLoading) return <p className="loading">Loading profiles…</p>
   if (error) return <p role="alert" className="error-text">Profiles could not be read: {error.message}</p>
   if (!active) {
@@ -100,24 +92,7 @@ export default function GroupsScreen() {
       <CatalogPanel profileId={active.id} selectedGroupId={fields.userGroupId || null} onOpen={(row) => void openRow(row)} />
       <div className="stack groups-work">
         <div className="card stack">
-          <div role="tablist" aria-label="Operation" className="tabs">
-            {TABS.map((tab, index) => (
-              <button
-                key={tab.id}
-                id={`group-tab-${tab.id}`}
-                type="button"
-                role="tab"
-                className="tabs__tab"
-                aria-selected={operation === tab.id}
-                aria-controls="group-tabpanel"
-                tabIndex={operation === tab.id ? 0 : -1}
-                onClick={() => setOperation(tab.id)}
-                onKeyDown={(event) => onTabKey(event, index)}
-              >
-                {tab.label}
-              </button>
-            ))}
-          </div>
+          <TabList label="Operation" tabs={TABS} selected={operation} onSelect={setOperation} idPrefix="group-tab" panelId="group-tabpanel" />
           <div id="group-tabpanel" role="tabpanel" aria-labelledby={`group-tab-${operation}`}>
             {operation === 'rotateToken' ? (
               <RotateForm

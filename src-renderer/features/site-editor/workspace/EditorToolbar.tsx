@@ -2,6 +2,7 @@ import { openDialog, useEditorDialogs } from '../state/dialog-store'
 import { fileNameOf, requestAction, save } from '../state/file-commands'
 import { redo, undo, useCanRedo, useCanUndo, useEditor, useIsUnsaved } from '../state/editor-store'
 import { showView, useEditorView, type EditorView } from '../state/view-store'
+import { TabList } from '../../../ui/TabList'
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform)
 const shortcut = (key: string) => (isMac ? `⌘${key}` : `Ctrl+${key}`)
@@ -65,30 +66,7 @@ export function EditorToolbar() {
           Redo
         </button>
       </div>
-      <div className="site-toolbar__views" role="tablist" aria-label="View">
-        {VIEWS.map((option) => (
-          <button
-            key={option.id}
-            id={`site-view-${option.id}`}
-            type="button"
-            role="tab"
-            className="tabs__tab"
-            aria-selected={view === option.id}
-            aria-controls="site-view-panel"
-            tabIndex={view === option.id ? 0 : -1}
-            onClick={() => showView(option.id)}
-            onKeyDown={(event) => {
-              if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return
-              event.preventDefault()
-              const other = option.id === 'form' ? 'json' : 'form'
-              showView(other)
-              document.getElementById(`site-view-${other}`)?.focus()
-            }}
-          >
-            {option.label}
-          </button>
-        ))}
-      </div>
+      <TabList className="site-toolbar__views" label="View" tabs={VIEWS} selected={view} onSelect={showView} idPrefix="site-view" panelId="site-view-panel" />
     </div>
   )
 }
