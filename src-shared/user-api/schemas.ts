@@ -15,7 +15,7 @@ export const EnvironmentTagSchema = z
   .describe('Environment of the user group: a production customer group (Customer) or a test group (Testing).')
 export type EnvironmentTag = z.infer<typeof EnvironmentTagSchema>
 
-export const MappingSchema = z.record(z.string(), z.string()).meta({
+export const MappingSchema = z.record(z.string(), z.string({ error: 'must be a string: the data source, or the id you gave it' })).meta({
   title: 'Mapping',
   description:
     'Maps a schema id to the data source the user group uses: either the data source itself or the id you gave that data source when you created it.',
