@@ -35,7 +35,8 @@ export default function GroupsScreen() {
   const knownGroups = useQuery({
     queryKey: ['catalog', profileId, 'rotation-choices'],
     queryFn: () => call('catalog.list', { profileId, sortBy: 'groupId', sortDirection: 'asc' }),
-    enabled: Boolean(profileId),
+    // Only the rotation form lists every known group; the other tabs need not fetch them.
+    enabled: Boolean(profileId) && operation === 'rotateToken',
   })
   const typedGroup = useQuery({
     queryKey: ['catalog', profileId, 'entry', fields.userGroupId],
@@ -94,7 +95,9 @@ export default function GroupsScreen() {
         <div className="card stack">
           <TabList label="Operation" tabs={TABS} selected={operation} onSelect={setOperation} idPrefix="group-tab" panelId="group-tabpanel" />
           <div id="group-tabpanel" role="tabpanel" aria-labelledby={`group-tab-${operation}`}>
-            {operation === 'rotateToken' ? (
+            {operation === 'rotateToken' && knownGroups.isPending ? (
+              <p className="loading">Loading known groups…</p>
+            ) : operation === 'rotateToken' ? (
               <RotateForm
                 key={rotateGroupId}
                 knownGroups={knownGroups.data?.rows ?? []}

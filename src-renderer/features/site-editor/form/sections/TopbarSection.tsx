@@ -1,7 +1,7 @@
 import { TopbarCtaButtonSchema } from '../../../../../src-shared/site-config/schema'
 import { ChoiceField, choicesOf } from '../controls/ChoiceField'
 import { FormSection, ObjectFieldset } from '../controls/FormSection'
-import { ListField, nameOfItem } from '../controls/ListField'
+import { NamedLinkListField } from '../controls/NamedLinkListField'
 import { TextField } from '../controls/TextField'
 import { useShapeAt, useValueAt } from '../controls/use-field'
 import { unsetLabelOf } from '../schema-hints'
@@ -10,22 +10,7 @@ import { unsetLabelOf } from '../schema-hints'
 export function TopbarSection() {
   return (
     <FormSection id="topbar" title="Top bar">
-      <ListField
-        path={['topbarLinks']}
-        legend="Links"
-        noun="link"
-        layout="card"
-        removeWhenEmpty
-        newItem={() => ({ name: '', url: '' })}
-        focusInNewItem={(itemPath) => [...itemPath, 'name']}
-        titleOf={nameOfItem}
-        renderItem={(itemPath) => (
-          <div className="form-grid">
-            <TextField path={[...itemPath, 'name']} label="Link name" required placeholder="Support" />
-            <TextField path={[...itemPath, 'url']} label="Link URL" required placeholder="mailto:support@example.com" />
-          </div>
-        )}
-      />
+      <NamedLinkListField path={['topbarLinks']} legend="Links" noun="link" namePlaceholder="Support" urlPlaceholder="mailto:support@example.com" />
       <CallToActionButton />
     </FormSection>
   )
