@@ -5,13 +5,16 @@ import { ActivityLog } from './activity/activity-log'
 import { GroupCatalog } from './catalog/group-catalog'
 import { ensureDataDir } from './data-dir'
 import { EventHub } from './event-hub'
-import { createGroupHandlers } from './groups/group-handlers'
+import { createActivityDownload, createGroupHandlers } from './groups/group-handlers'
 import { createGroupService, type GroupService } from './groups/group-service'
 import { createProfileHandlers } from './profiles/profile-handlers'
 import { openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
-import { SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
+import { LEGACY_SANDBOX_DATA_FILE, SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
+import { openAppDatabase } from './storage/app-database'
+import type { Database } from './storage/database'
+import { importLegacyFiles } from './storage/legacy-import'
 import { createSiteFileHandlers } from './site-files/site-file-handlers'
 import { openSiteFiles } from './site-files/site-file-service'
 
@@ -36,6 +39,7 @@ export interface AppServicesOptions {
 export interface AppServices {
   router: Router
   events: EventHub
+  db: Database
   profiles: ProfileStore
   groups: GroupService
   close(): Promise<void>
@@ -53,16 +57,31 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const events = new EventHub()
   const log = options.log ?? (() => {})
 
-  const vault = await openSecretVault({ dataDir, safeStorage: options.safeStorage })
-  const profiles = await openProfileStore({ dataDir, vault })
-  const [catalog, activity] = await Promise.all([GroupCatalog.open(dataDir), ActivityLog.open(dataDir)])
-  const groups = createGroupService({ profiles, vault, catalog, activity })
+  // Nothing is loaded whole here: the database is opened (and migrated), the files of release
+  // 0.1.0 imported once, and every screen then asks for the rows it shows.
+  const notices: string[] = []
+  const db = openAppDatabase(dataDir, (notice) => notices.push(notice))
+  notices.push(...(await importLegacyFiles(db, dataDir)))
+  const vault = openSecretVault({ db, safeStorage: options.safeStorage })
+  const catalog = new GroupCatalog(db)
+  const activity = new ActivityLog(db)
+  const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
+  const groups = createGroupService({ db, profiles, vault, catalog, activity })
+  for (const notice of notices) log(notice)
 
   let sandboxStatus: SandboxStatus = { state: 'disabled' }
   let sandbox: Sandbox | null = null
   if (options.sandbox !== false) {
     try {
-      sandbox = await startSandbox({ port: 0, dataFile: join(dataDir, SANDBOX_DATA_FILE), log })
+      sandbox = await startSandbox({
+        port: 0,
+        dataFile: join(dataDir, SANDBOX_DATA_FILE),
+        legacyDataFile: join(dataDir, LEGACY_SANDBOX_DATA_FILE),
+        log: (line) => {
+          notices.push(line)
+          log(line)
+        },
+      })
       // One profile per sandbox environment; the Customer one is preselected on a first launch.
       await profiles.registerBuiltin(
         { id: SANDBOX_PROFILE_ID, name: 'Local sandbox', baseUrl: sandbox.baseUrl, environmentLabel: 'Sandbox · Customer' },
@@ -78,8 +97,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       log(sandboxStatus.message!)
     }
   }
-  if (catalog.loadProblem) log(catalog.loadProblem)
-
   const profileHandlers = createProfileHandlers(profiles, vault)
   const handlers: Handlers = {
     'app.info': () => ({
@@ -89,30 +106,29 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       dataDir,
       platform: process.platform,
       sandbox: sandboxStatus,
+      notices: [...notices, ...vault.notices(), ...profiles.notices()],
     }),
     'app.echo': ({ text }) => ({ text, receivedAt: new Date().toISOString() }),
     ...profileHandlers,
-    'profiles.delete': async (input, context) => {
-      const answer = await profileHandlers['profiles.delete'](input, context)
-      await catalog.removeProfile(input.id)
-      return answer
-    },
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
     ...createSiteFileHandlers(openSiteFiles(dataDir)),
   }
 
   const router = createRouter(handlers, {
     onInternalError: (name, error) => log(`internal error in ${name}: ${error instanceof Error ? error.message : 'unknown'}`),
+    downloads: { activity: createActivityDownload(activity) },
   })
 
   return {
     router,
     events,
+    db,
     profiles,
     groups,
     async close() {
       await sandbox?.close()
       sandboxStatus = { state: 'stopped' }
+      db.close()
     },
   }
 }

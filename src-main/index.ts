@@ -1,14 +1,17 @@
 // The Electron shell: lifecycle, one hardened window, the app:// protocol and the IPC bridge.
 // Everything else lives in plain modules shared with browser mode (app-services, router).
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, shell } from 'electron'
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
+import { DOWNLOAD_PATH_PREFIX } from '../src-shared/ipc/downloads'
 import { fail } from '../src-shared/ipc/result'
 import { createAppServices, type AppServices } from './app-services'
 import { SECURITY_HEADERS } from './content-security-policy'
+import { downloadResponse } from './downloads'
 import { readRendererFile } from './static-files'
-import { APP_ENTRY_URL, APP_SCHEME, confirmUnload, denyNewWindow, guardNavigation, isTrustedSender, mainWindowOptions } from './shell/window-policy'
+import { APP_ENTRY_URL, APP_SCHEME, bringToFront, confirmUnload, denyNewWindow, guardNavigation, isTrustedSender, mainWindowOptions } from './shell/window-policy'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const rendererDir = join(here, '../renderer')
@@ -25,8 +28,14 @@ app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(denyNewWindow((url) => void shell.openExternal(url)))
 })
 
-async function serveRenderer(request: Request): Promise<Response> {
-  const file = await readRendererFile(rendererDir, new URL(request.url).pathname)
+/** app:// serves the built renderer, and the downloads it fetches from its own origin. */
+async function serveApp(request: Request, services: AppServices): Promise<Response> {
+  const url = new URL(request.url)
+  if (url.pathname.startsWith(DOWNLOAD_PATH_PREFIX)) {
+    const answer = downloadResponse(services.router, url)
+    return new Response(Readable.toWeb(answer.body) as ReadableStream, { status: answer.status, headers: { ...answer.headers, ...SECURITY_HEADERS } })
+  }
+  const file = await readRendererFile(rendererDir, url.pathname)
   if (!file) return new Response('Not found', { status: 404 })
   return new Response(new Uint8Array(file.body), { headers: { 'Content-Type': file.contentType, ...SECURITY_HEADERS } })
 }
@@ -44,13 +53,22 @@ function openMainWindow(services: AppServices): BrowserWindow {
 }
 
 export async function startDesktopApp(): Promise<void> {
+  // One desktop app per user: a second launch hands over to the first, which comes to the front.
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+    return
+  }
+  app.on('second-instance', () => {
+    const [window] = BrowserWindow.getAllWindows()
+    if (window) bringToFront(window)
+  })
   await app.whenReady()
   const services = await createAppServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',
     safeStorage,
   })
-  protocol.handle(APP_SCHEME, serveRenderer)
+  protocol.handle(APP_SCHEME, (request) => serveApp(request, services))
   ipcMain.handle(IPC_CALL_CHANNEL, (event, name: unknown, input: unknown) => {
     if (!isTrustedSender(event.senderFrame)) return fail('refused', 'This frame may not call Embed Console.')
     return services.router.dispatch(String(name), input, { transport: 'electron' })

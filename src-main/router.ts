@@ -1,6 +1,8 @@
 import { z } from 'zod'
+import { tooDeepMessage, valueTooDeep } from '../src-shared/json/depth'
 import { contract, isCallName, type CallName, type Contract } from '../src-shared/ipc/contract'
 import type { CallSpec } from '../src-shared/ipc/define'
+import { downloads, isDownloadName, type DownloadName, type Downloads } from '../src-shared/ipc/downloads'
 import { AppErrorException, fail, ok, type Result } from '../src-shared/ipc/result'
 
 /** Who is calling; handlers may use it (the activity log names the transport). */
@@ -19,14 +21,33 @@ export type HandlersFor<Calls extends Record<string, CallSpec>> = {
 export type Handlers = HandlersFor<Contract>
 type AnyHandler = (input: unknown, context: CallContext) => unknown
 
+/** A file being produced for the operator: its name, type, and its text in chunks. */
+export interface Download {
+  fileName: string
+  mimeType: string
+  chunks: AsyncIterable<string>
+}
+
+export type DownloadHandlers = {
+  [N in DownloadName]: (query: z.output<Downloads[N]['query']>) => Download
+}
+
 export interface Router {
   dispatch(name: string, input: unknown, context: CallContext): Promise<Result<unknown>>
+  /** Checks a download's query against its schema and starts producing it. */
+  download(name: string, query: unknown): Result<Download>
 }
 
 export interface RouterOptions {
   /** Told of handler crashes (the message only: inputs may hold secrets). */
   onInternalError?: (name: string, error: unknown) => void
+  downloads?: DownloadHandlers
 }
+
+const invalidInput = (name: string, error: z.ZodError) =>
+  fail('invalid_input', `The input to ${name} is not valid: ${z.prettifyError(error)}`, {
+    issues: error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+  })
 
 /**
  * Turns the contract and a handler table into one `dispatch` that never throws: an unknown call,
@@ -41,12 +62,10 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
         return fail('unknown_call', `There is no call named "${String(name).slice(0, 100)}".`)
       }
       const spec = contract[name]
+      // Before the schema: zod walks values recursively, and a deep enough one would overflow it.
+      if (valueTooDeep(input)) return fail('invalid_input', tooDeepMessage(`The input to ${name}`))
       const parsed = spec.input.safeParse(input)
-      if (!parsed.success) {
-        return fail('invalid_input', `The input to ${name} is not valid: ${z.prettifyError(parsed.error)}`, {
-          issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
-        })
-      }
+      if (!parsed.success) return invalidInput(name, parsed.error)
       try {
         const handler = handlers[name as CallName] as AnyHandler
         const value = await handler(parsed.data, context)
@@ -60,6 +79,20 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
         if (error instanceof AppErrorException) return { ok: false, error: error.toAppError() }
         options.onInternalError?.(name, error)
         return fail('internal', `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    },
+
+    download(name, query) {
+      if (!isDownloadName(name) || !options.downloads) return fail('unknown_call', `There is no download named "${String(name).slice(0, 100)}".`)
+      if (valueTooDeep(query)) return fail('invalid_input', tooDeepMessage(`The query of the ${name} download`))
+      const parsed = downloads[name].query.safeParse(query)
+      if (!parsed.success) return invalidInput(`the ${name} download`, parsed.error)
+      try {
+        return ok(options.downloads[name](parsed.data))
+      } catch (error) {
+        if (error instanceof AppErrorException) return { ok: false, error: error.toAppError() }
+        options.onInternalError?.(name, error)
+        return fail('internal', `The ${name} download failed unexpectedly.`)
       }
     },
   }

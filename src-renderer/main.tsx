@@ -33,7 +33,7 @@ if (state.kind === 'no-key') {
     </main>,
   )
 } else {
-  installBridge(state.bridge)
+  installBridge(state.bridge, state.downloadHeaders)
   root.render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

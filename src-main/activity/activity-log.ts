@@ -1,64 +1,140 @@
-import { appendFile, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import Papa from 'papaparse'
 import {
   ACTIVITY_COLUMNS,
   ActivityEntrySchema,
   type ActivityEntry,
   type ActivityExportFormat,
-  type ActivityOutcome,
+  type ActivityFilter,
 } from '../../src-shared/activity/schemas'
+import type { Database, SqlValue } from '../storage/database'
 
-export const ACTIVITY_FILE = 'activity.jsonl'
+interface ActivityRecord {
+  seq: number
+  id: string
+  time: string
+  profile_id: string
+  profile_name: string
+  operation: string
+  group_id: string | null
+  outcome: string
+  http_status: number | null
+  error_code: string | null
+  message: string | null
+  duration_ms: number
+}
+
+function entryOf(row: ActivityRecord): ActivityEntry {
+  return {
+    id: row.id,
+    time: row.time,
+    profileId: row.profile_id,
+    profileName: row.profile_name,
+    operation: row.operation as ActivityEntry['operation'],
+    ...(row.group_id !== null ? { groupId: row.group_id } : {}),
+    outcome: row.outcome as ActivityEntry['outcome'],
+    ...(row.http_status !== null ? { httpStatus: row.http_status } : {}),
+    ...(row.error_code !== null ? { errorCode: row.error_code } : {}),
+    ...(row.message !== null ? { message: row.message } : {}),
+    durationMs: row.duration_ms,
+  }
+}
+
+/** The WHERE clause of a filter; a group filter matches ids that start with the text given. */
+function whereOf(filter: ActivityFilter): { sql: string; params: SqlValue[] } {
+  const clauses: string[] = []
+  const params: SqlValue[] = []
+  const add = (clause: string, ...values: SqlValue[]) => {
+    clauses.push(clause)
+    params.push(...values)
+  }
+  if (filter.profileId) add('profile_id = ?', filter.profileId)
+  if (filter.groupId) add('group_id >= ? AND group_id < ?', filter.groupId, `${filter.groupId}\u{10FFFF}`)
+  if (filter.operation) add('operation = ?', filter.operation)
+  if (filter.outcome) add('outcome = ?', filter.outcome)
+  if (filter.from) add('time >= ?', filter.from)
+  if (filter.to) add('time < ?', filter.to)
+  return { sql: clauses.length ? clauses.join(' AND ') : '1', params }
+}
+
+const EXPORT_BATCH = 1000
+
+export interface ActivityPage {
+  entries: ActivityEntry[]
+  /** Entries matching the filter, counted on the first page only (null after). */
+  total: number | null
+  /** Pass back to get the next (older) page; null at the end. */
+  nextCursor: number | null
+}
 
 /**
- * The activity log: one JSON line per API call, appended as it happens and kept across restarts.
- * Appending a line is one small write, so a crash can cost at most a torn last line, which the
- * loader skips. Entries are redacted before they get here (see GroupService) and checked again
- * against the schema, so nothing undeclared is ever written.
+ * The activity log: one database row per API call, newest first by insertion order. Pages and
+ * filters run in SQL and the export streams in batches, so neither the start nor any screen
+ * loads the whole history. Entries are redacted before they get here (see GroupService) and
+ * checked against the schema, so nothing undeclared is ever written.
  */
 export class ActivityLog {
-  private constructor(
-    private readonly file: string,
-    private readonly entries: ActivityEntry[],
-  ) {}
+  constructor(private readonly db: Database) {}
 
-  static async open(dataDir: string): Promise<ActivityLog> {
-    const file = join(dataDir, ACTIVITY_FILE)
-    const entries: ActivityEntry[] = []
-    let text = ''
-    try {
-      text = await readFile(file, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  append(entry: ActivityEntry): void {
+    this.insert(ActivityEntrySchema.parse(entry), '')
+  }
+
+  /** Entries carried over from an earlier release's log; an id already here is skipped. */
+  importEntries(entries: readonly ActivityEntry[]): void {
+    this.db.transaction(() => entries.forEach((entry) => this.insert(entry, 'OR IGNORE')))
+  }
+
+  private insert(entry: ActivityEntry, conflict: '' | 'OR IGNORE'): void {
+    this.db.run(
+      `INSERT ${conflict} INTO activity (id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entry.id,
+      entry.time,
+      entry.profileId,
+      entry.profileName,
+      entry.operation,
+      entry.groupId ?? null,
+      entry.outcome,
+      entry.httpStatus ?? null,
+      entry.errorCode ?? null,
+      entry.message ?? null,
+      entry.durationMs,
+    )
+  }
+
+  /** Newest first, `limit` entries older than `cursor` (a position from an earlier page). */
+  page(filter: ActivityFilter, limit: number, cursor?: number): ActivityPage {
+    const { sql, params } = whereOf(filter)
+    const rows = this.db.all<ActivityRecord>(
+      `SELECT * FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      ...params,
+      cursor ?? Number.MAX_SAFE_INTEGER,
+      limit + 1,
+    )
+    const more = rows.length > limit
+    const shown = more ? rows.slice(0, limit) : rows
+    const total = cursor === undefined ? (this.db.get<{ n: number }>(`SELECT count(*) AS n FROM activity WHERE ${sql}`, ...params)?.n ?? 0) : null
+    return { entries: shown.map(entryOf), total, nextCursor: more ? shown.at(-1)!.seq : null }
+  }
+
+  /**
+   * The matching entries, newest first, as CSV or JSON Lines text in chunks: a thousand rows are
+   * read at a time, so exporting a million entries never holds more than one batch.
+   */
+  async *export(format: ActivityExportFormat, filter: ActivityFilter): AsyncGenerator<string> {
+    const { sql, params } = whereOf(filter)
+    if (format === 'csv') yield `${Papa.unparse([ACTIVITY_COLUMNS as string[]], { newline: '\n' })}\n`
+    let cursor = Number.MAX_SAFE_INTEGER
+    for (;;) {
+      const rows = this.db.all<ActivityRecord>(`SELECT * FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`, ...params, cursor, EXPORT_BATCH)
+      if (rows.length === 0) return
+      cursor = rows.at(-1)!.seq
+      const entries = rows.map(entryOf)
+      yield format === 'jsonl'
+        ? entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')
+        : `${Papa.unparse(entries.map((entry) => ACTIVITY_COLUMNS.map((column) => entry[column] ?? '')), { newline: '\n' })}\n`
+      // Lets the transport send this batch (and other calls run) before the next is read.
+      await new Promise((resolve) => setImmediate(resolve))
     }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue
-      try {
-        const parsed = ActivityEntrySchema.safeParse(JSON.parse(line))
-        if (parsed.success) entries.push(parsed.data)
-      } catch {
-        // A torn line from a crash mid-append: the rest of the log is still good.
-      }
-    }
-    return new ActivityLog(file, entries)
-  }
-
-  async append(entry: ActivityEntry): Promise<void> {
-    const checked = ActivityEntrySchema.parse(entry)
-    this.entries.push(checked)
-    await appendFile(this.file, `${JSON.stringify(checked)}\n`, { mode: 0o600 })
-  }
-
-  /** Newest first. */
-  list(filter: { outcome?: ActivityOutcome } = {}): ActivityEntry[] {
-    const matching = filter.outcome ? this.entries.filter((entry) => entry.outcome === filter.outcome) : this.entries
-    return matching.slice().reverse()
-  }
-
-  export(format: ActivityExportFormat, filter: { outcome?: ActivityOutcome } = {}): string {
-    const entries = this.list(filter)
-    if (format === 'jsonl') return entries.map((entry) => JSON.stringify(entry)).join('\n') + (entries.length ? '\n' : '')
-    return `${Papa.unparse({ fields: ACTIVITY_COLUMNS, data: entries.map((entry) => ACTIVITY_COLUMNS.map((column) => entry[column] ?? '')) }, { newline: '\n' })}\n`
   }
 }

@@ -1,12 +1,6 @@
-import { join } from 'node:path'
-import { z } from 'zod'
 import { CatalogEntrySchema, type CatalogEntry, type CatalogQuery, type CatalogRow } from '../../src-shared/catalog/schemas'
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
-import { readJsonFile, SaveQueue, writeJsonFile } from '../storage/json-file'
-
-export const CATALOG_FILE = 'catalog.json'
-
-const CatalogFileSchema = z.object({ format: z.literal('embed-console-catalog'), version: z.literal(1), groups: z.array(CatalogEntrySchema) })
+import type { Database, SqlValue } from '../storage/database'
 
 export interface SeenGroup {
   profileId: string
@@ -18,108 +12,177 @@ export interface SeenGroup {
   at: Date
 }
 
-const keyOf = (profileId: string, groupId: string) => `${profileId}\u0000${groupId}`
+interface CatalogRowRecord {
+  profile_id: string
+  group_id: string
+  name: string | null
+  environment_tag: string | null
+  team_id: number | null
+  mapping: string | null
+  properties: string | null
+  token_last4: string | null
+  created_at: string
+  updated_at: string
+  rotated_at: string | null
+}
+
+/** Case- and accent-insensitive text, for substring search. */
+const searchKey = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
+
+/** A sort key in natural order: "g2" before "g10", whatever the case or accents. */
+const naturalKey = (text: string) => searchKey(text).replace(/\d{1,20}/g, (digits) => digits.padStart(20, '0'))
+
+const SORT_COLUMNS: Record<CatalogQuery['sortBy'], string> = {
+  groupId: 'group_sort',
+  name: 'name_sort',
+  environmentTag: 'environment_tag',
+  teamId: 'team_id',
+  updatedAt: 'updated_at',
+}
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value))
+
+function entryOf(row: CatalogRowRecord): CatalogEntry {
+  return CatalogEntrySchema.parse({
+    profileId: row.profile_id,
+    groupId: row.group_id,
+    name: row.name ?? undefined,
+    environmentTag: row.environment_tag ?? undefined,
+    teamId: row.team_id ?? undefined,
+    mapping: row.mapping === null ? undefined : JSON.parse(row.mapping),
+    properties: row.properties === null ? undefined : JSON.parse(row.properties),
+    tokenLast4: row.token_last4 ?? undefined,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    rotatedAt: row.rotated_at ?? undefined,
+  })
+}
+
+const rowOf = (row: CatalogRowRecord): CatalogRow => ({
+  groupId: row.group_id,
+  ...(row.name !== null ? { name: row.name } : {}),
+  ...(row.environment_tag !== null ? { environmentTag: row.environment_tag as CatalogRow['environmentTag'] } : {}),
+  ...(row.team_id !== null ? { teamId: row.team_id } : {}),
+  ...(row.token_last4 !== null ? { tokenLast4: row.token_last4 } : {}),
+  updatedAt: row.updated_at,
+  ...(row.rotated_at !== null ? { rotatedAt: row.rotated_at } : {}),
+})
+
+export interface CatalogWindow {
+  /** Groups of this profile. */
+  total: number
+  /** Groups that match the search and filter. */
+  matching: number
+  offset: number
+  rows: CatalogRow[]
+}
 
 /**
- * The local catalog of groups, per profile. Kept in memory and saved as one JSON file, written
- * atomically and coalesced so a burst of calls costs one write.
+ * The local catalog of groups, per profile: one row per group in the app database. Searched,
+ * filtered, sorted and windowed in SQL, so the renderer asks only for the rows it shows and
+ * nothing is loaded at start.
  */
 export class GroupCatalog {
-  private readonly saves: SaveQueue
-
-  private constructor(
-    private readonly file: string,
-    private readonly entries: Map<string, CatalogEntry>,
-    readonly loadProblem: string | null,
-  ) {
-    this.saves = new SaveQueue(() =>
-      writeJsonFile(this.file, { format: 'embed-console-catalog', version: 1, groups: [...this.entries.values()] }),
-    )
-  }
-
-  static async open(dataDir: string): Promise<GroupCatalog> {
-    const file = join(dataDir, CATALOG_FILE)
-    const loaded = await readJsonFile(file, CatalogFileSchema)
-    const entries = new Map<string, CatalogEntry>()
-    if (loaded.state === 'read') for (const entry of loaded.value.groups) entries.set(keyOf(entry.profileId, entry.groupId), entry)
-    const problem = loaded.state === 'moved-aside' ? loaded.notice : null
-    return new GroupCatalog(file, entries, problem)
-  }
+  constructor(private readonly db: Database) {}
 
   get(profileId: string, groupId: string): CatalogEntry | undefined {
-    return this.entries.get(keyOf(profileId, groupId))
+    const row = this.db.get<CatalogRowRecord>('SELECT * FROM catalog WHERE profile_id = ? AND group_id = ?', profileId, groupId)
+    return row ? entryOf(row) : undefined
   }
 
   /**
    * Records what a call returned and says what deserves a warning: spec section 2 lets one id
    * exist once per environment, so the same id coming back under another tag is worth knowing.
+   * Synchronous, so the caller can write it in one transaction with the group's token.
    */
-  async record(seen: SeenGroup): Promise<{ entry: CatalogEntry; warnings: string[] }> {
-    const { group, profileId } = seen
-    const groupId = group.provided_id
-    const previous = this.get(profileId, groupId)
-    const at = seen.at.toISOString()
-    const warnings: string[] = []
-    const tag = group.api_environment_tag
-    if (previous?.environmentTag && tag && previous.environmentTag !== tag) {
-      warnings.push(
-        `Group "${groupId}" was tagged ${previous.environmentTag} before and is now tagged ${tag}. Ids are unique per environment: check that this profile points at the environment you meant.`,
-      )
-    }
-    const entry: CatalogEntry = {
-      profileId,
-      groupId,
-      name: group.name ?? previous?.name,
-      environmentTag: tag ?? previous?.environmentTag,
-      teamId: group.team_id ?? previous?.teamId,
-      mapping: seen.sent?.mapping ?? previous?.mapping,
-      properties: group.properties !== undefined ? (group.properties as CatalogEntry['properties']) : (seen.sent?.properties ?? previous?.properties),
-      tokenLast4: seen.tokenLast4 ?? previous?.tokenLast4,
-      createdAt: previous?.createdAt ?? at,
-      updatedAt: at,
-      rotatedAt: seen.rotated ? at : previous?.rotatedAt,
-    }
-    this.entries.set(keyOf(profileId, groupId), CatalogEntrySchema.parse(entry))
-    await this.saves.request()
-    return { entry, warnings }
-  }
-
-  async removeProfile(profileId: string): Promise<void> {
-    for (const [key, entry] of this.entries) if (entry.profileId === profileId) this.entries.delete(key)
-    await this.saves.request()
-  }
-
-  /** Filtered and sorted in main, so the renderer only virtualises rows. */
-  query(query: CatalogQuery): { total: number; rows: CatalogRow[] } {
-    const search = query.search.trim().toLowerCase()
-    const rows: CatalogRow[] = []
-    let total = 0
-    for (const entry of this.entries.values()) {
-      if (entry.profileId !== query.profileId) continue
-      total += 1
-      if (query.environment === 'untagged' ? entry.environmentTag : query.environment !== 'all' && entry.environmentTag !== query.environment) continue
-      if (search && !entry.groupId.toLowerCase().includes(search) && !(entry.name ?? '').toLowerCase().includes(search)) continue
-      rows.push({
-        groupId: entry.groupId,
-        name: entry.name,
-        environmentTag: entry.environmentTag,
-        teamId: entry.teamId,
-        tokenLast4: entry.tokenLast4,
-        updatedAt: entry.updatedAt,
-        rotatedAt: entry.rotatedAt,
-      })
-    }
-    const direction = query.sortDirection === 'asc' ? 1 : -1
-    const key = query.sortBy
-    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
-    rows.sort((a, b) => {
-      const left = a[key]
-      const right = b[key]
-      if (left === right) return 0
-      if (left === undefined || left === null) return 1
-      if (right === undefined || right === null) return -1
-      return direction * (typeof left === 'number' && typeof right === 'number' ? left - right : collator.compare(String(left), String(right)))
+  record(seen: SeenGroup): { entry: CatalogEntry; warnings: string[] } {
+    return this.db.transaction(() => {
+      const { group, profileId } = seen
+      const groupId = group.provided_id
+      const previous = this.get(profileId, groupId)
+      const at = seen.at.toISOString()
+      const warnings: string[] = []
+      const tag = group.api_environment_tag
+      if (previous?.environmentTag && tag && previous.environmentTag !== tag) {
+        warnings.push(
+          `Group "${groupId}" was tagged ${previous.environmentTag} before and is now tagged ${tag}. Ids are unique per environment: check that this profile points at the environment you meant.`,
+        )
+      }
+      const entry = CatalogEntrySchema.parse({
+        profileId,
+        groupId,
+        name: group.name ?? previous?.name,
+        environmentTag: tag ?? previous?.environmentTag,
+        teamId: group.team_id ?? previous?.teamId,
+        mapping: seen.sent?.mapping ?? previous?.mapping,
+        properties: group.properties !== undefined ? (group.properties as CatalogEntry['properties']) : (seen.sent?.properties ?? previous?.properties),
+        tokenLast4: seen.tokenLast4 ?? previous?.tokenLast4,
+        createdAt: previous?.createdAt ?? at,
+        updatedAt: at,
+        rotatedAt: seen.rotated ? at : previous?.rotatedAt,
+      } satisfies CatalogEntry)
+      this.write(entry, 'REPLACE')
+      return { entry, warnings }
     })
-    return { total, rows }
+  }
+
+  /** Entries carried over from an earlier release's file; rows already here win. */
+  importEntries(entries: readonly CatalogEntry[]): number {
+    return this.db.transaction(() => entries.reduce((added, entry) => added + this.write(entry, 'IGNORE'), 0))
+  }
+
+  private write(entry: CatalogEntry, onConflict: 'REPLACE' | 'IGNORE'): number {
+    return this.db.run(
+      `INSERT OR ${onConflict} INTO catalog (profile_id, group_id, group_sort, name, name_sort, search_text, environment_tag, team_id,
+         mapping, properties, token_last4, created_at, updated_at, rotated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      entry.profileId,
+      entry.groupId,
+      naturalKey(entry.groupId),
+      entry.name ?? null,
+      entry.name === undefined ? null : naturalKey(entry.name),
+      `${searchKey(entry.groupId)}\u0000${searchKey(entry.name ?? '')}`,
+      entry.environmentTag ?? null,
+      entry.teamId ?? null,
+      json(entry.mapping),
+      json(entry.properties),
+      entry.tokenLast4 ?? null,
+      entry.createdAt,
+      entry.updatedAt,
+      entry.rotatedAt ?? null,
+    ).changes
+  }
+
+  removeProfile(profileId: string): void {
+    this.db.run('DELETE FROM catalog WHERE profile_id = ?', profileId)
+  }
+
+  /** A window of the profile's groups, searched, filtered and sorted in SQL. */
+  query(query: CatalogQuery): CatalogWindow {
+    const where = ['profile_id = ?']
+    const params: SqlValue[] = [query.profileId]
+    if (query.environment === 'untagged') where.push('environment_tag IS NULL')
+    else if (query.environment !== 'all') {
+      where.push('environment_tag = ?')
+      params.push(query.environment)
+    }
+    const search = searchKey(query.search.trim())
+    if (search) {
+      where.push('instr(search_text, ?) > 0')
+      params.push(search)
+    }
+    const column = SORT_COLUMNS[query.sortBy]
+    const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC'
+    const filter = where.join(' AND ')
+    const total = this.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog WHERE profile_id = ?', query.profileId)?.n ?? 0
+    const matching = where.length === 1 ? total : (this.db.get<{ n: number }>(`SELECT count(*) AS n FROM catalog WHERE ${filter}`, ...params)?.n ?? 0)
+    // Missing values sort last in either direction; ties fall back to the id, so windows never overlap.
+    const rows = this.db.all<CatalogRowRecord>(
+      `SELECT * FROM catalog WHERE ${filter} ORDER BY (${column} IS NULL), ${column} ${direction}, group_sort ASC LIMIT ? OFFSET ?`,
+      ...params,
+      query.limit,
+      query.offset,
+    )
+    return { total, matching, offset: query.offset, rows: rows.map(rowOf) }
   }
 }

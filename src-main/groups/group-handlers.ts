@@ -1,10 +1,10 @@
 import type { groupCalls } from '../../src-shared/ipc/group-calls'
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
-import type { HandlersFor } from '../router'
+import type { DownloadHandlers, HandlersFor } from '../router'
 import type { GroupService } from './group-service'
 
-const EXPORT_TYPES = { csv: 'text/csv', jsonl: 'application/x-ndjson' } as const
+const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' } as const
 
 export function createGroupHandlers(groups: GroupService, catalog: GroupCatalog, activity: ActivityLog, activeProfileId: () => string | null): HandlersFor<typeof groupCalls> {
   const profileOrActive = (profileId: string | undefined) => profileId ?? activeProfileId() ?? ''
@@ -19,14 +19,14 @@ export function createGroupHandlers(groups: GroupService, catalog: GroupCatalog,
       return { profileId, ...catalog.query({ ...query, profileId }) }
     },
     'catalog.get': ({ profileId, groupId }) => ({ entry: catalog.get(profileOrActive(profileId), groupId) ?? null }),
-    'activity.list': ({ outcome, limit }) => {
-      const entries = activity.list(outcome ? { outcome } : {})
-      return { entries: entries.slice(0, limit), total: entries.length }
-    },
-    'activity.export': ({ format, outcome }) => ({
-      fileName: `embed-console-activity-${new Date().toISOString().slice(0, 10)}.${format}`,
-      mimeType: EXPORT_TYPES[format],
-      text: activity.export(format, outcome ? { outcome } : {}),
-    }),
+    'activity.list': ({ cursor, limit, ...filter }) => activity.page(filter, limit, cursor),
   }
+}
+
+export function createActivityDownload(activity: ActivityLog): DownloadHandlers['activity'] {
+  return ({ format, ...filter }) => ({
+    fileName: `embed-console-activity-${new Date().toISOString().slice(0, 10)}.${format}`,
+    mimeType: EXPORT_TYPES[format],
+    chunks: activity.export(format, filter),
+  })
 }

@@ -7,13 +7,15 @@ import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup 
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
-import type { SecretVault } from '../profiles/vault'
+import { visibleTail, type SecretVault } from '../profiles/vault'
+import type { Database } from '../storage/database'
 import { groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
 import { createRedactor } from '../user-api/redact'
 
 export interface GroupServiceDeps {
+  db: Database
   profiles: ProfileStore
   vault: SecretVault
   catalog: GroupCatalog
@@ -32,15 +34,13 @@ export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'tok
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
 
-const tokenTail = (token: string) => (token.length >= 12 ? token.slice(-4) : undefined)
-
 /**
  * Every /api/user call the app makes, from the UI or the CLI: picks the profile's connection out
  * of the vault, calls the client, and records what happened in the activity log and the catalog,
  * with the group's token kept in the vault beside the profile's own.
  */
 export function createGroupService(deps: GroupServiceDeps) {
-  const { profiles, vault, catalog, activity } = deps
+  const { db, profiles, vault, catalog, activity } = deps
   const now = deps.now ?? (() => new Date())
   const createClient =
     deps.createClient ??
@@ -80,7 +80,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       const connection = await profiles.resolveConnection(profileId)
       redact = createRedactor([connection.apiToken, ...secrets])
       const result = await run(createClient({ ...connection, ...options }))
-      await activity.append({ ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs })
+      activity.append({ ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs })
       return result
     } catch (error) {
       const failure =
@@ -94,7 +94,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         durationMs: performance.now() - started,
         ...(typeof status === 'number' ? { httpStatus: status } : {}),
       }
-      await activity.append(entry)
+      activity.append(entry)
       throw new AppErrorException(failure.code, redact(failure.message), redact(failure.details))
     }
   }
@@ -106,8 +106,11 @@ export function createGroupService(deps: GroupServiceDeps) {
     rotated: boolean,
   ): Promise<GroupCallResult> {
     const group = result.value.user_group
-    await vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-    const { warnings } = await catalog.record({ profileId, group, sent, tokenLast4: tokenTail(group.token), rotated, at: now() })
+    // One transaction: a rotated token is never stored without its catalog row, nor the reverse.
+    const { warnings } = db.transaction(() => {
+      vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
+      return catalog.record({ profileId, group, sent, tokenLast4: visibleTail(group.token), rotated, at: now() })
+    })
     return {
       profileId,
       group,
@@ -135,7 +138,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     /** Never retried: a lost answer comes back as `outcome_unknown` and is logged as such. */
     async rotateToken(profileId: string | undefined, source: RotationSource, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const currentToken = source.kind === 'token' ? source.currentToken : await vault.get(groupTokenKey(id, source.groupId))
+      const currentToken = source.kind === 'token' ? source.currentToken : vault.get(groupTokenKey(id, source.groupId))
       if (!currentToken) {
         throw new AppErrorException('refused', `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`)
       }
@@ -146,7 +149,7 @@ export function createGroupService(deps: GroupServiceDeps) {
 
     async revealToken(profileId: string | undefined, groupId: string): Promise<string> {
       const id = profileIdOrActive(profileId)
-      const token = await vault.get(groupTokenKey(id, groupId))
+      const token = vault.get(groupTokenKey(id, groupId))
       if (!token) throw new AppErrorException('not_found', `No token is kept for group “${groupId}” in this profile.`)
       return token
     },

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
-import { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
-  ProfileIdSchema,
   ProfileSchema,
   type Profile,
   type ProfileChanges,
@@ -12,21 +9,10 @@ import {
   type TokenState,
   type TokenStorage,
 } from '../../src-shared/profiles/schemas'
-import { ensureDataDir } from '../data-dir'
-import { readJsonFile, writeJsonFile } from '../storage/json-file'
+import { isUniqueViolation, type Database } from '../storage/database'
 import { buildProfilesExport, parseProfilesExport, uniqueName } from './profile-transfer'
-import { createSerialQueue } from '../storage/serial-queue'
 import type { SecretVault } from './vault'
-import { isSecretOfProfile, profileTokenKey } from './vault-keys'
-
-export const PROFILES_FILE = 'profiles.json'
-
-const ProfilesFileSchema = z.object({
-  version: z.literal(1),
-  activeId: ProfileIdSchema.nullable(),
-  profiles: z.array(ProfileSchema),
-})
-type ProfilesFile = z.infer<typeof ProfilesFileSchema>
+import { profileTokenKey } from './vault-keys'
 
 /** A profile the app supplies at startup, such as the Local sandbox on its port of the day. */
 export interface BuiltinProfile {
@@ -60,39 +46,72 @@ export interface ProfileStore {
   /** Adds the file's profiles under new ids, renaming any whose name is taken. */
   importProfiles(text: string): Promise<Profile[]>
   resolveConnection(id: string): Promise<Connection>
-  /** Sentences for the operator about this launch, e.g. a profiles file moved aside. */
+  /** Sentences for the operator about this launch, e.g. a stored profile that could not be read. */
   notices(): string[]
 }
 
 export interface ProfileStoreOptions {
-  dataDir: string
+  db: Database
   vault: SecretVault
+  /** Runs inside the transaction that deletes a profile: what else goes with it (its catalog). */
+  onDelete?: (profileId: string) => void
   now?: () => Date
   newId?: () => string
 }
 
-export async function openProfileStore(options: ProfileStoreOptions): Promise<ProfileStore> {
-  const { vault } = options
+interface ProfileRow {
+  id: string
+  name: string
+  base_url: string
+  timeout_seconds: number
+  environment_label: string
+  created_at: string
+  updated_at: string
+}
+
+export const ACTIVE_PROFILE_SETTING = 'activeProfileId'
+
+/**
+ * Connection profiles, one database row each: every change is one transaction on its own rows,
+ * so the desktop app, browser mode and the CLI can change profiles at once without losing one
+ * another's work. Names are unique whatever their case (a UNIQUE index on the lower-cased name),
+ * because the CLI picks profiles by name.
+ */
+export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
+  const { db, vault } = options
   const now = options.now ?? (() => new Date())
   const newId = options.newId ?? randomUUID
-  const path = join(ensureDataDir(options.dataDir), PROFILES_FILE)
-  const runInTurn = createSerialQueue()
-  const notices: string[] = []
   const builtins = new Map<string, Profile>()
+  const unreadable = new Set<string>()
 
-  const file = await readJsonFile(path, ProfilesFileSchema, now)
-  if (file.state === 'moved-aside') notices.push(file.notice)
-  let saved: ProfilesFile = file.state === 'read' ? file.value : { version: 1, activeId: null, profiles: [] }
-
-  async function save(next: ProfilesFile) {
-    await writeJsonFile(path, next)
-    saved = next
+  /** A row that no longer satisfies the schema is reported once and left out, never fatal. */
+  function fromRow(row: ProfileRow): Profile | null {
+    const parsed = ProfileSchema.safeParse({
+      id: row.id,
+      name: row.name,
+      baseUrl: row.base_url,
+      timeoutSeconds: row.timeout_seconds,
+      environmentLabel: row.environment_label,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    })
+    if (parsed.success) return parsed.data
+    unreadable.add(`A saved profile (id ${row.id.slice(0, 64)}) could not be read and is left out: ${parsed.error.issues[0]?.message ?? 'unexpected content'}.`)
+    return null
   }
 
-  const list = () => [...builtins.values(), ...saved.profiles]
+  const saved = (): Profile[] =>
+    db.all<ProfileRow>('SELECT * FROM profiles ORDER BY rowid').flatMap((row) => fromRow(row) ?? [])
+
+  const savedOne = (id: string): Profile | null => {
+    const row = db.get<ProfileRow>('SELECT * FROM profiles WHERE id = ?', id)
+    return row ? fromRow(row) : null
+  }
+
+  const list = () => [...builtins.values(), ...saved()]
 
   function get(id: string): Profile {
-    const profile = list().find((candidate) => candidate.id === id)
+    const profile = builtins.get(id) ?? savedOne(id)
     if (!profile) throw new AppErrorException('not_found', 'This profile does not exist: it may have been deleted.', { id })
     return profile
   }
@@ -108,9 +127,31 @@ export async function openProfileStore(options: ProfileStoreOptions): Promise<Pr
     return profile
   }
 
+  const nameTaken = (name: string) => new AppErrorException('conflict', `A profile named “${name}” already exists. Choose another name.`)
+
   function assertNameFree(name: string, exceptId?: string) {
-    const taken = list().some((profile) => profile.id !== exceptId && profile.name.toLowerCase() === name.toLowerCase())
-    if (taken) throw new AppErrorException('conflict', `A profile named “${name}” already exists. Choose another name.`)
+    const key = name.toLowerCase()
+    const builtinClash = [...builtins.values()].some((profile) => profile.id !== exceptId && profile.name.toLowerCase() === key)
+    const savedClash = db.get('SELECT 1 AS taken FROM profiles WHERE name_key = ? AND id != ?', key, exceptId ?? '')
+    if (builtinClash || savedClash) throw nameTaken(name)
+  }
+
+  /** Writes a profile's row; the UNIQUE name index settles a race with another process. */
+  function writeProfile(profile: Profile, mode: 'insert' | 'update') {
+    const values = [profile.name, profile.name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.updatedAt] as const
+    try {
+      if (mode === 'insert') {
+        db.run(
+          `INSERT INTO profiles (name, name_key, base_url, timeout_seconds, environment_label, updated_at, id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          ...values, profile.id, profile.createdAt,
+        )
+      } else {
+        db.run(`UPDATE profiles SET name = ?, name_key = ?, base_url = ?, timeout_seconds = ?, environment_label = ?, updated_at = ? WHERE id = ?`, ...values, profile.id)
+      }
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(profile.name)
+      throw error
+    }
   }
 
   const names = () => list().map((profile) => profile.name)
@@ -124,67 +165,57 @@ export async function openProfileStore(options: ProfileStoreOptions): Promise<Pr
     throw new AppErrorException('refused', status.message)
   }
 
-  async function moveToken(profile: Profile, storage: TokenStorage) {
+  function moveToken(profile: Profile, storage: TokenStorage) {
     const key = profileTokenKey(profile.id)
     if (vault.describe(key).storage === storage) return
-    const secret = await vault.get(key)
+    const secret = vault.get(key)
     if (secret === null) {
       throw new AppErrorException('refused', `“${profile.name}” has no API token to move. Enter one first.`)
     }
-    await vault.set(key, secret, storage)
+    vault.set(key, secret, storage)
   }
 
-  /** Saves a new profile; its token, already in the vault, is taken out again if that fails. */
-  async function saveNewProfiles(added: Profile[]) {
-    try {
-      await save({ ...saved, profiles: [...saved.profiles, ...added] })
-    } catch (error) {
-      await vault.delete(...added.map((profile) => profileTokenKey(profile.id)))
-      throw error
-    }
-  }
+  const activeSetting = () => db.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', ACTIVE_PROFILE_SETTING)?.value ?? null
 
   return {
     list,
     get,
-    notices: () => [...notices],
+    notices: () => [...unreadable],
 
     activeId() {
-      const all = list()
-      if (saved.activeId !== null && all.some((profile) => profile.id === saved.activeId)) return saved.activeId
-      return all[0]?.id ?? null
+      const stored = activeSetting()
+      if (stored !== null && (builtins.has(stored) || savedOne(stored))) return stored
+      return builtins.keys().next().value ?? db.get<{ id: string }>('SELECT id FROM profiles ORDER BY rowid LIMIT 1')?.id ?? null
     },
 
-    setActive(id) {
-      return runInTurn(async () => {
-        get(id)
-        await save({ ...saved, activeId: id })
-        return id
-      })
+    async setActive(id) {
+      get(id)
+      db.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', ACTIVE_PROFILE_SETTING, id)
+      return id
     },
 
-    create(draft) {
-      return runInTurn(async () => {
+    async create(draft) {
+      return db.transaction(() => {
         assertNameFree(draft.name)
         const at = now().toISOString()
         const { name, baseUrl, timeoutSeconds, environmentLabel } = draft
         const profile: Profile = { id: newId(), name, baseUrl, timeoutSeconds, environmentLabel, createdAt: at, updatedAt: at }
+        writeProfile(profile, 'insert')
         if (draft.apiToken !== undefined) {
-          await vault.set(profileTokenKey(profile.id), draft.apiToken, placeForToken(draft.tokenStorage, { set: false, storage: 'none' }))
+          vault.set(profileTokenKey(profile.id), draft.apiToken, placeForToken(draft.tokenStorage, { set: false, storage: 'none' }))
         }
-        await saveNewProfiles([profile])
         return profile
       })
     },
 
-    update(id, changes) {
-      return runInTurn(async () => {
+    async update(id, changes) {
+      return db.transaction(() => {
         const current = editable(id, 'edited')
         if (changes.name !== undefined) assertNameFree(changes.name, id)
         const key = profileTokenKey(id)
-        if (changes.clearToken) await vault.delete(key)
-        else if (changes.apiToken !== undefined) await vault.set(key, changes.apiToken, placeForToken(changes.tokenStorage, vault.describe(key)))
-        else if (changes.tokenStorage !== undefined) await moveToken(current, changes.tokenStorage)
+        if (changes.clearToken) vault.delete(key)
+        else if (changes.apiToken !== undefined) vault.set(key, changes.apiToken, placeForToken(changes.tokenStorage, vault.describe(key)))
+        else if (changes.tokenStorage !== undefined) moveToken(current, changes.tokenStorage)
 
         const updated: Profile = {
           ...current,
@@ -194,7 +225,7 @@ export async function openProfileStore(options: ProfileStoreOptions): Promise<Pr
           environmentLabel: changes.environmentLabel ?? current.environmentLabel,
           updatedAt: now().toISOString(),
         }
-        await save({ ...saved, profiles: saved.profiles.map((profile) => (profile.id === id ? updated : profile)) })
+        writeProfile(updated, 'update')
         return updated
       })
     },
@@ -205,8 +236,8 @@ export async function openProfileStore(options: ProfileStoreOptions): Promise<Pr
      * the operator may no longer have the token at hand to type it again. Group tokens stay
      * with the original: they belong to the groups fetched through it.
      */
-    duplicate(id) {
-      return runInTurn(async () => {
+    async duplicate(id) {
+      return db.transaction(() => {
         const source = get(id)
         const at = now().toISOString()
         const copy: Profile = {
@@ -218,64 +249,75 @@ export async function openProfileStore(options: ProfileStoreOptions): Promise<Pr
           createdAt: at,
           updatedAt: at,
         }
-        await vault.copy(profileTokenKey(source.id), profileTokenKey(copy.id))
-        await saveNewProfiles([copy])
+        writeProfile(copy, 'insert')
+        vault.copy(profileTokenKey(source.id), profileTokenKey(copy.id))
         return copy
       })
     },
 
-    delete(id) {
-      return runInTurn(async () => {
+    /** The profile, its secrets and what else belongs to it (onDelete) go in one transaction. */
+    async delete(id) {
+      db.transaction(() => {
         editable(id, 'deleted')
-        // Secrets first: should saving the list then fail, a profile without its token is
-        // visible and can be deleted again, whereas an orphaned secret would linger unseen.
-        await vault.delete(...vault.keys().filter((key) => isSecretOfProfile(key, id)))
-        await save({
-          ...saved,
-          activeId: saved.activeId === id ? null : saved.activeId,
-          profiles: saved.profiles.filter((profile) => profile.id !== id),
-        })
+        db.run('DELETE FROM profiles WHERE id = ?', id)
+        vault.deleteProfileSecrets(id)
+        options.onDelete?.(id)
+        if (activeSetting() === id) db.run('DELETE FROM settings WHERE key = ?', ACTIVE_PROFILE_SETTING)
       })
     },
 
-    registerBuiltin(builtin, apiToken) {
-      return runInTurn(async () => {
-        if (saved.profiles.some((profile) => profile.id === builtin.id)) {
-          throw new Error(`A saved profile already uses the id "${builtin.id}"; a built-in profile needs its own.`)
-        }
-        const at = now().toISOString()
-        const profile = ProfileSchema.parse({ ...builtin, builtin: true, createdAt: at, updatedAt: at })
-        // Memory only: the app hands the token over at every launch, and it is never written.
-        await vault.set(profileTokenKey(profile.id), apiToken, 'session')
-        builtins.set(profile.id, profile)
-        return profile
-      })
+    async registerBuiltin(builtin, apiToken) {
+      if (savedOne(builtin.id)) {
+        throw new Error(`A saved profile already uses the id "${builtin.id}"; a built-in profile needs its own.`)
+      }
+      const at = now().toISOString()
+      const profile = ProfileSchema.parse({ ...builtin, builtin: true, createdAt: at, updatedAt: at })
+      // Memory only: the app hands the token over at every launch, and it is never written.
+      vault.set(profileTokenKey(profile.id), apiToken, 'session')
+      builtins.set(profile.id, profile)
+      return profile
     },
 
-    exportProfiles: () => buildProfilesExport(saved.profiles, now()),
+    exportProfiles: () => buildProfilesExport(saved(), now()),
 
-    importProfiles(text) {
-      return runInTurn(async () => {
-        const incoming = parseProfilesExport(text)
+    async importProfiles(text) {
+      const incoming = parseProfilesExport(text)
+      return db.transaction(() => {
         const taken = names()
         const at = now().toISOString()
-        const imported = incoming.map((settings): Profile => {
+        return incoming.map((settings): Profile => {
           const name = uniqueName(settings.name, taken)
           taken.push(name)
-          return { ...settings, id: newId(), name, createdAt: at, updatedAt: at }
+          const profile: Profile = { ...settings, id: newId(), name, createdAt: at, updatedAt: at }
+          writeProfile(profile, 'insert')
+          return profile
         })
-        await saveNewProfiles(imported)
-        return imported
       })
     },
 
     async resolveConnection(id) {
       const profile = get(id)
-      const apiToken = await vault.get(profileTokenKey(id))
+      const apiToken = vault.get(profileTokenKey(id))
       if (apiToken === null) {
         throw new AppErrorException('refused', `The profile “${profile.name}” has no API token. Edit the profile and enter one.`)
       }
       return { baseUrl: profile.baseUrl, apiToken, timeoutMs: profile.timeoutSeconds * 1000 }
     },
   }
+}
+
+/**
+ * A profile carried over from an earlier release's file: kept under its id (so its secrets and
+ * catalog still match), renamed only if a profile made since has taken its name. False when a
+ * profile with this id is already here.
+ */
+export function insertImportedProfile(db: Database, profile: Profile): boolean {
+  if (db.get('SELECT 1 AS found FROM profiles WHERE id = ?', profile.id)) return false
+  const taken = db.all<{ name: string }>('SELECT name FROM profiles').map((row) => row.name)
+  const name = uniqueName(profile.name, taken)
+  db.run(
+    `INSERT INTO profiles (id, name, name_key, base_url, timeout_seconds, environment_label, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    profile.id, name, name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.createdAt, profile.updatedAt,
+  )
+  return true
 }

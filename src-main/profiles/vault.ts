@@ -1,194 +1,209 @@
-import { join } from 'node:path'
-import { z } from 'zod'
 import type { TokenState, TokenStorage, VaultStatus } from '../../src-shared/profiles/schemas'
+import { AppErrorException } from '../../src-shared/ipc/result'
 import type { SafeStorageLike } from '../app-services'
-import { ensureDataDir } from '../data-dir'
+import type { Database } from '../storage/database'
 import { createKeychain } from './keychain'
-import { readJsonFile, removeFile, writeJsonFile } from '../storage/json-file'
-import { createSerialQueue } from '../storage/serial-queue'
+import { secretKeyRange } from './vault-keys'
 
 /**
  * Every secret the app holds (API tokens, user group tokens), by key (see vault-keys.ts), in the
- * place the operator chose for it. Secrets leave it only through `get`, for main-side callers;
- * `describe` is what may be shown.
+ * place the operator chose for it: a row of the app database per secret, encrypted on its own
+ * with the system keychain, or (where there is none, and the operator chose it) in clear in that
+ * owner-only database; or only in this process's memory for the session. Secrets leave it only
+ * through `get`, for main-side callers; `describe` is what may be shown.
+ *
+ * Calls are synchronous so that a secret and the rows that go with it (a rotated group token and
+ * its catalog entry) can be written in one database transaction.
  */
 export interface SecretVault {
   status(): VaultStatus
-  set(key: string, secret: string, storage: TokenStorage): Promise<void>
-  get(key: string): Promise<string | null>
+  set(key: string, secret: string, storage: TokenStorage): void
+  get(key: string): string | null
   has(key: string): boolean
   describe(key: string): TokenState
   /** Copies a secret to another key, in the same place, without decrypting it. */
-  copy(fromKey: string, toKey: string): Promise<boolean>
-  delete(...keys: string[]): Promise<void>
-  keys(): string[]
-  /** Sentences for the operator about this launch, e.g. a vault file moved aside. */
+  copy(fromKey: string, toKey: string): boolean
+  delete(...keys: string[]): void
+  /** Every secret of one profile: its API token and its groups' tokens. */
+  deleteProfileSecrets(profileId: string): void
+  /** Sentences for the operator about this launch. */
   notices(): string[]
 }
 
-export const VAULT_FILE = 'vault.json'
-export const PLAINTEXT_VAULT_FILE = 'vault.plain.json'
+interface SecretRow {
+  storage: 'keychain' | 'file'
+  ciphertext: string | null
+  backend: string | null
+  secret: string | null
+  last4: string | null
+  updated_at: string
+}
 
-const FORMAT = 'embed-console-vault'
+interface SessionSecret {
+  secret: string
+  last4?: string
+}
 
-const KeychainVaultFileSchema = z.object({
-  format: z.literal(FORMAT),
-  version: z.literal(1),
-  encrypted: z.literal(true),
-  encryptedBy: z.literal('electron-safeStorage'),
-  note: z.string(),
-  entries: z.record(
-    z.string(),
-    z.object({ ciphertext: z.base64(), backend: z.string(), last4: z.string().max(4).optional(), updatedAt: z.iso.datetime() }),
-  ),
-})
-
-const PlaintextVaultFileSchema = z.object({
-  format: z.literal(FORMAT),
-  version: z.literal(1),
-  encrypted: z.literal(false),
-  note: z.string(),
-  entries: z.record(z.string(), z.object({ secret: z.string(), last4: z.string().max(4).optional(), updatedAt: z.iso.datetime() })),
-})
-
-const KEYCHAIN_NOTE =
-  'Each secret is encrypted by Electron safeStorage with the system keychain named in its "backend"; without that keychain this file cannot be read.'
-const PLAINTEXT_NOTE =
-  'NOT ENCRYPTED. No system keychain was available, so the operator chose to keep these tokens as plain text in this owner-only (0600) file. Anyone who can read it can use them.'
-
-// `last4` is kept beside the ciphertext so that listing profiles never asks the keychain
-// (which can prompt the user on macOS); the renderer is shown those four characters anyway.
-type Entry =
-  | { storage: 'keychain'; ciphertext: string; backend: string; last4?: string; updatedAt: string }
-  | { storage: 'file' | 'session'; secret: string; last4?: string; updatedAt: string }
-
-/** Short secrets show no tail: four characters would give too much of them away. */
-function lastFour(secret: string): { last4?: string } {
-  return secret.length >= 12 ? { last4: secret.slice(-4) } : {}
+/** The one rule for the characters of a token that may be shown: short tokens show none. */
+export function visibleTail(secret: string): string | undefined {
+  return secret.length >= 12 ? secret.slice(-4) : undefined
 }
 
 export interface SecretVaultOptions {
-  dataDir: string
+  db: Database
   /** Electron's safeStorage in the desktop app; absent in browser mode and the CLI. */
   safeStorage?: SafeStorageLike
   platform?: NodeJS.Platform
   now?: () => Date
 }
 
-export async function openSecretVault(options: SecretVaultOptions): Promise<SecretVault> {
-  const dataDir = ensureDataDir(options.dataDir)
+export function openSecretVault(options: SecretVaultOptions): SecretVault {
+  const { db } = options
   const keychain = createKeychain(options.safeStorage, options.platform)
   const now = options.now ?? (() => new Date())
-  const keychainPath = join(dataDir, VAULT_FILE)
-  const plaintextPath = join(dataDir, PLAINTEXT_VAULT_FILE)
-  const runInTurn = createSerialQueue()
   const notices: string[] = []
-  let entries = new Map<string, Entry>()
+  // Session secrets live in this process only; the database never sees them.
+  const session = new Map<string, SessionSecret>()
 
-  const plaintextFile = await readJsonFile(plaintextPath, PlaintextVaultFileSchema, now)
-  if (plaintextFile.state === 'read') {
-    for (const [key, entry] of Object.entries(plaintextFile.value.entries)) entries.set(key, { storage: 'file', ...entry })
-  }
-  // Read second so that, should a move between the two files have been cut short, the
-  // encrypted copy wins.
-  const keychainFile = await readJsonFile(keychainPath, KeychainVaultFileSchema, now)
-  if (keychainFile.state === 'read') {
-    for (const [key, entry] of Object.entries(keychainFile.value.entries)) entries.set(key, { storage: 'keychain', ...entry })
-  }
-  for (const file of [plaintextFile, keychainFile]) if (file.state === 'moved-aside') notices.push(file.notice)
+  const row = (key: string) => db.get<SecretRow>('SELECT storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE key = ?', key)
 
-  async function saveKeychainFile(next: Map<string, Entry>) {
-    const stored = [...next].flatMap(([key, entry]) =>
-      entry.storage === 'keychain'
-        ? [[key, { ciphertext: entry.ciphertext, backend: entry.backend, last4: entry.last4, updatedAt: entry.updatedAt }] as const]
-        : [],
-    )
-    if (stored.length === 0) return removeFile(keychainPath)
-    await writeJsonFile(keychainPath, {
-      format: FORMAT,
-      version: 1,
-      encrypted: true,
-      encryptedBy: 'electron-safeStorage',
-      note: KEYCHAIN_NOTE,
-      entries: Object.fromEntries(stored),
-    } satisfies z.input<typeof KeychainVaultFileSchema>)
-  }
-
-  async function savePlaintextFile(next: Map<string, Entry>) {
-    const stored = [...next].flatMap(([key, entry]) =>
-      entry.storage === 'file' ? [[key, { secret: entry.secret, last4: entry.last4, updatedAt: entry.updatedAt }] as const] : [],
-    )
-    // Nothing left to keep unencrypted: leave no such file lying around.
-    if (stored.length === 0) return removeFile(plaintextPath)
-    await writeJsonFile(plaintextPath, {
-      format: FORMAT,
-      version: 1,
-      encrypted: false,
-      note: PLAINTEXT_NOTE,
-      entries: Object.fromEntries(stored),
-    } satisfies z.input<typeof PlaintextVaultFileSchema>)
-  }
-
-  /**
-   * Writes the files of the given places, in order (the new place before the old one, so a
-   * secret being moved is never on disk nowhere), then makes `next` the vault's state.
-   */
-  async function commit(next: Map<string, Entry>, places: ReadonlyArray<TokenStorage | undefined>) {
-    for (const place of new Set(places)) {
-      if (place === 'keychain') await saveKeychainFile(next)
-      if (place === 'file') await savePlaintextFile(next)
-    }
-    entries = next
-  }
-
-  function newEntry(secret: string, storage: TokenStorage): Entry {
+  function writeRow(key: string, secret: string, storage: 'keychain' | 'file') {
     const updatedAt = now().toISOString()
-    if (storage === 'keychain') return { storage, ...keychain.encrypt(secret), ...lastFour(secret), updatedAt }
-    return { storage, secret, ...lastFour(secret), updatedAt }
+    const last4 = visibleTail(secret) ?? null
+    if (storage === 'keychain') {
+      const { ciphertext, backend } = keychain.encrypt(secret)
+      db.run(
+        `INSERT INTO secrets (key, storage, ciphertext, backend, secret, last4, updated_at) VALUES (?, 'keychain', ?, ?, NULL, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET storage = excluded.storage, ciphertext = excluded.ciphertext, backend = excluded.backend,
+           secret = NULL, last4 = excluded.last4, updated_at = excluded.updated_at`,
+        key, ciphertext, backend, last4, updatedAt,
+      )
+      return
+    }
+    if (keychain.status().encryptionAvailable) {
+      throw new AppErrorException('refused', 'The system keychain is available here, so tokens are encrypted with it: keeping one unencrypted is only offered where no keychain exists.')
+    }
+    db.run(
+      `INSERT INTO secrets (key, storage, ciphertext, backend, secret, last4, updated_at) VALUES (?, 'file', NULL, NULL, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET storage = 'file', ciphertext = NULL, backend = NULL, secret = excluded.secret,
+         last4 = excluded.last4, updated_at = excluded.updated_at`,
+      key, secret, last4, updatedAt,
+    )
   }
 
-  return {
+  function decrypt(found: SecretRow): string {
+    return found.storage === 'keychain' ? keychain.decrypt(found.ciphertext ?? '') : (found.secret ?? '')
+  }
+
+  // Where a keychain is available, nothing stays in clear: tokens kept unencrypted on a machine
+  // that had none (or imported from such a file) are encrypted now, and their clear text is
+  // overwritten (secure_delete) and checkpointed out of the write-ahead log.
+  if (keychain.status().encryptionAvailable) {
+    const clear = db.all<{ key: string; secret: string }>("SELECT key, secret FROM secrets WHERE storage = 'file'")
+    if (clear.length > 0) {
+      db.transaction(() => {
+        for (const { key, secret } of clear) writeRow(key, secret, 'keychain')
+      })
+      db.checkpoint()
+      notices.push(
+        `${clear.length === 1 ? 'A token' : `${clear.length} tokens`} kept unencrypted on this machine ${clear.length === 1 ? 'is' : 'are'} now encrypted with the system keychain (${keychain.status().backend}).`,
+      )
+    }
+  }
+
+  const vault: SecretVault = {
     status: () => keychain.status(),
     notices: () => [...notices],
-    keys: () => [...entries.keys()],
-    has: (key) => entries.has(key),
+    has: (key) => session.has(key) || row(key) !== undefined,
 
     describe(key) {
-      const entry = entries.get(key)
-      if (!entry) return { set: false, storage: 'none' }
-      return entry.last4 ? { set: true, storage: entry.storage, last4: entry.last4 } : { set: true, storage: entry.storage }
+      const inMemory = session.get(key)
+      if (inMemory) return inMemory.last4 ? { set: true, storage: 'session', last4: inMemory.last4 } : { set: true, storage: 'session' }
+      const found = row(key)
+      if (!found) return { set: false, storage: 'none' }
+      return found.last4 ? { set: true, storage: found.storage, last4: found.last4 } : { set: true, storage: found.storage }
     },
 
-    async get(key) {
-      const entry = entries.get(key)
-      if (!entry) return null
-      return entry.storage === 'keychain' ? keychain.decrypt(entry.ciphertext) : entry.secret
+    get(key) {
+      const inMemory = session.get(key)
+      if (inMemory) return inMemory.secret
+      const found = row(key)
+      return found ? decrypt(found) : null
     },
 
     set(key, secret, storage) {
-      return runInTurn(async () => {
-        const previous = entries.get(key)
-        await commit(new Map(entries).set(key, newEntry(secret, storage)), [storage, previous?.storage])
+      db.transaction(() => {
+        if (storage === 'session') {
+          db.run('DELETE FROM secrets WHERE key = ?', key)
+          const last4 = visibleTail(secret)
+          db.afterCommit(() => session.set(key, last4 ? { secret, last4 } : { secret }))
+          return
+        }
+        writeRow(key, secret, storage)
+        db.afterCommit(() => session.delete(key))
       })
     },
 
     copy(fromKey, toKey) {
-      return runInTurn(async () => {
-        const source = entries.get(fromKey)
-        if (!source) return false
-        const previous = entries.get(toKey)
-        await commit(new Map(entries).set(toKey, { ...source, updatedAt: now().toISOString() }), [source.storage, previous?.storage])
+      const inMemory = session.get(fromKey)
+      if (inMemory) {
+        vault.set(toKey, inMemory.secret, 'session')
         return true
+      }
+      return db.transaction(() => {
+        const copied = db.run(
+          `INSERT INTO secrets (key, storage, ciphertext, backend, secret, last4, updated_at)
+             SELECT ?, storage, ciphertext, backend, secret, last4, ? FROM secrets WHERE key = ?
+           ON CONFLICT (key) DO UPDATE SET storage = excluded.storage, ciphertext = excluded.ciphertext, backend = excluded.backend,
+             secret = excluded.secret, last4 = excluded.last4, updated_at = excluded.updated_at`,
+          toKey, now().toISOString(), fromKey,
+        )
+        if (copied.changes > 0) db.afterCommit(() => session.delete(toKey))
+        return copied.changes > 0
       })
     },
 
     delete(...keys) {
-      return runInTurn(async () => {
-        const next = new Map(entries)
-        const places = keys.map((key) => entries.get(key)?.storage)
-        for (const key of keys) next.delete(key)
-        await commit(next, places)
+      db.transaction(() => {
+        for (const key of keys) db.run('DELETE FROM secrets WHERE key = ?', key)
+        db.afterCommit(() => keys.forEach((key) => session.delete(key)))
+        db.checkpoint()
+      })
+    },
+
+    deleteProfileSecrets(profileId) {
+      const ranges = secretKeyRange(profileId)
+      db.transaction(() => {
+        for (const [from, to] of ranges) db.run('DELETE FROM secrets WHERE key >= ? AND key < ?', from, to)
+        db.afterCommit(() => {
+          for (const key of session.keys()) if (ranges.some(([from, to]) => key >= from && key < to)) session.delete(key)
+        })
+        db.checkpoint()
       })
     },
   }
+  return vault
+}
+
+/** A secret carried over from an earlier release's vault file, as it was stored; a key already here wins. */
+export function insertImportedSecret(
+  db: Database,
+  key: string,
+  stored: { ciphertext: string; backend: string } | { secret: string },
+  last4: string | undefined,
+  updatedAt: string,
+): boolean {
+  const keychain = 'ciphertext' in stored
+  return (
+    db.run(
+      'INSERT OR IGNORE INTO secrets (key, storage, ciphertext, backend, secret, last4, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      key,
+      keychain ? 'keychain' : 'file',
+      keychain ? stored.ciphertext : null,
+      keychain ? stored.backend : null,
+      keychain ? null : stored.secret,
+      last4 ?? null,
+      updatedAt,
+    ).changes > 0
+  )
 }

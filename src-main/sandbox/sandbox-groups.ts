@@ -1,88 +1,94 @@
-import { z } from 'zod'
-import {
-  EnvironmentTagSchema,
-  MappingSchema,
-  PropertiesSchema,
-  type EnvironmentTag,
-  type GetOrCreateRequest,
-  type UpdateRequest,
-  type UserGroup,
-} from '../../src-shared/user-api/schemas'
+import type { EnvironmentTag, GetOrCreateRequest, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
+import type { Database, SqlValue } from '../storage/database'
 
-const StoredGroupSchema = z.object({
-  team_id: z.number().int().positive(),
-  token: z.string(),
-  name: z.string(),
-  provided_id: z.string(),
-  mapping: MappingSchema,
-  properties: PropertiesSchema.nullable(),
-  api_environment_tag: EnvironmentTagSchema,
-})
-type StoredGroup = z.infer<typeof StoredGroupSchema>
-
-/** What the sandbox keeps on disk. API tokens are kept only when the sandbox made them up. */
-export const SandboxDataSchema = z.object({
-  format: z.literal('embed-console-sandbox'),
-  version: z.literal(1),
-  apiTokens: z.object({ Customer: z.string().optional(), Testing: z.string().optional() }),
-  nextTeamId: z.number().int().positive(),
-  groups: z.array(StoredGroupSchema),
-})
-export type SandboxData = z.infer<typeof SandboxDataSchema>
-
-export const emptySandboxData = (): SandboxData => ({ format: 'embed-console-sandbox', version: 1, apiTokens: {}, nextTeamId: 1, groups: [] })
+interface GroupRecord {
+  team_id: number
+  environment: EnvironmentTag
+  provided_id: string
+  name: string
+  token: string
+  properties: string | null
+}
 
 /** The group as the API returns it: the spec lists no mapping in responses. */
-const asResponse = ({ mapping: _mapping, ...group }: StoredGroup): UserGroup => group
+const asResponse = (row: GroupRecord): UserGroup => ({
+  team_id: row.team_id,
+  token: row.token,
+  name: row.name,
+  provided_id: row.provided_id,
+  properties: row.properties === null ? null : JSON.parse(row.properties),
+  api_environment_tag: row.environment,
+})
+
+const COLUMNS = 'team_id, environment, provided_id, name, token, properties'
 
 /**
- * The rules of /api/user over the sandbox's data, with no I/O: ids unique per environment, a
- * group token looked up only within the caller's environment, rotation replacing the token.
- * Methods change `data` in place; the server saves after any call that found or made a group,
- * except a get-or-create that found one (nothing changed).
+ * The rules of /api/user over the sandbox's database: ids unique per environment, a group token
+ * looked up only within the caller's environment, rotation replacing the token. Each operation
+ * is one indexed statement (or a read and one), atomic on its own: two processes serving the
+ * same database cannot create one id twice or rotate one token twice.
  */
 export class SandboxGroups {
   constructor(
-    private readonly data: SandboxData,
+    private readonly db: Database,
     private readonly newToken: () => string,
   ) {}
 
-  private byId(environment: EnvironmentTag, userGroupId: string): StoredGroup | undefined {
-    return this.data.groups.find((group) => group.api_environment_tag === environment && group.provided_id === userGroupId)
+  private byId(environment: EnvironmentTag, userGroupId: string): GroupRecord | undefined {
+    return this.db.get<GroupRecord>(`SELECT ${COLUMNS} FROM groups WHERE environment = ? AND provided_id = ?`, environment, userGroupId)
   }
 
   getOrCreate(environment: EnvironmentTag, request: GetOrCreateRequest): { created: boolean; group: UserGroup } {
     const existing = this.byId(environment, request.user_group_id)
     if (existing) return { created: false, group: asResponse(existing) }
-    const group: StoredGroup = {
-      team_id: this.data.nextTeamId++,
-      token: this.newToken(),
-      // The spec types name as a string; a group created without one gets the empty string.
-      name: request.name ?? '',
-      provided_id: request.user_group_id,
-      mapping: request.mapping ?? {},
-      properties: request.properties ?? null,
-      api_environment_tag: environment,
-    }
-    this.data.groups.push(group)
-    return { created: true, group: asResponse(group) }
+    // The spec types name as a string; a group created without one gets the empty string.
+    const inserted = this.db.get<GroupRecord>(
+      `INSERT INTO groups (environment, provided_id, name, token, mapping, properties) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (environment, provided_id) DO NOTHING RETURNING ${COLUMNS}`,
+      environment,
+      request.user_group_id,
+      request.name ?? '',
+      this.newToken(),
+      JSON.stringify(request.mapping ?? {}),
+      request.properties === undefined ? null : JSON.stringify(request.properties),
+    )
+    if (inserted) return { created: true, group: asResponse(inserted) }
+    // Another process created it between the read and the insert: theirs is the group.
+    return { created: false, group: asResponse(this.byId(environment, request.user_group_id)!) }
   }
 
   /** Changes only the fields given; undefined when the group does not exist in this environment. */
   update(environment: EnvironmentTag, request: UpdateRequest): UserGroup | undefined {
-    const group = this.byId(environment, request.user_group_id)
-    if (!group) return undefined
-    if (request.name !== undefined) group.name = request.name
-    if (request.mapping !== undefined) group.mapping = request.mapping
-    if (request.properties !== undefined) group.properties = request.properties
-    return asResponse(group)
+    const sets: string[] = []
+    const values: SqlValue[] = []
+    const change = (column: string, value: SqlValue) => {
+      sets.push(`${column} = ?`)
+      values.push(value)
+    }
+    if (request.name !== undefined) change('name', request.name)
+    if (request.mapping !== undefined) change('mapping', JSON.stringify(request.mapping))
+    if (request.properties !== undefined) change('properties', JSON.stringify(request.properties))
+    if (sets.length === 0) {
+      const found = this.byId(environment, request.user_group_id)
+      return found ? asResponse(found) : undefined
+    }
+    const updated = this.db.get<GroupRecord>(
+      `UPDATE groups SET ${sets.join(', ')} WHERE environment = ? AND provided_id = ? RETURNING ${COLUMNS}`,
+      ...values,
+      environment,
+      request.user_group_id,
+    )
+    return updated ? asResponse(updated) : undefined
   }
 
   /** Replaces the token; undefined when no group of this environment holds `currentToken`. */
   rotateToken(environment: EnvironmentTag, currentToken: string): UserGroup | undefined {
-    const group = this.data.groups.find((candidate) => candidate.api_environment_tag === environment && candidate.token === currentToken)
-    if (!group) return undefined
-    group.token = this.newToken()
-    return asResponse(group)
+    const rotated = this.db.get<GroupRecord>(
+      `UPDATE groups SET token = ? WHERE environment = ? AND token = ? RETURNING ${COLUMNS}`,
+      this.newToken(),
+      environment,
+      currentToken,
+    )
+    return rotated ? asResponse(rotated) : undefined
   }
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../src-shared/json/depth'
 
 export const SANDBOX_MAX_BODY_BYTES = 1024 * 1024
 
@@ -39,9 +40,11 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 /** The body as JSON through one of the shared request schemas, or a 400 saying what is wrong. */
 export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): T {
   if (body.length === 0) throw new Refusal(400, 'The request body is empty: send a JSON object.')
+  const text = body.toString('utf8')
+  if (jsonTextTooDeep(text)) throw new Refusal(400, `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`)
   let json: unknown
   try {
-    json = JSON.parse(body.toString('utf8'))
+    json = JSON.parse(text)
   } catch {
     throw new Refusal(400, 'The request body is not JSON.')
   }

@@ -13,20 +13,24 @@ import { SandboxGroups } from './sandbox-groups'
 import { parseRequest, readBody, Refusal, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
 
-/** The data file's name in the app's data folder, for the app and `embed-console sandbox` alike. */
-export const SANDBOX_DATA_FILE = 'sandbox.json'
+/** The database's name in the app's data folder, for the app and `embed-console sandbox` alike. */
+export const SANDBOX_DATA_FILE = 'sandbox.db'
+/** Release 0.1.0's data file in that folder, imported once. */
+export const LEGACY_SANDBOX_DATA_FILE = 'sandbox.json'
 const API_PATH = `/${USER_API_PATH}`
 const ENVIRONMENTS: readonly EnvironmentTag[] = ['Customer', 'Testing']
 
 export interface SandboxOptions {
   /** 0 picks any free port. */
   port?: number
-  /** The JSON file the groups (and generated API tokens) are kept in across restarts. */
+  /** The database the groups (and generated API tokens) are kept in across restarts. */
   dataFile: string
+  /** A data file of release 0.1.0 to import once (then kept as `.migrated`). */
+  legacyDataFile?: string
   /** Fixed API tokens, never written to the data file; otherwise the ones made up on first start. */
   customerToken?: string
   testingToken?: string
-  /** Where a notice goes, such as a corrupt data file moved aside. */
+  /** Where a notice goes, such as an unreadable old data file moved aside. */
   log?: (line: string) => void
 }
 
@@ -59,20 +63,17 @@ const unauthorized = (sentence: string) => new Refusal(401, sentence, { 'WWW-Aut
 
 /**
  * A local implementation of /api/user on 127.0.0.1, following the spec's rules and the choices
- * in docs/api-decisions.md. Each API token belongs to one environment; every change is on disk
- * before the answer goes out.
+ * in docs/api-decisions.md. Each API token belongs to one environment; every change is committed
+ * to the database (synchronous=FULL) before the answer goes out.
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   checkGivenTokens(options.customerToken, options.testingToken)
-  const store = await openSandboxStore(options.dataFile, options.log ?? (() => {}))
-  const { apiTokens } = store.data
+  const store = await openSandboxStore({ path: options.dataFile, legacyFile: options.legacyDataFile, log: options.log ?? (() => {}) })
   const tokens: Record<EnvironmentTag, string> = {
-    Customer: options.customerToken ?? (apiTokens.Customer ??= newSandboxToken()),
-    Testing: options.testingToken ?? (apiTokens.Testing ??= newSandboxToken()),
+    Customer: options.customerToken ?? store.apiToken('Customer', newSandboxToken),
+    Testing: options.testingToken ?? store.apiToken('Testing', newSandboxToken),
   }
-  // Saving at once keeps generated tokens, and shows at start whether the file is writable.
-  await store.save()
-  const groups = new SandboxGroups(store.data, newSandboxToken)
+  const groups = new SandboxGroups(store.db, newSandboxToken)
 
   const environmentOf = (authorization: string | undefined): EnvironmentTag => {
     if (!authorization) throw unauthorized('The Authorization header is missing: send "Authorization: Token <API_TOKEN>".')
@@ -94,20 +95,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
     if (req.method === 'GET') {
       const { created, group } = groups.getOrCreate(environment, parseRequest(body, GetOrCreateRequestSchema))
-      if (created) await store.save()
       return { success: 1, new_user_group: created, user_group: group }
     }
     if (req.method === 'PUT') {
       const request = parseRequest(body, UpdateRequestSchema)
       const group = groups.update(environment, request)
       if (!group) throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
-      await store.save()
       return { success: 1, user_group: group }
     }
     // The unknown token is not repeated: it is a credential.
     const group = groups.rotateToken(environment, parseRequest(body, RotateTokenRequestSchema).current_token)
     if (!group) throw new Refusal(404, `No user group in the ${environment} environment has this token.`)
-    await store.save()
     return { success: 1, user_group: group }
   }
 
@@ -128,10 +126,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       },
     )
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+    })
+  } catch (error) {
+    store.close()
+    throw error
+  }
   const { port } = server.address() as AddressInfo
 
   return {
@@ -143,7 +146,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         server.close(() => resolve())
         server.closeAllConnections()
       })
-      await store.settle()
+      store.close()
     },
   }
 }

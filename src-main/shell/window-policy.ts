@@ -82,3 +82,10 @@ export function confirmUnload(ask: (options: typeof UNSAVED_CHANGES_DIALOG) => n
     if (ask(UNSAVED_CHANGES_DIALOG) === 0) event.preventDefault()
   }
 }
+
+/** A window the operator asked for again (a second launch): restored, shown and focused. */
+export function bringToFront(window: { isMinimized(): boolean; restore(): void; show(): void; focus(): void }): void {
+  if (window.isMinimized()) window.restore()
+  window.show()
+  window.focus()
+}

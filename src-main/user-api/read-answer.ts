@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { jsonTextTooDeep, tooDeepMessage } from '../../src-shared/json/depth'
 import { ApiFailureBodySchema } from '../../src-shared/user-api/schemas'
 import type { RawAnswer } from './exchange'
 import type { Redactor } from './redact'
@@ -90,6 +91,8 @@ export function readAnswer<T>(answer: RawAnswer, schema: z.ZodType<T>, context: 
   })
 
   if (status >= 300 && status < 400) throw new AppErrorException('http_status', statusSentence(status, context, headers, false), details())
+  // Before any schema and before anything is stored: a deep value would overflow every later reader.
+  if (json.ok && jsonTextTooDeep(text)) throw new AppErrorException('bad_response', tooDeepMessage(`The answer (HTTP ${status})`), details())
   if (json.ok && (json.value as { success?: unknown } | null)?.success === 0) {
     const envelope = ApiFailureBodySchema.safeParse(json.value)
     const said = envelope.success ? (envelope.data.error ?? envelope.data.message) : undefined

@@ -1,8 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { pipeline } from 'node:stream/promises'
 import type { AddressInfo } from 'node:net'
+import { DOWNLOAD_PATH_PREFIX } from '../../src-shared/ipc/downloads'
 import type { AppServices } from '../app-services'
 import { SECURITY_HEADERS } from '../content-security-policy'
+import { downloadResponse } from '../downloads'
 import { readRendererFile } from '../static-files'
 
 export const ACCESS_KEY_HEADER = 'x-embed-console-key'
@@ -130,6 +133,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       handleCall(req, res, callMatch[1] ?? '').catch(() => {
         if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'The call could not be read.' } })
       })
+      return
+    }
+    if (url.pathname.startsWith(DOWNLOAD_PATH_PREFIX)) {
+      if (req.method !== 'GET') return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'Downloads are GET requests.' } })
+      if (!admit(req, res, req.headers[ACCESS_KEY_HEADER] as string | undefined)) return
+      const answer = downloadResponse(router, url)
+      res.writeHead(answer.status, { ...answer.headers, ...SECURITY_HEADERS })
+      void pipeline(answer.body, res).catch(() => res.destroy())
       return
     }
     if (url.pathname === '/events') {

@@ -2,6 +2,7 @@ import { Suspense, useEffect, useRef } from 'react'
 import { ScreenHeader } from '../ui/ScreenHeader'
 import { ToastRegion } from '../ui/toasts'
 import { ActiveProfile } from './ActiveProfile'
+import { LaunchNotices } from './LaunchNotices'
 import { useNavigation } from './navigation-store'
 import { sections } from './sections'
 import { Sidebar } from './Sidebar'
@@ -49,6 +50,7 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
       </header>
       <Sidebar />
       <main id="main" className="app-main" aria-labelledby="screen-title">
+        <LaunchNotices />
         <ScreenHeader ref={heading} title={section.label} description={section.description} />
         <Suspense fallback={<p className="loading">Loading {section.label}…</p>}>
           <section.Screen />

@@ -1,13 +1,16 @@
 import { useEffect, useRef } from 'react'
 import type { Bridge } from '../../src-shared/ipc/bridge'
 import type { CallInput, CallName, CallOutput } from '../../src-shared/ipc/contract'
+import { downloadPath, type DownloadName, type DownloadQuery } from '../../src-shared/ipc/downloads'
 import type { EventName, EventPayload } from '../../src-shared/ipc/events'
 import type { AppError } from '../../src-shared/ipc/result'
 
 let bridge: Bridge | null = null
+let downloadHeaders: Record<string, string> = {}
 
-export function installBridge(value: Bridge): void {
+export function installBridge(value: Bridge, headers: Record<string, string> = {}): void {
   bridge = value
+  downloadHeaders = headers
 }
 
 function requireBridge(): Bridge {
@@ -32,6 +35,23 @@ export async function call<N extends CallName>(name: N, input: CallInput<N>): Pr
   const result = await requireBridge().invoke(name, input)
   if (!result.ok) throw new CallError(result.error)
   return result.value
+}
+
+/**
+ * Fetches a download from main (streamed: an export can be large), or throws a CallError with
+ * main's sentence when the query was refused.
+ */
+export async function fetchDownload<N extends DownloadName>(name: N, query: DownloadQuery<N>): Promise<Response> {
+  requireBridge()
+  let response: Response
+  try {
+    response = await fetch(downloadPath(name, query), { headers: downloadHeaders })
+  } catch (error) {
+    throw new CallError({ code: 'connect_failed', message: 'Embed Console is not answering.', details: String(error) })
+  }
+  if (response.ok) return response
+  const refusal = (await response.json().catch(() => null)) as { error?: AppError } | null
+  throw new CallError(refusal?.error ?? { code: 'internal', message: `The download failed (HTTP ${response.status}).` })
 }
 
 /** Subscribes to one event from main for the life of the component. */

@@ -50,10 +50,16 @@ function browserBridge(key: string): Bridge {
   }
 }
 
-export type BridgeState = { kind: 'ready'; bridge: Bridge; transport: 'electron' | 'browser' } | { kind: 'no-key' }
+/**
+ * `downloadHeaders` go with every download the renderer fetches from its own origin (see
+ * src-shared/ipc/downloads.ts): the access key in browser mode, nothing under app:// in Electron.
+ */
+export type BridgeState =
+  | { kind: 'ready'; bridge: Bridge; transport: 'electron' | 'browser'; downloadHeaders: Record<string, string> }
+  | { kind: 'no-key' }
 
 export function connectBridge(): BridgeState {
-  if (window.api) return { kind: 'ready', bridge: window.api, transport: 'electron' }
+  if (window.api) return { kind: 'ready', bridge: window.api, transport: 'electron', downloadHeaders: {} }
   const key = takeAccessKey(window.location, window.sessionStorage, window.history)
-  return key ? { kind: 'ready', bridge: browserBridge(key), transport: 'browser' } : { kind: 'no-key' }
+  return key ? { kind: 'ready', bridge: browserBridge(key), transport: 'browser', downloadHeaders: { [KEY_HEADER]: key } } : { kind: 'no-key' }
 }

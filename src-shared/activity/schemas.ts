@@ -35,3 +35,16 @@ export const ACTIVITY_COLUMNS = Object.keys(ActivityEntrySchema.shape) as (keyof
 
 export const ActivityExportFormatSchema = z.enum(['csv', 'jsonl'])
 export type ActivityExportFormat = z.infer<typeof ActivityExportFormatSchema>
+
+/** Which entries a page or an export holds; every field narrows, none means all. */
+export const ActivityFilterSchema = z
+  .object({
+    profileId: z.string().max(64).optional(),
+    groupId: z.string().max(500).optional().describe('Entries whose group id starts with this text'),
+    operation: ApiOperationSchema.optional(),
+    outcome: ActivityOutcomeSchema.optional(),
+    from: z.iso.datetime().optional().describe('Entries at or after this instant'),
+    to: z.iso.datetime().optional().describe('Entries before this instant'),
+  })
+  .strict()
+export type ActivityFilter = z.infer<typeof ActivityFilterSchema>

@@ -30,6 +30,9 @@ export const CatalogQuerySchema = z
     environment: CatalogEnvironmentFilterSchema.default('all'),
     sortBy: CatalogSortKeySchema.default('updatedAt'),
     sortDirection: z.enum(['asc', 'desc']).default('desc'),
+    /** The window of matching rows wanted: the renderer asks only for what it shows. */
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(1000).default(200),
   })
   .strict()
 export type CatalogQuery = z.infer<typeof CatalogQuerySchema>

@@ -15,6 +15,7 @@ export const appCalls = {
       dataDir: z.string(),
       platform: z.string(),
       sandbox: SandboxStatusSchema,
+      notices: z.array(z.string()).describe('Sentences about this launch: data imported, a record skipped, a file moved aside'),
     }),
   }),
   'app.echo': defineCall({

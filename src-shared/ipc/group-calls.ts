@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ActivityEntrySchema, ActivityExportFormatSchema, ActivityOutcomeSchema } from '../activity/schemas'
+import { ActivityEntrySchema, ActivityFilterSchema } from '../activity/schemas'
 import { CatalogEntrySchema, CatalogQuerySchema, CatalogRowSchema } from '../catalog/schemas'
 import { GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
 import { defineCall } from './define'
@@ -59,9 +59,15 @@ export const groupCalls = {
     output: z.object({ token: z.string() }),
   }),
   'catalog.list': defineCall({
-    summary: 'The groups this app has seen through a profile, searched, filtered and sorted.',
+    summary: 'A window of the groups this app has seen through a profile, searched, filtered and sorted.',
     input: CatalogQuerySchema.partial({ profileId: true }),
-    output: z.object({ profileId: z.string(), total: z.number().int(), rows: z.array(CatalogRowSchema) }),
+    output: z.object({
+      profileId: z.string(),
+      total: z.number().int().describe('Groups of this profile'),
+      matching: z.number().int().describe('Groups that match the search and filter'),
+      offset: z.number().int(),
+      rows: z.array(CatalogRowSchema),
+    }),
   }),
   'catalog.get': defineCall({
     summary: 'Everything the catalog knows of one group (its token stays in the vault).',
@@ -69,13 +75,15 @@ export const groupCalls = {
     output: z.object({ entry: CatalogEntrySchema.nullable() }),
   }),
   'activity.list': defineCall({
-    summary: 'The newest API calls made from this app (all of them go to the export), tokens redacted.',
-    input: z.object({ outcome: ActivityOutcomeSchema.optional(), limit: z.number().int().min(1).max(5000).default(500) }).strict(),
-    output: z.object({ entries: z.array(ActivityEntrySchema), total: z.number().int() }),
-  }),
-  'activity.export': defineCall({
-    summary: 'The activity log as CSV or JSON Lines.',
-    input: z.object({ format: ActivityExportFormatSchema, outcome: ActivityOutcomeSchema.optional() }).strict(),
-    output: z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() }),
+    summary: 'A page of the API calls made from this app, newest first, filtered; tokens redacted.',
+    input: ActivityFilterSchema.extend({
+      cursor: z.number().int().positive().optional().describe('From the previous page: the entries older than it'),
+      limit: z.number().int().min(1).max(1000).default(200),
+    }).strict(),
+    output: z.object({
+      entries: z.array(ActivityEntrySchema),
+      total: z.number().int().nullable().describe('Matching entries, counted on the first page only'),
+      nextCursor: z.number().int().nullable(),
+    }),
   }),
 }

@@ -23,6 +23,8 @@ export const ErrorCodeSchema = z.enum([
   'api_failure',
   'response_too_large',
   'outcome_unknown',
+  // the app's databases
+  'storage',
   // site.json files
   'file_changed_on_disk',
   'file_io',

@@ -1,32 +1,77 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
-import { OPERATION_LABELS, type ActivityExportFormat, type ActivityOutcome } from '../../../src-shared/activity/schemas'
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
+import { useDeferredValue, useState } from 'react'
+import {
+  ApiOperationSchema,
+  OPERATION_LABELS,
+  type ActivityExportFormat,
+  type ActivityFilter,
+  type ActivityOutcome,
+  type ApiOperation,
+} from '../../../src-shared/activity/schemas'
 import { call } from '../../lib/api'
-import { downloadText } from '../../lib/download'
+import { saveDownload } from '../../lib/download'
+import { useProfiles } from '../../lib/profiles'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 
 const OUTCOME_LABELS: Record<ActivityOutcome, string> = { success: 'Success', failure: 'Failure', unknown: 'Outcome unknown' }
+const PAGE_SIZE = 200
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
+const countFormat = new Intl.NumberFormat()
+
+/** A `datetime-local` value (local time, no zone) as the ISO instant the log filters on. */
+const instantOf = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined)
+
+interface FilterFields {
+  profileId: string
+  groupId: string
+  operation: ApiOperation | ''
+  outcome: ActivityOutcome | ''
+  from: string
+  to: string
+}
+
+const NO_FILTER: FilterFields = { profileId: '', groupId: '', operation: '', outcome: '', from: '', to: '' }
+
+function filterOf(fields: FilterFields): ActivityFilter {
+  return {
+    ...(fields.profileId ? { profileId: fields.profileId } : {}),
+    ...(fields.groupId.trim() ? { groupId: fields.groupId.trim() } : {}),
+    ...(fields.operation ? { operation: fields.operation } : {}),
+    ...(fields.outcome ? { outcome: fields.outcome } : {}),
+    ...(fields.from ? { from: instantOf(fields.from) } : {}),
+    ...(fields.to ? { to: instantOf(fields.to) } : {}),
+  }
+}
 
 export default function ActivityScreen() {
-  const [outcome, setOutcome] = useState<ActivityOutcome | 'all'>('all')
-  const filter = outcome === 'all' ? {} : { outcome }
-  const activity = useQuery({ queryKey: ['activity', outcome], queryFn: () => call('activity.list', filter) })
+  const [fields, setFields] = useState<FilterFields>(NO_FILTER)
+  const deferredFields = useDeferredValue(fields)
+  const filter = filterOf(deferredFields)
+  const filtered = Object.keys(filter).length > 0
+  const profiles = useProfiles()
+
+  // Pages of 200, newest first, fetched as the operator asks for older ones: a million calls
+  // never reach the screen at once.
+  const activity = useInfiniteQuery({
+    queryKey: ['activity', filter],
+    queryFn: ({ pageParam }) => call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: 0,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    placeholderData: (previous) => previous,
+  })
   const exporter = useMutation({
-    mutationFn: (format: ActivityExportFormat) => call('activity.export', { format, ...filter }),
-    onSuccess: (file) => {
-      downloadText(file.fileName, file.mimeType, file.text)
-      toast.success(`Exported ${file.fileName}.`)
-    },
+    mutationFn: (format: ActivityExportFormat) => saveDownload('activity', { format, ...filter }),
+    onSuccess: (fileName) => toast.success(`Exported ${fileName}.`),
     onError: (error) => toast.error(`Export failed: ${error.message}`),
   })
 
-  const entries = activity.data?.entries ?? []
-  const neverUsed = activity.isSuccess && entries.length === 0 && outcome === 'all'
+  const entries = activity.data?.pages.flatMap((page) => page.entries) ?? []
+  const total = activity.data?.pages[0]?.total ?? 0
+  const set = <K extends keyof FilterFields>(key: K, value: FilterFields[K]) => setFields((current) => ({ ...current, [key]: value }))
 
-  if (neverUsed) {
+  if (activity.isSuccess && total === 0 && !filtered) {
     return (
       <EmptyState title="No activity yet">
         Every call to the API is listed here with its time, profile, operation, outcome and duration. Tokens are always
@@ -37,31 +82,75 @@ export default function ActivityScreen() {
 
   return (
     <div className="stack">
-      <div className="toolbar" role="toolbar" aria-label="Activity tools">
+      <form className="activity-filters" aria-label="Filter calls" onSubmit={(event) => event.preventDefault()}>
         <label className="inline-field">
-          Outcome
-          <select value={outcome} onChange={(event) => setOutcome(event.target.value as ActivityOutcome | 'all')}>
-            <option value="all">All</option>
-            <option value="success">Success</option>
-            <option value="failure">Failure</option>
-            <option value="unknown">Outcome unknown</option>
+          Profile
+          <select value={fields.profileId} onChange={(event) => set('profileId', event.target.value)}>
+            <option value="">Any</option>
+            {profiles.data?.profiles.map((profile) => (
+              <option key={profile.id} value={profile.id}>
+                {profile.name}
+              </option>
+            ))}
           </select>
         </label>
+        <label className="inline-field">
+          Group id starts with
+          <input type="search" value={fields.groupId} spellCheck={false} onChange={(event) => set('groupId', event.target.value)} />
+        </label>
+        <label className="inline-field">
+          Operation
+          <select value={fields.operation} onChange={(event) => set('operation', event.target.value as ApiOperation | '')}>
+            <option value="">Any</option>
+            {ApiOperationSchema.options.map((operation) => (
+              <option key={operation} value={operation}>
+                {OPERATION_LABELS[operation]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          Outcome
+          <select value={fields.outcome} onChange={(event) => set('outcome', event.target.value as ActivityOutcome | '')}>
+            <option value="">Any</option>
+            {(Object.keys(OUTCOME_LABELS) as ActivityOutcome[]).map((outcome) => (
+              <option key={outcome} value={outcome}>
+                {OUTCOME_LABELS[outcome]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          From
+          <input type="datetime-local" value={fields.from} onChange={(event) => set('from', event.target.value)} />
+        </label>
+        <label className="inline-field">
+          Until
+          <input type="datetime-local" value={fields.to} onChange={(event) => set('to', event.target.value)} />
+        </label>
+        <button type="button" className="btn" disabled={!filtered} onClick={() => setFields(NO_FILTER)}>
+          Clear filters
+        </button>
+      </form>
+      <div className="toolbar" role="toolbar" aria-label="Activity tools">
+        <span className="muted" aria-live="polite">
+          {activity.data ? `${countFormat.format(total)} ${total === 1 ? 'call' : 'calls'}${filtered ? ' match' : ''}` : ''}
+        </span>
         <span className="toolbar__spacer" />
-        <button type="button" className="btn" disabled={exporter.isPending || entries.length === 0} onClick={() => exporter.mutate('csv')}>
+        <button type="button" className="btn" disabled={exporter.isPending || total === 0} onClick={() => exporter.mutate('csv')}>
           Export CSV
         </button>
-        <button type="button" className="btn" disabled={exporter.isPending || entries.length === 0} onClick={() => exporter.mutate('jsonl')}>
+        <button type="button" className="btn" disabled={exporter.isPending || total === 0} onClick={() => exporter.mutate('jsonl')}>
           Export JSON Lines
         </button>
       </div>
-      {activity.isError ? <p role="alert" className="error-text">The activity log could not be read: {activity.error.message}</p> : null}
-      {activity.isSuccess && entries.length === 0 ? <p className="muted">No calls with this outcome.</p> : null}
-      {activity.data && activity.data.total > entries.length ? (
-        <p className="muted">
-          Showing the newest {entries.length} of {activity.data.total} calls; the export holds all of them.
+      {exporter.isPending ? (
+        <p className="muted" role="status">
+          Exporting {countFormat.format(total)} calls…
         </p>
       ) : null}
+      {activity.isError ? <p role="alert" className="error-text">The activity log could not be read: {activity.error.message}</p> : null}
+      {activity.isSuccess && total === 0 ? <p className="muted">No calls match these filters.</p> : null}
       {entries.length > 0 ? (
         <div className="table-wrap">
           <table className="table" aria-label="API calls">
@@ -92,6 +181,16 @@ export default function ActivityScreen() {
               ))}
             </tbody>
           </table>
+        </div>
+      ) : null}
+      {activity.hasNextPage ? (
+        <div className="row">
+          <button type="button" className="btn" disabled={activity.isFetchingNextPage} onClick={() => void activity.fetchNextPage()}>
+            {activity.isFetchingNextPage ? 'Loading…' : `Show ${PAGE_SIZE} older calls`}
+          </button>
+          <span className="muted">
+            Showing {countFormat.format(entries.length)} of {countFormat.format(total)}; the export holds all of them.
+          </span>
         </div>
       ) : null}
     </div>

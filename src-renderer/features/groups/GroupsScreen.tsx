@@ -32,12 +32,6 @@ export default function GroupsScreen() {
   const [outcome, setOutcome] = useState<GroupOutcome | null>(null)
   const profileId = active?.id
 
-  const knownGroups = useQuery({
-    queryKey: ['catalog', profileId, 'rotation-choices'],
-    queryFn: () => call('catalog.list', { profileId, sortBy: 'groupId', sortDirection: 'asc' }),
-    // Only the rotation form lists every known group; the other tabs need not fetch them.
-    enabled: Boolean(profileId) && operation === 'rotateToken',
-  })
   const typedGroup = useQuery({
     queryKey: ['catalog', profileId, 'entry', fields.userGroupId],
     queryFn: () => call('catalog.get', { profileId, groupId: fields.userGroupId }),
@@ -95,12 +89,10 @@ export default function GroupsScreen() {
         <div className="card stack">
           <TabList label="Operation" tabs={TABS} selected={operation} onSelect={setOperation} idPrefix="group-tab" panelId="group-tabpanel" />
           <div id="group-tabpanel" role="tabpanel" aria-labelledby={`group-tab-${operation}`}>
-            {operation === 'rotateToken' && knownGroups.isPending ? (
-              <p className="loading">Loading known groups…</p>
-            ) : operation === 'rotateToken' ? (
+            {operation === 'rotateToken' ? (
               <RotateForm
                 key={rotateGroupId}
-                knownGroups={knownGroups.data?.rows ?? []}
+                profileId={active.id}
                 blockedReason={blockedReason}
                 onRotate={(source) => send.mutate({ operation: 'rotateToken', source })}
               />

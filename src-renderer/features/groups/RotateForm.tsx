@@ -1,12 +1,17 @@
-import { useRef, useState, type FormEvent } from 'react'
-import type { CatalogRow } from '../../../src-shared/catalog/schemas'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useDeferredValue, useRef, useState, type FormEvent } from 'react'
+import { call } from '../../lib/api'
 import { Field } from '../../ui/Field'
+import { catalogQueryKey } from './CatalogPanel'
 import { useGroupForm } from './group-form-state'
+
+/** Suggestions shown for the typed id: the catalog may hold 100,000 groups, so it is searched, not listed. */
+const SUGGESTIONS = 20
 
 export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
 
 export interface RotateFormProps {
-  knownGroups: CatalogRow[]
+  profileId: string
   blockedReason: string | null
   onRotate(source: RotationSource): void
 }
@@ -15,19 +20,41 @@ export interface RotateFormProps {
  * Rotation cannot be undone and is never retried, so it goes through a confirmation that says
  * what happens to the old token. The pasted token stays in this form only; main is sent it once.
  */
-export function RotateForm({ knownGroups, blockedReason, onRotate }: RotateFormProps) {
+export function RotateForm({ profileId, blockedReason, onRotate }: RotateFormProps) {
   const { rotateGroupId } = useGroupForm()
-  const [mode, setMode] = useState<'catalog' | 'token'>(knownGroups.length ? 'catalog' : 'token')
+  const [mode, setMode] = useState<'catalog' | 'token'>('catalog')
   const [groupId, setGroupId] = useState(rotateGroupId)
   const [currentToken, setCurrentToken] = useState('')
   const dialog = useRef<HTMLDialogElement>(null)
+  const typed = useDeferredValue(groupId.trim())
 
-  const selectedGroup = knownGroups.find((row) => row.groupId === groupId)
+  const suggestions = useQuery({
+    queryKey: [...catalogQueryKey(profileId), 'rotation-choices', typed],
+    queryFn: () => call('catalog.list', { profileId, search: typed, sortBy: 'groupId', sortDirection: 'asc', limit: SUGGESTIONS }),
+    placeholderData: keepPreviousData,
+  })
+  const chosen = useQuery({
+    queryKey: [...catalogQueryKey(profileId), 'entry', typed],
+    queryFn: () => call('catalog.get', { profileId, groupId: typed }),
+    enabled: mode === 'catalog' && typed.length > 0,
+  })
+  const known = suggestions.data?.total ?? 0
+  const selectedGroup = chosen.data?.entry ?? null
   const source: RotationSource | null =
     mode === 'catalog' ? (selectedGroup ? { kind: 'catalog', groupId: selectedGroup.groupId } : null) : currentToken.trim() ? { kind: 'token', currentToken: currentToken.trim() } : null
   const reason =
     blockedReason ??
-    (source ? null : mode === 'catalog' ? (knownGroups.length ? 'Choose a group.' : 'No known groups yet: paste a current token instead.') : 'Paste the group’s current token.')
+    (source
+      ? null
+      : mode === 'token'
+        ? 'Paste the group’s current token.'
+        : known === 0
+          ? 'No known groups yet: paste a current token instead.'
+          : !typed
+            ? 'Choose a group.'
+            : chosen.isPending
+              ? 'Looking the group up…'
+              : 'This profile has not seen a group with this id.')
 
   const ask = (event: FormEvent) => {
     event.preventDefault()
@@ -54,18 +81,18 @@ export function RotateForm({ knownGroups, blockedReason, onRotate }: RotateFormP
         </label>
       </fieldset>
       {mode === 'catalog' ? (
-        <Field label="Group" hint="Groups this profile has seen; main uses the token it kept for the group.">
-          <select value={groupId} onChange={(event) => setGroupId(event.target.value)}>
-            <option value="">Choose a group…</option>
-            {knownGroups.map((row) => (
+        <>
+          <Field label="Group" hint="Type to search the groups this profile has seen; main uses the token it kept for the group.">
+            <input list="rotation-choices" spellCheck={false} autoComplete="off" value={groupId} onChange={(event) => setGroupId(event.target.value)} />
+          </Field>
+          <datalist id="rotation-choices">
+            {suggestions.data?.rows.map((row) => (
               <option key={row.groupId} value={row.groupId}>
-                {row.groupId}
-                {row.name ? ` (${row.name})` : ''}
-                {row.tokenLast4 ? ` · token …${row.tokenLast4}` : ''}
+                {[row.name, row.tokenLast4 ? `token …${row.tokenLast4}` : ''].filter(Boolean).join(' · ')}
               </option>
             ))}
-          </select>
-        </Field>
+          </datalist>
+        </>
       ) : (
         <Field label="Current group token" hint="The token the group has now. It is sent once and not stored here.">
           <input type="password" autoComplete="off" spellCheck={false} value={currentToken} onChange={(event) => setCurrentToken(event.target.value)} />

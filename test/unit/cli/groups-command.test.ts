@@ -19,7 +19,7 @@ describe('embed-console groups', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ec-cli-groups-'))
-    sandbox = await startSandbox({ port: 0, dataFile: join(dir, 'sandbox.json') })
+    sandbox = await startSandbox({ port: 0, dataFile: join(dir, 'sandbox.db') })
   })
   afterAll(() => sandbox.close())
 

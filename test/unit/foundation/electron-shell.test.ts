@@ -10,20 +10,24 @@ const electron = vi.hoisted(() => {
   type Listener = (...args: unknown[]) => unknown
   const appListeners = new Map<string, Listener[]>()
   const ipcHandlers = new Map<string, Listener>()
-  const windows: { options: unknown; loadedUrl?: string; sent: unknown[]; contentsListeners: Map<string, Listener> }[] = []
+  const windows: { options: unknown; loadedUrl?: string; sent: unknown[]; contentsListeners: Map<string, Listener>; window: unknown }[] = []
   let userData = ''
   class BrowserWindow {
-    static getAllWindows = () => windows
+    static getAllWindows = () => windows.map((record) => record.window)
     webContents = {
       send: (...args: unknown[]) => this.record.sent.push(args),
       on: (name: string, listener: Listener) => this.record.contentsListeners.set(name, listener),
     }
-    record: { options: unknown; loadedUrl?: string; sent: unknown[]; contentsListeners: Map<string, Listener> }
+    record: { options: unknown; loadedUrl?: string; sent: unknown[]; contentsListeners: Map<string, Listener>; window: unknown }
     constructor(options: unknown) {
-      this.record = { options, sent: [], contentsListeners: new Map() }
+      this.record = { options, sent: [], contentsListeners: new Map(), window: this }
       windows.push(this.record)
     }
     isDestroyed = () => false
+    isMinimized = () => true
+    restore = vi.fn()
+    show = vi.fn()
+    focus = vi.fn()
     on() {}
     once() {}
     loadURL(url: string) {
@@ -39,6 +43,7 @@ const electron = vi.hoisted(() => {
     module: {
       app: {
         whenReady: () => Promise.resolve(),
+        requestSingleInstanceLock: vi.fn(() => true),
         getPath: () => userData,
         on: (name: string, listener: Listener) => appListeners.set(name, [...(appListeners.get(name) ?? []), listener]),
         quit: vi.fn(),
@@ -101,6 +106,26 @@ describe('Electron shell', () => {
       expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
     ])
     expect(electron.module.protocol.handle).toHaveBeenCalledWith('app', expect.any(Function))
+  })
+
+  it('takes the single-instance lock, and brings its window to the front when launched again', () => {
+    expect(electron.module.app.requestSingleInstanceLock).toHaveBeenCalled()
+    const [secondInstance] = electron.appListeners.get('second-instance')!
+    secondInstance!()
+    const window = electron.windows[0]!.window as { restore: () => void; show: () => void; focus: () => void }
+    expect(window.restore).toHaveBeenCalled()
+    expect(window.show).toHaveBeenCalled()
+    expect(window.focus).toHaveBeenCalled()
+  })
+
+  it('serves downloads through app://, streamed from the router', async () => {
+    const serve = electron.module.protocol.handle.mock.calls[0]![1] as (request: Request) => Promise<Response>
+    const refused = await serve(new Request('app://embed-console/download/activity?query=%7B%22format%22%3A%22pdf%22%7D'))
+    expect(refused.status).toBe(400)
+    const csv = await serve(new Request(`app://embed-console/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`))
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="embed-console-activity-\d{4}-\d\d-\d\d\.csv"/)
+    expect(await csv.text()).toBe('id,time,profileId,profileName,operation,groupId,outcome,httpStatus,errorCode,message,durationMs\n')
   })
 
   it('answers IPC from the app’s own frame through the router', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -19,7 +19,7 @@ describe('group service through the router, against the sandbox', () => {
 
   beforeAll(async () => {
     const sandboxDir = await mkdtemp(join(tmpdir(), 'ec-groups-sandbox-'))
-    sandbox = await startSandbox({ port: 0, dataFile: join(sandboxDir, 'sandbox.json') })
+    sandbox = await startSandbox({ port: 0, dataFile: join(sandboxDir, 'sandbox.db') })
     dataDir = await mkdtemp(join(tmpdir(), 'ec-groups-app-'))
     services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
     const created = await dispatch('profiles.create', { name: 'Prod', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'session' })
@@ -30,7 +30,7 @@ describe('group service through the router, against the sandbox', () => {
     await sandbox.close()
   })
 
-  it('remembers a group in the catalog, its token in the vault and never in catalog.json', async () => {
+  it('remembers a group in the catalog, its token in the vault and never in the catalog row', async () => {
     const result = await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'cat-1', name: 'Cat', mapping: { s1: 'warehouse' } } })
     expect(result.ok).toBe(true)
     const token = (result as { value: { group: { token: string } } }).value.group.token
@@ -38,7 +38,8 @@ describe('group service through the router, against the sandbox', () => {
     const entry = await dispatch('catalog.get', { profileId, groupId: 'cat-1' })
     expect(entry).toMatchObject({ ok: true, value: { entry: { groupId: 'cat-1', name: 'Cat', environmentTag: 'Customer', mapping: { s1: 'warehouse' }, tokenLast4: token.slice(-4) } } })
     expect(await dispatch('groups.revealToken', { profileId, groupId: 'cat-1' })).toEqual({ ok: true, value: { token } })
-    expect(await readFile(join(dataDir, 'catalog.json'), 'utf8')).not.toContain(token)
+    const row = services.db.get<Record<string, unknown>>('SELECT * FROM catalog WHERE group_id = ?', 'cat-1')
+    expect(JSON.stringify(row)).not.toContain(token)
   })
 
   it('searches, filters and sorts the catalog', async () => {
@@ -69,8 +70,10 @@ describe('group service through the router, against the sandbox', () => {
 
     const log = await dispatch('activity.list', { outcome: 'failure' })
     expect(log).toMatchObject({ ok: true, value: { entries: [{ operation: 'rotateToken', outcome: 'failure', httpStatus: 404 }] } })
-    const csv = await dispatch('activity.export', { format: 'csv' })
-    const text = (csv as { value: { text: string } }).value.text
+    const csv = services.router.download('activity', { format: 'csv' })
+    if (!csv.ok) throw new Error(csv.error.message)
+    let text = ''
+    for await (const chunk of csv.value.chunks) text += chunk
     expect(text.split('\n')[0]).toBe('id,time,profileId,profileName,operation,groupId,outcome,httpStatus,errorCode,message,durationMs')
     expect(text).not.toContain((before as { value: { token: string } }).value.token)
   })

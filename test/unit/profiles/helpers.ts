@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import type { SafeStorageLike } from '../../../src-main/app-services'
 import { openProfileStore } from '../../../src-main/profiles/profile-store'
 import { openSecretVault } from '../../../src-main/profiles/vault'
+import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/storage/app-database'
+import type { Database } from '../../../src-main/storage/database'
 import { ProfileDraftSchema } from '../../../src-shared/profiles/schemas'
 import type { z } from 'zod'
 
@@ -31,11 +33,18 @@ export function fakeSafeStorage(options: { available?: boolean; backend?: string
   }
 }
 
+/** The app database of a data folder, as a fresh start (or another process) would open it. */
 export async function openProfiles(dataDir: string, safeStorage?: SafeStorageLike, now?: () => Date) {
-  const vault = await openSecretVault({ dataDir, safeStorage, platform: 'linux', now })
-  const store = await openProfileStore({ dataDir, vault, now })
-  return { vault, store }
+  const db = openAppDatabase(dataDir)
+  const vault = openSecretVault({ db, safeStorage, platform: 'linux', now })
+  const store = openProfileStore({ db, vault, now })
+  return { db, vault, store }
 }
+
+export const databasePath = (dataDir: string) => join(dataDir, APP_DATABASE_FILE)
+
+/** The keys of the secrets stored in the database (session secrets are never there). */
+export const storedSecretKeys = (db: Database) => db.all<{ key: string }>('SELECT key FROM secrets ORDER BY key').map((row) => row.key)
 
 export const draft = (fields: z.input<typeof ProfileDraftSchema>) => ProfileDraftSchema.parse(fields)
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { createRouter, type Handlers } from '../../../src-main/router'
 import type { SafeStorageLike } from '../../../src-main/app-services'
 import { createProfileHandlers } from '../../../src-main/profiles/profile-handlers'
-import { PLAINTEXT_VAULT_FILE, VAULT_FILE } from '../../../src-main/profiles/vault'
 import { ProfilesExportSchema, type TokenStorage } from '../../../src-shared/profiles/schemas'
 import { fakeSafeStorage, filesUnder, openProfiles, tempDataDir } from './helpers'
 
@@ -106,14 +105,16 @@ describe('profile calls through the router', () => {
 describe('the canary: an API token never leaves main', () => {
   const CANARY = 'CANARY-7e1f0c2d-token-that-must-never-leak-9a8b'
 
-  const modes: Array<{ storage: TokenStorage; safeStorage?: SafeStorageLike; fileAllowed?: string }> = [
-    { storage: 'keychain', safeStorage: fakeSafeStorage() },
-    { storage: 'file', fileAllowed: PLAINTEXT_VAULT_FILE },
-    { storage: 'session' },
+  // Only the operator's explicit choice of unencrypted storage (where no keychain exists) puts
+  // the token's text in a file: the database (and its write-ahead log), nowhere else.
+  const modes: Array<{ storage: TokenStorage; safeStorage?: SafeStorageLike; inDatabase: boolean }> = [
+    { storage: 'keychain', safeStorage: fakeSafeStorage(), inDatabase: false },
+    { storage: 'file', inDatabase: true },
+    { storage: 'session', inDatabase: false },
   ]
 
-  it.each(modes)('stored in $storage: in no response, no log line, no file but its own vault file', async ({ storage, safeStorage, fileAllowed }) => {
-    const { call, dataDir, store, internalErrors } = await profileRouter(safeStorage)
+  it.each(modes)('stored in $storage: in no response, no log line, no file but the database when chosen', async ({ storage, safeStorage, inDatabase }) => {
+    const { call, dataDir, store, vault, internalErrors } = await profileRouter(safeStorage)
     const responses: unknown[] = []
     const record = async (name: string, input: unknown) => {
       const result = await call(name, input)
@@ -153,7 +154,8 @@ describe('the canary: an API token never leaves main', () => {
 
     const files = await filesUnder(dataDir)
     const holding = files.filter((file) => file.text.includes(CANARY)).map((file) => file.name)
-    expect(holding).toEqual(fileAllowed ? [fileAllowed] : [])
-    if (storage === 'keychain') expect(files.map((file) => file.name)).toContain(VAULT_FILE)
+    if (inDatabase) expect(holding.length > 0 && holding.every((name) => name.startsWith('embed-console.db'))).toBe(true)
+    else expect(holding).toEqual([])
+    expect(vault.describe(`profile:${id}:api-token`).storage).toBe(storage)
   })
 })

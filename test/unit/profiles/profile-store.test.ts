@@ -1,9 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PROFILES_FILE } from '../../../src-main/profiles/profile-store'
+import { ACTIVE_PROFILE_SETTING } from '../../../src-main/profiles/profile-store'
 import { groupTokenKey, profileTokenKey } from '../../../src-main/profiles/vault-keys'
-import { draft, fakeSafeStorage, fileMode, filesUnder, openProfiles, tempDataDir } from './helpers'
+import { databasePath, draft, fakeSafeStorage, fileMode, filesUnder, openProfiles, storedSecretKeys, tempDataDir } from './helpers'
 import { failureOf } from '../../helpers/failure-of'
 
 const TOKEN = 'api-token-0123456789abcdef'
@@ -24,7 +22,7 @@ describe('profiles: create, read, persist', () => {
     const { store: restarted } = await openProfiles(dataDir)
     expect(restarted.list()).toEqual([created])
     expect(restarted.get(created.id)).toEqual(created)
-    expect(await fileMode(join(dataDir, PROFILES_FILE))).toBe(0o600)
+    expect(await fileMode(databasePath(dataDir))).toBe(0o600)
   })
 
   it('refuses a second profile with the same name, whatever its case', async () => {
@@ -143,16 +141,22 @@ describe('profiles: duplicate', () => {
 describe('profiles: delete', () => {
   it('removes the profile and every secret kept for it, and nothing of other profiles', async () => {
     const dataDir = await tempDataDir()
-    const { store, vault } = await openProfiles(dataDir, fakeSafeStorage())
-    const doomed = await store.create({ ...prod, apiToken: TOKEN })
+    const { db, store, vault } = await openProfiles(dataDir, fakeSafeStorage())
+    const doomedToken = 'doomed-token-0123456789'
+    const doomed = await store.create({ ...prod, apiToken: doomedToken })
     const kept = await store.create({ ...prod, name: 'Kept', apiToken: TOKEN })
-    await vault.set(groupTokenKey(doomed.id, 'g1'), 'group-token-abcdefgh', 'file')
+    await vault.set(groupTokenKey(doomed.id, 'g1'), 'doomed-group-token-abcdefgh', 'keychain')
+    await vault.set(groupTokenKey(doomed.id, 'g2'), 'doomed-session-token-abcdefgh', 'session')
     await vault.set(groupTokenKey(kept.id, 'g1'), 'group-token-abcdefgh', 'keychain')
 
     await store.delete(doomed.id)
     expect(store.list().map((profile) => profile.id)).toEqual([kept.id])
-    expect(vault.keys().sort()).toEqual([groupTokenKey(kept.id, 'g1'), profileTokenKey(kept.id)].sort())
+    expect(storedSecretKeys(db)).toEqual([groupTokenKey(kept.id, 'g1'), profileTokenKey(kept.id)].sort())
+    expect(vault.has(groupTokenKey(doomed.id, 'g2'))).toBe(false)
+    // secure_delete and a checkpoint: the deleted ciphertext lingers neither in free pages nor in the WAL.
+    const ciphertext = fakeSafeStorage().encryptString(doomedToken).toString('base64')
     const onDisk = (await filesUnder(dataDir)).map((file) => file.text).join('\n')
+    expect(onDisk).not.toContain(ciphertext)
     expect(onDisk).not.toContain(doomed.id)
   })
 })
@@ -182,8 +186,7 @@ describe('profiles: the active one', () => {
     const dataDir = await tempDataDir()
     const { store } = await openProfiles(dataDir)
     const kept = await store.create(prod)
-    const stored = JSON.parse(await readFile(join(dataDir, PROFILES_FILE), 'utf8'))
-    await writeFile(join(dataDir, PROFILES_FILE), JSON.stringify({ ...stored, activeId: 'gone' }))
+    ;(await openProfiles(dataDir)).db.run('UPDATE settings SET value = ? WHERE key = ?', 'gone', ACTIVE_PROFILE_SETTING)
 
     const { store: restarted } = await openProfiles(dataDir)
     await restarted.registerBuiltin(SANDBOX, TOKEN)
@@ -214,7 +217,7 @@ describe('profiles: the active one', () => {
 describe('profiles: built-in', () => {
   it('is listed first, usable, protected, and neither it nor its token is written anywhere', async () => {
     const dataDir = await tempDataDir()
-    const { store } = await openProfiles(dataDir, fakeSafeStorage())
+    const { db, store } = await openProfiles(dataDir, fakeSafeStorage())
     await store.create(prod)
     const sandbox = await store.registerBuiltin(SANDBOX, TOKEN)
     expect(sandbox).toMatchObject({ ...SANDBOX, builtin: true, timeoutSeconds: 15 })
@@ -229,7 +232,7 @@ describe('profiles: built-in', () => {
     await store.setActive(SANDBOX.id)
     const files = await filesUnder(dataDir)
     expect(files.map((file) => file.text).join('\n')).not.toContain(TOKEN)
-    expect(JSON.parse(await readFile(join(dataDir, PROFILES_FILE), 'utf8')).profiles).toHaveLength(1)
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM profiles')?.n).toBe(1)
     expect(store.exportProfiles().profiles.map((profile) => profile.name)).toEqual(['Production'])
   })
 })
@@ -255,12 +258,12 @@ describe('profiles: export and import', () => {
     const file = source.exportProfiles()
     const withToken = JSON.stringify({ ...file, profiles: file.profiles.map((profile) => ({ ...profile, apiToken: TOKEN })) })
 
-    const { store, vault } = await openProfiles(await tempDataDir())
+    const { db, store } = await openProfiles(await tempDataDir())
     await store.create(prod)
     const imported = await store.importProfiles(withToken)
     expect(imported.map((profile) => profile.name)).toEqual(['Production (2)', 'Staging'])
     expect(new Set(store.list().map((profile) => profile.id)).size).toBe(3)
-    expect(vault.keys()).toEqual([])
+    expect(storedSecretKeys(db)).toEqual([])
 
     expect((await store.importProfiles(withToken)).map((profile) => profile.name)).toEqual(['Production (3)', 'Staging (2)'])
   })
@@ -277,30 +280,5 @@ describe('profiles: export and import', () => {
     const error = await failureOf(store.importProfiles(badAddress))
     expect(error.message).toMatch(/profiles\[1\]\.baseUrl/)
     expect(store.list()).toEqual([])
-  })
-})
-
-describe('profiles: an unreadable profiles.json', () => {
-  it('is moved aside untouched and reported; the app starts with an empty list', async () => {
-    const dataDir = await tempDataDir()
-    const broken = '{"version": 1, "profiles": [ {"name": "half a file'
-    await writeFile(join(dataDir, PROFILES_FILE), broken)
-
-    const { store } = await openProfiles(dataDir)
-    expect(store.list()).toEqual([])
-    expect(store.notices()).toEqual([
-      expect.stringMatching(/^profiles\.json could not be read \(it is not valid JSON\)\. It was moved aside to profiles\.json\.corrupt-[\dT-]+Z and the app started without it\.$/),
-    ])
-    await store.create(prod)
-
-    const aside = (await filesUnder(dataDir)).find((file) => file.name.startsWith(`${PROFILES_FILE}.corrupt-`))
-    expect(aside?.text).toBe(broken)
-  })
-
-  it('is moved aside when it is JSON of the wrong shape too', async () => {
-    const dataDir = await tempDataDir()
-    await writeFile(join(dataDir, PROFILES_FILE), JSON.stringify({ version: 1, activeId: null, profiles: [{ name: 'No id' }] }))
-    const { store } = await openProfiles(dataDir)
-    expect(store.notices()[0]).toMatch(/unexpected content at profiles\.0\.id/)
   })
 })

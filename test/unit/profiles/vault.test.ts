@@ -1,16 +1,29 @@
-import { readFile, writeFile } from 'node:fs/promises'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { openSecretVault, PLAINTEXT_VAULT_FILE, VAULT_FILE } from '../../../src-main/profiles/vault'
-import { fakeSafeStorage, fileMode, filesUnder, tempDataDir } from './helpers'
 import type { SafeStorageLike } from '../../../src-main/app-services'
+import { openSecretVault } from '../../../src-main/profiles/vault'
+import { openAppDatabase } from '../../../src-main/storage/app-database'
 import { failureOf } from '../../helpers/failure-of'
+import { databasePath, fakeSafeStorage, fileMode, storedSecretKeys, tempDataDir } from './helpers'
 
 const SECRET = 'tok-7f3a9c1e5b2d4a6c8e0f'
 const KEY = 'profile:p1:api-token'
 
-const open = (dataDir: string, safeStorage?: SafeStorageLike) => openSecretVault({ dataDir, safeStorage, platform: 'linux' })
+/** A vault over the folder's database, as a new start (or another process) opens it. */
+function open(dataDir: string, safeStorage?: SafeStorageLike) {
+  const db = openAppDatabase(dataDir)
+  return Object.assign(openSecretVault({ db, safeStorage, platform: 'linux' }), { db })
+}
+
+const row = (vault: ReturnType<typeof open>, key: string) =>
+  vault.db.get<{ storage: string; ciphertext: string | null; backend: string | null; secret: string | null; last4: string | null }>(
+    'SELECT storage, ciphertext, backend, secret, last4 FROM secrets WHERE key = ?',
+    key,
+  )
+
+/** The database and its write-ahead log, as bytes: what anyone reading the folder could see. */
+const bytesOnDisk = async (dataDir: string) =>
+  Buffer.concat([await readFile(databasePath(dataDir)), await readFile(`${databasePath(dataDir)}-wal`).catch(() => Buffer.alloc(0))])
 
 describe('vault status', () => {
   it('offers the keychain when safeStorage works with a real backend', async () => {
@@ -42,138 +55,144 @@ describe('vault status', () => {
   })
 
   it('names the platform keychain outside Linux, where safeStorage has no backend name', async () => {
-    const vault = await openSecretVault({ dataDir: await tempDataDir(), safeStorage: fakeSafeStorage(), platform: 'darwin' })
+    const vault = openSecretVault({ db: openAppDatabase(await tempDataDir()), safeStorage: fakeSafeStorage(), platform: 'darwin' })
     expect(vault.status().backend).toBe('macos_keychain')
   })
 })
 
 describe('keychain storage', () => {
-  it('keeps the secret encrypted in an owner-only vault.json, and reads it back after a restart', async () => {
+  it('keeps the secret encrypted, alone in its row of an owner-only database, and reads it back after a restart', async () => {
     const dataDir = await tempDataDir()
-    await (await open(dataDir, fakeSafeStorage())).set(KEY, SECRET, 'keychain')
+    open(dataDir, fakeSafeStorage()).set(KEY, SECRET, 'keychain')
 
-    const text = await readFile(join(dataDir, VAULT_FILE), 'utf8')
-    expect(text).not.toContain(SECRET)
-    expect(JSON.parse(text)).toMatchObject({
-      encrypted: true,
-      encryptedBy: 'electron-safeStorage',
-      entries: { [KEY]: { backend: 'gnome_libsecret', last4: SECRET.slice(-4) } },
-    })
-    expect(await fileMode(join(dataDir, VAULT_FILE))).toBe(0o600)
+    const stored = row(open(dataDir, fakeSafeStorage()), KEY)
+    expect(stored).toMatchObject({ storage: 'keychain', backend: 'gnome_libsecret', secret: null, last4: SECRET.slice(-4) })
+    expect(fakeSafeStorage().decryptString(Buffer.from(stored!.ciphertext!, 'base64'))).toBe(SECRET)
+    expect((await bytesOnDisk(dataDir)).includes(SECRET)).toBe(false)
+    expect(await fileMode(databasePath(dataDir))).toBe(0o600)
 
-    const reopened = await open(dataDir, fakeSafeStorage())
-    expect(await reopened.get(KEY)).toBe(SECRET)
+    const reopened = open(dataDir, fakeSafeStorage())
+    expect(reopened.get(KEY)).toBe(SECRET)
     expect(reopened.describe(KEY)).toEqual({ set: true, storage: 'keychain', last4: SECRET.slice(-4) })
   })
 
-  it('refuses the keychain where there is none, with the status sentence, and writes nothing', async () => {
-    const dataDir = await tempDataDir()
-    const vault = await open(dataDir)
-    const error = await failureOf(vault.set(KEY, SECRET, 'keychain'))
+  it('refuses the keychain where there is none, with the status sentence, and stores nothing', async () => {
+    const vault = open(await tempDataDir())
+    const error = await failureOf(() => vault.set(KEY, SECRET, 'keychain'))
     expect(error.code).toBe('refused')
     expect(error.message).toBe(vault.status().message)
     expect(vault.has(KEY)).toBe(false)
-    expect(await filesUnder(dataDir)).toEqual([])
+    expect(storedSecretKeys(vault.db)).toEqual([])
   })
 
   it('describes a keychain secret it cannot reach (browser mode) and explains why it cannot give it', async () => {
     const dataDir = await tempDataDir()
-    await (await open(dataDir, fakeSafeStorage())).set(KEY, SECRET, 'keychain')
-    const browserVault = await open(dataDir)
+    open(dataDir, fakeSafeStorage()).set(KEY, SECRET, 'keychain')
+    const browserVault = open(dataDir)
     expect(browserVault.describe(KEY)).toMatchObject({ set: true, storage: 'keychain' })
-    const error = await failureOf(browserVault.get(KEY))
+    const error = await failureOf(() => browserVault.get(KEY))
     expect(error.code).toBe('refused')
     expect(error.message).toMatch(/cannot be reached here/)
   })
 
   it('says so when the keychain can no longer decrypt a secret', async () => {
     const dataDir = await tempDataDir()
-    await (await open(dataDir, fakeSafeStorage({ key: 1 }))).set(KEY, SECRET, 'keychain')
-    const error = await failureOf((await open(dataDir, fakeSafeStorage({ key: 2 }))).get(KEY))
+    open(dataDir, fakeSafeStorage({ key: 1 })).set(KEY, SECRET, 'keychain')
+    const error = await failureOf(() => open(dataDir, fakeSafeStorage({ key: 2 })).get(KEY))
     expect(error.message).toMatch(/could not be decrypted/)
   })
 })
 
-describe('file storage (no keychain)', () => {
-  it('writes an owner-only vault.plain.json that says it is not encrypted', async () => {
+describe('unencrypted storage (no keychain)', () => {
+  it('keeps the secret in its row, marked unencrypted, where no keychain exists', async () => {
     const dataDir = await tempDataDir()
-    await (await open(dataDir)).set(KEY, SECRET, 'file')
-    const path = join(dataDir, PLAINTEXT_VAULT_FILE)
-    expect(await fileMode(path)).toBe(0o600)
-    const file = JSON.parse(await readFile(path, 'utf8'))
-    expect(file).toMatchObject({ encrypted: false, entries: { [KEY]: { secret: SECRET } } })
-    expect(file.note).toMatch(/NOT ENCRYPTED/)
-    expect(await (await open(dataDir)).get(KEY)).toBe(SECRET)
+    open(dataDir).set(KEY, SECRET, 'file')
+    const vault = open(dataDir)
+    expect(row(vault, KEY)).toMatchObject({ storage: 'file', secret: SECRET, ciphertext: null })
+    expect(vault.get(KEY)).toBe(SECRET)
+    expect(await fileMode(databasePath(dataDir))).toBe(0o600)
+  })
+
+  it('is refused where a keychain is available: nothing is kept in clear then', async () => {
+    const vault = open(await tempDataDir(), fakeSafeStorage())
+    const error = await failureOf(() => vault.set(KEY, SECRET, 'file'))
+    expect(error.code).toBe('refused')
+    expect(storedSecretKeys(vault.db)).toEqual([])
+  })
+
+  it('is encrypted on the first start that has a keychain, and its clear text is gone from the files', async () => {
+    const dataDir = await tempDataDir()
+    open(dataDir).set(KEY, SECRET, 'file')
+    open(dataDir).set('profile:p2:api-token', `${SECRET}-2`, 'file')
+    expect((await bytesOnDisk(dataDir)).includes(SECRET)).toBe(true)
+
+    const desktop = open(dataDir, fakeSafeStorage())
+    expect(desktop.notices()).toEqual(['2 tokens kept unencrypted on this machine are now encrypted with the system keychain (gnome_libsecret).'])
+    expect(row(desktop, KEY)).toMatchObject({ storage: 'keychain', secret: null })
+    expect(desktop.get(KEY)).toBe(SECRET)
+    expect((await bytesOnDisk(dataDir)).includes(SECRET)).toBe(false)
   })
 })
 
 describe('session storage', () => {
-  it('keeps the secret in memory only: no file, and gone after a restart', async () => {
+  it('keeps the secret in memory only: nothing in the database, and gone after a restart', async () => {
     const dataDir = await tempDataDir()
-    const vault = await open(dataDir, fakeSafeStorage())
-    await vault.set(KEY, SECRET, 'session')
-    expect(await vault.get(KEY)).toBe(SECRET)
+    const vault = open(dataDir, fakeSafeStorage())
+    vault.set(KEY, SECRET, 'session')
+    expect(vault.get(KEY)).toBe(SECRET)
     expect(vault.describe(KEY)).toEqual({ set: true, storage: 'session', last4: SECRET.slice(-4) })
-    expect(await filesUnder(dataDir)).toEqual([])
+    expect(storedSecretKeys(vault.db)).toEqual([])
+    expect((await bytesOnDisk(dataDir)).includes(SECRET)).toBe(false)
 
-    const restarted = await open(dataDir, fakeSafeStorage())
+    const restarted = open(dataDir, fakeSafeStorage())
     expect(restarted.has(KEY)).toBe(false)
-    expect(await restarted.get(KEY)).toBeNull()
+    expect(restarted.get(KEY)).toBeNull()
   })
 })
 
 describe('secrets across places', () => {
-  it('keeps one place per key: moving a secret removes it from the old file, and an empty file goes away', async () => {
-    const dataDir = await tempDataDir()
-    const vault = await open(dataDir, fakeSafeStorage())
-    await vault.set(KEY, SECRET, 'file')
-    await vault.set(KEY, SECRET, 'keychain')
-    expect(existsSync(join(dataDir, PLAINTEXT_VAULT_FILE))).toBe(false)
+  it('keeps one place per key: moving a secret to the session removes its row', async () => {
+    const vault = open(await tempDataDir(), fakeSafeStorage())
+    vault.set(KEY, SECRET, 'keychain')
     expect(vault.describe(KEY).storage).toBe('keychain')
-
-    await vault.set(KEY, SECRET, 'session')
-    expect(existsSync(join(dataDir, VAULT_FILE))).toBe(false)
+    vault.set(KEY, SECRET, 'session')
+    expect(storedSecretKeys(vault.db)).toEqual([])
+    vault.set(KEY, SECRET, 'keychain')
+    expect(vault.describe(KEY).storage).toBe('keychain')
   })
 
   it('shows no tail for a short secret', async () => {
-    const vault = await open(await tempDataDir())
-    await vault.set(KEY, 'short123', 'session')
+    const vault = open(await tempDataDir())
+    vault.set(KEY, 'short123', 'session')
     expect(vault.describe(KEY)).toEqual({ set: true, storage: 'session' })
     expect(vault.describe('profile:none:api-token')).toEqual({ set: false, storage: 'none' })
   })
 
   it('copies a secret to another key in the same place, and deletes several at once', async () => {
     const dataDir = await tempDataDir()
-    const vault = await open(dataDir, fakeSafeStorage())
-    await vault.set(KEY, SECRET, 'keychain')
-    expect(await vault.copy(KEY, 'profile:p2:api-token')).toBe(true)
-    expect(await vault.copy('profile:missing:api-token', 'profile:p3:api-token')).toBe(false)
+    const vault = open(dataDir, fakeSafeStorage())
+    vault.set(KEY, SECRET, 'keychain')
+    expect(vault.copy(KEY, 'profile:p2:api-token')).toBe(true)
+    expect(vault.copy('profile:missing:api-token', 'profile:p3:api-token')).toBe(false)
     expect(vault.describe('profile:p2:api-token').storage).toBe('keychain')
-    expect(await vault.get('profile:p2:api-token')).toBe(SECRET)
+    expect(vault.get('profile:p2:api-token')).toBe(SECRET)
 
-    await vault.delete(KEY, 'profile:p2:api-token')
-    expect(vault.keys()).toEqual([])
-    expect(await filesUnder(dataDir)).toEqual([])
+    vault.delete(KEY, 'profile:p2:api-token')
+    expect(storedSecretKeys(vault.db)).toEqual([])
+    const ciphertext = row(open(dataDir, fakeSafeStorage()), KEY)?.ciphertext
+    expect(ciphertext).toBeUndefined()
   })
 
-  it('keeps every change when several are made at once', async () => {
-    const dataDir = await tempDataDir()
-    const vault = await open(dataDir)
-    await Promise.all(Array.from({ length: 20 }, (_, n) => vault.set(`profile:p${n}:api-token`, `${SECRET}-${n}`, 'file')))
-    expect((await open(dataDir)).keys()).toHaveLength(20)
-  })
-})
-
-describe('an unreadable vault file', () => {
-  it('is moved aside and reported, without quoting its content', async () => {
-    const dataDir = await tempDataDir()
-    await writeFile(join(dataDir, PLAINTEXT_VAULT_FILE), `{"entries": {"${KEY}": "${SECRET}"`, { mode: 0o600 })
-    const vault = await open(dataDir)
-    expect(vault.keys()).toEqual([])
-    const [notice] = vault.notices()
-    expect(notice).toMatch(/vault\.plain\.json could not be read \(it is not valid JSON\)\. It was moved aside to vault\.plain\.json\.corrupt-/)
-    expect(notice).not.toContain(SECRET)
-    const files = await filesUnder(dataDir)
-    expect(files.map((file) => file.name)).toEqual([expect.stringMatching(/^vault\.plain\.json\.corrupt-\d{4}-\d\d-\d\dT/)])
+  it('a write that fails inside a transaction leaves neither the row nor the session copy', async () => {
+    const vault = open(await tempDataDir(), fakeSafeStorage())
+    vault.set(KEY, 'old-session-secret-1234', 'session')
+    expect(() =>
+      vault.db.transaction(() => {
+        vault.set(KEY, SECRET, 'keychain')
+        throw new Error('the catalog write failed')
+      }),
+    ).toThrow('the catalog write failed')
+    expect(vault.get(KEY)).toBe('old-session-secret-1234')
+    expect(storedSecretKeys(vault.db)).toEqual([])
   })
 })

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { UsageError, type CliIo } from '../../../src-main/cli/usage'
 import { sandboxCommand } from '../../../src-main/cli/sandbox-command'
 import { createUserApiClient } from '../../../src-main/user-api/client'
+import { readSandboxData } from '../../helpers/sandbox-data'
 
 function captureIo(env: NodeJS.ProcessEnv = {}) {
   const out: string[] = []
@@ -44,18 +45,19 @@ describe('embed-console sandbox', () => {
 
     const client = createUserApiClient({ baseUrl: baseUrl as string, apiToken: customerToken as string })
     expect((await client.getOrCreate({ user_group_id: 'acme' })).value.user_group.api_environment_tag).toBe('Customer')
-    // With no --data, the data file sits in the app's data folder.
-    expect(await readFile(join(dataDir, 'sandbox.json'), 'utf8')).toContain('"acme"')
+    // With no --data, the database sits in the app's data folder.
+    expect(readSandboxData(join(dataDir, 'sandbox.db')).groups.map((group) => group.provided_id)).toEqual(['acme'])
   })
 
   it('takes --port, --data and both tokens, and stops with exit code 0 on SIGINT', async () => {
-    const dataFile = join(await mkdtemp(join(tmpdir(), 'ec-sandbox-cli-')), 'custom.json')
+    const dataFile = join(await mkdtemp(join(tmpdir(), 'ec-sandbox-cli-')), 'custom.db')
     const { io, out } = captureIo()
     const run = sandboxCommand.run(['--data', dataFile, '--customer-token', 'cust-token', '--testing-token', 'test-token', '--port', '0'], io)
     expect(await printed(out)).toEqual([expect.stringMatching(/^Sandbox for \/api\/user running at http:\/\/127\.0\.0\.1:\d+$/), 'Customer API token: cust-token', 'Testing API token:  test-token'])
     stopWith('SIGINT')
     expect(await run).toBe(0)
-    expect(JSON.parse(await readFile(dataFile, 'utf8'))).toMatchObject({ format: 'embed-console-sandbox' })
+    // Given tokens are never written; the database exists and holds none.
+    expect(readSandboxData(dataFile).apiTokens).toEqual({})
   })
 
   it.each([
@@ -63,7 +65,7 @@ describe('embed-console sandbox', () => {
     [['--customer-token', 'same', '--testing-token', 'same'], 'The Customer and Testing tokens must differ: the token decides the environment.'],
     [['--customer-token', 'has space'], 'The Customer token must be non-empty, without spaces or line breaks.'],
   ])('treats %j as a usage mistake', async (argv, sentence) => {
-    const dataFile = join(await mkdtemp(join(tmpdir(), 'ec-sandbox-cli-')), 'sandbox.json')
+    const dataFile = join(await mkdtemp(join(tmpdir(), 'ec-sandbox-cli-')), 'sandbox.db')
     const { io } = captureIo()
     await expect(sandboxCommand.run([...argv, '--data', dataFile], io)).rejects.toThrow(new UsageError(sentence))
   })
@@ -72,7 +74,7 @@ describe('embed-console sandbox', () => {
     const notAFolder = join(await mkdtemp(join(tmpdir(), 'ec-sandbox-cli-')), 'file')
     await writeFile(notAFolder, '')
     const { io, err } = captureIo()
-    expect(await sandboxCommand.run(['--data', join(notAFolder, 'sandbox.json')], io)).toBe(1)
+    expect(await sandboxCommand.run(['--data', join(notAFolder, 'sandbox.db')], io)).toBe(1)
     expect(err[0]).toMatch(/^The sandbox could not start: /)
   })
 })

@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises'
 import { request, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SANDBOX_MAX_BODY_BYTES } from '../../../src-main/sandbox/sandbox-requests'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { readSandboxData } from '../../helpers/sandbox-data'
 
 // The sandbox's own HTTP behaviour, through raw node:http requests (no client in between).
 
@@ -30,7 +31,7 @@ let dir: string
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ec-sandbox-'))
-  sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json') })
+  sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
 })
 afterEach(() => sandbox.close())
 
@@ -179,11 +180,11 @@ describe('environments', () => {
   })
 })
 
-describe('the data file', () => {
-  const readData = async () => JSON.parse(await readFile(join(dir, 'sandbox.json'), 'utf8')) as { apiTokens: object; groups: { provided_id: string }[] }
+describe('the database', () => {
+  const readData = async () => readSandboxData(join(dir, 'sandbox.db'))
 
   it('is owner-only and holds the generated API tokens from the first start', async () => {
-    expect((await stat(join(dir, 'sandbox.json'))).mode & 0o777).toBe(0o600)
+    expect((await stat(join(dir, 'sandbox.db'))).mode & 0o777).toBe(0o600)
     expect((await readData()).apiTokens).toEqual(sandbox.tokens)
   })
 
@@ -191,7 +192,7 @@ describe('the data file', () => {
     const created = (await send({ body: json({ user_group_id: 'acme', name: 'Acme' }) })).json as { user_group: { token: string } }
     const tokens = sandbox.tokens
     await sandbox.close()
-    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json') })
+    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
     expect(sandbox.tokens).toEqual(tokens)
     const again = await send({ body: json({ user_group_id: 'acme' }) })
     expect(again.json).toMatchObject({ new_user_group: false, user_group: { token: created.user_group.token, name: 'Acme' } })
@@ -200,12 +201,12 @@ describe('the data file', () => {
   it('uses tokens given at start without writing them, and keeps the generated ones for later', async () => {
     const generated = sandbox.tokens
     await sandbox.close()
-    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json'), customerToken: 'given-customer', testingToken: 'given-testing' })
+    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db'), customerToken: 'given-customer', testingToken: 'given-testing' })
     expect(sandbox.tokens).toEqual({ Customer: 'given-customer', Testing: 'given-testing' })
     expect((await send({ authorization: 'Token given-customer', body: json({ user_group_id: 'a' }) })).status).toBe(200)
     expect(JSON.stringify(await readData())).not.toContain('given-')
     await sandbox.close()
-    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.json') })
+    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
     expect(sandbox.tokens).toEqual(generated)
   })
 
@@ -219,15 +220,32 @@ describe('the data file', () => {
     expect(saved.groups).toHaveLength(20)
   })
 
-  it('moves an unreadable data file aside, says so, and starts empty', async () => {
+  it('moves a damaged database aside, says so, and starts empty', async () => {
     await sandbox.close()
-    const file = join(dir, 'broken.json')
-    await writeFile(file, '{ not json')
+    const file = join(dir, 'broken.db')
+    await writeFile(file, 'SQLite format 3\0 but not really a database '.repeat(200))
     const notices: string[] = []
     sandbox = await startSandbox({ dataFile: file, log: (line) => notices.push(line) })
-    expect(notices).toHaveLength(1)
-    expect(notices[0]).toMatch(/^broken\.json could not be read \(it is not valid JSON\)\. It was moved aside to broken\.json\.corrupt-.+\. The sandbox starts empty\.$/)
-    expect((await readdir(dir)).some((name) => name.startsWith('broken.json.corrupt-'))).toBe(true)
+    expect(notices).toEqual([expect.stringMatching(/^broken\.db could not be read \(it is damaged or not a database\)\. It was moved aside to broken\.db\.corrupt-.+ and a new one was started\. The sandbox starts empty\.$/)])
+    expect((await readdir(dir)).some((name) => name.startsWith('broken.db.corrupt-'))).toBe(true)
+    expect((await send({ body: json({ user_group_id: 'after' }) })).status).toBe(200)
+  })
+
+  it('imports a data file of release 0.1.0 given as --data, keeping it as .migrated; an unreadable one is moved aside', async () => {
+    await sandbox.close()
+    const file = join(dir, 'old.json')
+    await writeFile(file, JSON.stringify({ format: 'embed-console-sandbox', version: 1, apiTokens: { Customer: 'c'.repeat(64), Testing: 't'.repeat(64) }, nextTeamId: 8, groups: [] }))
+    sandbox = await startSandbox({ dataFile: file })
+    expect(sandbox.tokens).toEqual({ Customer: 'c'.repeat(64), Testing: 't'.repeat(64) })
+    expect(((await send({ body: json({ user_group_id: 'x' }) })).json as { user_group: { team_id: number } }).user_group.team_id).toBe(8)
+    expect(await readdir(dir)).toContain('old.json.migrated')
+    await sandbox.close()
+
+    const broken = join(dir, 'broken.json')
+    await writeFile(broken, '{ not json')
+    const notices: string[] = []
+    sandbox = await startSandbox({ dataFile: broken, log: (line) => notices.push(line) })
+    expect(notices).toEqual([expect.stringMatching(/^broken\.json\.migrated could not be read \(it is not valid JSON\)\. It was moved aside to broken\.json\.migrated\.corrupt-.+\. The sandbox starts without it\.$/)])
   })
 
   it('refuses two equal API tokens: the token decides the environment', async () => {

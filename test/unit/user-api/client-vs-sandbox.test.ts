@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -7,6 +7,7 @@ import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-se
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
 import { checkConnection, CONNECTION_CHECK_GROUP_ID } from '../../../src-main/user-api/connection-check'
 import { failureOf } from '../../helpers/failure-of'
+import { readSandboxData } from '../../helpers/sandbox-data'
 
 // The contract: every rule of specs/user-group-api.md and every decision of docs/api-decisions.md,
 // checked through the real client against the real sandbox.
@@ -17,7 +18,7 @@ let customer: UserApiClient
 let testing: UserApiClient
 
 beforeEach(async () => {
-  dataFile = join(await mkdtemp(join(tmpdir(), 'ec-contract-')), 'sandbox.json')
+  dataFile = join(await mkdtemp(join(tmpdir(), 'ec-contract-')), 'sandbox.db')
   sandbox = await startSandbox({ dataFile })
   customer = createUserApiClient({ baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer })
   testing = createUserApiClient({ baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Testing })
@@ -182,8 +183,7 @@ describe('errors and limits', () => {
 describe('Test connection (a PUT of the reserved id alone)', () => {
   it('succeeds with the API’s own 404, and creates nothing', async () => {
     expect(await checkConnection(customer)).toMatchObject({ status: 404, durationMs: expect.any(Number) })
-    const saved = JSON.parse(await readFile(dataFile, 'utf8')) as { groups: unknown[] }
-    expect(saved.groups).toEqual([])
+    expect(readSandboxData(dataFile).groups).toEqual([])
   })
 
   it('succeeds, changing nothing, even if a group with the reserved id existed', async () => {

@@ -1,0 +1,96 @@
+import { join } from 'node:path'
+import { openDatabase, type Database, type Migration } from './database'
+
+/** The app's own data: profiles, secrets, the catalog of groups and the activity log. */
+export const APP_DATABASE_FILE = 'embed-console.db'
+
+/*
+ * Append a migration for every change; never edit one that has shipped. Each runs once per
+ * database, in a transaction, and the version it reached is in schema_migrations.
+ */
+export const appMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'profiles, secrets, catalog and activity',
+    up(db) {
+      db.exec(`
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        -- name_key is the lower-cased name: names are unique whatever their case, across processes.
+        CREATE TABLE profiles (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL UNIQUE,
+          base_url TEXT NOT NULL,
+          timeout_seconds INTEGER NOT NULL,
+          environment_label TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+
+        -- One row a secret. keychain: ciphertext from Electron safeStorage; file: the operator's
+        -- chosen fallback where no keychain exists, in clear in this owner-only database.
+        CREATE TABLE secrets (
+          key TEXT PRIMARY KEY,
+          storage TEXT NOT NULL CHECK (storage IN ('keychain', 'file')),
+          ciphertext TEXT,
+          backend TEXT,
+          secret TEXT,
+          last4 TEXT,
+          updated_at TEXT NOT NULL,
+          CHECK ((storage = 'keychain' AND ciphertext IS NOT NULL AND secret IS NULL)
+              OR (storage = 'file' AND secret IS NOT NULL AND ciphertext IS NULL))
+        );
+
+        -- group_sort and name_sort are natural-order keys ("g2" before "g10"); search_text is
+        -- the lower-cased id and name, for substring search.
+        CREATE TABLE catalog (
+          profile_id TEXT NOT NULL,
+          group_id TEXT NOT NULL,
+          group_sort TEXT NOT NULL,
+          name TEXT,
+          name_sort TEXT,
+          search_text TEXT NOT NULL,
+          environment_tag TEXT,
+          team_id INTEGER,
+          mapping TEXT,
+          properties TEXT,
+          token_last4 TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          rotated_at TEXT,
+          PRIMARY KEY (profile_id, group_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX catalog_by_updated ON catalog (profile_id, updated_at, group_sort);
+        CREATE INDEX catalog_by_group ON catalog (profile_id, group_sort);
+        CREATE INDEX catalog_by_name ON catalog (profile_id, name_sort, group_sort);
+        CREATE INDEX catalog_by_environment ON catalog (profile_id, environment_tag, group_sort);
+        CREATE INDEX catalog_by_team ON catalog (profile_id, team_id, group_sort);
+
+        CREATE TABLE activity (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          time TEXT NOT NULL,
+          profile_id TEXT NOT NULL,
+          profile_name TEXT NOT NULL,
+          operation TEXT NOT NULL,
+          group_id TEXT,
+          outcome TEXT NOT NULL,
+          http_status INTEGER,
+          error_code TEXT,
+          message TEXT,
+          duration_ms REAL NOT NULL
+        );
+        CREATE INDEX activity_by_time ON activity (time);
+        CREATE INDEX activity_by_profile ON activity (profile_id, seq);
+        CREATE INDEX activity_by_group ON activity (group_id, seq);
+        CREATE INDEX activity_by_operation ON activity (operation, seq);
+        CREATE INDEX activity_by_outcome ON activity (outcome, seq);
+      `)
+    },
+  },
+]
+
+export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {
+  return openDatabase({ path: join(dataDir, APP_DATABASE_FILE), migrations: appMigrations, secureDelete: true, onNotice })
+}

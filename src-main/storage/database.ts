@@ -1,0 +1,257 @@
+import { chmodSync, mkdirSync, renameSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import Libsql from 'libsql'
+import { AppErrorException } from '../../src-shared/ipc/result'
+
+/*
+ * The app keeps its data in SQLite (through libsql, a better-sqlite3-style binding that ships
+ * prebuilt Node-API binaries): one database for the app's own data and one for the sandbox. WAL
+ * lets the desktop app, browser mode and CLI calls read while one of them writes; every write
+ * that must agree with another is one IMMEDIATE transaction, so two processes on one folder
+ * queue behind SQLite's lock (for up to BUSY_TIMEOUT_MS) instead of losing each other's change.
+ */
+
+const BUSY_TIMEOUT_MS = 5000
+const OWNER_ONLY = 0o600
+
+export type SqlValue = string | number | bigint | null | Buffer
+
+export interface Migration {
+  version: number
+  name: string
+  up(db: Database): void
+}
+
+export interface DatabaseOptions {
+  path: string
+  /** In version order; each runs once, in its own transaction, and is recorded in schema_migrations. */
+  migrations: readonly Migration[]
+  /** Overwrite deleted content (the app database: a cleared token must not linger in free pages). */
+  secureDelete?: boolean
+  /** Told (in a sentence) when a damaged file was moved aside and a new database started. */
+  onNotice?: (notice: string) => void
+  now?: () => Date
+}
+
+export interface Database {
+  readonly path: string
+  run(sql: string, ...params: SqlValue[]): { changes: number; lastInsertRowid: number | bigint }
+  get<T>(sql: string, ...params: SqlValue[]): T | undefined
+  all<T>(sql: string, ...params: SqlValue[]): T[]
+  exec(sql: string): void
+  /**
+   * Runs `work` in one transaction: BEGIN IMMEDIATE at the outermost level (the write lock is
+   * taken up front, so a read-then-write cannot be overtaken by another process), a savepoint
+   * inside another transaction. `work` must be synchronous: nothing may interleave with it.
+   */
+  transaction<T>(work: () => T): T
+  /** Runs `effect` once the current transaction commits (at once outside one); dropped on rollback. */
+  afterCommit(effect: () => void): void
+  /**
+   * Copies the write-ahead log into the database and empties it, so that content just deleted
+   * (a secret) is gone from the log too. Best effort: another process reading keeps its frames.
+   */
+  checkpoint(): void
+  /** The schema version the migrations brought the database to. */
+  schemaVersion(): number
+  close(): void
+}
+
+type Statement = Libsql.Statement<SqlValue[]>
+
+/** libsql adds a `_metadata` field to single rows; nothing downstream should see it. */
+function plainRow<T>(row: unknown): T | undefined {
+  if (row && typeof row === 'object' && '_metadata' in row) delete (row as { _metadata?: unknown })._metadata
+  return row as T | undefined
+}
+
+/** SQLite's own code, also through the AppErrorException storageError wrapped it in. */
+const sqliteCode = (error: unknown): string => {
+  const { code, cause } = error as { code?: string; cause?: unknown }
+  return code?.startsWith('SQLITE_') ? code : cause ? sqliteCode(cause) : ''
+}
+
+const isDamaged = (error: unknown) => {
+  const code = sqliteCode(error)
+  return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')
+}
+
+/**
+ * Opens (creating if need be) and migrates a database. A file that is not a database, or is
+ * damaged, is never overwritten: it is moved aside as `<file>.corrupt-<time>` (with its log) and
+ * a new database is started, and the caller is told so.
+ */
+export function openDatabase(options: DatabaseOptions): Database {
+  try {
+    return openDatabaseAsIs(options)
+  } catch (error) {
+    if (!isDamaged(error)) throw storageError(error, options.path)
+    const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-')
+    const aside = `${options.path}.corrupt-${stamp}`
+    for (const suffix of ['', '-wal', '-shm']) {
+      try {
+        renameSync(`${options.path}${suffix}`, `${aside}${suffix}`)
+      } catch {
+        // No log file to move.
+      }
+    }
+    options.onNotice?.(`${basename(options.path)} could not be read (it is damaged or not a database). It was moved aside to ${basename(aside)} and a new one was started.`)
+    return openDatabaseAsIs(options)
+  }
+}
+
+function openDatabaseAsIs(options: DatabaseOptions): Database {
+  const { path } = options
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  let native: Libsql.Database
+  try {
+    native = new Libsql(path, { timeout: BUSY_TIMEOUT_MS })
+    native.pragma('journal_mode = WAL')
+    native.pragma('synchronous = FULL')
+    native.pragma('foreign_keys = ON')
+    if (options.secureDelete) native.pragma('secure_delete = ON')
+  } catch (error) {
+    throw storageError(error, path)
+  }
+  restrictToOwner(path)
+
+  const statements = new Map<string, Statement>()
+  const prepare = (sql: string): Statement => {
+    let statement = statements.get(sql)
+    if (!statement) {
+      statement = native.prepare<SqlValue[]>(sql)
+      statements.set(sql, statement)
+    }
+    return statement
+  }
+  let depth = 0
+  let pendingEffects: Array<() => void> = []
+
+  const guarded = <T>(work: () => T): T => {
+    try {
+      return work()
+    } catch (error) {
+      throw storageError(error, path)
+    }
+  }
+
+  const db: Database = {
+    path,
+    run: (sql, ...params) => guarded(() => prepare(sql).run(...params)),
+    get: <T>(sql: string, ...params: SqlValue[]) => guarded(() => plainRow<T>(prepare(sql).get(...params))),
+    all: <T>(sql: string, ...params: SqlValue[]) => guarded(() => prepare(sql).all(...params) as T[]),
+    exec: (sql) => guarded(() => void native.exec(sql)),
+
+    transaction<T>(work: () => T): T {
+      const savepoint = `sp${depth}`
+      const effectsBefore = pendingEffects.length
+      guarded(() => native.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`))
+      depth += 1
+      let result: T
+      try {
+        result = work()
+      } catch (error) {
+        depth -= 1
+        pendingEffects.length = effectsBefore
+        native.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
+        throw error
+      }
+      depth -= 1
+      if (depth > 0) {
+        guarded(() => native.exec(`RELEASE ${savepoint}`))
+        return result
+      }
+      guarded(() => native.exec('COMMIT'))
+      const effects = pendingEffects
+      pendingEffects = []
+      for (const effect of effects) effect()
+      return result
+    },
+
+    afterCommit(effect) {
+      if (depth === 0) effect()
+      else pendingEffects.push(effect)
+    },
+
+    checkpoint() {
+      if (depth > 0) return db.afterCommit(() => db.checkpoint())
+      try {
+        native.pragma('wal_checkpoint(TRUNCATE)')
+      } catch {
+        // Busy with another process's read: its next checkpoint will do.
+      }
+    },
+
+    schemaVersion: () => db.get<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations')?.version ?? 0,
+
+    close() {
+      statements.clear()
+      if (native.open) native.close()
+    },
+  }
+
+  try {
+    migrate(db, options.migrations)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  // WAL and shared-memory files appear on first write; they hold the same data as the database.
+  for (const suffix of ['', '-wal', '-shm']) restrictToOwner(`${path}${suffix}`)
+  return db
+}
+
+/**
+ * Applies the migrations the database has not seen, each in its own transaction that first
+ * re-reads the version: two processes starting at once apply each migration exactly once.
+ */
+function migrate(db: Database, migrations: readonly Migration[]): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
+  const newest = migrations.at(-1)?.version ?? 0
+  if (db.schemaVersion() > newest) {
+    throw new AppErrorException(
+      'storage',
+      `${basename(db.path)} was written by a newer version of Embed Console (schema ${db.schemaVersion()}, this version knows ${newest}). Update the app to open it.`,
+    )
+  }
+  for (const migration of migrations) {
+    db.transaction(() => {
+      if (db.schemaVersion() >= migration.version) return
+      migration.up(db)
+      db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', migration.version, migration.name, new Date().toISOString())
+    })
+  }
+}
+
+function restrictToOwner(path: string): void {
+  try {
+    chmodSync(path, OWNER_ONLY)
+  } catch {
+    // Not there yet (WAL files appear on first write) or a file system without modes (Windows).
+  }
+}
+
+/** SQLite's failures as sentences; the database's content is never quoted. */
+export function storageError(error: unknown, path: string): Error {
+  if (error instanceof AppErrorException) return error
+  const code = (error as { code?: string }).code ?? ''
+  const file = basename(path)
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new AppErrorException('storage', `${file} is busy: another Embed Console process held it for more than ${BUSY_TIMEOUT_MS / 1000} s. Try again.`)
+  }
+  if (code.startsWith('SQLITE_CONSTRAINT')) return error as Error
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return Object.assign(new AppErrorException('storage', `${file} is damaged or is not a database.`), { cause: error })
+  }
+  if (code.startsWith('SQLITE_FULL')) return new AppErrorException('storage', `The disk holding ${file} is full.`)
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM')) {
+    return new AppErrorException('storage', `${file} cannot be opened for writing: check the folder's permissions.`)
+  }
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+/** A UNIQUE or PRIMARY KEY constraint broke: the row another process (or call) made first. */
+export const isUniqueViolation = (error: unknown): boolean => {
+  const code = (error as { code?: string }).code ?? ''
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
