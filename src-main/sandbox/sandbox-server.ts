@@ -64,7 +64,7 @@ const unauthorized = (sentence: string) => new Refusal(401, sentence, { 'WWW-Aut
 /**
  * A local implementation of /api/user on 127.0.0.1, following the spec's rules and the choices
  * in docs/api-decisions.md. Each API token belongs to one environment; every change is committed
- * to the database (synchronous=FULL) before the answer goes out.
+ * to the database's write-ahead log before the answer goes out.
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   checkGivenTokens(options.customerToken, options.testingToken)

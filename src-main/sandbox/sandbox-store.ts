@@ -96,7 +96,8 @@ export async function openSandboxStore(options: SandboxStoreOptions): Promise<Sa
     await rename(path, `${path}.migrated`)
     legacyFile = `${path}.migrated`
   }
-  const db = openDatabase({ path, migrations: sandboxMigrations, onNotice: (notice) => log(`${notice} The sandbox starts empty.`) })
+  // A local test server: answered creates survive the sandbox crashing (NORMAL), not a power cut.
+  const db = openDatabase({ path, migrations: sandboxMigrations, synchronous: 'NORMAL', onNotice: (notice) => log(`${notice} The sandbox starts empty.`) })
   if (legacyFile) await importLegacySandbox(db, legacyFile, legacyFile.endsWith('.migrated') ? null : `${legacyFile}.migrated`, log)
 
   return {

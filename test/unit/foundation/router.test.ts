@@ -57,6 +57,23 @@ describe('router', () => {
     expect(result.ok).toBe(false)
   })
 
+  it('refuses an input nested more than 64 levels deep before zod or the handler see it', async () => {
+    const handler = vi.fn()
+    const router = createRouter({ 'groups.getOrCreate': handler } as unknown as Handlers)
+    let deep: unknown = 1
+    for (let level = 0; level < 5000; level++) deep = { a: deep }
+    const result = await router.dispatch('groups.getOrCreate', { request: { user_group_id: 'x', properties: deep } }, context)
+    expect(handler).not.toHaveBeenCalled()
+    expect(result).toEqual({ ok: false, error: { code: 'invalid_input', message: 'The input to groups.getOrCreate is nested more than 64 levels deep, which Embed Console does not accept.' } })
+    // A structured clone may share or cycle references: the walk still ends.
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    expect((await router.dispatch('groups.getOrCreate', { request: { user_group_id: 'x', properties: cyclic } }, context)).ok).toBe(false)
+    let shared: unknown[] = []
+    for (let level = 0; level < 40; level++) shared = [shared, shared]
+    expect((await router.dispatch('groups.getOrCreate', { request: { user_group_id: 'x', properties: { shared } } }, context)).ok).toBe(false)
+  })
+
   it('turns a thrown AppErrorException into its typed error', async () => {
     const router = createRouter({
       'app.echo': () => {

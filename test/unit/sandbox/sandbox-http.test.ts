@@ -148,6 +148,20 @@ describe('methods, paths and sizes', () => {
     expect(answer.json).toEqual(failure('The request body is larger than 1 MB.'))
   })
 
+  it('refuses a body nested deeper than 64 levels, and keeps serving', async () => {
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+    // properties itself is the second level: 62 more levels inside it is 64 in all.
+    expect((await send({ body: `{"user_group_id":"deep","properties":${nested(62)}}` })).status).toBe(200)
+    const answer = await send({ body: `{"user_group_id":"deeper","properties":${nested(2000)}}` })
+    expect(answer.status).toBe(400)
+    expect(answer.json).toEqual(failure('The request body is nested more than 64 levels deep.'))
+    expect((await send({ body: json({ user_group_id: 'after' }) })).status).toBe(200)
+    // Nothing of it was kept: a restart reads every stored group back.
+    await sandbox.close()
+    sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
+    expect(readSandboxData(join(dir, 'sandbox.db')).groups.map((group) => group.provided_id)).toEqual(['deep', 'after'])
+  })
+
   it('answers 413 to a chunked body once it passes 1 MB', async () => {
     const answer = await send({ method: 'PUT', body: Buffer.alloc(3 * SANDBOX_MAX_BODY_BYTES), chunked: true })
     expect(answer.status).toBe(413)

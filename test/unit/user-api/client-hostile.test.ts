@@ -168,6 +168,13 @@ describe('the client against answers that are not what the API promises', () => 
     expect(result.status).toBe(200)
   })
 
+  it('refuses an answer nested more than 64 levels deep as bad_response, before any schema reads it', async () => {
+    const deep = `{"success":1,"new_user_group":true,"user_group":{"team_id":7,"token":"t","name":"","provided_id":"acme","properties":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}}`
+    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(200, deep) })))
+    expect(error.code).toBe('bad_response')
+    expect(error.message).toBe('The answer (HTTP 200) is nested more than 64 levels deep, which Embed Console does not accept.')
+  })
+
   it('cuts the body excerpt in the details to about 2000 characters', async () => {
     const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(500, 'x'.repeat(50_000)) })))
     expect((detailsOf(error).bodyExcerpt as string).length).toBeLessThanOrEqual(2001)
