@@ -9,6 +9,7 @@ import {
   USER_API_PATH,
   type EnvironmentTag,
 } from '../../src-shared/user-api/schemas'
+import { buildOpenApiDocument } from '../../src-shared/user-api/openapi'
 import { SandboxGroups } from './sandbox-groups'
 import { parseRequest, readBody, Refusal, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
@@ -112,9 +113,19 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://sandbox').pathname
+    // The API's own description, public like any API reference: no token, and any origin may read it.
+    if (path === '/openapi.json') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Use GET for /openapi.json.')
+        return
+      }
+      const document = buildOpenApiDocument({ serverUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+      sendJson(res, 200, document, { 'Access-Control-Allow-Origin': '*' })
+      return
+    }
     // Outside /api/user there is no API, so no API envelope either: like a real deployment's
     // router, a plain 404. The client then says "check the base URL", not "no such group".
-    const path = new URL(req.url ?? '/', 'http://sandbox').pathname
     if (path !== API_PATH) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
       res.end(`Not found: ${path}. The sandbox API is at ${API_PATH}.`)
