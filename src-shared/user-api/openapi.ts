@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import pkg from '../../package.json'
+import { buildCurlCommand } from './curl'
 import { API_EXAMPLES, type ApiExample, type SharedResponseName } from './openapi-examples'
 import {
   ApiFailureBodySchema,
@@ -43,11 +44,25 @@ export interface OpenApiOptions {
 export const OPENAPI_VERSION = '3.1.0'
 export const OPENAPI_PATH = `/${USER_API_PATH}`
 const JSON_MEDIA = 'application/json'
+/** The README's `embed-console sandbox --port 8765`: the default server, and the samples' URL. */
+const SANDBOX_EXAMPLE_URL = 'http://127.0.0.1:8765'
 const SECURITY_SCHEME = 'apiToken'
 const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 const responseRef = (name: SharedResponseName) => ({ $ref: `#/components/responses/${name}` })
 
 type Operation = 'get' | 'put' | 'post'
+
+/**
+ * zod writes z.json() as a recursive union of every JSON type. In a JSON body that is what an
+ * empty JSON Schema already means, and docs tools stop at the recursion (Mintlify's converter
+ * gives up on it), so the component says it plainly. The check keeps the name honest.
+ */
+function anyJsonValue(generated: JsonObject): JsonObject {
+  const types = (generated.anyOf as JsonObject[] | undefined)?.map((branch) => branch.type)
+  if (JSON.stringify(types) !== '["string","number","boolean","null","array","object"]')
+    throw new Error('The JsonValue component is no longer z.json(): give it another name in openapi.ts.')
+  return { title: 'JSON value', description: 'Any JSON value: a string, number, boolean, null, array or object.' }
+}
 
 /** zod's JSON Schema for each named schema; references between them point into components. */
 function componentSchemas(): JsonObject {
@@ -58,7 +73,7 @@ function componentSchemas(): JsonObject {
   requests.add(RotateTokenRequestSchema, { id: 'RotateTokenRequest' })
   requests.add(MappingSchema, { id: 'Mapping' })
   requests.add(PropertiesSchema, { id: 'Properties' })
-  // z.json() is recursive, so it needs a component of its own to refer to itself.
+  // z.json() is recursive, so zod needs a component to refer to (see anyJsonValue).
   requests.add(PropertiesSchema.valueType, { id: 'JsonValue' })
 
   const answers = z.registry<{ id: string }>()
@@ -78,7 +93,8 @@ function componentSchemas(): JsonObject {
     const { schemas } = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'throw' })
     for (const [id, generated] of Object.entries(schemas)) {
       // OpenAPI 3.1 gives every schema the document's dialect and base: no $schema or $id each.
-      const { $schema: _dialect, $id: _id, ...schema } = generated as JsonObject
+      const { $schema: _dialect, $id: _id, ...rest } = generated as JsonObject
+      const schema = id === 'JsonValue' ? anyJsonValue(rest) : rest
       if (id === '__shared')
         throw new Error('A schema used by several components has no id: add it to a registry in openapi.ts so it gets a component name.')
       if (merged[id] !== undefined && JSON.stringify(merged[id]) !== JSON.stringify(schema))
@@ -186,6 +202,8 @@ interface OperationFields {
   body: string
   request: { id: string; schema: z.ZodType }
   answer: string
+  /** `x-codeSamples` built from the first request example's body. */
+  codeSamples?: (body: unknown) => JsonObject[]
 }
 
 function operation(method: Operation, fields: OperationFields): JsonObject {
@@ -212,11 +230,13 @@ function operation(method: Operation, fields: OperationFields): JsonObject {
     const examples = ownExamples.filter((example) => String(example.response.status) === status)
     responses[status] = { description, content: jsonContent(Number(status) < 300 ? fields.answer : 'ApiFailure', responseExamples(examples, describe)) }
   }
+  const firstBody = Object.values(requestExamples)[0] as { value: Json } | undefined
   return {
     summary: fields.summary,
     operationId: fields.operationId,
     description: fields.description,
     tags: ['User groups'],
+    ...(fields.codeSamples && firstBody ? { 'x-codeSamples': fields.codeSamples(firstBody.value) } : {}),
     requestBody: {
       description: fields.body,
       required: true,
@@ -245,15 +265,49 @@ function sharedResponses(): JsonObject {
   )
 }
 
+/** A get-or-create in Node: `http.request` sends a body on GET, which `fetch` refuses. */
+function nodeSample(url: string, body: unknown): string {
+  return `import { request } from '${url.startsWith('https:') ? 'node:https' : 'node:http'}'
+
+const body = JSON.stringify(${JSON.stringify(body)})
+const req = request(${JSON.stringify(url)}, {
+  method: 'GET',
+  headers: {
+    Authorization: \`Token \${process.env.EMBED_CONSOLE_TOKEN}\`,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  },
+}, (res) => {
+  let text = ''
+  res.setEncoding('utf8')
+  res.on('data', (chunk) => (text += chunk))
+  res.on('end', () => console.log(res.statusCode, text))
+})
+req.on('error', (error) => console.error(error.message))
+req.end(body)
+`
+}
+
+/**
+ * Samples for the GET, since a docs site's own would use fetch and fail. Mintlify and Redoc read
+ * `x-codeSamples`; the API token comes from $EMBED_CONSOLE_TOKEN, as in the app's curl commands.
+ */
+function getCodeSamples(baseUrl: string, body: unknown): JsonObject[] {
+  return [
+    { lang: 'bash', label: 'curl', source: buildCurlCommand('getOrCreate', baseUrl, body) },
+    { lang: 'javascript', label: 'Node (http.request)', source: nodeSample(`${baseUrl}${OPENAPI_PATH}`, body) },
+  ]
+}
+
 function servers(serverUrl: string | undefined): JsonObject[] {
-  if (serverUrl !== undefined) return [{ url: serverUrl.replace(/\/+$/, '') }]
+  if (serverUrl !== undefined) return [{ url: serverUrl }]
   return [
     {
       url: '{base_url}',
       description: 'Your deployment of the API',
       variables: {
         base_url: {
-          default: 'http://127.0.0.1:8765',
+          default: SANDBOX_EXAMPLE_URL,
           description:
             'The base URL, without /api/user. The default is a local sandbox started with `embed-console sandbox --port 8765`.',
         },
@@ -264,6 +318,7 @@ function servers(serverUrl: string | undefined): JsonObject[] {
 
 /** The OpenAPI 3.1 document of GET, PUT and POST {base_url}/api/user. */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const serverUrl = options.serverUrl?.replace(/\/+$/, '')
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -272,7 +327,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       description: INFO_DESCRIPTION,
       version: pkg.version,
     },
-    servers: servers(options.serverUrl),
+    servers: servers(serverUrl),
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: [{ name: 'User groups', description: 'The user groups of embedded dashboards, at `{base_url}/api/user`.' }],
     paths: {
@@ -286,6 +341,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           body: 'A JSON body on a GET, which is unusual: send it with `curl -X GET --data \'…\'` or Node\'s `http.request`, not with `fetch`, which refuses a body on GET. The id of the group, and what to create it with if it does not exist yet.',
           request: { id: 'GetOrCreateRequest', schema: GetOrCreateRequestSchema },
           answer: 'GetOrCreateResponse',
+          codeSamples: (body) => getCodeSamples(serverUrl ?? SANDBOX_EXAMPLE_URL, body),
         }),
         put: operation('put', {
           summary: 'Update a user group',

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import { compileErrors, validate } from '@readme/openapi-parser'
+import { OpenApiToEndpointConverter } from '@mintlify/validation'
+import { compileErrors, dereference, validate } from '@readme/openapi-parser'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { buildOpenApiDocument, openApiFileText, type OpenApiDocument } from '../../../src-shared/user-api/openapi'
@@ -113,6 +114,22 @@ describe('the OpenAPI document of /api/user', () => {
       name: 'Authorization',
       description: expect.stringContaining('Token <API_TOKEN>'),
     })
+  })
+
+  it('reads as three endpoints in a Mintlify docs site, with the GET’s body and the Token key', async () => {
+    // Mintlify's own converter from an OpenAPI operation to an endpoint page, as a docs site runs it.
+    const document = buildOpenApiDocument({ serverUrl: 'https://api.example.com' }) as unknown as Parameters<typeof OpenApiToEndpointConverter.convert>[0]
+    const dereferenced = await dereference(document)
+    for (const method of ['get', 'put', 'post'] as const) {
+      const endpoint = OpenApiToEndpointConverter.convert(dereferenced, '/api/user', method)
+      expect(endpoint.servers).toEqual([{ url: 'https://api.example.com' }])
+      expect(Object.keys(endpoint.request.body)).toEqual(['application/json'])
+      expect(Object.keys(endpoint.request.body['application/json']?.examples ?? {}).length).toBeGreaterThan(0)
+      expect(endpoint.request.security[0]?.parameters.header).toMatchObject({ Authorization: { type: 'apiKey' } })
+    }
+    const get = OpenApiToEndpointConverter.convert(dereferenced, '/api/user', 'get')
+    expect(get.request.codeSamples?.map((sample) => sample.label)).toEqual(['curl', 'Node (http.request)'])
+    expect(get.request.codeSamples?.[0]?.source).toContain("curl -X GET 'https://api.example.com/api/user'")
   })
 
   it('points servers[0] at a given base URL, or at a {base_url} variable', () => {

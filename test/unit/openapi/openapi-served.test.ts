@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { validate } from '@readme/openapi-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
@@ -48,6 +50,21 @@ describe('the sandbox serves its OpenAPI document', () => {
     const url = `${document.servers[0]?.url}${Object.keys(document.paths)[0]}`
     const answer = await getWithBody(url, { Authorization: `Token ${sandbox.tokens.Customer}` }, JSON.stringify({ user_group_id: 'acme' }))
     expect(answer).toMatchObject({ status: 200, json: { success: 1, new_user_group: true } })
+  })
+
+  it('whose code samples for the GET with a body work as written: curl and Node', async () => {
+    const document = (await (await fetch(`${sandbox.baseUrl}/openapi.json`)).json()) as ReturnType<typeof buildOpenApiDocument>
+    const get = (document.paths['/api/user'] as { get: { 'x-codeSamples': { label: string; source: string }[] } }).get
+    const sample = (label: string) => get['x-codeSamples'].find((candidate) => candidate.label === label)?.source ?? ''
+    const env = { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.tokens.Testing }
+    const run = promisify(execFile)
+
+    const curl = await run('sh', ['-c', sample('curl')], { env })
+    expect(JSON.parse(curl.stdout)).toMatchObject({ success: 1, user_group: { provided_id: 'acme', api_environment_tag: 'Testing' } })
+    const node = await run(process.execPath, ['--input-type=module', '-e', sample('Node (http.request)')], { env })
+    const [status, ...body] = node.stdout.trim().split(' ')
+    expect(status).toBe('200')
+    expect(JSON.parse(body.join(' '))).toMatchObject({ success: 1, new_user_group: false, user_group: { provided_id: 'acme', name: 'Acme Corp' } })
   })
 
   it('still requires the token on /api/user', async () => {
