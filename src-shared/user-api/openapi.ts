@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import pkg from '../../package.json'
 import { buildCurlCommand } from './curl'
 import { API_EXAMPLES, type ApiExample, type SharedResponseName } from './openapi-examples'
 import {
@@ -42,6 +41,11 @@ export interface OpenApiOptions {
 }
 
 export const OPENAPI_VERSION = '3.1.0'
+/**
+ * The API has no version (spec 9), so this is the document's own: raise it when what the
+ * document promises changes, not for wording. Not the app's version, which moves for other reasons.
+ */
+const DOCUMENT_VERSION = '1.0.0'
 export const OPENAPI_PATH = `/${USER_API_PATH}`
 const JSON_MEDIA = 'application/json'
 /** The README's `embed-console sandbox --port 8765`: the default server, and the samples' URL. */
@@ -325,7 +329,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       title: 'User groups API',
       summary: 'Get or create, update and rotate the token of the user groups of embedded dashboards.',
       description: INFO_DESCRIPTION,
-      version: pkg.version,
+      version: DOCUMENT_VERSION,
     },
     servers: servers(serverUrl),
     security: [{ [SECURITY_SCHEME]: [] }],
