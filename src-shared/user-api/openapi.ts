@@ -20,8 +20,8 @@ import {
  * The OpenAPI 3.1 description of /api/user. Its schemas are zod's own JSON Schema output of
  * ./schemas.ts (OpenAPI 3.1 speaks JSON Schema 2020-12, zod's default target), so the document,
  * the client and the sandbox read one definition. The prose states the choices of
- * docs/api-decisions.md where the product's spec is silent. A pure function: the CLI, the sandbox
- * and the site editor all call it.
+ * docs/api-decisions.md where the product's spec is silent. A pure function, so the CLI, the
+ * sandbox and (later) the site editor's "Add the API reference" each build it in one call.
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -40,13 +40,13 @@ export interface OpenApiOptions {
   serverUrl?: string
 }
 
-export const OPENAPI_VERSION = '3.1.0'
+const OPENAPI_VERSION = '3.1.0'
 /**
  * The API has no version (spec 9), so this is the document's own: raise it when what the
  * document promises changes, not for wording. Not the app's version, which moves for other reasons.
  */
 const DOCUMENT_VERSION = '1.0.0'
-export const OPENAPI_PATH = `/${USER_API_PATH}`
+const OPENAPI_PATH = `/${USER_API_PATH}`
 const JSON_MEDIA = 'application/json'
 /** The README's `embed-console sandbox --port 8765`: the default server, and the samples' URL. */
 const SANDBOX_EXAMPLE_URL = 'http://127.0.0.1:8765'
