@@ -1,12 +1,13 @@
 import pkg from '../../package.json'
 import { groupsCommand } from './groups-command'
+import { openApiCommand } from './openapi-command'
 import { sandboxCommand } from './sandbox-command'
 import { startCommand } from './start-command'
 import { UsageError, type CliIo, type Command } from './usage'
 import { validateCommand } from './validate-command'
 import { webCommand } from './web-command'
 
-const commands: Command[] = [startCommand, webCommand, sandboxCommand, groupsCommand, validateCommand]
+const commands: Command[] = [startCommand, webCommand, sandboxCommand, groupsCommand, validateCommand, openApiCommand]
 
 function helpText(): string {
   const width = Math.max(...commands.map((command) => command.name.length))

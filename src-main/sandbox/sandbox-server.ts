@@ -9,6 +9,7 @@ import {
   USER_API_PATH,
   type EnvironmentTag,
 } from '../../src-shared/user-api/schemas'
+import { buildOpenApiDocument } from '../../src-shared/user-api/openapi'
 import { SandboxGroups } from './sandbox-groups'
 import { parseRequest, readBody, Refusal, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   dataFile: string
   /** A data file of release 0.1.0 to import once (then kept as `.migrated`). */
   legacyDataFile?: string
+  /** How long a write waits for another process writing the same database (default 5 s). */
+  busyTimeoutMs?: number
   /** Fixed API tokens, never written to the data file; otherwise the ones made up on first start. */
   customerToken?: string
   testingToken?: string
@@ -68,7 +71,7 @@ const unauthorized = (sentence: string) => new Refusal(401, sentence, { 'WWW-Aut
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   checkGivenTokens(options.customerToken, options.testingToken)
-  const store = await openSandboxStore({ path: options.dataFile, legacyFile: options.legacyDataFile, log: options.log ?? (() => {}) })
+  const store = await openSandboxStore({ path: options.dataFile, legacyFile: options.legacyDataFile, busyTimeoutMs: options.busyTimeoutMs, log: options.log ?? (() => {}) })
   const tokens: Record<EnvironmentTag, string> = {
     Customer: options.customerToken ?? store.apiToken('Customer', newSandboxToken),
     Testing: options.testingToken ?? store.apiToken('Testing', newSandboxToken),
@@ -110,9 +113,19 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://sandbox').pathname
+    // The API's own description, public like any API reference: no token, and any origin may read it.
+    if (path === '/openapi.json') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Use GET for /openapi.json.')
+        return
+      }
+      const document = buildOpenApiDocument({ serverUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+      sendJson(res, 200, document, { 'Access-Control-Allow-Origin': '*' })
+      return
+    }
     // Outside /api/user there is no API, so no API envelope either: like a real deployment's
     // router, a plain 404. The client then says "check the base URL", not "no such group".
-    const path = new URL(req.url ?? '/', 'http://sandbox').pathname
     if (path !== API_PATH) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
       res.end(`Not found: ${path}. The sandbox API is at ${API_PATH}.`)

@@ -84,6 +84,8 @@ export interface SandboxStoreOptions {
   path: string
   /** A 0.1.0 JSON file elsewhere (the app's data folder had sandbox.json) to import once. */
   legacyFile?: string
+  /** How long a write waits for another process's transaction before answering 500 (default 5 s). */
+  busyTimeoutMs?: number
   log: (line: string) => void
 }
 
@@ -97,7 +99,7 @@ export async function openSandboxStore(options: SandboxStoreOptions): Promise<Sa
     legacyFile = `${path}.migrated`
   }
   // A local test server: answered creates survive the sandbox crashing (NORMAL), not a power cut.
-  const db = openDatabase({ path, migrations: sandboxMigrations, synchronous: 'NORMAL', onNotice: (notice) => log(`${notice} The sandbox starts empty.`) })
+  const db = openDatabase({ path, migrations: sandboxMigrations, synchronous: 'NORMAL', busyTimeoutMs: options.busyTimeoutMs, onNotice: (notice) => log(`${notice} The sandbox starts empty.`) })
   if (legacyFile) await importLegacySandbox(db, legacyFile, legacyFile.endsWith('.migrated') ? null : `${legacyFile}.migrated`, log)
 
   return {

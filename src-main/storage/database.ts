@@ -34,6 +34,8 @@ export interface DatabaseOptions {
    * sandbox chooses it, for creates under a millisecond.
    */
   synchronous?: 'FULL' | 'NORMAL'
+  /** How long a write waits for another process's transaction (default 5 s). */
+  busyTimeoutMs?: number
   /** Told (in a sentence) when a damaged file was moved aside and a new database started. */
   onNotice?: (notice: string) => void
   now?: () => Date
@@ -111,7 +113,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let native: Libsql.Database
   try {
-    native = new Libsql(path, { timeout: BUSY_TIMEOUT_MS })
+    native = new Libsql(path, { timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS })
     native.pragma('journal_mode = WAL')
     native.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`)
     native.pragma('foreign_keys = ON')
@@ -243,7 +245,7 @@ export function storageError(error: unknown, path: string): Error {
   const code = (error as { code?: string }).code ?? ''
   const file = basename(path)
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new AppErrorException('storage', `${file} is busy: another Embed Console process held it for more than ${BUSY_TIMEOUT_MS / 1000} s. Try again.`)
+    return new AppErrorException('storage', `${file} is busy: another process has been writing to it for too long. Try again.`)
   }
   if (code.startsWith('SQLITE_CONSTRAINT')) return error as Error
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {

@@ -99,9 +99,11 @@ export const RotateTokenResponseSchema = z.looseObject({
 export type RotateTokenResponse = z.infer<typeof RotateTokenResponseSchema>
 
 /** The spec shows no error body; `error` is what the sandbox sends, `message` a common alternative. */
-export const ApiFailureBodySchema = z.looseObject({
-  success: z.literal(0).describe('0: the call failed.'),
-  error: z.string().optional(),
-  message: z.string().optional(),
-})
+export const ApiFailureBodySchema = z
+  .looseObject({
+    success: z.literal(0).describe('0: the call failed.'),
+    error: z.string().optional().describe('What went wrong, in one sentence. The sandbox always sends it.'),
+    message: z.string().optional().describe('Where some servers put that sentence instead of `error`.'),
+  })
+  .describe('A failure: `success` is 0, the HTTP status says which kind, and `error` says what went wrong.')
 export type ApiFailureBody = z.infer<typeof ApiFailureBodySchema>

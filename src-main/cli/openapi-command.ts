@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util'
+import writeFileAtomic from 'write-file-atomic'
+import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
+import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
+import { UsageError, type CliIo, type Command } from './usage'
+
+function writeFailure(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'its folder does not exist'
+    case 'EISDIR':
+      return 'it is a folder'
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied'
+    default:
+      return error instanceof Error ? error.message : String(error)
+  }
+}
+
+/**
+ * `embed-console openapi [--out FILE] [--server URL]`: the OpenAPI 3.1 document of /api/user, to
+ * stdout or written atomically to FILE (a temporary file renamed over it, so a reader never sees
+ * half a document). Exit 0 written, 1 the file could not be written, 2 bad usage.
+ */
+export async function runOpenApi(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { out: { type: 'string' }, server: { type: 'string' } },
+    strict: true,
+  })
+  if (values.out === '') throw new UsageError('--out takes a file name, such as docs/openapi.json.')
+  let serverUrl: string | undefined
+  if (values.server !== undefined) {
+    const parsed = BaseUrlSchema.safeParse(values.server)
+    if (!parsed.success) throw new UsageError(`--server: ${parsed.error.issues[0]?.message ?? 'not a base URL.'}`)
+    serverUrl = parsed.data
+  }
+
+  const text = openApiFileText(buildOpenApiDocument({ serverUrl }))
+  if (values.out === undefined) {
+    io.stdout(text.trimEnd())
+    return 0
+  }
+  try {
+    await writeFileAtomic(values.out, text)
+  } catch (error) {
+    io.stderr(`${values.out} could not be written: ${writeFailure(error)}. Nothing was changed.`)
+    return 1
+  }
+  io.stdout(`Wrote the OpenAPI 3.1 document of /api/user to ${values.out}.`)
+  return 0
+}
+
+export const openApiCommand: Command = {
+  name: 'openapi',
+  summary: 'Print or write the OpenAPI 3.1 document of /api/user (for a docs site’s site.json "openapi").',
+  usage: 'embed-console openapi [--out FILE] [--server URL]',
+  run: runOpenApi,
+}
