@@ -12,7 +12,7 @@ import type { Database } from '../storage/database'
 import { groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
-import { createRedactor } from '../user-api/redact'
+import { createRedactor, redactSuccess } from '../user-api/redact'
 
 export interface GroupServiceDeps {
   db: Database
@@ -33,6 +33,12 @@ export interface CallOptions {
 export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
+
+/**
+ * A group token shorter than this is not searched for in answers: replacing every occurrence of
+ * a two-character "token" would mangle the whole body, and such a token protects nothing anyway.
+ */
+const MIN_REDACTED_GROUP_TOKEN_LENGTH = 8
 
 /**
  * Every /api/user call the app makes, from the UI or the CLI: picks the profile's connection out
@@ -99,17 +105,39 @@ export function createGroupService(deps: GroupServiceDeps) {
     }
   }
 
+  /**
+   * The client has redacted the API token and the token it rotated; group tokens this service
+   * knows go too, wherever the server echoed them: the group's token as kept before the call and
+   * as received. Only `user_group.token` keeps the received one (see redactSuccess).
+   */
+  function withoutGroupSecrets(result: UserApiCallResult<GroupResponse>, knownBefore: string[]): UserApiCallResult<GroupResponse> {
+    const secrets = [...knownBefore, result.value.user_group.token].filter((secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH)
+    return { ...result, ...redactSuccess(result, createRedactor(secrets)) }
+  }
+
+  /** The group's token as the vault keeps it, if any: a secret to scrub from what the server says. */
+  const knownGroupToken = (profileId: string, groupId: string): string[] => {
+    const token = vault.get(groupTokenKey(profileId, groupId))
+    return token ? [token] : []
+  }
+
   async function remember(
     profileId: string,
-    result: UserApiCallResult<GroupResponse>,
+    answer: UserApiCallResult<GroupResponse>,
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
   ): Promise<GroupCallResult> {
+    const knownBefore = knownGroupToken(profileId, answer.value.user_group.provided_id)
+    const result = withoutGroupSecrets(answer, knownBefore)
     const group = result.value.user_group
+    // What the operator sent is stored too (mapping, properties): no token goes in with it.
+    const apiToken = vault.get(profileTokenKey(profileId))
+    const groupSecrets = [...knownBefore, group.token].filter((secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH)
+    const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
     // One transaction: a rotated token is never stored without its catalog row, nor the reverse.
     const { warnings } = db.transaction(() => {
       vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-      return catalog.record({ profileId, group, sent, tokenLast4: visibleTail(group.token), rotated, at: now() })
+      return catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
     })
     return {
       profileId,
@@ -125,13 +153,13 @@ export function createGroupService(deps: GroupServiceDeps) {
   return {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('getOrCreate', id, request.user_group_id, [], options, (client) => client.getOrCreate(request))
+      const result = await logged('getOrCreate', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, (client) => client.getOrCreate(request))
       return remember(id, result, request, false)
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('update', id, request.user_group_id, [], options, (client) => client.update(request))
+      const result = await logged('update', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, (client) => client.update(request))
       return remember(id, result, request, false)
     },
 
