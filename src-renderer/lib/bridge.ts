@@ -7,31 +7,29 @@ declare global {
   }
 }
 
-const KEY_STORAGE = 'embed-console.access-key'
-const KEY_HEADER = 'X-Embed-Console-Key'
+/** Where browser mode trades the printed key for this browser's session cookie (see web-server.ts). */
+const SESSION_PATH = '/session'
+/** Where releases before the session cookie kept the key; cleared so no copy outlives the tab. */
+const LEGACY_KEY_STORAGE = 'embed-console.access-key'
 
 /**
  * Browser mode's access key arrives in the URL fragment (`#key=…`, never sent to a server). It is
- * moved to session storage and wiped from the address bar so it does not end up in history,
- * bookmarks or screenshots; a reload of the same tab still finds it.
+ * wiped from the address bar at once, kept nowhere, and spent on the first load: the server
+ * trades it for an HttpOnly session cookie and refuses it from then on.
  */
-export function takeAccessKey(location: Location, storage: Storage, history: History): string | null {
-  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('key')
-  if (fromHash) {
-    storage.setItem(KEY_STORAGE, fromHash)
-    history.replaceState(null, '', location.pathname + location.search)
-    return fromHash
-  }
-  return storage.getItem(KEY_STORAGE)
+export function takeKeyFromAddress(location: Location, history: History): string | null {
+  const key = new URLSearchParams(location.hash.replace(/^#/, '')).get('key')
+  if (key !== null) history.replaceState(null, '', location.pathname + location.search)
+  return key
 }
 
-function browserBridge(key: string): Bridge {
+function browserBridge(): Bridge {
   return {
     async invoke(name, input) {
       try {
         const response = await fetch(`/ipc/${encodeURIComponent(name)}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', [KEY_HEADER]: key },
+          headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(input ?? {}),
         })
         return await response.json()
@@ -43,23 +41,37 @@ function browserBridge(key: string): Bridge {
       }
     },
     onEvent(listener) {
-      const source = new EventSource(`/events?key=${encodeURIComponent(key)}`)
+      const source = new EventSource('/events')
       source.onmessage = (message) => listener(JSON.parse(message.data) as AnyEvent)
       return () => source.close()
     },
   }
 }
 
-/**
- * `downloadHeaders` go with every download the renderer fetches from its own origin (see
- * src-shared/ipc/downloads.ts): the access key in browser mode, nothing under app:// in Electron.
- */
-export type BridgeState =
-  | { kind: 'ready'; bridge: Bridge; transport: 'electron' | 'browser'; downloadHeaders: Record<string, string> }
-  | { kind: 'no-key' }
+/** Why browser mode could not open: no key, a key already spent, or no server answering. */
+export type NoSessionReason = 'no-key' | 'key-used' | 'key-wrong' | 'unreachable'
 
-export function connectBridge(): BridgeState {
-  if (window.api) return { kind: 'ready', bridge: window.api, transport: 'electron', downloadHeaders: {} }
-  const key = takeAccessKey(window.location, window.sessionStorage, window.history)
-  return key ? { kind: 'ready', bridge: browserBridge(key), transport: 'browser', downloadHeaders: { [KEY_HEADER]: key } } : { kind: 'no-key' }
+export type BridgeState = { kind: 'ready'; bridge: Bridge; transport: 'electron' | 'browser' } | { kind: 'no-session'; reason: NoSessionReason }
+
+/**
+ * Electron's preload bridge when there is one; else browser mode, once the server confirms this
+ * browser's session (its cookie from an earlier load, or the key of the address, spent now).
+ */
+export async function connectBridge(): Promise<BridgeState> {
+  if (window.api) return { kind: 'ready', bridge: window.api, transport: 'electron' }
+  window.sessionStorage.removeItem(LEGACY_KEY_STORAGE)
+  const key = takeKeyFromAddress(window.location, window.history)
+  let response: Response
+  try {
+    response = await fetch(SESSION_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(key === null ? {} : { key }),
+    })
+  } catch {
+    return { kind: 'no-session', reason: 'unreachable' }
+  }
+  if (response.ok) return { kind: 'ready', bridge: browserBridge(), transport: 'browser' }
+  const refusal = (await response.json().catch(() => null)) as { error?: { details?: { keyUsed?: boolean } } } | null
+  return { kind: 'no-session', reason: key === null ? 'no-key' : refusal?.error?.details?.keyUsed ? 'key-used' : 'key-wrong' }
 }

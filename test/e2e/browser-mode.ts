@@ -12,6 +12,23 @@ export interface BrowserModeApp {
   dataDir: string
 }
 
+/** A browser-mode app whose key was traded for a session, as a first page load does. */
+export interface SessionApp extends BrowserModeApp {
+  /** The session cookie, for pages (through storageState) and for requests made from Node. */
+  cookie: { name: string; value: string }
+  cookieHeader: string
+}
+
+/** Spends the app's one-use key on a session, as the page does on its first load. */
+export async function openSession(app: BrowserModeApp): Promise<SessionApp> {
+  const response = await fetch(`${app.origin}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key: app.key }) })
+  const pair = response.headers.getSetCookie()[0]?.split(';')[0]
+  if (!response.ok || !pair) throw new Error(`The key was refused (HTTP ${response.status}).`)
+  const at = pair.indexOf('=')
+  const cookie = { name: pair.slice(0, at), value: pair.slice(at + 1) }
+  return { ...app, cookie, cookieHeader: pair }
+}
+
 /** Starts the built `embed-console web` exactly as a user would, on any free port. */
 export async function launchBrowserMode(dataDir?: string): Promise<BrowserModeApp & { stop(): Promise<void> }> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'ec-e2e-')))
@@ -44,17 +61,29 @@ export async function launchBrowserMode(dataDir?: string): Promise<BrowserModeAp
   }
 }
 
-/** One browser-mode app per test file (worker), with a fresh data folder. */
-export const test = base.extend<object, { app: BrowserModeApp }>({
+/**
+ * One browser-mode app per test file (worker), with a fresh data folder. Its key opens one
+ * session, once: every browser context of the worker starts with that session's cookie (through
+ * storageState, which browser.newContext() inherits too), as a tab already open would have it.
+ * A test that needs a browser without it passes `storageState: NO_SESSION`.
+ */
+export const test = base.extend<object, { app: SessionApp }>({
   app: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const app = await launchBrowserMode()
-      await use(app)
+      await use(await openSession(app))
       await app.stop()
     },
     { scope: 'worker' },
   ],
+  storageState: async ({ app }, use) => {
+    const { hostname } = new URL(app.origin)
+    await use({ cookies: [{ ...app.cookie, domain: hostname, path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Strict' }], origins: [] })
+  },
 })
+
+/** For browser.newContext() or a request context that must start without the worker's session. */
+export const NO_SESSION = { cookies: [], origins: [] }
 
 export { expect } from '@playwright/test'

@@ -245,7 +245,7 @@ test('export is refused while there are errors, with their count, then writes a 
 test('"Use active profile" fills the API base URL and authentication, never a token', async ({ app }) => {
   await page.getByRole('button', { name: 'Use active profile' }).click()
   // The app is shared by the test files of this worker, so ask it which profile is active.
-  const answer = await fetch(`${app.origin}/ipc/profiles.list`, { method: 'POST', headers: { 'x-embed-console-key': app.key }, body: '{}' })
+  const answer = await fetch(`${app.origin}/ipc/profiles.list`, { method: 'POST', headers: { cookie: app.cookieHeader }, body: '{}' })
   const { value } = (await answer.json()) as { value: { activeId: string; profiles: { id: string; baseUrl: string }[] } }
   const activeUrl = value.profiles.find((profile) => profile.id === value.activeId)!.baseUrl
   await expect(page.getByLabel('Base URL')).toHaveValue(activeUrl)
