@@ -85,6 +85,14 @@ function confined(name: string, input: unknown, pick: number): unknown {
     if (typeof value === 'string') {
       if (key === 'path' && name.startsWith('site.') && value.trim() !== '') return join(siteDir, value.replace(/[^a-z0-9.-]/gi, '-').slice(0, 40) || 'x')
       if (key === 'baseUrl' && URL.canParse(value.trim()) && !isLoopbackHostname(new URL(value.trim()).hostname)) return loopbackUrls[pick % loopbackUrls.length]
+      // An import file is JSON inside a string: its base URLs are confined the same way.
+      if (key === 'text' && name === 'profiles.import') {
+        try {
+          return JSON.stringify(walk(JSON.parse(value)))
+        } catch {
+          return value
+        }
+      }
       return value
     }
     if (Array.isArray(value)) return value.map((item) => walk(item))
