@@ -2,6 +2,8 @@ import { join } from 'node:path'
 import pkg from '../package.json'
 import type { SandboxStatus } from '../src-shared/ipc/events'
 import { ActivityLog } from './activity/activity-log'
+import { createBulkDownload, createBulkHandlers } from './bulk/bulk-handlers'
+import { createBulkService, type BulkService } from './bulk/bulk-service'
 import { GroupCatalog } from './catalog/group-catalog'
 import { ensureDataDir } from './data-dir'
 import { EventHub } from './event-hub'
@@ -42,6 +44,7 @@ export interface AppServices {
   db: Database
   profiles: ProfileStore
   groups: GroupService
+  bulk: BulkService
   close(): Promise<void>
 }
 
@@ -67,6 +70,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const activity = new ActivityLog(db)
   const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
   const groups = createGroupService({ db, profiles, vault, catalog, activity })
+  const bulk = createBulkService({ db, profiles, vault, catalog, groups, onProgress: (progress) => events.emit('bulk.progress', progress) })
+  const interrupted = bulk.interrupted()
+  if (interrupted.length) notices.push(`${interrupted.length === 1 ? 'A bulk run was' : `${interrupted.length} bulk runs were`} interrupted when Embed Console last stopped: resume ${interrupted.length === 1 ? 'it' : 'them'} on the Bulk screen.`)
   for (const notice of notices) log(notice)
 
   let sandboxStatus: SandboxStatus = { state: 'disabled' }
@@ -112,11 +118,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
     ...createSiteFileHandlers(openSiteFiles(dataDir)),
+    ...createBulkHandlers(bulk, dataDir),
   }
 
   const router = createRouter(handlers, {
     onInternalError: (name, error) => log(`internal error in ${name}: ${error instanceof Error ? error.message : 'unknown'}`),
-    downloads: { activity: createActivityDownload(activity) },
+    downloads: { activity: createActivityDownload(activity), 'bulk-results': createBulkDownload(bulk) },
   })
 
   return {
@@ -125,7 +132,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     db,
     profiles,
     groups,
+    bulk,
     async close() {
+      // Runs going in this process stop taking rows; the rows in flight finish first.
+      await bulk.stopAll()
       await sandbox?.close()
       sandboxStatus = { state: 'stopped' }
       db.close()

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BulkProgressSchema } from '../bulk/schemas'
 
 export const SandboxStatusSchema = z.object({
   state: z.enum(['starting', 'running', 'stopped', 'failed', 'disabled']),
@@ -16,6 +17,7 @@ export const events = {
     total: z.number().int().nonnegative(),
   }),
   'sandbox.status': SandboxStatusSchema,
+  'bulk.progress': BulkProgressSchema,
 }
 
 export type EventName = keyof typeof events
