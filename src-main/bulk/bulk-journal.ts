@@ -236,7 +236,7 @@ export class BulkJournal {
   }
 
   heartbeat(id: string): void {
-    this.db.withoutFsync(() => this.db.run('UPDATE bulk_runs SET heartbeat_at = ? WHERE id = ?', this.stamp(), id))
+    this.db.run('UPDATE bulk_runs SET heartbeat_at = ? WHERE id = ?', this.stamp(), id)
   }
 
   /** The next rows to send, in file order. */
@@ -246,14 +246,12 @@ export class BulkJournal {
       .map((item) => ({ seq: item.seq, line: item.line, groupId: item.group_id, request: JSON.parse(item.request) as GetOrCreateRequest, action: item.action, attempts: item.attempts }))
   }
 
-  /** Written before a rotation is sent: a crash after this line never sends it again. */
+  /**
+   * Written before a row is sent. A rotation marked so is never sent again after a crash; a
+   * get-or-create or update is sent again (it is idempotent) and known to have been tried.
+   */
   markSending(id: string, seq: number, attempts: number): void {
     this.db.run("UPDATE bulk_items SET state = 'sending', attempts = ?, updated_at = ? WHERE run_id = ? AND seq = ?", attempts, this.stamp(), id, seq)
-  }
-
-  /** Marks a row in flight without an fsync: safe for idempotent calls, which a crash only resends. */
-  markInFlight(id: string, seq: number, attempts: number): void {
-    this.db.withoutFsync(() => this.markSending(id, seq, attempts))
   }
 
   settle(id: string, seq: number, settlement: ItemSettlement): void {

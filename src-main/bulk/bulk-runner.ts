@@ -216,8 +216,7 @@ export function startRun(options: RunnerOptions): RunControl {
       await limiter.take()
       attempts += 1
       const call = followUp || item.action === 'update' ? 'update' : item.action === 'rotate' ? 'rotate' : 'getOrCreate'
-      if (call === 'rotate') journal.markSending(runId, item.seq, attempts)
-      else journal.markInFlight(runId, item.seq, attempts)
+      journal.markSending(runId, item.seq, attempts)
 
       let outcome: { settled: true } | { followUp: true } | { retryInMs: number } = { settled: true }
       let heard = false
