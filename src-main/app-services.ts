@@ -12,6 +12,7 @@ import { openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
 import { SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
+import type { SiteFileDialogs } from './site-files/file-dialogs'
 import { createSiteFileHandlers } from './site-files/site-file-handlers'
 import { openSiteFiles } from './site-files/site-file-service'
 
@@ -31,6 +32,8 @@ export interface AppServicesOptions {
   safeStorage?: SafeStorageLike
   /** The embedded sandbox starts with the app unless this is false (the CLI's groups command). */
   sandbox?: boolean
+  /** The system's file dialogs in the desktop app; browser mode types paths instead. */
+  fileDialogs?: SiteFileDialogs
 }
 
 export interface AppServices {
@@ -98,7 +101,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return answer
     },
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
-    ...createSiteFileHandlers(openSiteFiles(dataDir)),
+    ...createSiteFileHandlers(openSiteFiles(dataDir, options.fileDialogs)),
   }
 
   const router = createRouter(handlers, {

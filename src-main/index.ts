@@ -7,6 +7,7 @@ import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
 import { fail } from '../src-shared/ipc/result'
 import { createAppServices, type AppServices } from './app-services'
 import { SECURITY_HEADERS } from './content-security-policy'
+import { electronFileDialogs } from './shell/file-dialogs'
 import { readRendererFile } from './static-files'
 import { APP_ENTRY_URL, APP_SCHEME, confirmUnload, denyNewWindow, guardNavigation, isTrustedSender, mainWindowOptions } from './shell/window-policy'
 
@@ -49,6 +50,7 @@ export async function startDesktopApp(): Promise<void> {
     dataDir: app.getPath('userData'),
     transport: 'electron',
     safeStorage,
+    fileDialogs: electronFileDialogs,
   })
   protocol.handle(APP_SCHEME, serveRenderer)
   ipcMain.handle(IPC_CALL_CHANNEL, (event, name: unknown, input: unknown) => {

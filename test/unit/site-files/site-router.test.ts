@@ -25,7 +25,7 @@ describe('site calls through the router', () => {
     expect(opened.ok).toBe(true)
     const document = (opened as { value: SiteDocument }).value
     const text = serializeSiteConfig({ name: 'Acme docs', navigation: [] })
-    const saved = await call('site.save', { documentId: document.documentId, path, text, expectedVersion: document.version })
+    const saved = await call('site.save', { documentId: document.documentId, text, byteOrderMark: false, expectedVersion: document.version })
     expect(saved).toEqual({ ok: true, value: expect.objectContaining({ path, text }) as SavedSiteFile })
     expect(await readFile(path, 'utf8')).toBe(text)
   })
@@ -36,7 +36,7 @@ describe('site calls through the router', () => {
     await writeFile(path, serializeSiteConfig({ name: 'Acme', navigation: [] }))
     const { value: document } = (await call('site.open', { path })) as { value: SiteDocument }
     await writeFile(path, serializeSiteConfig({ name: 'Changed elsewhere', navigation: [] }))
-    const saved = await call('site.save', { documentId: document.documentId, path, text: document.text, expectedVersion: document.version })
+    const saved = await call('site.save', { documentId: document.documentId, text: document.text, byteOrderMark: false, expectedVersion: document.version })
     expect(saved).toMatchObject({ ok: false, error: { code: 'file_changed_on_disk' } })
   })
 
@@ -44,6 +44,18 @@ describe('site calls through the router', () => {
     const { call } = await siteRouter()
     const result = await call('site.draftSave', { documentId: '../../profiles', path: null, text: '{}', baseVersion: null })
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('refuses an overwrite flag: replacing a file takes the token of the question that asked', async () => {
+    const { workDir, call } = await siteRouter()
+    const path = join(workDir, 'other.json')
+    await writeFile(path, 'precious')
+    const { value: document } = (await call('site.new', {})) as { value: SiteDocument }
+    const forced = await call('site.saveAs', { documentId: document.documentId, text: document.text, byteOrderMark: false, target: { kind: 'path', path }, overwrite: true })
+    expect(forced).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    const asked = await call('site.saveAs', { documentId: document.documentId, text: document.text, byteOrderMark: false, target: { kind: 'path', path } })
+    expect(asked).toMatchObject({ ok: false, error: { code: 'conflict', details: { path, replaceToken: expect.any(String) } } })
+    expect(await readFile(path, 'utf8')).toBe('precious')
   })
 
   it('refuses an empty path and unknown fields', async () => {

@@ -1,5 +1,5 @@
-import { openDialog, useEditorDialogs } from '../state/dialog-store'
-import { fileNameOf, reloadFromDisk } from '../state/file-commands'
+import { useEditorDialogs } from '../state/dialog-store'
+import { chooseWhereToWrite, fileNameOf, reloadFromDisk } from '../state/file-commands'
 import { useEditor } from '../state/editor-store'
 import { showTextPosition, useEditorView } from '../state/view-store'
 
@@ -21,7 +21,7 @@ export function DocumentBanners() {
             <button type="button" className="btn btn--small" onClick={() => void reloadFromDisk()}>
               Reload from disk
             </button>
-            <button type="button" className="btn btn--small" onClick={() => openDialog({ kind: 'path', purpose: 'saveAs', then: null })}>
+            <button type="button" className="btn btn--small" onClick={() => void chooseWhereToWrite('saveAs')}>
               Save as…
             </button>
           </span>

@@ -44,7 +44,10 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
               <button
                 type="button"
                 className="btn btn--danger"
-                onClick={() => void (dialog.purpose === 'saveAs' ? saveAs(dialog.path, true, dialog.then) : exportTo(dialog.path, true))}
+                onClick={() => {
+                  const target = { kind: 'path', path: dialog.path, replaceToken: dialog.replaceToken } as const
+                  void (dialog.purpose === 'saveAs' ? saveAs(target, dialog.then) : exportTo(target))
+                }}
               >
                 Replace
               </button>
@@ -57,6 +60,34 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
       )
     case 'unsaved':
       return <UnsavedDialog dialog={dialog} />
+    case 'confirm':
+      return (
+        <Modal
+          title={dialog.title}
+          actions={
+            <>
+              <button type="button" className="btn" autoFocus onClick={closeDialog}>
+                Cancel
+              </button>
+              {dialog.choices.map((choice) => (
+                <button
+                  key={choice.label}
+                  type="button"
+                  className={`btn${choice.tone ? ` btn--${choice.tone}` : ''}`}
+                  onClick={() => {
+                    closeDialog()
+                    choice.run()
+                  }}
+                >
+                  {choice.label}
+                </button>
+              ))}
+            </>
+          }
+        >
+          {dialog.body}
+        </Modal>
+      )
     case 'restoreDraft':
       return (
         <Modal
@@ -131,8 +162,8 @@ function PathDialog({ purpose, then }: { purpose: PathPurpose; then: Extract<Edi
     const chosen = path.trim()
     if (!chosen || exportBlocked) return
     if (purpose === 'open') void openFromDialog(chosen)
-    else if (purpose === 'saveAs') void saveAs(chosen, false, then)
-    else void exportTo(chosen, false)
+    else if (purpose === 'saveAs') void saveAs({ kind: 'path', path: chosen }, then)
+    else void exportTo({ kind: 'path', path: chosen })
   }
 
   return (
