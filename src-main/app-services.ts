@@ -13,8 +13,7 @@ import { openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
 import { SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
 import type { SiteFileDialogs } from './site-files/file-dialogs'
-import { createSiteFileHandlers } from './site-files/site-file-handlers'
-import { openSiteFiles } from './site-files/site-file-service'
+import { siteHandlers } from './site-files/site-file-service'
 
 /** The part of Electron's safeStorage the vault uses; typed here so nothing else imports Electron. */
 export interface SafeStorageLike {
@@ -101,7 +100,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return answer
     },
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
-    ...createSiteFileHandlers(openSiteFiles(dataDir, options.fileDialogs)),
+    ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events }),
   }
 
   const router = createRouter(handlers, {

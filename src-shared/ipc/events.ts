@@ -16,6 +16,8 @@ export const events = {
     total: z.number().int().nonnegative(),
   }),
   'sandbox.status': SandboxStatusSchema,
+  /** A watched docs folder changed (a page or file came, went or changed): the site editor indexes it again. */
+  'site.docsChanged': z.object({ root: z.string() }),
 }
 
 export type EventName = keyof typeof events

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DocsIndexSchema, OpenApiCheckSchema } from '../site-config/docs-files'
 import { RuleSetSchema } from '../site-config/rule-sets'
 import { defineCall } from './define'
 
@@ -137,6 +138,22 @@ export const siteCalls = {
     summary: 'Remembers the rule set chosen for the document’s file, for the next time it opens.',
     input: z.object({ documentId: SiteDocumentIdSchema, rules: RuleSetSchema }).strict(),
     output: z.object({}),
+  }),
+  'site.docsIndex': defineCall({
+    summary:
+      'Indexes the docs folder of a document (its file’s folder, or one chosen: with the system’s dialog, or a typed path) and watches it; null when the dialog was cancelled or the document has no folder yet.',
+    input: z
+      .object({
+        documentId: SiteDocumentIdSchema,
+        folder: z.discriminatedUnion('kind', [z.object({ kind: z.literal('dialog') }).strict(), z.object({ kind: z.literal('path'), path: SiteFilePathSchema }).strict()]).optional(),
+      })
+      .strict(),
+    output: z.object({ index: DocsIndexSchema.nullable() }),
+  }),
+  'site.checkOpenApi': defineCall({
+    summary: 'Parses and validates OpenAPI files of the document’s docs folder, as the site.json names them.',
+    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
+    output: z.object({ checks: z.array(OpenApiCheckSchema) }),
   }),
   'site.recent': defineCall({
     summary: 'The site.json files opened or saved lately, newest first (at most 10).',

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createRouter, type Handlers } from '../../../src-main/router'
+import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-handlers'
 import type { SavedSiteFile, SiteDocument } from '../../../src-shared/ipc/site-calls'
 import { serializeSiteConfig } from '../../../src-shared/site-config/format'
@@ -11,7 +12,8 @@ const context = { transport: 'test' } as const
 
 async function siteRouter() {
   const [dataDir, workDir] = await Promise.all([tempDir('ec-site-data-'), tempDir('ec-site-work-')])
-  const router = createRouter(createSiteFileHandlers(siteFiles(dataDir)) as unknown as Handlers)
+  const files = siteFiles(dataDir)
+  const router = createRouter(createSiteFileHandlers(files, createDocsFolderService({ files, dataDir })) as unknown as Handlers)
   const call = (name: string, input: unknown) => router.dispatch(name, input, context)
   return { dataDir, workDir, call }
 }
