@@ -19,6 +19,8 @@ export type EditorDialog =
   | { kind: 'replace'; purpose: 'saveAs' | 'export'; path: string; replaceToken: string; then: PendingAction | null }
   | { kind: 'unsaved'; then: PendingAction }
   | { kind: 'restoreDraft'; draft: SiteDraft }
+  /** Puts a page into a group chosen in the dialog: moved from `from`, or added when it is listed nowhere. */
+  | { kind: 'placePage'; page: string; from: readonly (string | number)[] | null }
   | { kind: 'confirm'; title: string; body: string; choices: { label: string; tone?: 'primary' | 'danger'; run: () => void }[] }
 
 interface DialogState {

@@ -1,6 +1,7 @@
 import { temporal } from 'zundo'
 import { create, useStore } from 'zustand'
 import type { FileVersion, SavedSiteFile } from '../../../../src-shared/ipc/site-calls'
+import type { DocsLookup, OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
 import { findDuplicateKeys, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import { parseJsonText, type JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
@@ -37,12 +38,19 @@ export interface EditorContent {
   duplicates: readonly DuplicateKey[]
 }
 
+/** The document's docs folder as last indexed, and its OpenAPI files' checks: not part of undo. */
+export interface DocsContext {
+  lookup: DocsLookup
+  openapi: readonly OpenApiCheck[]
+}
+
 export interface EditorState extends EditorContent {
   document: OpenDocument | null
+  docs: DocsContext | null
 }
 
 const NO_DUPLICATES: readonly DuplicateKey[] = []
-const EMPTY: EditorState = { document: null, text: '', value: undefined, syntaxError: null, duplicates: NO_DUPLICATES }
+const EMPTY: EditorState = { document: null, docs: null, text: '', value: undefined, syntaxError: null, duplicates: NO_DUPLICATES }
 
 /** Keystrokes into one field closer together than this are one undo step. */
 const TYPING_BURST_MS = 1000
@@ -100,7 +108,7 @@ const contentOf = (text: string, fallbackValue: unknown): EditorContent => {
 let keyPositions = new KeyPositions()
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
-  setWithoutHistory({ document, ...contentOf(text, undefined) })
+  setWithoutHistory({ document, docs: null, ...contentOf(text, undefined) })
   history().clear()
   currentBurst = null
   keyPositions = new KeyPositions()
@@ -151,6 +159,8 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST)
   commit(contentOf(text, value), burst)
 }
 
+export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs })
+
 export function updateDocument(changes: Partial<OpenDocument>): void {
   const { document } = useEditor.getState()
   if (document) setWithoutHistory({ document: { ...document, ...changes } })
@@ -180,5 +190,5 @@ export const useCanUndo = () => useStore(useEditor.temporal, (state) => state.pa
 export const useCanRedo = () => useStore(useEditor.temporal, (state) => state.futureStates.length > 0)
 
 export const selectProblemIndex = (state: EditorState): ProblemIndex =>
-  problemIndexFor({ value: state.value, syntaxError: state.syntaxError, duplicates: state.duplicates, rules: state.document?.rules ?? 'spec' })
+  problemIndexFor({ value: state.value, syntaxError: state.syntaxError, duplicates: state.duplicates, rules: state.document?.rules ?? 'spec', docs: state.docs })
 export const useProblemIndex = () => useEditor(selectProblemIndex)

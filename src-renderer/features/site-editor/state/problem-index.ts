@@ -1,9 +1,11 @@
+import { docsProblems } from '../../../../src-shared/site-config/docs-files'
 import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import type { JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { mintlifySuggestion } from '../../../../src-shared/site-config/rule-suggestion'
 import { checkSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
+import type { DocsContext } from './editor-store'
 import { parseProblemPath, type Path } from './json-path'
 
 export type ProblemSeverity = 'error' | 'warning' | 'info'
@@ -66,9 +68,10 @@ export interface ProblemInputs {
   syntaxError: JsonSyntaxError | null
   duplicates: readonly DuplicateKey[]
   rules: RuleSet
+  docs: DocsContext | null
 }
 
-export function buildProblemIndex({ value, syntaxError, duplicates, rules }: ProblemInputs): ProblemIndex {
+export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs }: ProblemInputs): ProblemIndex {
   if (syntaxError) {
     const { line, column, message } = syntaxError
     return indexProblems([
@@ -82,6 +85,7 @@ export function buildProblemIndex({ value, syntaxError, duplicates, rules }: Pro
       ...duplicated,
       ...report.errors.map((problem) => withSegments(problem, 'error')),
       ...report.warnings.map((problem) => withSegments(problem, 'warning')),
+      ...(docs ? docsProblems(value, docs.lookup, docs.openapi).map((problem) => withSegments(problem, 'warning')) : []),
       ...report.info.map((problem) => withSegments(problem, 'info')),
     ],
     rules === 'spec' ? mintlifySuggestion(value, report) : null,
@@ -102,7 +106,8 @@ export function problemIndexFor(inputs: ProblemInputs): ProblemIndex {
     lastInputs.value === inputs.value &&
     lastInputs.syntaxError === inputs.syntaxError &&
     lastInputs.duplicates === inputs.duplicates &&
-    lastInputs.rules === inputs.rules
+    lastInputs.rules === inputs.rules &&
+    lastInputs.docs === inputs.docs
   )
     return lastIndex
   lastInputs = inputs
