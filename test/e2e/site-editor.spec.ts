@@ -385,3 +385,138 @@ test('every id on the screen is unique, so each label names its own control', as
   expect(duplicates).toEqual([])
 })
 
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/site-config')
+
+async function openPathFromDialog(path: string) {
+  await page.getByRole('button', { name: 'Open…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
+  await dialog.getByLabel('File path').fill(path)
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+}
+
+test('Open… and the recent files ask about unsaved changes before replacing them', async () => {
+  // The large file above was edited and not saved.
+  await expect(page.getByText('Unsaved changes')).toBeVisible()
+  await openPathFromDialog(sitePath)
+  const question = page.getByRole('dialog', { name: 'Save the changes to large.json?' })
+  await expect(question).toBeVisible()
+  await question.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByLabel('Project name')).toHaveValue('Large docs')
+
+  await page.getByRole('button', { name: 'Open…' }).click()
+  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('button', { name: /^site\.json/ }).click()
+  await expect(question).toBeVisible()
+  await question.getByRole('button', { name: 'Don’t save' }).click()
+  await expect(page.getByLabel('Project name')).toHaveValue('Changed elsewhere')
+})
+
+test('an unedited save is byte for byte the file; a one-field edit changes one line, tabs kept', async () => {
+  const tabbed = join(folder, 'tabs.json')
+  await cp(join(FIXTURES, 'real-world-shaped/tabs.json'), tabbed)
+  const original = await readFile(tabbed, 'utf8')
+  await openPathFromDialog(tabbed)
+  await expect(page.getByLabel('Project name')).toHaveValue('Tabbed Docs')
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved tabs.json.')).toBeVisible()
+  expect(await readFile(tabbed, 'utf8')).toBe(original)
+
+  await page.getByLabel('Project name').fill('Tabbed docs, renamed')
+  // Cleared and typed again, a field keeps its place in the file.
+  await page.getByLabel('Favicon').fill('')
+  await page.getByLabel('Favicon').fill('/favicon.svg')
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  expect(await readFile(tabbed, 'utf8')).toBe(original.replace('"Tabbed Docs"', '"Tabbed docs, renamed"'))
+})
+
+test('a nested group is never typed over under the spec; the Mintlify-compatible rules edit it, and are remembered for the file', async () => {
+  const nestedPath = join(folder, 'nested-groups.json')
+  await cp(join(FIXTURES, 'real-world-shaped/nested-groups.json'), nestedPath)
+  const original = await readFile(nestedPath, 'utf8')
+  await openPathFromDialog(nestedPath)
+  await expect(page.getByText(/This file is written for Mintlify \(2 nested groups; footer platform telegram; a background colour for one mode only\)/)).toBeVisible()
+  const concepts = page.locator('[id="site-field:navigation[0].pages[1]"]')
+  await expect(concepts).toHaveText('A nested group, “Concepts”, with 2 pages')
+  await concepts.focus()
+  await page.keyboard.type('x')
+  await expect(concepts).toHaveText('A nested group, “Concepts”, with 2 pages')
+  await expect(page.getByText('Unsaved changes')).toHaveCount(0)
+
+  await page.getByRole('button', { name: 'Use the Mintlify-compatible rules' }).click()
+  await expect(page.getByLabel('Rules')).toHaveValue('mintlify')
+  await expect(problems()).toContainText('0 errors')
+  await expect(page.getByRole('group', { name: 'Nested group' })).toHaveCount(2)
+  await page.locator('[id="site-field:navigation[0].pages[1].pages[1].pages[0]"]').fill('concepts/deep/two')
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  expect(await readFile(nestedPath, 'utf8')).toBe(original.replace('"concepts/deep/one"', '"concepts/deep/two"'))
+
+  await openPathFromDialog(join(folder, 'tabs.json'))
+  await openPathFromDialog(nestedPath)
+  await expect(page.getByLabel('Rules')).toHaveValue('mintlify')
+})
+
+test('a key written twice is an error at both places, and the form waits', async () => {
+  const duplicated = join(folder, 'duplicate-keys.json')
+  await cp(join(FIXTURES, 'real-world-shaped/duplicate-keys.json'), duplicated)
+  await openPathFromDialog(duplicated)
+  await expect(page.getByText('“primary” is written twice in one object (lines 4 and 5).')).toBeVisible()
+  await expect(page.locator('.site-form')).toHaveAttribute('inert', '')
+  await expect(problems()).toContainText('4 errors')
+  await expect(page.getByRole('toolbar', { name: 'Document' })).toContainText('4 errors')
+})
+
+test('the docs folder: missing pages and files reported, unlisted pages dragged into a group, the folder watched', async () => {
+  const docs = await mkdtemp(join(tmpdir(), 'ec-e2e-docs-'))
+  await cp(join(FIXTURES, 'docs-site'), docs, { recursive: true })
+  await openPathFromDialog(join(docs, 'mint.json'))
+  await expect(problems().getByRole('button', { name: /Page 3 has no page in the docs folder: expected guides\/missing-page\.mdx/ })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /Favicon is not in the docs folder/ })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /OpenAPI file 2 is not a valid OpenAPI file/ })).toBeVisible()
+
+  // Page fields offer the folder's pages.
+  await expect(page.locator('#site-docs-pages option')).toHaveCount(5)
+
+  // The toolbar walks through the problems.
+  await page.getByRole('button', { name: 'Next problem' }).click()
+  await expect(page.locator('[id="site-field:navigation[0].pages[2]"]')).toBeFocused()
+  await expect(page.getByRole('toolbar', { name: 'Document' })).toContainText('1 of 6')
+
+  // Search across the navigation, by title too.
+  await page.getByLabel('Search the navigation').fill('welcome')
+  await page.getByRole('list', { name: 'Navigation matches' }).getByRole('button', { name: /Welcome \(introduction\)/ }).click()
+  await expect(page.locator('[id="site-field:navigation[0].pages[0]"]')).toBeFocused()
+
+  await view('Docs folder').click()
+  const preview = page.getByRole('region', { name: 'Sidebar preview' })
+  await expect(preview.getByRole('button', { name: 'Welcome' })).toBeVisible()
+  const unlisted = page.getByRole('list', { name: 'Pages not in any group' })
+  await expect(unlisted.getByRole('listitem')).toHaveCount(2)
+  await page.getByRole('button', { name: 'Hide' }).click()
+  // The README's picture of this view (docs/site-editor-docs-folder.png is a copy): a taller window, no notifications over it.
+  const dismiss = page.getByRole('button', { name: 'Dismiss notification' })
+  while ((await dismiss.count()) > 0) await dismiss.first().click()
+  await page.setViewportSize({ width: 1280, height: 1180 })
+  await page.locator('#main').evaluate((main) => main.scrollTo(0, 0))
+  await page.locator('.site-editor').screenshot({ path: `${SCREENSHOT_DIR}/site-editor-docs-folder-readme.png` })
+  await checkScreen(page, 'site-editor-docs-folder')
+
+  await unlisted.getByRole('listitem').filter({ hasText: 'An unlisted guide' }).dragTo(preview.getByRole('listitem', { name: 'Group API' }))
+  await expect(unlisted.getByRole('listitem')).toHaveCount(1)
+  await expect(preview.getByRole('listitem', { name: 'Group API' })).toContainText('An unlisted guide')
+  await page.setViewportSize({ width: 1280, height: 800 })
+
+  // The keyboard way: Add to a group.
+  await unlisted.getByRole('button', { name: 'Add guides/plain to a group' }).click()
+  const place = page.getByRole('dialog', { name: 'Add guides/plain to a group' })
+  await place.getByLabel('Group').selectOption({ label: 'Get started' })
+  await place.getByRole('button', { name: 'Add', exact: true }).click()
+  await expect(page.getByText('Every page in the folder is in a group.')).toBeVisible()
+
+  // A page written on disk is noticed without asking.
+  await writeFile(join(docs, 'guides', 'missing-page.mdx'), '---\ntitle: Found\n---\n')
+  await expect(preview.getByRole('button', { name: 'Found' })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /guides\/missing-page/ })).toHaveCount(0)
+  await page.getByRole('button', { name: 'Show' }).click()
+})
