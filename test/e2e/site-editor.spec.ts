@@ -66,7 +66,7 @@ async function setJsonText(text: string) {
 }
 
 const problems = () => page.getByRole('complementary', { name: 'Problems' })
-const view = (name: 'Form' | 'JSON') => page.getByRole('tablist', { name: 'View' }).getByRole('tab', { name })
+const view = (name: 'Form' | 'JSON' | 'Docs folder') => page.getByRole('tablist', { name: 'View' }).getByRole('tab', { name })
 
 test('starts empty, opens a file by its path and shows it in the form', async ({ app }) => {
   await openSiteEditor(app.url)
