@@ -43,8 +43,18 @@ const EXTERNAL = /^[a-z][a-z0-9+.-]*:\/\//i
 export const docsRelative = (reference: string) => reference.trim().replace(/^\.?\/+/, '')
 export const isExternal = (reference: string) => EXTERNAL.test(reference.trim())
 
-/** A page as navigation names it, without a leading slash or an extension. */
-export const pageKey = (page: string) => docsRelative(page).replace(/\.mdx?$/i, '')
+const pageKeys = new Map<string, string>()
+
+/** A page as navigation names it, without a leading slash or an extension. Remembered: the editor asks for every page on every keystroke. */
+export function pageKey(page: string): string {
+  let key = pageKeys.get(page)
+  if (key === undefined) {
+    key = docsRelative(page).replace(/\.mdx?$/i, '')
+    if (pageKeys.size > 50_000) pageKeys.clear()
+    pageKeys.set(page, key)
+  }
+  return key
+}
 
 /** Every page string in the navigation, nested groups included, with where it is. */
 export function forEachPage(config: unknown, visit: (page: string, segments: (string | number)[]) => void): void {

@@ -30,8 +30,9 @@ export function mintlifyFeaturesOf(config: unknown): string[] {
  * null. `specCheck` is the check already made under the spec, so the common case costs nothing.
  */
 export function mintlifySuggestion(config: unknown, specCheck: SiteConfigCheck): string | null {
-  if (specCheck.valid || !checkSiteConfig(config, 'mintlify').valid) return null
+  if (specCheck.valid) return null
+  // Only a file that uses one of these is offered the switch; the second check runs only then.
   const features = mintlifyFeaturesOf(config)
-  const what = features.length ? ` (${features.join('; ')})` : ''
-  return `This file is written for Mintlify${what}: it breaks the spec but follows the Mintlify-compatible rules.`
+  if (!features.length || !checkSiteConfig(config, 'mintlify').valid) return null
+  return `This file is written for Mintlify (${features.join('; ')}): it breaks the spec but follows the Mintlify-compatible rules.`
 }

@@ -1,4 +1,16 @@
-import { applyEdits, findNodeAtLocation, parseTree, type Edit, type Node } from 'jsonc-parser'
+import { applyEdits, createScanner, findNodeAtLocation, parseTree, type Edit, type JSONScanner, type Node, type SyntaxKind as Token } from 'jsonc-parser'
+
+// jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values.
+const SyntaxKind = {
+  OpenBraceToken: 1 as Token.OpenBraceToken,
+  CloseBraceToken: 2 as Token.CloseBraceToken,
+  OpenBracketToken: 3 as Token.OpenBracketToken,
+  CloseBracketToken: 4 as Token.CloseBracketToken,
+  CommaToken: 5 as Token.CommaToken,
+  ColonToken: 6 as Token.ColonToken,
+  StringLiteral: 10 as Token.StringLiteral,
+  EOF: 17 as Token.EOF,
+}
 import { isPlainObject } from './schema'
 
 // Format-preserving edits of a site.json text. The text is the document: the form's changes are
@@ -162,6 +174,12 @@ class TextEditError extends Error {
 }
 
 function editsFor(text: string, change: ValueChange, style: TextStyle, positions?: KeyPositions): Edit[] {
+  // The edit of a keystroke: a value that exists is replaced, found by scanning tokens, without
+  // building a tree of the whole file (which a 6,000-page file would pay on every keystroke).
+  if (change.kind === 'set' && change.path.length > 0) {
+    const found = locateValue(text, change.path)
+    if (found) return [{ offset: found.offset, length: found.end - found.offset, content: render(change.value, style, lineIndentAt(text, found.offset), found.inline) }]
+  }
   const root = parseTree(text)
   if (!root) throw new TextEditError('The text holds no JSON value to edit.')
   const end = (node: Node) => node.offset + node.length
@@ -224,6 +242,76 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
   }
   const at = positions?.insertionIndex(parentPath, last, keys) ?? keys.length
   return insertInto(text, container, at, (indent, inline) => `${JSON.stringify(last)}: ${render(change.value, style, indent, inline)}`, style)
+}
+
+/**
+ * Where the value at `path` is in `text`, and whether the object or list holding it is written on
+ * one line; null when there is no such value. Scans tokens only. A key written twice in one object
+ * means its last occurrence, as JSON.parse reads it.
+ */
+function locateValue(text: string, path: JsonPath): { offset: number; end: number; inline: boolean } | null {
+  const scanner = createScanner(text, true)
+  scanner.scan()
+  let found: { offset: number; end: number; inline: boolean } | null = null
+  // Descends along the path; returns false when the text does not hold it (or is not JSON).
+  const descend = (depth: number, inline: boolean): boolean => {
+    const segment = path[depth]
+    if (segment === undefined) {
+      const offset = scanner.getTokenOffset()
+      if (!skipValue(scanner)) return false
+      found = { offset, end: lastEnd, inline }
+      return true
+    }
+    const open = scanner.getToken()
+    const openOffset = scanner.getTokenOffset()
+    if (open === SyntaxKind.OpenBraceToken && typeof segment === 'string') {
+      scanner.scan()
+      const childInline = !/[\r\n]/.test(text.slice(openOffset, scanner.getTokenOffset()))
+      // The whole object is read first: a later duplicate of the key is the one JSON keeps.
+      let match = -1
+      while (scanner.getToken() !== SyntaxKind.CloseBraceToken) {
+        if (scanner.getToken() !== SyntaxKind.StringLiteral) return false
+        const key = scanner.getTokenValue()
+        if (scanner.scan() !== SyntaxKind.ColonToken) return false
+        scanner.scan()
+        if (key === segment) match = scanner.getTokenOffset()
+        if (!skipValue(scanner)) return false
+        if (scanner.getToken() === SyntaxKind.CommaToken) scanner.scan()
+        else if (scanner.getToken() !== SyntaxKind.CloseBraceToken) return false
+      }
+      if (match < 0) return false
+      scanner.setPosition(match)
+      scanner.scan()
+      return descend(depth + 1, childInline)
+    }
+    if (open === SyntaxKind.OpenBracketToken && typeof segment === 'number') {
+      scanner.scan()
+      const childInline = !/[\r\n]/.test(text.slice(openOffset, scanner.getTokenOffset()))
+      for (let index = 0; scanner.getToken() !== SyntaxKind.CloseBracketToken; index++) {
+        if (index === segment) return descend(depth + 1, childInline)
+        if (!skipValue(scanner)) return false
+        if (scanner.getToken() === SyntaxKind.CommaToken) scanner.scan()
+        else if (scanner.getToken() !== SyntaxKind.CloseBracketToken) return false
+      }
+      return false
+    }
+    return false
+  }
+  let lastEnd = 0
+  // Skips the value starting at the current token; leaves the scanner on the token after it.
+  const skipValue = (tokens: JSONScanner): boolean => {
+    let nesting = 0
+    do {
+      const token = tokens.getToken()
+      if (token === SyntaxKind.EOF || tokens.getTokenError() !== 0) return false
+      if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) nesting++
+      else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) nesting--
+      lastEnd = tokens.getTokenOffset() + tokens.getTokenLength()
+      tokens.scan()
+    } while (nesting > 0)
+    return nesting === 0
+  }
+  return descend(0, false) ? found : null
 }
 
 /** Removes one member with the comma and the line break that belonged to it. */

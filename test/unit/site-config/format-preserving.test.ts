@@ -135,6 +135,12 @@ describe('a one-field edit is a one-hunk diff in the file’s own layout', () =>
     expect(changedLines(text, edited)).toEqual({ removed: ['                "concepts/deep/one"'], added: ['                "concepts/deep/two"'] })
   })
 
+  it('changes the occurrence JSON reads when a key is written twice: the last', () => {
+    const twice = '{"a": 1, "a": [2, 3]}'
+    expect(editText(twice, { a: [2, 3] }, { a: [2, 4] })).toBe('{"a": 1, "a": [2, 4]}')
+    expect(editText(twice, { a: [2, 3] }, { a: 'x' })).toBe('{"a": 1, "a": "x"}')
+  })
+
   it('puts a removed key back where it stood when it is added again', () => {
     const text = textOf(fixtures.find((fixture) => fixture.name === 'tabs.json')!.bytes)
     const value = valueOf(text)
