@@ -113,6 +113,8 @@ export const docsLookup = (index: DocsIndex): DocsLookup => ({
 export function docsProblems(config: unknown, docs: DocsLookup, openapi: readonly OpenApiCheck[] = []): SiteConfigProblem[] {
   const problems: SiteConfigProblem[] = []
   forEachPage(config, (page, segments) => {
+    // Most pages are written as the index keeps them: looked up as they are first.
+    if (docs.pages.has(page)) return
     const key = pageKey(page)
     if (key && !docs.pages.has(key)) {
       problems.push({ path: formatProblemPath(segments), message: `has no page in the docs folder: expected ${key}.mdx or ${key}.md` })

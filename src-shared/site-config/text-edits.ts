@@ -25,8 +25,8 @@ export type JsonPath = readonly (string | number)[]
 
 /** One difference between two values, in the terms of a text edit. */
 export type ValueChange =
-  /** Replaces the value at `path`, or adds the key when the object there lacks it. */
-  | { kind: 'set'; path: JsonPath; value: unknown }
+  /** Replaces the value at `path`, or adds the key when the object there lacks it (`added`). */
+  | { kind: 'set'; path: JsonPath; value: unknown; added?: boolean }
   /** Removes an object key or a list item. */
   | { kind: 'remove'; path: JsonPath }
   /** Inserts `value` into the list at `path`, before the item now at `index` (or at the end). */
@@ -94,7 +94,7 @@ export function diffValues(before: unknown, after: unknown, path: JsonPath = [])
     }
     for (const key of Object.keys(after)) {
       if (Object.hasOwn(before, key)) changes.push(...diffValues(before[key], after[key], [...path, key]))
-      else changes.push({ kind: 'set', path: [...path, key], value: after[key] })
+      else changes.push({ kind: 'set', path: [...path, key], value: after[key], added: true })
     }
     return changes
   }
@@ -167,7 +167,7 @@ export function editText(text: string, before: unknown, after: unknown, position
 }
 
 /** True when one of the changes adds an object key, which may land elsewhere than last. */
-export const addsKeys = (changes: readonly ValueChange[]) => changes.some((change) => change.kind === 'set' && typeof change.path.at(-1) === 'string')
+export const addsKeys = (changes: readonly ValueChange[]) => changes.some((change) => change.kind === 'set' && change.added === true)
 
 class TextEditError extends Error {
   override name = 'TextEditError'

@@ -149,6 +149,13 @@ describe('the editor store', () => {
     expect(useEditor.getState().value).toEqual(JSON.parse(useEditor.getState().text))
   })
 
+  it('keeps the parts a keystroke did not touch, so the form redraws only the field typed into', () => {
+    open()
+    const navigation = (useEditor.getState().value as { navigation: unknown }).navigation
+    setField(['name'], 'Acme docs')
+    expect((useEditor.getState().value as { navigation: unknown }).navigation).toBe(navigation)
+  })
+
   it('puts a cleared field back where it was when it is typed again', () => {
     open(serializeSiteConfig({ name: 'Acme', favicon: '/f.svg', navigation: [] }))
     setField(['favicon'], undefined)
