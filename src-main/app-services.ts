@@ -14,11 +14,11 @@ import { openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
 import { LEGACY_SANDBOX_DATA_FILE, SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
+import type { SiteFileDialogs } from './site-files/file-dialogs'
+import { siteHandlers } from './site-files/site-file-service'
 import { openAppDatabase } from './storage/app-database'
 import type { Database } from './storage/database'
 import { importLegacyFiles } from './storage/legacy-import'
-import { createSiteFileHandlers } from './site-files/site-file-handlers'
-import { openSiteFiles } from './site-files/site-file-service'
 
 /** The part of Electron's safeStorage the vault uses; typed here so nothing else imports Electron. */
 export interface SafeStorageLike {
@@ -36,6 +36,8 @@ export interface AppServicesOptions {
   safeStorage?: SafeStorageLike
   /** The embedded sandbox starts with the app unless this is false (the CLI's groups command). */
   sandbox?: boolean
+  /** The system's file dialogs in the desktop app; browser mode types paths instead. */
+  fileDialogs?: SiteFileDialogs
 }
 
 export interface AppServices {
@@ -117,7 +119,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'app.echo': ({ text }) => ({ text, receivedAt: new Date().toISOString() }),
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
-    ...createSiteFileHandlers(openSiteFiles(dataDir)),
+    ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events }),
     ...createBulkHandlers(bulk, dataDir),
   }
 

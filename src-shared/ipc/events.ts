@@ -18,6 +18,8 @@ export const events = {
   }),
   'sandbox.status': SandboxStatusSchema,
   'bulk.progress': BulkProgressSchema,
+  /** A watched docs folder changed (a page or file came, went or changed): the site editor indexes it again. */
+  'site.docsChanged': z.object({ root: z.string() }),
 }
 
 export type EventName = keyof typeof events
