@@ -1,10 +1,17 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
-import { expect, test } from './browser-mode'
+import { expect, launchBrowserMode, test, type BrowserModeApp } from './browser-mode'
 import { checkScreen } from './screens'
 
-// One story, in order: the steps share the app (with its local sandbox, preselected) and its data.
+// One story, in order: the steps share an app of their own (with its local sandbox, preselected),
+// so the groups they create stay out of the other files' shared app.
 test.describe.configure({ mode: 'serial' })
+
+let own: BrowserModeApp & { stop(): Promise<void> }
+test.beforeAll(async () => {
+  own = await launchBrowserMode()
+})
+test.afterAll(() => own.stop())
 
 const csv = (rows: string[]) => Buffer.from(['user_group_id,name,properties', ...rows].join('\n'))
 const rows = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index}}"`)
@@ -15,8 +22,8 @@ async function openBulk(page: Page, url: string) {
   await expect(page.getByRole('heading', { name: 'Bulk runs', level: 1 })).toBeVisible()
 }
 
-test('a file with problems lists them by line and column, sends nothing, and can leave them out', async ({ page, app }) => {
-  await openBulk(page, app.url)
+test('a file with problems lists them by line and column, sends nothing, and can leave them out', async ({ page }) => {
+  await openBulk(page, own.url)
   await checkScreen(page, 'bulk-empty')
   await page.getByLabel('File of groups').setInputFiles({ name: 'customers.csv', mimeType: 'text/csv', buffer: csv([...rows(40, 'acme'), 'acme-3,Again,', ',No id,']) })
   const problems = page.getByRole('table', { name: 'Problems' })
@@ -44,8 +51,8 @@ test('a file with problems lists them by line and column, sends nothing, and can
   expect(text.trim().split('\n')).toHaveLength(41)
 })
 
-test('a second file is planned against the catalog: changed rows are updates, the rest unchanged', async ({ page, app }) => {
-  await openBulk(page, app.url)
+test('a second file is planned against the catalog: changed rows are updates, the rest unchanged', async ({ page }) => {
+  await openBulk(page, own.url)
   const changed = rows(40, 'acme').map((row, index) => (index < 5 ? row.replace('Customer', 'Renamed') : row))
   await page.getByLabel('File of groups').setInputFiles({ name: 'again.csv', mimeType: 'text/csv', buffer: csv([...changed, 'fresh-1,Fresh,']) })
   await expect(page.getByRole('status').filter({ hasText: 'Plan for again.csv' })).toContainText('1 new, 5 changed, 35 unchanged')
@@ -59,8 +66,8 @@ test('a second file is planned against the catalog: changed rows are updates, th
   await expect(page.getByRole('table', { name: 'Rows of the run' })).toContainText('fresh-1')
 })
 
-test('pause lets the requests in flight finish, resume goes on, cancel skips the rest', async ({ page, app }) => {
-  await openBulk(page, app.url)
+test('pause lets the requests in flight finish, resume goes on, cancel skips the rest', async ({ page }) => {
+  await openBulk(page, own.url)
   await page.getByLabel('File of groups').setInputFiles({ name: 'slow.csv', mimeType: 'text/csv', buffer: csv(rows(300, 'slow')) })
   await page.getByLabel('Requests a minute').fill('600')
   await page.getByRole('button', { name: 'Send 300 rows' }).click()
