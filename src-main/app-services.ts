@@ -2,6 +2,8 @@ import { join } from 'node:path'
 import pkg from '../package.json'
 import type { SandboxStatus } from '../src-shared/ipc/events'
 import { ActivityLog } from './activity/activity-log'
+import { createBulkDownload, createBulkHandlers } from './bulk/bulk-handlers'
+import { createBulkService, type BulkService } from './bulk/bulk-service'
 import { GroupCatalog } from './catalog/group-catalog'
 import { ensureDataDir } from './data-dir'
 import { EventHub } from './event-hub'
@@ -12,11 +14,11 @@ import { openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
 import { LEGACY_SANDBOX_DATA_FILE, SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
+import type { SiteFileDialogs } from './site-files/file-dialogs'
+import { siteHandlers } from './site-files/site-file-service'
 import { openAppDatabase } from './storage/app-database'
 import type { Database } from './storage/database'
 import { importLegacyFiles } from './storage/legacy-import'
-import { createSiteFileHandlers } from './site-files/site-file-handlers'
-import { openSiteFiles } from './site-files/site-file-service'
 
 /** The part of Electron's safeStorage the vault uses; typed here so nothing else imports Electron. */
 export interface SafeStorageLike {
@@ -34,6 +36,8 @@ export interface AppServicesOptions {
   safeStorage?: SafeStorageLike
   /** The embedded sandbox starts with the app unless this is false (the CLI's groups command). */
   sandbox?: boolean
+  /** The system's file dialogs in the desktop app; browser mode types paths instead. */
+  fileDialogs?: SiteFileDialogs
 }
 
 export interface AppServices {
@@ -42,6 +46,7 @@ export interface AppServices {
   db: Database
   profiles: ProfileStore
   groups: GroupService
+  bulk: BulkService
   close(): Promise<void>
 }
 
@@ -67,6 +72,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const activity = new ActivityLog(db)
   const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
   const groups = createGroupService({ db, profiles, vault, catalog, activity })
+  const bulk = createBulkService({ db, profiles, vault, catalog, groups, onProgress: (progress) => events.emit('bulk.progress', progress) })
+  const interrupted = bulk.interrupted()
+  if (interrupted.length) notices.push(`${interrupted.length === 1 ? 'A bulk run was' : `${interrupted.length} bulk runs were`} interrupted when Embed Console last stopped: resume ${interrupted.length === 1 ? 'it' : 'them'} on the Bulk screen.`)
   for (const notice of notices) log(notice)
 
   let sandboxStatus: SandboxStatus = { state: 'disabled' }
@@ -111,12 +119,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'app.echo': ({ text }) => ({ text, receivedAt: new Date().toISOString() }),
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
-    ...createSiteFileHandlers(openSiteFiles(dataDir)),
+    ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events }),
+    ...createBulkHandlers(bulk, dataDir),
   }
 
   const router = createRouter(handlers, {
     onInternalError: (name, error) => log(`internal error in ${name}: ${error instanceof Error ? error.message : 'unknown'}`),
-    downloads: { activity: createActivityDownload(activity) },
+    downloads: { activity: createActivityDownload(activity), 'bulk-results': createBulkDownload(bulk) },
   })
 
   return {
@@ -125,7 +134,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     db,
     profiles,
     groups,
+    bulk,
     async close() {
+      // Runs going in this process stop taking rows; the rows in flight finish first.
+      await bulk.stopAll()
       await sandbox?.close()
       sandboxStatus = { state: 'stopped' }
       db.close()

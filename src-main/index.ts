@@ -10,6 +10,7 @@ import { fail } from '../src-shared/ipc/result'
 import { createAppServices, type AppServices } from './app-services'
 import { SECURITY_HEADERS } from './content-security-policy'
 import { downloadResponse } from './downloads'
+import { electronFileDialogs } from './shell/file-dialogs'
 import { readRendererFile } from './static-files'
 import {
   answerPermissionCheck,
@@ -82,6 +83,7 @@ export async function startDesktopApp(): Promise<void> {
     dataDir: app.getPath('userData'),
     transport: 'electron',
     safeStorage,
+    fileDialogs: electronFileDialogs,
   })
   protocol.handle(APP_SCHEME, (request) => serveApp(request, services))
   ipcMain.handle(IPC_CALL_CHANNEL, (event, name: unknown, input: unknown) => {

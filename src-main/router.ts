@@ -88,7 +88,8 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
       const parsed = downloads[name].query.safeParse(query)
       if (!parsed.success) return invalidInput(`the ${name} download`, parsed.error)
       try {
-        return ok(options.downloads[name](parsed.data))
+        const produce = options.downloads[name] as (query: unknown) => Download
+        return ok(produce(parsed.data))
       } catch (error) {
         if (error instanceof AppErrorException) return { ok: false, error: error.toAppError() }
         options.onInternalError?.(name, error)

@@ -6,6 +6,7 @@ import { MappingSchema, PropertiesSchema } from '../../src-shared/user-api/schem
 import { createAppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
 import { createUserApiClient } from '../user-api/client'
+import { APPLY_USAGE, runGroupsApply } from './groups-apply-command'
 import { UsageError, type CliIo, type Command } from './usage'
 
 const OPERATIONS = ['get-or-create', 'update', 'rotate-token'] as const
@@ -15,6 +16,8 @@ export const TOKEN_ENV = 'EMBED_CONSOLE_TOKEN'
 
 const USAGE = [
   'embed-console groups <get-or-create|update|rotate-token> (--profile NAME | --base-url URL) [options]',
+  'embed-console groups apply FILE (--profile NAME | --base-url URL) [--dry-run] [--concurrency N] [--rate N] [--resume] [--json]',
+  '  (bulk: a CSV, JSON or JSON Lines file of groups; `embed-console groups apply --help` for more)',
   '',
   'Connection:',
   '  --profile NAME        a saved profile (by name or id), from --data-dir',
@@ -62,7 +65,8 @@ function parseTimeout(value: string | undefined): number | undefined {
 
 async function runGroups(argv: string[], io: CliIo): Promise<number> {
   const [operation, ...rest] = argv
-  if (!OPERATIONS.includes(operation as Operation)) throw new UsageError(`Name an operation: ${OPERATIONS.join(', ')}.`)
+  if (operation === 'apply') return runGroupsApply(rest, io)
+  if (!OPERATIONS.includes(operation as Operation)) throw new UsageError(`Name an operation: ${OPERATIONS.join(', ')}, or apply FILE.`)
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -146,7 +150,8 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
 
 export const groupsCommand: Command = {
   name: 'groups',
-  summary: 'Get or create, update or rotate the token of a user group, for scripts.',
+  summary: 'Get or create, update or rotate the token of a user group, or apply a file of them, for scripts.',
   usage: USAGE,
+  usageFor: ([operation]) => (operation === 'apply' ? APPLY_USAGE : undefined),
   run: runGroups,
 }

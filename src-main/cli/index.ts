@@ -41,7 +41,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 2
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`${command.summary}\n\nUsage: ${command.usage}`)
+    const own = command.usageFor?.(rest)
+    io.stdout(own ? `Usage: ${own}` : `${command.summary}\n\nUsage: ${command.usage}`)
     return 0
   }
   try {
@@ -50,7 +51,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed flags.
     const code = (error as { code?: string }).code
     if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`${(error as Error).message}\nUsage: ${command.usage}`)
+      io.stderr(`${(error as Error).message}\nUsage: ${command.usageFor?.(rest)?.split('\n')[0] ?? command.usage}`)
       return 2
     }
     throw error
@@ -69,6 +70,7 @@ export async function runCli(): Promise<void> {
     stderr: (text) => process.stderr.write(`${text}\n`),
     stdin: readStdin,
     env: process.env,
+    ...(process.stderr.isTTY ? { tty: { write: (text: string) => process.stderr.write(text), columns: process.stderr.columns ?? 80 } } : {}),
   }
   try {
     process.exitCode = await main(process.argv.slice(2), io)

@@ -8,12 +8,16 @@ export interface CliIo {
   stderr: (text: string) => void
   stdin: () => Promise<string>
   env: NodeJS.ProcessEnv
+  /** Standard error when it is a terminal: for a progress bar drawn in place. */
+  tty?: { write(text: string): void; columns: number }
 }
 
 export interface Command {
   name: string
   summary: string
   usage: string
+  /** A subcommand's own usage, when it has one (`groups apply --help`). */
+  usageFor?(argv: string[]): string | undefined
   /** Resolves to the exit code; a command that serves (web, sandbox) resolves when it stops. */
   run(argv: string[], io: CliIo): Promise<number>
 }

@@ -25,9 +25,17 @@ export interface GroupServiceDeps {
   createClient?: (connection: Connection) => UserApiClient
 }
 
-/** Per-call overrides of the profile's settings (the CLI's --timeout). */
+/** What a call came to, as handed to `CallOptions.settle`. */
+export type CallSettlement = { ok: true; result: GroupCallResult } | { ok: false; error: AppErrorException }
+
+/** Per-call overrides of the profile's settings (the CLI's --timeout), and a hook for bulk runs. */
 export interface CallOptions {
   timeoutMs?: number
+  /**
+   * Runs inside the transaction that records the call (activity entry, token, catalog row), so
+   * whatever it writes (a bulk run's journal) commits with them or not at all. Synchronous.
+   */
+  settle?: (settlement: CallSettlement) => void
 }
 
 export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
@@ -66,17 +74,19 @@ export function createGroupService(deps: GroupServiceDeps) {
   }
 
   /**
-   * Runs one call and logs it, success or not. Secrets known to this call (the API token and any
-   * group token sent) are scrubbed from what the log keeps, whatever the error carried.
+   * Runs one call. A failure is logged here (with `settle`, in one transaction); a success is
+   * handed back with its activity entry, which `remember` writes with the token and catalog row.
+   * Secrets known to this call (the API token and any group token sent) are scrubbed from what
+   * the log keeps, whatever the error carried.
    */
-  async function logged<T>(
+  async function call<T>(
     operation: ApiOperation,
     profileId: string,
     groupId: string | undefined,
     secrets: string[],
     options: CallOptions,
     run: (client: UserApiClient) => Promise<UserApiCallResult<T>>,
-  ): Promise<UserApiCallResult<T>> {
+  ): Promise<{ result: UserApiCallResult<T>; entry: ActivityEntry }> {
     const profile = profiles.get(profileId)
     const startedAt = now()
     const started = performance.now()
@@ -85,9 +95,9 @@ export function createGroupService(deps: GroupServiceDeps) {
     try {
       const connection = await profiles.resolveConnection(profileId)
       redact = createRedactor([connection.apiToken, ...secrets])
-      const result = await run(createClient({ ...connection, ...options }))
-      activity.append({ ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs })
-      return result
+      const { timeoutMs } = options
+      const result = await run(createClient({ ...connection, ...(timeoutMs ? { timeoutMs } : {}) }))
+      return { result, entry: { ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs } }
     } catch (error) {
       const failure =
         error instanceof AppErrorException ? error : new AppErrorException('internal', `The call failed unexpectedly: ${(error as Error).message}`)
@@ -100,8 +110,12 @@ export function createGroupService(deps: GroupServiceDeps) {
         durationMs: performance.now() - started,
         ...(typeof status === 'number' ? { httpStatus: status } : {}),
       }
-      activity.append(entry)
-      throw new AppErrorException(failure.code, redact(failure.message), redact(failure.details))
+      const redacted = new AppErrorException(failure.code, redact(failure.message), redact(failure.details))
+      db.transaction(() => {
+        activity.append(entry)
+        options.settle?.({ ok: false, error: redacted })
+      })
+      throw redacted
     }
   }
 
@@ -121,46 +135,51 @@ export function createGroupService(deps: GroupServiceDeps) {
     return token ? [token] : []
   }
 
-  async function remember(
+  /** The call's activity entry, the group's token and its catalog row, in one transaction. */
+  function remember(
     profileId: string,
-    answer: UserApiCallResult<GroupResponse>,
+    { result: answered, entry }: { result: UserApiCallResult<GroupResponse>; entry: ActivityEntry },
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
-  ): Promise<GroupCallResult> {
-    const knownBefore = knownGroupToken(profileId, answer.value.user_group.provided_id)
-    const result = withoutGroupSecrets(answer, knownBefore)
+    options: CallOptions,
+  ): GroupCallResult {
+    const knownBefore = knownGroupToken(profileId, answered.value.user_group.provided_id)
+    const result = withoutGroupSecrets(answered, knownBefore)
     const group = result.value.user_group
     // What the operator sent is stored too (mapping, properties): no token goes in with it.
     const apiToken = vault.get(profileTokenKey(profileId))
     const groupSecrets = [...knownBefore, group.token].filter((secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH)
     const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
-    // One transaction: a rotated token is never stored without its catalog row, nor the reverse.
-    const { warnings } = db.transaction(() => {
+    // A rotated token is never stored without its catalog row, nor the reverse.
+    return db.transaction(() => {
+      activity.append(entry)
       vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-      return catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+      const { warnings } = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+      const answer: GroupCallResult = {
+        profileId,
+        group,
+        ...(result.value.new_user_group !== undefined ? { newUserGroup: result.value.new_user_group } : {}),
+        raw: result.raw,
+        httpStatus: result.status,
+        durationMs: result.durationMs,
+        warnings,
+      }
+      options.settle?.({ ok: true, result: answer })
+      return answer
     })
-    return {
-      profileId,
-      group,
-      ...(result.value.new_user_group !== undefined ? { newUserGroup: result.value.new_user_group } : {}),
-      raw: result.raw,
-      httpStatus: result.status,
-      durationMs: result.durationMs,
-      warnings,
-    }
   }
 
   return {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('getOrCreate', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, (client) => client.getOrCreate(request))
-      return remember(id, result, request, false)
+      const called = await call('getOrCreate', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, (client) => client.getOrCreate(request))
+      return remember(id, called, request, false, options)
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('update', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, (client) => client.update(request))
-      return remember(id, result, request, false)
+      const called = await call('update', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, (client) => client.update(request))
+      return remember(id, called, request, false, options)
     },
 
     /** Never retried: a lost answer comes back as `outcome_unknown` and is logged as such. */
@@ -171,8 +190,8 @@ export function createGroupService(deps: GroupServiceDeps) {
         throw new AppErrorException('refused', `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`)
       }
       const groupId = source.kind === 'catalog' ? source.groupId : undefined
-      const result = await logged('rotateToken', id, groupId, [currentToken], options, (client) => client.rotateToken({ current_token: currentToken }))
-      return remember(id, result, undefined, true)
+      const called = await call('rotateToken', id, groupId, [currentToken], options, (client) => client.rotateToken({ current_token: currentToken }))
+      return remember(id, called, undefined, true, options)
     },
 
     async revealToken(profileId: string | undefined, groupId: string): Promise<string> {
@@ -185,10 +204,11 @@ export function createGroupService(deps: GroupServiceDeps) {
     async testConnection(profileId: string): Promise<ConnectionTest> {
       const started = performance.now()
       try {
-        const check = await logged('testConnection', profileId, undefined, [], {}, async (client) => {
+        const { result: check, entry } = await call('testConnection', profileId, undefined, [], {}, async (client) => {
           const { status, durationMs } = await checkConnection(client)
           return { value: null, raw: null, status, durationMs }
         })
+        activity.append(entry)
         return { outcome: 'ok', message: 'Connected: the API answered and accepted the token.', httpStatus: check.status, durationMs: check.durationMs }
       } catch (error) {
         const failure = error as AppErrorException

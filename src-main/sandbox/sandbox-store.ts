@@ -98,8 +98,7 @@ export async function openSandboxStore(options: SandboxStoreOptions): Promise<Sa
     await rename(path, `${path}.migrated`)
     legacyFile = `${path}.migrated`
   }
-  // A local test server: answered creates survive the sandbox crashing (NORMAL), not a power cut.
-  const db = openDatabase({ path, migrations: sandboxMigrations, synchronous: 'NORMAL', busyTimeoutMs: options.busyTimeoutMs, onNotice: (notice) => log(`${notice} The sandbox starts empty.`) })
+  const db = openDatabase({ path, migrations: sandboxMigrations, busyTimeoutMs: options.busyTimeoutMs, onNotice: (notice) => log(`${notice} The sandbox starts empty.`) })
   if (legacyFile) await importLegacySandbox(db, legacyFile, legacyFile.endsWith('.migrated') ? null : `${legacyFile}.migrated`, log)
 
   return {

@@ -1,7 +1,8 @@
+import { constants, type Stats } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { open, stat } from 'node:fs/promises'
+import { open, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, isAbsolute, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { MAX_SITE_FILE_CHARACTERS, type FileVersion } from '../../src-shared/ipc/site-calls'
@@ -18,25 +19,120 @@ export function resolveUserPath(path: string, home = homedir()): string {
   return resolve(expanded)
 }
 
+const BYTE_ORDER_MARK = '\uFEFF'
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+const sameFileSystemCase = process.platform === 'win32' || process.platform === 'darwin'
+
+/** Whether `path` is `folder` or inside it (both already real paths). */
+export function isInside(path: string, folder: string): boolean {
+  const [a, b] = sameFileSystemCase ? [path.toLowerCase(), folder.toLowerCase()] : [path, folder]
+  const between = relative(b, a)
+  return between === '' || (!between.startsWith('..') && !isAbsolute(between))
+}
+
+/**
+ * Where the site editor may read and write. The app's data folder holds the secret vault and the
+ * sandbox's tokens, so no file call reaches it, however the path is spelled: links are resolved
+ * first (a symlink into the folder, or a folder linked to it, is the folder).
+ */
+export class FileAccessPolicy {
+  private realDataDir: Promise<string | null>
+  constructor(dataDir: string | null) {
+    this.realDataDir = dataDir === null ? Promise.resolve(null) : realpath(dataDir).catch(() => resolve(dataDir))
+  }
+
+  /** The real path of `path`, or of its folder plus its name when it does not exist yet; refused inside the data folder. */
+  async resolve(path: string): Promise<string> {
+    const real = await realPathOf(path)
+    const dataDir = await this.realDataDir
+    if (dataDir !== null && isInside(real, dataDir)) {
+      throw new AppErrorException(
+        'refused',
+        `${basename(path)} is in Embed Console’s own data folder, which holds its secrets: the site editor never opens or writes files there.`,
+        { path },
+      )
+    }
+    return real
+  }
+}
+
+async function realPathOf(path: string): Promise<string> {
+  try {
+    return await realpath(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return rethrowAsAppError(error, path, 'read')
+    // A file still to be written: its folder must be real, and is where the check looks.
+    const folder = dirname(path)
+    if (folder === path) return path
+    return join(await realPathOf(folder), basename(path))
+  }
+}
 
 export interface VersionedText {
+  /** The text without a byte order mark. */
   text: string
+  byteOrderMark: boolean
   version: FileVersion
 }
 
-/** A file's text and version, read from one open handle so the two describe the same bytes. */
-export async function readVersionedText(path: string): Promise<VersionedText> {
-  const handle = await open(path, 'r').catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+/** Why a path that exists is not a file the editor can read or replace, or null for a regular file. */
+function notARegularFile(info: Stats, path: string): string | null {
+  if (info.isFile()) return null
+  const name = basename(path) || path
+  if (info.isDirectory()) return `${path} is a folder, not a file.`
+  if (info.isFIFO()) return `${name} is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.`
+  if (info.isCharacterDevice() || info.isBlockDevice()) return `${name} is a device, not a file.`
+  if (info.isSocket()) return `${name} is a socket, not a file.`
+  return `${name} is not a regular file.`
+}
+
+const CHUNK_BYTES = 64 * 1024
+
+/**
+ * A file's text and version, read from one open handle so the two describe the same bytes. Only
+ * a regular file is read: the path is checked before it is opened, and the open handle again
+ * (the path could be swapped meanwhile), and it is opened non-blocking so even a pipe put there
+ * at the last moment cannot hang the read. The size is enforced while reading, never trusted from
+ * the file system (files under /proc say 0 bytes and hold more).
+ */
+export async function readVersionedText(path: string, maxBytes = MAX_SITE_FILE_CHARACTERS): Promise<VersionedText> {
+  const { bytes, info } = await readRegularFile(path, maxBytes)
+  const decoded = decodeUtf8(bytes, path)
+  const byteOrderMark = decoded.startsWith(BYTE_ORDER_MARK)
+  return {
+    text: byteOrderMark ? decoded.slice(1) : decoded,
+    byteOrderMark,
+    version: { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) },
+  }
+}
+
+/** The bytes of a regular file of at most `maxBytes` with what the open handle said of it, or an error that says why not. */
+export async function readRegularFile(path: string, maxBytes: number): Promise<{ bytes: Buffer; info: Stats }> {
+  const before = await stat(path).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+  const refusal = notARegularFile(before, path)
+  if (refusal) throw new AppErrorException('file_io', refusal, { path })
+  // O_NONBLOCK is POSIX only; Windows has no FIFOs to fear here.
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+  const handle = await open(path, flags).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
   try {
-    const info = await handle.stat()
-    if (info.isDirectory()) throw new AppErrorException('file_io', `${path} is a folder, not a file.`, { path })
-    // A byte is at most one character, so this bounds the text before it is read at all.
-    if (info.size > MAX_SITE_FILE_CHARACTERS) {
-      throw new AppErrorException('file_io', `${basename(path)} is ${(info.size / 1e6).toFixed(1)} MB: too large to be a site.json file.`, { path })
+    const opened = await handle.stat()
+    const changed = notARegularFile(opened, path)
+    if (changed) throw new AppErrorException('file_io', changed, { path })
+    const chunks: Buffer[] = []
+    let total = 0
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1 - total))
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+      if (bytesRead === 0) break
+      chunks.push(chunk.subarray(0, bytesRead))
+      total += bytesRead
+      if (total > maxBytes) {
+        throw new AppErrorException('file_io', `${basename(path)} is larger than ${(maxBytes / 1e6).toFixed(1)} MB: too large to be a site.json file.`, {
+          path,
+        })
+      }
     }
-    const bytes = await handle.readFile().catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
-    return { text: decodeUtf8(bytes, path), version: { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) } }
+    return { bytes: Buffer.concat(chunks, total), info: opened }
   } finally {
     await handle.close()
   }
@@ -58,9 +154,15 @@ export async function currentVersion(path: string): Promise<FileVersion | null> 
  */
 export const sameContent = (a: FileVersion, b: FileVersion) => a.size === b.size && a.sha256 === b.sha256
 
-/** Temp file, fsync, rename (write-file-atomic): a crash leaves the old file or the new one, never half. */
-export async function writeTextAtomically(path: string, text: string): Promise<FileVersion> {
-  const bytes = Buffer.from(text, 'utf8')
+/**
+ * Temp file, fsync, rename (write-file-atomic): a crash leaves the old file or the new one, never
+ * half. Only a regular file is replaced: a folder, a device or a pipe at the path is refused.
+ */
+export async function writeTextAtomically(path: string, text: string, byteOrderMark = false): Promise<FileVersion> {
+  const existing = await stat(path).catch(() => null)
+  const refusal = existing && notARegularFile(existing, path)
+  if (refusal) throw new AppErrorException('file_io', refusal, { path })
+  const bytes = Buffer.from(byteOrderMark ? `${BYTE_ORDER_MARK}${text}` : text, 'utf8')
   await writeFileAtomic(path, bytes, { fsync: true }).catch((error: unknown) => rethrowAsAppError(error, path, 'write'))
   const info = await stat(path)
   return { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) }
@@ -79,13 +181,13 @@ export async function fileExists(path: string): Promise<boolean> {
 // Refuses rather than replacing bytes with U+FFFD: saving such a text would silently change the file.
 function decodeUtf8(bytes: Uint8Array, path: string): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
     throw new AppErrorException('file_io', `${basename(path)} is not UTF-8 text, so it cannot be a site.json file.`, { path })
   }
 }
 
-function rethrowAsAppError(error: unknown, path: string, action: 'read' | 'write'): never {
+export function rethrowAsAppError(error: unknown, path: string, action: 'read' | 'write'): never {
   if (error instanceof AppErrorException) throw error
   const code = (error as NodeJS.ErrnoException).code
   const details = { path, errno: code }

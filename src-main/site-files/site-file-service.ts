@@ -1,21 +1,49 @@
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { basename } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import type { FileVersion, RecentSiteFile, SavedSiteFile, SiteDocument, SiteDraft, SiteDraftSummary } from '../../src-shared/ipc/site-calls'
-import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
+import type {
+  FileVersion,
+  RecentSiteFile,
+  SavedSiteFile,
+  SaveTarget,
+  SiteDocument,
+  SiteDraft,
+  SiteDraftSummary,
+} from '../../src-shared/ipc/site-calls'
+import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
+import type { RuleSet } from '../../src-shared/site-config/rule-sets'
+import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
+import { checkSiteConfigText } from '../../src-shared/site-config/validate'
 import { parseJsonText } from '../../src-shared/site-config/json-text'
-import { validateSiteConfig } from '../../src-shared/site-config/validate'
+import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
+import { createDocsFolderService } from './docs-folder-service'
 import { openDraftStore, type DraftStore } from './draft-store'
-import { currentVersion, fileExists, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
+import { currentVersion, FileAccessPolicy, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
+import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
+import { openRuleChoices, type RuleChoices } from './rule-choices'
+import { createSiteFileHandlers } from './site-file-handlers'
+
+export interface SaveRequest {
+  documentId: string
+  text: string
+  byteOrderMark: boolean
+}
 
 export interface SiteFileService {
+  environment(): { fileDialogs: boolean }
   create(): SiteDocument
   open(path: string): Promise<SiteDocument>
-  save(request: { documentId: string; path: string; text: string; expectedVersion: FileVersion }): Promise<SavedSiteFile>
-  saveAs(request: { documentId: string; path: string; text: string; overwrite: boolean }): Promise<SavedSiteFile>
-  exportValid(request: { path: string; text: string; overwrite: boolean }): Promise<{ path: string; warnings: number }>
+  openWithDialog(): Promise<SiteDocument | null>
+  save(request: SaveRequest & { expectedVersion: FileVersion }): Promise<SavedSiteFile>
+  saveAs(request: SaveRequest & { target: SaveTarget }): Promise<SavedSiteFile | null>
+  exportValid(request: SaveRequest & { rules: RuleSet; target: SaveTarget }): Promise<{ path: string; warnings: number } | null>
+  setRules(documentId: string, rules: RuleSet): Promise<void>
+  /** The file an open document belongs to: only paths main itself opened or chose are ever written. */
+  pathOf(documentId: string): string | null
+  /** Refuses the data folder, resolving links first: every path from the renderer goes through it. */
+  resolveAllowed(path: string): Promise<string>
   recent(): Promise<RecentSiteFile[]>
   forgetRecent(path: string): Promise<RecentSiteFile[]>
   drafts(): Promise<SiteDraftSummary[]>
@@ -27,6 +55,11 @@ export interface SiteFileService {
 export interface SiteFileServiceOptions {
   drafts: DraftStore
   recent: RecentFiles
+  rules: RuleChoices
+  /** The app's data folder: never read from or written to by a file call. */
+  dataDir: string | null
+  /** The system's file dialogs (the desktop app); without them, paths are typed. */
+  dialogs?: SiteFileDialogs
   now?: () => Date
   home?: string
 }
@@ -36,67 +69,122 @@ export const documentIdForPath = (path: string) => `file-${createHash('sha256').
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
+/** A replace question answered "Replace" is good for this long, and for one write. */
+const REPLACE_TOKEN_MS = 10 * 60_000
+
 /**
- * What the app writes: 2-space JSON with a final newline, keys in their order, unknown keys kept.
- * The text must be JSON at least; its errors against the spec do not stop a save (only an export).
+ * The text must be JSON at least (its errors against the rules do not stop a save, only an
+ * export); it is written exactly as given, so an unedited file is written back byte for byte.
  */
-function formatForDisk(text: string, purpose: 'saving' | 'exporting'): { value: unknown; output: string } {
+function requireJson(text: string, purpose: 'saving' | 'exporting'): void {
   const parsed = parseJsonText(text)
-  if (!parsed.ok) {
-    const { line, column, message } = parsed.error
-    throw new AppErrorException(
-      'invalid_config',
-      `The text is not valid JSON at line ${line}, column ${column} (${message}); fix it before ${purpose}.`,
-      parsed.error,
-    )
-  }
-  return { value: parsed.value, output: serializeSiteConfig(parsed.value) }
+  if (parsed.ok) return
+  const { line, column, message } = parsed.error
+  throw new AppErrorException(
+    'invalid_config',
+    `The text is not valid JSON at line ${line}, column ${column} (${message}); fix it before ${purpose}.`,
+    parsed.error,
+  )
 }
 
-/** The service with its drafts and recent files kept in the app's data folder. */
-export const openSiteFiles = (dataDir: string) => createSiteFileService({ drafts: openDraftStore(dataDir), recent: openRecentFiles(dataDir) })
+/** The service with its drafts, recent files and rule choices kept in the app's data folder. */
+export const openSiteFiles = (dataDir: string, dialogs?: SiteFileDialogs) =>
+  createSiteFileService({ drafts: openDraftStore(dataDir), recent: openRecentFiles(dataDir), rules: openRuleChoices(dataDir), dataDir, dialogs })
 
-/** New, Open, Save, Save As and Export of site.json files, plus recent files and autosaved drafts. */
+/** The site calls' handlers as the app builds them: files and docs folders, with the system's dialogs where there are some. */
+export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub } = {}) {
+  const files = openSiteFiles(dataDir, options.dialogs)
+  return createSiteFileHandlers(files, createDocsFolderService({ files, dataDir, ...options }))
+}
+
+/** New, Open, Save, Save As and Export of site.json files, plus recent files, autosaved drafts and rule choices. */
 export function createSiteFileService(options: SiteFileServiceOptions): SiteFileService {
-  const { drafts, recent } = options
+  const { drafts, recent, dialogs } = options
   const now = options.now ?? (() => new Date())
+  const policy = new FileAccessPolicy(options.dataDir)
   // Writes run one at a time, so a save's check of the disk and its write are not interleaved with another's.
   const runInTurn = createSerialQueue()
-  const resolvePath = (path: string) => resolveUserPath(path, options.home)
+  /** documentId → the file it was opened from or saved to, in this session. */
+  const documents = new Map<string, string>()
+  const replaceTokens = new Map<string, { path: string; sha256: string; expires: number }>()
 
-  const refuseToReplace = async (path: string, overwrite: boolean) => {
-    if (!overwrite && (await fileExists(path))) {
-      throw new AppErrorException('conflict', `A file named ${basename(path)} already exists there. Replace it?`, { path })
+  const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, options.home))
+
+  const readDocument = async (path: string): Promise<SiteDocument> => {
+    const { text, byteOrderMark, version } = await readVersionedText(path)
+    const documentId = documentIdForPath(path)
+    let draft = await drafts.get(documentId)
+    // A draft identical to the file is nothing to restore.
+    if (draft && draft.text === text) {
+      await drafts.discard(documentId)
+      draft = null
     }
+    documents.set(documentId, path)
+    await recent.add(path)
+    return { documentId, path, text, byteOrderMark, version, draft, rules: await options.rules.get(path) }
   }
 
-  const writeDocument = async (documentId: string, path: string, text: string): Promise<SavedSiteFile> => {
-    const version = await writeTextAtomically(path, text)
+  /**
+   * The path a Save as or an Export writes to: the save dialog's answer, or a typed path that
+   * must not replace a file unless the writer answered the replace question for that very file.
+   * Null when the dialog was cancelled.
+   */
+  const chooseTarget = async (target: SaveTarget, purpose: 'saveAs' | 'export', current: string | null): Promise<string | null> => {
+    if (target.kind === 'dialog') {
+      if (!dialogs) throw new AppErrorException('refused', 'This window has no file dialogs: type the path instead.')
+      const chosen = await dialogs.chooseFileToSave(purpose, current)
+      // The dialog asked before replacing a file; the data folder is refused all the same.
+      return chosen === null ? null : policy.resolve(chosen)
+    }
+    if (dialogs) throw new AppErrorException('refused', 'The desktop app chooses where to write with its save dialog, not a typed path.')
+    const path = await resolveAllowed(target.path)
+    const onDisk = await currentVersion(path)
+    if (!onDisk) return path
+    const token = target.replaceToken === undefined ? undefined : replaceTokens.get(target.replaceToken)
+    if (token && token.path === path && token.sha256 === onDisk.sha256 && token.expires > now().getTime()) {
+      replaceTokens.delete(target.replaceToken!)
+      return path
+    }
+    const replaceToken = randomBytes(24).toString('base64url')
+    replaceTokens.set(replaceToken, { path, sha256: onDisk.sha256, expires: now().getTime() + REPLACE_TOKEN_MS })
+    throw new AppErrorException('conflict', `A file named ${basename(path)} already exists there. Replace it?`, { path, replaceToken })
+  }
+
+  const writeDocument = async (documentId: string, path: string, text: string, byteOrderMark: boolean): Promise<SavedSiteFile> => {
+    const version = await writeTextAtomically(path, text, byteOrderMark)
     await drafts.discard(documentId)
+    documents.set(documentId, path)
     await recent.add(path)
     return { documentId, path, text, version }
   }
 
   return {
-    create: () => ({ documentId: `untitled-${randomUUID()}`, path: null, text: SITE_CONFIG_TEMPLATE, version: null, draft: null }),
+    environment: () => ({ fileDialogs: dialogs !== undefined }),
+
+    create: () => ({
+      documentId: `untitled-${randomUUID()}`,
+      path: null,
+      text: SITE_CONFIG_TEMPLATE,
+      byteOrderMark: false,
+      version: null,
+      draft: null,
+      rules: null,
+    }),
 
     async open(requestedPath) {
-      const path = resolvePath(requestedPath)
-      const { text, version } = await readVersionedText(path)
-      const documentId = documentIdForPath(path)
-      let draft = await drafts.get(documentId)
-      // A draft identical to the file is nothing to restore.
-      if (draft && draft.text === text) {
-        await drafts.discard(documentId)
-        draft = null
-      }
-      await recent.add(path)
-      return { documentId, path, text, version, draft }
+      return readDocument(await resolveAllowed(requestedPath))
     },
 
-    async save({ documentId, path: requestedPath, text, expectedVersion }) {
-      const path = resolvePath(requestedPath)
-      const { output } = formatForDisk(text, 'saving')
+    async openWithDialog() {
+      if (!dialogs) throw new AppErrorException('refused', 'This window has no file dialogs: type the path instead.')
+      const chosen = await dialogs.chooseFileToOpen()
+      return chosen === null ? null : readDocument(await policy.resolve(chosen))
+    },
+
+    async save({ documentId, text, byteOrderMark, expectedVersion }) {
+      const path = documents.get(documentId)
+      if (!path) throw new AppErrorException('not_found', 'This document has no file to save to yet: use Save as.')
+      requireJson(text, 'saving')
       return runInTurn(async () => {
         const onDisk = await currentVersion(path)
         if (onDisk && !sameContent(onDisk, expectedVersion)) {
@@ -106,39 +194,49 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
             { path, onDisk },
           )
         }
-        return writeDocument(documentId, path, output)
+        return writeDocument(documentId, path, text, byteOrderMark)
       })
     },
 
-    async saveAs({ documentId, path: requestedPath, text, overwrite }) {
-      const path = resolvePath(requestedPath)
-      const { output } = formatForDisk(text, 'saving')
+    async saveAs({ documentId, text, byteOrderMark, target }) {
+      requireJson(text, 'saving')
+      const path = await chooseTarget(target, 'saveAs', documents.get(documentId) ?? null)
+      if (path === null) return null
       return runInTurn(async () => {
-        await refuseToReplace(path, overwrite)
         // The document now belongs to the new path: its old draft is saved, and so is any the new path had.
         await drafts.discard(documentId)
-        return writeDocument(documentIdForPath(path), path, output)
+        return writeDocument(documentIdForPath(path), path, text, byteOrderMark)
       })
     },
 
-    async exportValid({ path: requestedPath, text, overwrite }) {
-      const path = resolvePath(requestedPath)
-      const { value, output } = formatForDisk(text, 'exporting')
-      const report = validateSiteConfig(value)
+    async exportValid({ documentId, text, byteOrderMark, rules, target }) {
+      requireJson(text, 'exporting')
+      const report = checkSiteConfigText(text, rules)
       if (!report.valid) {
         const count = report.errors.length
         throw new AppErrorException(
           'invalid_config',
-          `The file has ${plural(count, 'error')}; fix ${count === 1 ? 'it' : 'them'} before exporting.`,
+          `The file has ${plural(count, 'error')} under the ${RULE_SET_LABELS[rules]} rules; fix ${count === 1 ? 'it' : 'them'} before exporting.`,
           { errors: count },
         )
       }
+      const current = documents.get(documentId) ?? null
+      const path = await chooseTarget(target, 'export', current)
+      if (path === null) return null
+      if (path === current) throw new AppErrorException('refused', 'That is the file you are editing: choose another path, or use Save.')
       return runInTurn(async () => {
-        await refuseToReplace(path, overwrite)
-        await writeTextAtomically(path, output)
+        await writeTextAtomically(path, text, byteOrderMark)
         return { path, warnings: report.warnings.length }
       })
     },
+
+    async setRules(documentId, rules) {
+      const path = documents.get(documentId)
+      if (path) await options.rules.set(path, rules)
+    },
+
+    pathOf: (documentId) => documents.get(documentId) ?? null,
+    resolveAllowed,
 
     recent: () => recent.list(),
     forgetRecent: (path) => recent.forget(path),

@@ -89,6 +89,56 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
+  // Version 2 belongs to the groups workspace (the activity log's requests and responses).
+  {
+    version: 3,
+    name: 'bulk runs and their journal',
+    up(db) {
+      db.exec(`
+        -- A run: one input file planned against a profile (or a bare base URL from the CLI).
+        CREATE TABLE bulk_runs (
+          id TEXT PRIMARY KEY,
+          kind TEXT NOT NULL CHECK (kind IN ('apply', 'rotate')),
+          profile_id TEXT,
+          base_url TEXT NOT NULL,
+          file_name TEXT NOT NULL,
+          input_sha256 TEXT NOT NULL,
+          state TEXT NOT NULL,
+          send_create INTEGER NOT NULL,
+          send_update INTEGER NOT NULL,
+          concurrency INTEGER NOT NULL,
+          rate_per_minute INTEGER,
+          owner_pid INTEGER,
+          heartbeat_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX bulk_runs_by_input ON bulk_runs (input_sha256, created_at);
+
+        -- The journal: a row per input row, with the request as validated and where it stands.
+        -- A rotation is marked 'sending' before it is sent, so a crash can never repeat it.
+        CREATE TABLE bulk_items (
+          run_id TEXT NOT NULL REFERENCES bulk_runs (id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          line INTEGER NOT NULL,
+          group_id TEXT NOT NULL,
+          request TEXT NOT NULL,
+          action TEXT NOT NULL,
+          state TEXT NOT NULL,
+          outcome TEXT,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          http_status INTEGER,
+          error_code TEXT,
+          message TEXT,
+          token_last4 TEXT,
+          updated_at TEXT,
+          PRIMARY KEY (run_id, seq)
+        ) WITHOUT ROWID;
+        CREATE INDEX bulk_items_by_state ON bulk_items (run_id, state, seq);
+        CREATE INDEX bulk_items_by_action ON bulk_items (run_id, action, seq);
+      `)
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {

@@ -10,7 +10,7 @@ export interface Section {
   Screen: LazyExoticComponent<ComponentType>
 }
 
-export type SectionId = 'groups' | 'profiles' | 'site' | 'activity'
+export type SectionId = 'groups' | 'profiles' | 'site' | 'activity' | 'bulk'
 
 // Features never import each other; the app composes them here. Each screen loads on first use.
 export const sections: Section[] = [
@@ -45,5 +45,13 @@ export const sections: Section[] = [
     shortcut: '4',
     icon: '≡',
     Screen: lazy(() => import('../features/activity/ActivityScreen')),
+  },
+  {
+    id: 'bulk',
+    label: 'Bulk runs',
+    description: 'Get or create, update or rotate thousands of groups from a file: planned first, paced, resumable.',
+    shortcut: '5',
+    icon: '⇶',
+    Screen: lazy(() => import('../features/bulk/BulkScreen')),
   },
 ]

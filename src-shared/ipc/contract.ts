@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appCalls } from './app-calls'
+import { bulkCalls } from './bulk-calls'
 import { groupCalls } from './group-calls'
 import { profileCalls } from './profile-calls'
 import type { Result } from './result'
@@ -16,6 +17,7 @@ export const contract = {
   ...profileCalls,
   ...groupCalls,
   ...siteCalls,
+  ...bulkCalls,
 }
 
 export type Contract = typeof contract

@@ -1,5 +1,6 @@
-import type { z } from 'zod'
+import { z } from 'zod'
 import { ActivityExportFormatSchema, ActivityFilterSchema } from '../activity/schemas'
+import { BulkResultsFormatSchema } from '../bulk/schemas'
 
 /**
  * Files main writes for the operator to save, streamed rather than answered as one string: an
@@ -18,6 +19,10 @@ export const downloads = {
   activity: defineDownload({
     summary: 'The activity log, filtered, as CSV or JSON Lines.',
     query: ActivityFilterSchema.extend({ format: ActivityExportFormatSchema }).strict(),
+  }),
+  'bulk-results': defineDownload({
+    summary: 'A bulk run’s results, row by row, without group tokens (bulk.saveResults writes them, owner-only).',
+    query: z.object({ runId: z.string().uuid(), format: BulkResultsFormatSchema }).strict(),
   }),
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BulkProgressSchema } from '../bulk/schemas'
 
 export const SandboxStatusSchema = z.object({
   state: z.enum(['starting', 'running', 'stopped', 'failed', 'disabled']),
@@ -16,6 +17,9 @@ export const events = {
     total: z.number().int().nonnegative(),
   }),
   'sandbox.status': SandboxStatusSchema,
+  'bulk.progress': BulkProgressSchema,
+  /** A watched docs folder changed (a page or file came, went or changed): the site editor indexes it again. */
+  'site.docsChanged': z.object({ root: z.string() }),
 }
 
 export type EventName = keyof typeof events

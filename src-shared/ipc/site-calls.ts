@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { DocsIndexSchema, OpenApiCheckSchema } from '../site-config/docs-files'
+import { RuleSetSchema } from '../site-config/rule-sets'
 import { defineCall } from './define'
 
 /**
@@ -52,14 +54,18 @@ export const SiteDocumentSchema = z.object({
   documentId: SiteDocumentIdSchema,
   /** Null for an untitled document, which is saved with Save As. */
   path: z.string().nullable(),
+  /** The file's text exactly as on disk, less a byte order mark, which `byteOrderMark` records. */
   text: z.string(),
+  byteOrderMark: z.boolean(),
   version: FileVersionSchema.nullable(),
   /** Unsaved changes to this document autosaved by an earlier session, to offer back. */
   draft: SiteDraftSchema.nullable(),
+  /** The rule set last chosen for this file, or null where none was. */
+  rules: RuleSetSchema.nullable(),
 })
 export type SiteDocument = z.infer<typeof SiteDocumentSchema>
 
-/** What a save answers: the text exactly as written (normalised), and the file's new version. */
+/** What a save answers: the text exactly as written (a byte order mark aside), and the file's new version. */
 export const SavedSiteFileSchema = z.object({
   documentId: SiteDocumentIdSchema,
   path: z.string(),
@@ -68,41 +74,86 @@ export const SavedSiteFileSchema = z.object({
 })
 export type SavedSiteFile = z.infer<typeof SavedSiteFileSchema>
 
+/**
+ * Where a Save as or an Export writes. The desktop app asks with the system's save dialog, in
+ * main, so the renderer never names a path to write; browser mode has no such dialog, so the
+ * path is typed, and replacing an existing file takes the token of the question that asked
+ * (the `conflict` error's details), which is good for that file as it then was, once.
+ */
+export const SaveTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('dialog') }).strict(),
+  z.object({ kind: z.literal('path'), path: SiteFilePathSchema, replaceToken: z.string().max(100).optional() }).strict(),
+])
+export type SaveTarget = z.infer<typeof SaveTargetSchema>
+
 export const RecentSiteFileSchema = z.object({ path: z.string(), openedAt: z.string() })
 export type RecentSiteFile = z.infer<typeof RecentSiteFileSchema>
 
 const recentList = z.object({ files: z.array(RecentSiteFileSchema) })
 
 export const siteCalls = {
+  'site.environment': defineCall({
+    summary: 'How files are chosen here: the system’s dialogs (the desktop app) or typed paths (browser mode).',
+    input: z.object({}).strict(),
+    output: z.object({ fileDialogs: z.boolean() }),
+  }),
   'site.new': defineCall({
     summary: 'An untitled document holding the smallest valid site.json.',
     input: z.object({}).strict(),
     output: SiteDocumentSchema,
   }),
   'site.open': defineCall({
-    summary: 'Reads a site.json file as text (JSON or not), with its version and any autosaved draft of it.',
+    summary: 'Reads a site.json file as text (JSON or not), with its version and any autosaved draft of it. Regular files only, never in the data folder.',
     input: z.object({ path: SiteFilePathSchema }).strict(),
     output: SiteDocumentSchema,
   }),
+  'site.openWithDialog': defineCall({
+    summary: 'Asks for a file with the system’s open dialog and reads it as site.open does; null when the dialog was cancelled.',
+    input: z.object({}).strict(),
+    output: z.object({ document: SiteDocumentSchema.nullable() }),
+  }),
   'site.save': defineCall({
     summary:
-      'Writes the document back to its file, formatted as 2-space JSON, unless the file changed on disk since the version given.',
+      'Writes the text, exactly as given, back to the file the document was opened from or saved to, unless the file changed on disk since the version given.',
     input: z
-      .object({ documentId: SiteDocumentIdSchema, path: SiteFilePathSchema, text: SiteTextSchema, expectedVersion: FileVersionSchema })
+      .object({ documentId: SiteDocumentIdSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), expectedVersion: FileVersionSchema })
       .strict(),
     output: SavedSiteFileSchema,
   }),
   'site.saveAs': defineCall({
-    summary: 'Writes the document to a new path, which it then belongs to; an existing file is replaced only with overwrite.',
+    summary: 'Writes the document to a new file, which it then belongs to; null when the dialog was cancelled.',
     input: z
-      .object({ documentId: SiteDocumentIdSchema, path: SiteFilePathSchema, text: SiteTextSchema, overwrite: z.boolean() })
+      .object({ documentId: SiteDocumentIdSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), target: SaveTargetSchema })
       .strict(),
-    output: SavedSiteFileSchema,
+    output: z.object({ saved: SavedSiteFileSchema.nullable() }),
   }),
   'site.export': defineCall({
-    summary: 'Writes a validated copy of the document to a path; refused while the document has errors.',
-    input: z.object({ path: SiteFilePathSchema, text: SiteTextSchema, overwrite: z.boolean() }).strict(),
-    output: z.object({ path: z.string(), warnings: z.number().int().nonnegative() }),
+    summary: 'Writes a copy of the document to another file, refused while it has errors under the rule set given; null when the dialog was cancelled.',
+    input: z
+      .object({ documentId: SiteDocumentIdSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), rules: RuleSetSchema, target: SaveTargetSchema })
+      .strict(),
+    output: z.object({ exported: z.object({ path: z.string(), warnings: z.number().int().nonnegative() }).nullable() }),
+  }),
+  'site.setRules': defineCall({
+    summary: 'Remembers the rule set chosen for the document’s file, for the next time it opens.',
+    input: z.object({ documentId: SiteDocumentIdSchema, rules: RuleSetSchema }).strict(),
+    output: z.object({}),
+  }),
+  'site.docsIndex': defineCall({
+    summary:
+      'Indexes the docs folder of a document (its file’s folder, or one chosen: with the system’s dialog, or a typed path) and watches it; null when the dialog was cancelled or the document has no folder yet.',
+    input: z
+      .object({
+        documentId: SiteDocumentIdSchema,
+        folder: z.discriminatedUnion('kind', [z.object({ kind: z.literal('dialog') }).strict(), z.object({ kind: z.literal('path'), path: SiteFilePathSchema }).strict()]).optional(),
+      })
+      .strict(),
+    output: z.object({ index: DocsIndexSchema.nullable() }),
+  }),
+  'site.checkOpenApi': defineCall({
+    summary: 'Parses and validates OpenAPI files of the document’s docs folder, as the site.json names them.',
+    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
+    output: z.object({ checks: z.array(OpenApiCheckSchema) }),
   }),
   'site.recent': defineCall({
     summary: 'The site.json files opened or saved lately, newest first (at most 10).',

@@ -1,10 +1,21 @@
 import { z } from 'zod'
+import { MintlifySiteConfigSchema, type RuleSet } from './rule-sets'
 import { SiteConfigSchema } from './schema'
 
 /**
  * site.json's JSON Schema for Monaco's JSON language service: completions, hovers (the spec's
  * meanings), defaults and type diagnostics in the raw view. Draft-07, which Monaco reads fully.
  * What JSON Schema cannot say (the call-to-action name required only for type "link", the
- * warnings) comes from validateSiteConfig, which the editor shows beside these diagnostics.
+ * warnings) comes from the validator, which the editor shows beside these diagnostics.
  */
-export const siteConfigJsonSchema = z.toJSONSchema(SiteConfigSchema, { target: 'draft-07', io: 'input' })
+function jsonSchemaOf(schema: z.ZodType) {
+  const json = z.toJSONSchema(schema, { target: 'draft-07', io: 'input' })
+  // `$schema` names the schema a file follows: known to both rule sets, never a site setting.
+  json.properties = { $schema: { type: 'string', description: 'The JSON Schema this file follows, for editors.' }, ...json.properties }
+  return json
+}
+
+export const siteConfigJsonSchema = jsonSchemaOf(SiteConfigSchema)
+export const mintlifySiteConfigJsonSchema = jsonSchemaOf(MintlifySiteConfigSchema)
+
+export const jsonSchemaFor = (rules: RuleSet) => (rules === 'mintlify' ? mintlifySiteConfigJsonSchema : siteConfigJsonSchema)

@@ -1,51 +1,90 @@
 import { z } from 'zod'
-import { isPlainObject, SiteConfigSchema } from './schema'
+import { FILE_KEYS, MINTLIFY_ONLY_SETTINGS, siteConfigSchemaFor, type RuleSet } from './rule-sets'
+import { isPlainObject } from './schema'
 
 /**
- * The keys the schema knows at each place of the file, derived once from SiteConfigSchema.
- * `fields` describes an object (a child of null is a leaf: nothing below it to check), `items`
- * a list's elements. A union contributes its object option and its list option.
+ * The keys a rule set knows at each place of the file, derived once from its schema. `fields`
+ * describes an object (a child of null is a leaf: nothing below it to check; OUTSIDE_SPEC marks a
+ * Mintlify setting the spec does not have), `items` a list's elements. A union contributes its
+ * object option and its list option. Recursive schemas (nested groups) give recursive shapes.
  */
 interface KnownShape {
-  fields?: Map<string, KnownShape | null>
-  /** False where the schema itself refuses unknown keys (footerSocials): the error says it already. */
+  fields?: Map<string, KnownShape | null | typeof OUTSIDE_SPEC>
+  /** False where the schema itself refuses unknown keys (the spec's footerSocials): the error says it already. */
   warnUnknown?: boolean
   items?: KnownShape
 }
 
-function knownShapeOf(schema: z.ZodType): KnownShape | null {
-  if (schema instanceof z.ZodOptional) return knownShapeOf(schema.unwrap() as z.ZodType)
+const OUTSIDE_SPEC = 'outside-spec'
+
+function knownShapeOf(schema: z.ZodType, seen: Map<z.ZodType, KnownShape | null>): KnownShape | null {
+  if (seen.has(schema)) return seen.get(schema)!
+  if (schema instanceof z.ZodOptional) return knownShapeOf(schema.unwrap() as z.ZodType, seen)
   if (schema instanceof z.ZodObject) {
-    const fields = new Map<string, KnownShape | null>()
-    for (const [key, child] of Object.entries(schema.shape)) fields.set(key, knownShapeOf(child as z.ZodType))
-    return { fields, warnUnknown: !(schema.def.catchall instanceof z.ZodNever) }
+    // Registered before its fields are read, so a group inside a group finds the same shape.
+    const shape: KnownShape = { fields: new Map(), warnUnknown: !(schema.def.catchall instanceof z.ZodNever) }
+    seen.set(schema, shape)
+    for (const [key, child] of Object.entries(schema.shape)) shape.fields!.set(key, knownShapeOf(child as z.ZodType, seen))
+    return shape
   }
   if (schema instanceof z.ZodArray) {
-    const items = knownShapeOf(schema.element as z.ZodType)
+    const items = knownShapeOf(schema.element as z.ZodType, seen)
     return items && { items }
   }
   if (schema instanceof z.ZodUnion) {
-    // The schema's unions hold at most one object and one list option ("a path or an object").
-    const shapes = (schema.options as z.ZodType[]).map(knownShapeOf)
-    const fieldsOption = shapes.find((shape) => shape?.fields)
-    const itemsOption = shapes.find((shape) => shape?.items)
-    if (!fieldsOption && !itemsOption) return null
-    return { ...fieldsOption, ...(itemsOption && { items: itemsOption.items }) }
+    const shape: KnownShape = {}
+    seen.set(schema, shape)
+    // The schemas' unions hold at most one object and one list option ("a path or an object").
+    const options = (schema.options as z.ZodType[]).map((option) => knownShapeOf(option, seen))
+    const fieldsOption = options.find((option) => option?.fields)
+    const itemsOption = options.find((option) => option?.items)
+    if (!fieldsOption && !itemsOption) {
+      seen.set(schema, null)
+      return null
+    }
+    Object.assign(shape, fieldsOption, itemsOption && { items: itemsOption.items })
+    return shape
   }
+  seen.set(schema, null)
   return null
 }
 
-const siteConfigShape = knownShapeOf(SiteConfigSchema) as KnownShape
+function shapeAt(shape: KnownShape | null | undefined, at: readonly string[]): KnownShape | undefined {
+  let current = shape ?? undefined
+  for (const step of at) {
+    if (!current) return undefined
+    const next = step === '*' ? current.items : current.fields?.get(step)
+    current = next && next !== OUTSIDE_SPEC ? next : undefined
+  }
+  return current
+}
+
+function buildShape(rules: RuleSet): KnownShape {
+  const shape = knownShapeOf(siteConfigSchemaFor(rules), new Map())!
+  for (const key of FILE_KEYS) shape.fields!.set(key, null)
+  for (const { at, keys } of MINTLIFY_ONLY_SETTINGS) {
+    const place = shapeAt(shape, at)
+    if (!place?.fields) throw new Error(`No object at ${at.join('.')} to list Mintlify's settings in.`)
+    for (const key of keys) if (!place.fields.has(key)) place.fields.set(key, OUTSIDE_SPEC)
+  }
+  return shape
+}
+
+const shapes: Record<RuleSet, KnownShape> = { spec: buildShape('spec'), mintlify: buildShape('mintlify') }
+
+export interface ExtraKeyVisitor {
+  /** A key the rule set does not know at all, with the keys it knows beside it. */
+  unknown(path: readonly PropertyKey[], knownSiblings: Iterable<string>): void
+  /** A setting of Mintlify's that the spec does not have. */
+  outsideSpec(path: readonly PropertyKey[]): void
+}
 
 /**
- * Calls `report` for every key the spec does not know, in one walk of the value, with the keys it
- * knows beside it. The path array is reused: read it during the call, do not keep it.
+ * Calls the visitor for every key a rule set does not know, and every Mintlify setting outside
+ * the spec, in one walk of the value. The path array is reused: read it during the call, do not keep it.
  */
-export function forEachUnknownKey(
-  config: unknown,
-  report: (path: readonly PropertyKey[], knownSiblings: Iterable<string>) => void,
-): void {
-  // One path array, pushed and popped, so a file without unknown keys allocates no paths.
+export function forEachExtraKey(config: unknown, rules: RuleSet, visitor: ExtraKeyVisitor): void {
+  // One path array, pushed and popped, so a file without extra keys allocates no paths.
   const path: PropertyKey[] = []
   const visit = (value: unknown, shape: KnownShape): void => {
     if (Array.isArray(value)) {
@@ -59,11 +98,12 @@ export function forEachUnknownKey(
       for (const key of Object.keys(value)) {
         const child = shape.fields.get(key)
         path.push(key)
-        if (child) visit(value[key], child)
-        else if (child === undefined && shape.warnUnknown) report(path, shape.fields.keys())
+        if (child === OUTSIDE_SPEC) visitor.outsideSpec(path)
+        else if (child) visit(value[key], child)
+        else if (child === undefined && shape.warnUnknown) visitor.unknown(path, [...shape.fields.keys()].filter((name) => shape.fields!.get(name) !== OUTSIDE_SPEC))
         path.pop()
       }
     }
   }
-  visit(config, siteConfigShape)
+  visit(config, shapes[rules])
 }

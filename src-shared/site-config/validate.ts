@@ -1,12 +1,16 @@
+import { duplicateKeyProblems, findDuplicateKeys } from './duplicate-keys'
 import { problemsFromIssues } from './issue-messages'
 import { parseJsonText } from './json-text'
-import { SiteConfigSchema } from './schema'
-import { findWarnings } from './warnings'
+import { siteConfigSchemaFor, type RuleSet } from './rule-sets'
+import { findNotes } from './warnings'
 
 /** One thing to fix or check, where `path` is in the notation of `formatProblemPath`. */
 export interface SiteConfigProblem {
   path: string
   message: string
+  /** Where in the text, 1-based, for problems of the text itself (broken JSON, a key written twice). */
+  line?: number
+  column?: number
 }
 
 /** `valid` is false exactly when there are errors; warnings never make a file invalid. */
@@ -16,23 +20,46 @@ export interface SiteConfigReport {
   warnings: SiteConfigProblem[]
 }
 
-/** Checks a parsed site.json value against the spec. Never throws; never changes the value. */
-export function validateSiteConfig(value: unknown): SiteConfigReport {
-  // The parsed output is not used: the caller's value, with its key order and unknown keys, is
-  // the file. reportInput lets the messages name what was written.
-  const result = SiteConfigSchema.safeParse(value, { reportInput: true })
-  const errors = result.success ? [] : problemsFromIssues(result.error.issues)
-  return { valid: errors.length === 0, errors, warnings: findWarnings(value) }
+/** A report under a chosen rule set, with the settings kept as written that the spec does not have. */
+export interface SiteConfigCheck extends SiteConfigReport {
+  rules: RuleSet
+  info: SiteConfigProblem[]
 }
 
-/** Checks site.json text: a JSON syntax error is reported at `$` with its line and column. */
-export function validateSiteConfigText(text: string): SiteConfigReport {
+/** Checks a parsed site.json value against a rule set. Never throws; never changes the value. */
+export function checkSiteConfig(value: unknown, rules: RuleSet = 'spec'): SiteConfigCheck {
+  // The parsed output is not used: the caller's value, with its key order and unknown keys, is
+  // the file. reportInput lets the messages name what was written.
+  const result = siteConfigSchemaFor(rules).safeParse(value, { reportInput: true })
+  const errors = result.success ? [] : problemsFromIssues(result.error.issues)
+  const { warnings, info } = findNotes(value, rules)
+  return { rules, valid: errors.length === 0, errors, warnings, info }
+}
+
+/** Checks a parsed site.json value against the spec. Never throws; never changes the value. */
+export function validateSiteConfig(value: unknown): SiteConfigReport {
+  const { valid, errors, warnings } = checkSiteConfig(value, 'spec')
+  return { valid, errors, warnings }
+}
+
+/**
+ * Checks site.json text: a JSON syntax error is reported at `$` with its line and column, and a
+ * key written twice in one object (which JSON.parse would silently collapse) is an error at each place.
+ */
+export function checkSiteConfigText(text: string, rules: RuleSet = 'spec'): SiteConfigCheck {
   const parsed = parseJsonText(text)
-  if (parsed.ok) return validateSiteConfig(parsed.value)
-  const { line, column, message } = parsed.error
-  return {
-    valid: false,
-    errors: [{ path: '$', message: `is not valid JSON at line ${line}, column ${column}: ${message}` }],
-    warnings: [],
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.error
+    return { rules, valid: false, errors: [{ path: '$', message: `is not valid JSON at line ${line}, column ${column}: ${message}` }], warnings: [], info: [] }
   }
+  const check = checkSiteConfig(parsed.value, rules)
+  const duplicates = duplicateKeyProblems(findDuplicateKeys(text))
+  if (duplicates.length === 0) return check
+  return { ...check, valid: false, errors: [...duplicates, ...check.errors] }
+}
+
+/** Checks site.json text against the spec (see checkSiteConfigText). */
+export function validateSiteConfigText(text: string): SiteConfigReport {
+  const { valid, errors, warnings } = checkSiteConfigText(text, 'spec')
+  return { valid, errors, warnings }
 }

@@ -1,39 +1,59 @@
 import { formatProblemPath } from './format'
-import { forEachUnknownKey } from './known-keys'
+import { forEachExtraKey } from './known-keys'
+import type { RuleSet } from './rule-sets'
 import { isPlainObject } from './schema'
 import type { SiteConfigProblem } from './validate'
 
-/**
- * What is allowed but probably not meant. Runs on any value, valid or not, so a writer sees
- * warnings and errors together; every rule checks the types it reads.
- */
-export function findWarnings(config: unknown): SiteConfigProblem[] {
-  const warnings = unknownKeyWarnings(config)
-  if (!isPlainObject(config)) return warnings
-  if (Array.isArray(config.navigation) && config.navigation.length === 0)
-    warnings.push({ path: 'navigation', message: 'is empty: the site will have no pages' })
-  warnings.push(...anchorVersionWarnings(config.anchors, config.versions), ...basicAuthNameWarnings(config.api))
-  return warnings
+export interface SiteConfigNotes {
+  /** What is allowed but probably not meant: unknown keys, versions no anchor can reach… */
+  warnings: SiteConfigProblem[]
+  /** Mintlify's settings outside the spec: kept as written, said once, nothing to fix. */
+  info: SiteConfigProblem[]
 }
 
-function unknownKeyWarnings(config: unknown): SiteConfigProblem[] {
-  const warnings: SiteConfigProblem[] = []
-  forEachUnknownKey(config, (path, knownSiblings) => {
-    const suggestion = closestKnownKey(String(path.at(-1)), knownSiblings)
-    warnings.push({
-      path: formatProblemPath(path),
-      message: suggestion
-        ? `is not a known setting (did you mean "${suggestion}"?): kept as written`
-        : 'is not a known setting: kept as written',
-    })
+/**
+ * Warnings and information about a file. Runs on any value, valid or not, so a writer sees them
+ * with the errors; every rule checks the types it reads.
+ */
+export function findNotes(config: unknown, rules: RuleSet): SiteConfigNotes {
+  const notes = extraKeyNotes(config, rules)
+  if (!isPlainObject(config)) return notes
+  if (Array.isArray(config.navigation) && config.navigation.length === 0)
+    notes.warnings.push({ path: 'navigation', message: 'is empty: the site will have no pages' })
+  notes.warnings.push(...anchorVersionWarnings(config.anchors, config.versions), ...basicAuthNameWarnings(config.api))
+  return notes
+}
+
+/** The spec's warnings alone. */
+export const findWarnings = (config: unknown): SiteConfigProblem[] => findNotes(config, 'spec').warnings
+
+function extraKeyNotes(config: unknown, rules: RuleSet): SiteConfigNotes {
+  const notes: SiteConfigNotes = { warnings: [], info: [] }
+  const outsideSpec =
+    rules === 'spec'
+      ? 'is a Mintlify setting outside the spec: kept as written'
+      : 'is a Mintlify setting the form has no field for: kept as written'
+  forEachExtraKey(config, rules, {
+    unknown(path, knownSiblings) {
+      const suggestion = closestKnownKey(String(path.at(-1)), knownSiblings)
+      notes.warnings.push({
+        path: formatProblemPath(path),
+        message: suggestion
+          ? `is not a known setting (did you mean "${suggestion}"?): kept as written`
+          : 'is not a known setting: kept as written',
+      })
+    },
+    outsideSpec(path) {
+      notes.info.push({ path: formatProblemPath(path), message: outsideSpec })
+    },
   })
-  return warnings
+  return notes
 }
 
 // An anchor tied to a version the dropdown does not offer can never be shown.
 function anchorVersionWarnings(anchors: unknown, versions: unknown): SiteConfigProblem[] {
   if (!Array.isArray(anchors)) return []
-  const listed = new Set(Array.isArray(versions) ? versions.filter((name) => typeof name === 'string') : [])
+  const listed = new Set(Array.isArray(versions) ? versions.map(versionName).filter((name) => name !== undefined) : [])
   const warnings: SiteConfigProblem[] = []
   anchors.forEach((anchor, index) => {
     if (!isPlainObject(anchor) || typeof anchor.version !== 'string' || listed.has(anchor.version)) return
@@ -44,6 +64,10 @@ function anchorVersionWarnings(anchors: unknown, versions: unknown): SiteConfigP
   })
   return warnings
 }
+
+// A version is a name, or (Mintlify) an object with one.
+const versionName = (version: unknown) =>
+  typeof version === 'string' ? version : isPlainObject(version) && typeof version.name === 'string' ? version.name : undefined
 
 const BASIC_AUTH_NAME = /^[^:]+:[^:]+$/
 

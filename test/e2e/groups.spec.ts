@@ -13,7 +13,7 @@ let sandbox: Sandbox
 let firstToken = ''
 
 test.beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-sandbox-')), 'sandbox.json') })
+  sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-sandbox-')), 'sandbox.db') })
 })
 test.afterAll(() => sandbox.close())
 

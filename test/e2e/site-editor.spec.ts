@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -38,6 +38,10 @@ test.beforeAll(async ({ browser }) => {
   folder = await mkdtemp(join(tmpdir(), 'ec-e2e-site-'))
   sitePath = join(folder, 'site.json')
   await writeFile(sitePath, serializeSiteConfig(ORIGINAL))
+  // The docs folder beside it holds the pages and images the file names, so only real problems show.
+  await mkdir(join(folder, 'api'))
+  for (const file of ['intro.mdx', 'quickstart.md', 'changelog.mdx', 'api/overview.mdx']) await writeFile(join(folder, file), `---\ntitle: ${file}\n---\n`)
+  for (const file of ['logo.svg', 'favicon.ico']) await writeFile(join(folder, file), '')
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
 })
 test.afterAll(() => page.context().close())
@@ -62,7 +66,7 @@ async function setJsonText(text: string) {
 }
 
 const problems = () => page.getByRole('complementary', { name: 'Problems' })
-const view = (name: 'Form' | 'JSON') => page.getByRole('tablist', { name: 'View' }).getByRole('tab', { name })
+const view = (name: 'Form' | 'JSON' | 'Docs folder') => page.getByRole('tablist', { name: 'View' }).getByRole('tab', { name })
 
 test('starts empty, opens a file by its path and shows it in the form', async ({ app }) => {
   await openSiteEditor(app.url)
@@ -74,7 +78,7 @@ test('starts empty, opens a file by its path and shows it in the form', async ({
   await expect(page.getByText('Saved', { exact: true })).toBeVisible()
   // The unknown key is kept, and said so.
   await expect(problems()).toContainText('0 errors, 1 warning')
-  await expect(problems().getByRole('button', { name: /x-team.*kept as written/ })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /kept as written.*x-team/ })).toBeVisible()
   const preview = page.getByRole('region', { name: 'Theme preview' })
   await expect(preview.getByRole('figure')).toHaveCount(2)
   await expect(preview.getByText('Dashboard')).toHaveCount(2)
@@ -87,7 +91,7 @@ test('a wrong colour is a problem beside its field and in Problems; a click focu
 
   const primary = page.getByRole('textbox', { name: 'Primary', exact: true })
   await primary.fill('#0D93')
-  const problem = problems().getByRole('button', { name: /colors\.primary must be a hex colour/ })
+  const problem = problems().getByRole('button', { name: /Primary colour must be a hex colour.*colors\.primary/ })
   await expect(problem).toBeVisible()
   await expect(problems()).toContainText('1 error, 1 warning')
   await expect(primary).toHaveAttribute('aria-invalid', 'true')
@@ -108,13 +112,13 @@ test('a wrong colour is a problem beside its field and in Problems; a click focu
 test('navigation: pages are added and reordered from the keyboard, groups dragged', async () => {
   const start = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^▾?\s*Start/ }) })
   await start.getByRole('button', { name: 'Add page' }).click()
-  const newPage = page.getByRole('textbox', { name: 'Page 3', exact: true })
+  const newPage = page.getByRole('combobox', { name: 'Page 3', exact: true })
   await expect(newPage).toBeFocused()
   await page.keyboard.type('changelog')
   await page.getByRole('button', { name: 'Move page 3 up' }).click()
   await expect(page.getByRole('button', { name: 'Move page 2 up' })).toBeFocused()
-  await expect(page.getByRole('textbox', { name: 'Page 2', exact: true }).first()).toHaveValue('changelog')
-  await expect(page.getByRole('textbox', { name: 'Page 3', exact: true })).toHaveValue('quickstart')
+  await expect(page.getByRole('combobox', { name: 'Page 2', exact: true }).first()).toHaveValue('changelog')
+  await expect(page.getByRole('combobox', { name: 'Page 3', exact: true })).toHaveValue('quickstart')
   await expect(start.getByRole('button', { name: /Start/ }).first()).toContainText('3 pages')
 
   // Groups move by dragging the handle too; the buttons move the group back.
@@ -192,11 +196,12 @@ test('undo and redo work across both views, and a burst of typing is one step', 
   await expect(name).toHaveValue('Undo me abc')
 })
 
-test('Ctrl+S saves 2-space JSON with the unknown key kept where it was', async () => {
+test('Ctrl+S saves the text as it is laid out, the unknown key kept where it was', async () => {
   await page.keyboard.press('ControlOrMeta+S')
   await expect(page.getByText('Saved site.json.')).toBeVisible()
   await expect(page.getByText('Saved', { exact: true })).toBeVisible()
-  expect(await readFile(sitePath, 'utf8')).toBe(serializeSiteConfig(edited('Undo me abc')))
+  // The JSON view made it one line; the form's edits since changed only the name in that line.
+  expect(await readFile(sitePath, 'utf8')).toBe(JSON.stringify(edited('Undo me abc')))
 })
 
 test('a file changed on disk is not overwritten: reload it, and undo brings the edit back', async () => {
@@ -242,8 +247,11 @@ test('export is refused while there are errors, with their count, then writes a 
   )
 })
 
-test('"Use active profile" fills the API base URL and authentication, never a token', async ({ app }) => {
+test('"Use active profile" says a local address is not for readers, then fills the API base URL and authentication, never a token', async ({ app }) => {
   await page.getByRole('button', { name: 'Use active profile' }).click()
+  const question = page.getByRole('dialog', { name: 'Write a local address into the site?' })
+  await expect(question).toContainText('only this computer can reach')
+  await question.getByRole('button', { name: 'Write it anyway' }).click()
   // The app is shared by the test files of this worker, so ask it which profile is active.
   const answer = await fetch(`${app.origin}/ipc/profiles.list`, { method: 'POST', headers: { cookie: app.cookieHeader }, body: '{}' })
   const { value } = (await answer.json()) as { value: { activeId: string; profiles: { id: string; baseUrl: string }[] } }
@@ -352,12 +360,17 @@ test('a 6,000-page file draws only the rows in view; a problem deep inside opens
   await expect(page.getByText('300 groups')).toBeVisible()
   expect(await page.locator('.nav-group').count()).toBeLessThan(40)
 
-  await problems().getByRole('button', { name: /navigation\[150\]\.pages\[7\] must be a string/ }).click()
+  await problems().getByRole('button', { name: /Group 151 “Group 151” › Page 8 must be a string/ }).click()
   const field = page.locator('[id="site-field:navigation[150].pages[7]"]')
   await expect(field).toBeFocused()
-  await expect(field).toHaveValue('42')
+  // Not text: shown as it is, and typing cannot turn it into a string; only Replace does.
+  await expect(field).toHaveText('The number: 42')
+  await page.keyboard.type('x')
+  await expect(field).toHaveText('The number: 42')
+  await page.getByRole('button', { name: 'Replace Page 8 with text' }).click()
+  await expect(field).toBeFocused()
   await field.fill('section-151/page-8')
-  await expect(problems()).toContainText('No problems')
+  await expect(problems()).toContainText('0 errors')
   // A screenshot only: axe takes some 14 s over the 50 anchors' hundreds of controls, which are
   // the same components it checked on the small file above.
   await page.screenshot({ path: `${SCREENSHOT_DIR}/site-editor-large.png` })
@@ -372,3 +385,138 @@ test('every id on the screen is unique, so each label names its own control', as
   expect(duplicates).toEqual([])
 })
 
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/site-config')
+
+async function openPathFromDialog(path: string) {
+  await page.getByRole('button', { name: 'Open…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
+  await dialog.getByLabel('File path').fill(path)
+  await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+}
+
+test('Open… and the recent files ask about unsaved changes before replacing them', async () => {
+  // The large file above was edited and not saved.
+  await expect(page.getByText('Unsaved changes')).toBeVisible()
+  await openPathFromDialog(sitePath)
+  const question = page.getByRole('dialog', { name: 'Save the changes to large.json?' })
+  await expect(question).toBeVisible()
+  await question.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByLabel('Project name')).toHaveValue('Large docs')
+
+  await page.getByRole('button', { name: 'Open…' }).click()
+  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('button', { name: /^site\.json/ }).click()
+  await expect(question).toBeVisible()
+  await question.getByRole('button', { name: 'Don’t save' }).click()
+  await expect(page.getByLabel('Project name')).toHaveValue('Changed elsewhere')
+})
+
+test('an unedited save is byte for byte the file; a one-field edit changes one line, tabs kept', async () => {
+  const tabbed = join(folder, 'tabs.json')
+  await cp(join(FIXTURES, 'real-world-shaped/tabs.json'), tabbed)
+  const original = await readFile(tabbed, 'utf8')
+  await openPathFromDialog(tabbed)
+  await expect(page.getByLabel('Project name')).toHaveValue('Tabbed Docs')
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved tabs.json.')).toBeVisible()
+  expect(await readFile(tabbed, 'utf8')).toBe(original)
+
+  await page.getByLabel('Project name').fill('Tabbed docs, renamed')
+  // Cleared and typed again, a field keeps its place in the file.
+  await page.getByLabel('Favicon').fill('')
+  await page.getByLabel('Favicon').fill('/favicon.svg')
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  expect(await readFile(tabbed, 'utf8')).toBe(original.replace('"Tabbed Docs"', '"Tabbed docs, renamed"'))
+})
+
+test('a nested group is never typed over under the spec; the Mintlify-compatible rules edit it, and are remembered for the file', async () => {
+  const nestedPath = join(folder, 'nested-groups.json')
+  await cp(join(FIXTURES, 'real-world-shaped/nested-groups.json'), nestedPath)
+  const original = await readFile(nestedPath, 'utf8')
+  await openPathFromDialog(nestedPath)
+  await expect(page.getByText(/This file is written for Mintlify \(2 nested groups; footer platform telegram; a background colour for one mode only\)/)).toBeVisible()
+  const concepts = page.locator('[id="site-field:navigation[0].pages[1]"]')
+  await expect(concepts).toHaveText('A nested group, “Concepts”, with 2 pages')
+  await concepts.focus()
+  await page.keyboard.type('x')
+  await expect(concepts).toHaveText('A nested group, “Concepts”, with 2 pages')
+  await expect(page.getByText('Unsaved changes')).toHaveCount(0)
+
+  await page.getByRole('button', { name: 'Use the Mintlify-compatible rules' }).click()
+  await expect(page.getByLabel('Rules')).toHaveValue('mintlify')
+  await expect(problems()).toContainText('0 errors')
+  await expect(page.getByRole('group', { name: 'Nested group' })).toHaveCount(2)
+  await page.locator('[id="site-field:navigation[0].pages[1].pages[1].pages[0]"]').fill('concepts/deep/two')
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  expect(await readFile(nestedPath, 'utf8')).toBe(original.replace('"concepts/deep/one"', '"concepts/deep/two"'))
+
+  await openPathFromDialog(join(folder, 'tabs.json'))
+  await openPathFromDialog(nestedPath)
+  await expect(page.getByLabel('Rules')).toHaveValue('mintlify')
+})
+
+test('a key written twice is an error at both places, and the form waits', async () => {
+  const duplicated = join(folder, 'duplicate-keys.json')
+  await cp(join(FIXTURES, 'real-world-shaped/duplicate-keys.json'), duplicated)
+  await openPathFromDialog(duplicated)
+  await expect(page.getByText('“primary” is written twice in one object (lines 4 and 5).')).toBeVisible()
+  await expect(page.locator('.site-form')).toHaveAttribute('inert', '')
+  await expect(problems()).toContainText('4 errors')
+  await expect(page.getByRole('toolbar', { name: 'Document' })).toContainText('4 errors')
+})
+
+test('the docs folder: missing pages and files reported, unlisted pages dragged into a group, the folder watched', async () => {
+  const docs = await mkdtemp(join(tmpdir(), 'ec-e2e-docs-'))
+  await cp(join(FIXTURES, 'docs-site'), docs, { recursive: true })
+  await openPathFromDialog(join(docs, 'mint.json'))
+  await expect(problems().getByRole('button', { name: /Page 3 has no page in the docs folder: expected guides\/missing-page\.mdx/ })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /Favicon is not in the docs folder/ })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /OpenAPI file 2 is not a valid OpenAPI file/ })).toBeVisible()
+
+  // Page fields offer the folder's pages.
+  await expect(page.locator('#site-docs-pages option')).toHaveCount(5)
+
+  // The toolbar walks through the problems.
+  await page.getByRole('button', { name: 'Next problem' }).click()
+  await expect(page.locator('[id="site-field:navigation[0].pages[2]"]')).toBeFocused()
+  await expect(page.getByRole('toolbar', { name: 'Document' })).toContainText('1 of 6')
+
+  // Search across the navigation, by title too.
+  await page.getByLabel('Search the navigation').fill('welcome')
+  await page.getByRole('list', { name: 'Navigation matches' }).getByRole('button', { name: /Welcome \(introduction\)/ }).click()
+  await expect(page.locator('[id="site-field:navigation[0].pages[0]"]')).toBeFocused()
+
+  await view('Docs folder').click()
+  const preview = page.getByRole('region', { name: 'Sidebar preview' })
+  await expect(preview.getByRole('button', { name: 'Welcome' })).toBeVisible()
+  const unlisted = page.getByRole('list', { name: 'Pages not in any group' })
+  await expect(unlisted.getByRole('listitem')).toHaveCount(2)
+  await page.getByRole('button', { name: 'Hide' }).click()
+  // The README's picture of this view (docs/site-editor-docs-folder.png is a copy): a taller window, no notifications over it.
+  const dismiss = page.getByRole('button', { name: 'Dismiss notification' })
+  while ((await dismiss.count()) > 0) await dismiss.first().click()
+  await page.setViewportSize({ width: 1280, height: 1180 })
+  await page.locator('#main').evaluate((main) => main.scrollTo(0, 0))
+  await page.locator('.site-editor').screenshot({ path: `${SCREENSHOT_DIR}/site-editor-docs-folder-readme.png` })
+  await checkScreen(page, 'site-editor-docs-folder')
+
+  await unlisted.getByRole('listitem').filter({ hasText: 'An unlisted guide' }).dragTo(preview.getByRole('listitem', { name: 'Group API' }))
+  await expect(unlisted.getByRole('listitem')).toHaveCount(1)
+  await expect(preview.getByRole('listitem', { name: 'Group API' })).toContainText('An unlisted guide')
+  await page.setViewportSize({ width: 1280, height: 800 })
+
+  // The keyboard way: Add to a group.
+  await unlisted.getByRole('button', { name: 'Add guides/plain to a group' }).click()
+  const place = page.getByRole('dialog', { name: 'Add guides/plain to a group' })
+  await place.getByLabel('Group').selectOption({ label: 'Get started' })
+  await place.getByRole('button', { name: 'Add', exact: true }).click()
+  await expect(page.getByText('Every page in the folder is in a group.')).toBeVisible()
+
+  // A page written on disk is noticed without asking.
+  await writeFile(join(docs, 'guides', 'missing-page.mdx'), '---\ntitle: Found\n---\n')
+  await expect(preview.getByRole('button', { name: 'Found' })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /guides\/missing-page/ })).toHaveCount(0)
+  await page.getByRole('button', { name: 'Show' }).click()
+})

@@ -1,6 +1,9 @@
 import './site-editor.css'
 import './state/draft-autosave'
 import './state/unsaved-guard'
+import { useMainEvent } from '../../lib/api'
+import { DocsPagesList } from './form/sections/NavigationSection'
+import { loadDocs } from './state/docs-store'
 import { useEditor } from './state/editor-store'
 import { EditorDialogs } from './workspace/EditorDialogs'
 import { EditorWorkspace } from './workspace/EditorWorkspace'
@@ -11,9 +14,14 @@ import { useEditorShortcuts } from './workspace/use-editor-shortcuts'
 export default function SiteEditorScreen() {
   useEditorShortcuts()
   const hasDocument = useEditor((state) => state.document !== null)
+  // Main watches the docs folder: a page added or removed there shows here at once.
+  useMainEvent('site.docsChanged', ({ root }) => {
+    if (useEditor.getState().docs?.lookup.index.root === root) void loadDocs()
+  })
   return (
     <>
       {hasDocument ? <EditorWorkspace /> : <EmptyEditor />}
+      <DocsPagesList />
       <EditorDialogs />
     </>
   )

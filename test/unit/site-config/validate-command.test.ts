@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runValidate, validateCommand } from '../../../src-main/cli/validate-command'
 import { UsageError, type CliIo } from '../../../src-main/cli/usage'
@@ -18,12 +19,17 @@ function captureIo() {
   return { io, out, err }
 }
 
+const NESTED_FIXTURES = join(import.meta.dirname, '../../fixtures/site-config/real-world-shaped')
+const DOCS_FIXTURE = join(import.meta.dirname, '../../fixtures/site-config/docs-site')
+
 let dir: string
 const file = (name: string) => join(dir, name)
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'embed-console-validate-'))
   await writeFile(file('valid.json'), SITE_CONFIG_TEMPLATE)
+  // The template's one page, so the docs folder check (on by default) has nothing to say.
+  await writeFile(file('introduction.mdx'), '---\ntitle: Introduction\n---\n')
   await writeFile(
     file('warned.json'),
     JSON.stringify({ name: 'Docs', navigation: [], anchors: [{ name: 'Old', url: 'old', version: 'v0' }] }),
@@ -120,6 +126,61 @@ describe('embed-console validate', () => {
 
   it('registers as the validate command', () => {
     expect(validateCommand).toMatchObject({ name: 'validate', run: runValidate })
-    expect(validateCommand.usage).toBe('embed-console validate [--json] FILE...')
+    expect(validateCommand.usage).toBe('embed-console validate [--rules spec|mintlify] [--root DIR | --no-files] [--json] FILE...')
+  })
+
+  it('checks with the Mintlify-compatible rules on request', async () => {
+    const nested = join(NESTED_FIXTURES, 'nested-groups.json')
+    const spec = captureIo()
+    expect(await runValidate(['--no-files', nested], spec.io)).toBe(1)
+    expect(spec.out.at(-1)).toBe('Checked 1 file: 0 valid, 1 invalid (3 errors, 0 warnings).')
+    const mintlify = captureIo()
+    expect(await runValidate(['--rules', 'mintlify', '--no-files', nested], mintlify.io)).toBe(0)
+    expect(mintlify.out).toEqual(['Checked 1 file: 1 valid, 0 invalid (0 errors, 0 warnings).'])
+    const withSettings = captureIo()
+    expect(await runValidate(['--rules', 'mintlify', '--no-files', join(NESTED_FIXTURES, 'four-spaces.json')], withSettings.io)).toBe(0)
+    expect(withSettings.out).toEqual(['Checked 1 file: 1 valid, 0 invalid (0 errors, 0 warnings; 3 Mintlify settings outside the spec kept as written).'])
+  })
+
+  it('reports every page and file missing from the docs folder, and every broken OpenAPI file, as warnings', async () => {
+    const { io, out } = captureIo()
+    const site = join(DOCS_FIXTURE, 'mint.json')
+    expect(await runValidate([site], io)).toBe(0)
+    expect(out).toEqual([
+      `${site}: navigation[0].pages[2]: warning: has no page in the docs folder: expected guides/missing-page.mdx or guides/missing-page.md`,
+      `${site}: navigation[1].pages[1]: warning: has no page in the docs folder: expected api/ghost.mdx or api/ghost.md`,
+      `${site}: favicon: warning: is not in the docs folder: no favicon at favicon.svg`,
+      `${site}: backgroundImage: warning: is not in the docs folder: no background image at images/background.png`,
+      expect.stringMatching(new RegExp(`^${site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: openapi\\[1\\]: warning: is not a valid OpenAPI file: `)),
+      `${site}: openapi[2]: warning: is not in the docs folder: no OpenAPI file at specs/missing.json`,
+      'Checked 1 file: 1 valid, 0 invalid (0 errors, 6 warnings).',
+    ])
+  })
+
+  it('looks in the folder --root names, and nowhere with --no-files', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'embed-console-empty-docs-'))
+    const elsewhere = captureIo()
+    expect(await runValidate(['--root', empty, file('valid.json')], elsewhere.io)).toBe(0)
+    expect(elsewhere.out).toEqual([
+      `${file('valid.json')}: navigation[0].pages[0]: warning: has no page in the docs folder: expected introduction.mdx or introduction.md`,
+      'Checked 1 file: 1 valid, 0 invalid (0 errors, 1 warning).',
+    ])
+    const skipped = captureIo()
+    await runValidate(['--no-files', join(DOCS_FIXTURE, 'mint.json')], skipped.io)
+    expect(skipped.out).toEqual(['Checked 1 file: 1 valid, 0 invalid (0 errors, 0 warnings).'])
+  })
+
+  it('refuses a pipe rather than waiting on it forever', async () => {
+    const fifo = file('pipe.json')
+    execFileSync('mkfifo', [fifo])
+    const { io, err } = captureIo()
+    expect(await runValidate([fifo], io)).toBe(2)
+    expect(err).toEqual([`${fifo}: cannot be read: it is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.`])
+  })
+
+  it('treats an unknown rule set, or --root with --no-files, as bad usage', async () => {
+    const { io } = captureIo()
+    await expect(runValidate(['--rules', 'docusaurus', file('valid.json')], io)).rejects.toThrow('--rules takes spec or mintlify, not "docusaurus".')
+    await expect(runValidate(['--root', dir, '--no-files', file('valid.json')], io)).rejects.toThrow(UsageError)
   })
 })

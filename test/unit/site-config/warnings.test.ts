@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { serializeSiteConfig } from '../../../src-shared/site-config/format'
-import { validateSiteConfig } from '../../../src-shared/site-config/validate'
+import { checkSiteConfig, validateSiteConfig } from '../../../src-shared/site-config/validate'
 import { MINIMAL_CONFIG } from './spec-table'
 
 const KEPT = 'is not a known setting: kept as written'
@@ -62,7 +62,7 @@ describe('warnings', () => {
   })
 
   describe('keys the spec does not know', () => {
-    it('warns at any depth, keeps the file valid, and leaves the value as it was', () => {
+    it('warns at any depth, keeps the file valid, lists Mintlify’s settings as information, and leaves the value as it was', () => {
       const config = {
         $schema: 'https://acme.com/site.schema.json',
         ...MINIMAL_CONFIG,
@@ -76,24 +76,22 @@ describe('warnings', () => {
         'custom key': { nested: { deeper: true } },
       }
       const before = serializeSiteConfig(config)
-      const report = validateSiteConfig(config)
+      const report = checkSiteConfig(config, 'spec')
       expect(report.valid).toBe(true)
       expect(report.errors).toEqual([])
-      expect(report.warnings).toEqual(
+      // $schema belongs to the file, and is known under both rule sets.
+      expect(report.warnings).toEqual(['logo.width', 'colors.background.image', 'api.auth.scheme', '["custom key"]'].map((path) => ({ path, message: KEPT })))
+      expect(report.info).toEqual(
         [
-          '$schema',
           'navigation[0].icon',
-          'logo.width',
           'colors.anchors',
-          'colors.background.image',
           'topbarCtaButton.style',
           'anchors[0].color.via',
-          'api.auth.scheme',
           'api.playground.disableProxy',
           'feedback.thumbsRating',
-          '["custom key"]',
-        ].map((path) => ({ path, message: KEPT })),
+        ].map((path) => ({ path, message: 'is a Mintlify setting outside the spec: kept as written' })),
       )
+      expect(validateSiteConfig(config)).toEqual({ valid: true, errors: [], warnings: report.warnings })
       expect(serializeSiteConfig(config)).toBe(before)
     })
 

@@ -61,7 +61,8 @@ describe('json paths', () => {
 
 describe('the editor store', () => {
   const text = serializeSiteConfig({ name: 'Acme', navigation: [{ group: 'A', pages: ['a'] }] })
-  const open = () => loadDocument({ documentId: 'file-test', path: '/docs/site.json', baselineText: text, version: null })
+  const open = (baselineText = text) =>
+    loadDocument({ documentId: 'file-test', path: '/docs/site.json', baselineText, version: null, byteOrderMark: false, rules: 'spec' })
   const name = () => getIn(useEditor.getState().value, ['name'])
   let clock = 0
   const advance = (ms: number) => (clock += ms)
@@ -125,19 +126,55 @@ describe('the editor store', () => {
     ])
   })
 
-  it('takes the saved (reformatted) text unless more was typed meanwhile', () => {
+  it('records a save without touching what was typed meanwhile', () => {
     open()
     const sent = '{"name":"Acme","navigation":[]}'
     replaceText(sent, null)
-    const written = serializeSiteConfig({ name: 'Acme', navigation: [] })
-    markSaved({ documentId: 'file-test', path: '/docs/site.json', text: written, version: { mtimeMs: 1, size: 1, sha256: '0'.repeat(64) } }, sent)
-    expect(useEditor.getState().text).toBe(written)
+    markSaved({ documentId: 'file-test', path: '/docs/site.json', text: sent, version: { mtimeMs: 1, size: 1, sha256: '0'.repeat(64) } })
+    expect(useEditor.getState().text).toBe(sent)
     expect(isUnsaved(useEditor.getState())).toBe(false)
-
     replaceText('{"name":"Typed after","navigation":[]}', null)
-    markSaved({ documentId: 'file-test', path: '/docs/site.json', text: written, version: { mtimeMs: 2, size: 1, sha256: '0'.repeat(64) } }, sent)
+    markSaved({ documentId: 'file-test', path: '/docs/site.json', text: sent, version: { mtimeMs: 2, size: 1, sha256: '0'.repeat(64) } })
     expect(name()).toBe('Typed after')
     expect(isUnsaved(useEditor.getState())).toBe(true)
+  })
+
+  it('edits the text in place: the layout of the file stays, and the value follows the text', () => {
+    const tabbed = '{\n\t"name": "Acme",\n\t"navigation": [{"group": "A", "pages": ["a"]}],\n\t"width": 2.50\n}'
+    open(tabbed)
+    setField(['navigation', 0, 'pages', 0], 'intro')
+    expect(useEditor.getState().text).toBe(tabbed.replace('["a"]', '["intro"]'))
+    editValue((value) => setIn(value, ['favicon'], '/favicon.svg'))
+    expect(useEditor.getState().text).toBe(tabbed.replace('["a"]', '["intro"]').replace('2.50\n}', '2.50,\n\t"favicon": "/favicon.svg"\n}'))
+    expect(useEditor.getState().value).toEqual(JSON.parse(useEditor.getState().text))
+  })
+
+  it('keeps the parts a keystroke did not touch, so the form redraws only the field typed into', () => {
+    open()
+    const navigation = (useEditor.getState().value as { navigation: unknown }).navigation
+    setField(['name'], 'Acme docs')
+    expect((useEditor.getState().value as { navigation: unknown }).navigation).toBe(navigation)
+  })
+
+  it('puts a cleared field back where it was when it is typed again', () => {
+    open(serializeSiteConfig({ name: 'Acme', favicon: '/f.svg', navigation: [] }))
+    setField(['favicon'], undefined)
+    expect(Object.keys(useEditor.getState().value as object)).toEqual(['name', 'navigation'])
+    setField(['favicon'], '/')
+    expect(useEditor.getState().text).toBe(serializeSiteConfig({ name: 'Acme', favicon: '/', navigation: [] }))
+    expect(Object.keys(useEditor.getState().value as object)).toEqual(['name', 'favicon', 'navigation'])
+  })
+
+  it('makes a key written twice an error at both places, and keeps the form from editing until one goes', () => {
+    const twice = '{\n  "name": "A",\n  "navigation": [],\n  "name": "B"\n}\n'
+    open(twice)
+    const { problems } = selectProblemIndex(useEditor.getState())
+    expect(problems.filter((problem) => problem.severity === 'error')).toEqual([
+      expect.objectContaining({ path: 'name', position: { line: 2, column: 3 }, message: expect.stringContaining('lines 2 and 4') }),
+      expect.objectContaining({ path: 'name', position: { line: 4, column: 3 }, message: expect.stringContaining('lines 2 and 4') }),
+    ])
+    setField(['name'], 'C')
+    expect(useEditor.getState().text).toBe(twice)
   })
 
   it('indexes problems by place and counts them under every ancestor', () => {
@@ -145,8 +182,8 @@ describe('the editor store', () => {
     setField(['navigation', 0, 'pages', 0], 42)
     const index = selectProblemIndex(useEditor.getState())
     expect(index.at.get('navigation[0].pages[0]')).toEqual([expect.objectContaining({ severity: 'error' })])
-    expect(index.within.get('navigation[0]')).toEqual({ errors: 1, warnings: 0 })
-    expect(index.counts).toEqual({ errors: 1, warnings: 0 })
+    expect(index.within.get('navigation[0]')).toEqual({ errors: 1, warnings: 0, info: 0 })
+    expect(index.counts).toEqual({ errors: 1, warnings: 0, info: 0 })
     // The same content gives the same index: every field's selector shares one validation.
     expect(selectProblemIndex(useEditor.getState())).toBe(index)
   })

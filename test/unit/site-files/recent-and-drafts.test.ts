@@ -37,7 +37,7 @@ describe('recent files', () => {
     await service.open(a)
     const untitled = service.create()
     const c = join(workDir, 'c.json')
-    await service.saveAs({ documentId: untitled.documentId, path: c, text: untitled.text, overwrite: false })
+    await service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: { kind: 'path', path: c } })
     expect((await service.recent()).map((entry) => entry.path)).toEqual([c, a, b])
   })
 
@@ -103,7 +103,7 @@ describe('autosaved drafts', () => {
     const document = await service.open(path)
     const text = serializeSiteConfig({ name: 'Changed', navigation: [] })
     await service.saveDraft({ documentId: document.documentId, path, text, baseVersion: document.version })
-    await service.save({ documentId: document.documentId, path, text, expectedVersion: document.version! })
+    await service.save({ documentId: document.documentId, text, byteOrderMark: false, expectedVersion: document.version! })
     expect(await service.drafts()).toEqual([])
 
     const untitled = service.create()
@@ -119,7 +119,7 @@ describe('autosaved drafts', () => {
     const service = siteFiles(dataDir)
     const untitled = service.create()
     await service.saveDraft({ documentId: untitled.documentId, path: null, text: SITE_CONFIG_TEMPLATE, baseVersion: null })
-    await service.saveAs({ documentId: untitled.documentId, path: join(workDir, 'new.json'), text: SITE_CONFIG_TEMPLATE, overwrite: false })
+    await service.saveAs({ documentId: untitled.documentId, text: SITE_CONFIG_TEMPLATE, byteOrderMark: false, target: { kind: 'path', path: join(workDir, 'new.json') } })
     expect(await service.drafts()).toEqual([])
   })
 

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createRouter, type Handlers } from '../../../src-main/router'
+import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-handlers'
 import type { SavedSiteFile, SiteDocument } from '../../../src-shared/ipc/site-calls'
 import { serializeSiteConfig } from '../../../src-shared/site-config/format'
@@ -11,7 +12,8 @@ const context = { transport: 'test' } as const
 
 async function siteRouter() {
   const [dataDir, workDir] = await Promise.all([tempDir('ec-site-data-'), tempDir('ec-site-work-')])
-  const router = createRouter(createSiteFileHandlers(siteFiles(dataDir)) as unknown as Handlers)
+  const files = siteFiles(dataDir)
+  const router = createRouter(createSiteFileHandlers(files, createDocsFolderService({ files, dataDir })) as unknown as Handlers)
   const call = (name: string, input: unknown) => router.dispatch(name, input, context)
   return { dataDir, workDir, call }
 }
@@ -25,7 +27,7 @@ describe('site calls through the router', () => {
     expect(opened.ok).toBe(true)
     const document = (opened as { value: SiteDocument }).value
     const text = serializeSiteConfig({ name: 'Acme docs', navigation: [] })
-    const saved = await call('site.save', { documentId: document.documentId, path, text, expectedVersion: document.version })
+    const saved = await call('site.save', { documentId: document.documentId, text, byteOrderMark: false, expectedVersion: document.version })
     expect(saved).toEqual({ ok: true, value: expect.objectContaining({ path, text }) as SavedSiteFile })
     expect(await readFile(path, 'utf8')).toBe(text)
   })
@@ -36,7 +38,7 @@ describe('site calls through the router', () => {
     await writeFile(path, serializeSiteConfig({ name: 'Acme', navigation: [] }))
     const { value: document } = (await call('site.open', { path })) as { value: SiteDocument }
     await writeFile(path, serializeSiteConfig({ name: 'Changed elsewhere', navigation: [] }))
-    const saved = await call('site.save', { documentId: document.documentId, path, text: document.text, expectedVersion: document.version })
+    const saved = await call('site.save', { documentId: document.documentId, text: document.text, byteOrderMark: false, expectedVersion: document.version })
     expect(saved).toMatchObject({ ok: false, error: { code: 'file_changed_on_disk' } })
   })
 
@@ -44,6 +46,18 @@ describe('site calls through the router', () => {
     const { call } = await siteRouter()
     const result = await call('site.draftSave', { documentId: '../../profiles', path: null, text: '{}', baseVersion: null })
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('refuses an overwrite flag: replacing a file takes the token of the question that asked', async () => {
+    const { workDir, call } = await siteRouter()
+    const path = join(workDir, 'other.json')
+    await writeFile(path, 'precious')
+    const { value: document } = (await call('site.new', {})) as { value: SiteDocument }
+    const forced = await call('site.saveAs', { documentId: document.documentId, text: document.text, byteOrderMark: false, target: { kind: 'path', path }, overwrite: true })
+    expect(forced).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    const asked = await call('site.saveAs', { documentId: document.documentId, text: document.text, byteOrderMark: false, target: { kind: 'path', path } })
+    expect(asked).toMatchObject({ ok: false, error: { code: 'conflict', details: { path, replaceToken: expect.any(String) } } })
+    expect(await readFile(path, 'utf8')).toBe('precious')
   })
 
   it('refuses an empty path and unknown fields', async () => {

@@ -28,11 +28,11 @@ const SECTIONS = [
   { id: 'feedback', label: 'Feedback' },
 ]
 
-/** Every setting of the spec, section by section. Read-only while the text does not parse. */
+/** Every setting of the spec, section by section. Read-only while the text does not parse or writes a key twice. */
 export function SiteForm() {
   useFocusRequests()
   const rootShape = useShapeAt([])
-  const waiting = useEditor((state) => state.syntaxError !== null)
+  const waiting = useEditor((state) => state.syntaxError !== null || state.duplicates.length > 0)
   const documentId = useEditor((state) => state.document?.documentId)
 
   // A file that never parsed has no last valid version to show: the banner above says where it breaks.

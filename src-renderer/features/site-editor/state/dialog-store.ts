@@ -1,10 +1,14 @@
 import { create } from 'zustand'
-import type { SiteDraft, SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
+import type { SiteDocument, SiteDraft, SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
 
-/** What the writer asked for that replaces the open document, held while unsaved changes are settled. */
+/**
+ * What the writer asked for that replaces the open document, held while unsaved changes are
+ * settled. A file to open is read first (`show`), so a path that cannot be opened is said before
+ * anything unsaved is put at risk.
+ */
 export type PendingAction =
   | { kind: 'new' }
-  | { kind: 'open'; path: string }
+  | { kind: 'show'; document: SiteDocument }
   | { kind: 'restoreDraft'; draft: SiteDraftSummary }
   | { kind: 'close' }
 
@@ -12,9 +16,12 @@ export type PathPurpose = 'open' | 'saveAs' | 'export'
 
 export type EditorDialog =
   | { kind: 'path'; purpose: PathPurpose; then: PendingAction | null }
-  | { kind: 'replace'; purpose: 'saveAs' | 'export'; path: string; then: PendingAction | null }
+  | { kind: 'replace'; purpose: 'saveAs' | 'export'; path: string; replaceToken: string; then: PendingAction | null }
   | { kind: 'unsaved'; then: PendingAction }
   | { kind: 'restoreDraft'; draft: SiteDraft }
+  /** Puts a page into a group chosen in the dialog: moved from `from`, or added when it is listed nowhere. */
+  | { kind: 'placePage'; page: string; from: readonly (string | number)[] | null }
+  | { kind: 'confirm'; title: string; body: string; choices: { label: string; tone?: 'primary' | 'danger'; run: () => void }[] }
 
 interface DialogState {
   dialog: EditorDialog | null

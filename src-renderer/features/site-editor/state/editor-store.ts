@@ -1,8 +1,12 @@
 import { temporal } from 'zundo'
 import { create, useStore } from 'zustand'
 import type { FileVersion, SavedSiteFile } from '../../../../src-shared/ipc/site-calls'
-import { formatProblemPath, serializeSiteConfig } from '../../../../src-shared/site-config/format'
+import type { DocsLookup, OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
+import { findDuplicateKeys, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
+import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import { parseJsonText, type JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
+import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
+import { addsKeys, applyValueChanges, diffValues, KeyPositions, type ValueChange } from '../../../../src-shared/site-config/text-edits'
 import { setIn, type Path } from './json-path'
 import { problemIndexFor, type ProblemIndex } from './problem-index'
 
@@ -15,24 +19,38 @@ export interface OpenDocument {
   baselineText: string
   /** What the file was at that moment; a save refuses when the disk no longer matches it. */
   version: FileVersion | null
+  /** Whether the file starts with a byte order mark, which main writes back. */
+  byteOrderMark: boolean
+  /** The rules the document is checked against. */
+  rules: RuleSet
 }
 
 /**
- * What undo and redo move through: the text (what the raw view shows and what is saved) and the
- * value last parsed from it (what the form shows). While the text has a syntax error the value
- * stays the last one that parsed, and the form waits.
+ * What undo and redo move through: the text (the document: what the raw view shows and what is
+ * saved, byte for byte) and the value last parsed from it (what the form shows). While the text
+ * has a syntax error, or a key written twice (which the form could not tell apart), the value
+ * stays the last one that parsed and the form waits.
  */
 export interface EditorContent {
   text: string
   value: unknown
   syntaxError: JsonSyntaxError | null
+  duplicates: readonly DuplicateKey[]
+}
+
+/** The document's docs folder as last indexed, and its OpenAPI files' checks: not part of undo. */
+export interface DocsContext {
+  lookup: DocsLookup
+  openapi: readonly OpenApiCheck[]
 }
 
 export interface EditorState extends EditorContent {
   document: OpenDocument | null
+  docs: DocsContext | null
 }
 
-const EMPTY: EditorState = { document: null, text: '', value: undefined, syntaxError: null }
+const NO_DUPLICATES: readonly DuplicateKey[] = []
+const EMPTY: EditorState = { document: null, docs: null, text: '', value: undefined, syntaxError: null, duplicates: NO_DUPLICATES }
 
 /** Keystrokes into one field closer together than this are one undo step. */
 const TYPING_BURST_MS = 1000
@@ -53,7 +71,7 @@ function continuesTypingBurst(): boolean {
 // Kept outside the screen, so moving to another section and back keeps the document and its history.
 export const useEditor = create<EditorState>()(
   temporal(() => EMPTY, {
-    partialize: ({ text, value, syntaxError }): EditorContent => ({ text, value, syntaxError }),
+    partialize: ({ text, value, syntaxError, duplicates }): EditorContent => ({ text, value, syntaxError, duplicates }),
     // zundo records a change unless this says "same": opening or saving (which change only
     // `document`) is no step, and neither is the next keystroke of a word being typed.
     equality: (past, current) => past.text === current.text || continuesTypingBurst(),
@@ -81,13 +99,19 @@ function commit(content: EditorContent, burst: string | null) {
 
 const contentOf = (text: string, fallbackValue: unknown): EditorContent => {
   const parsed = parseJsonText(text)
-  return parsed.ok ? { text, value: parsed.value, syntaxError: null } : { text, value: fallbackValue, syntaxError: parsed.error }
+  if (!parsed.ok) return { text, value: fallbackValue, syntaxError: parsed.error, duplicates: NO_DUPLICATES }
+  const duplicates = findDuplicateKeys(text)
+  return { text, value: parsed.value, syntaxError: null, duplicates: duplicates.length ? duplicates : NO_DUPLICATES }
 }
 
+/** Where the open document's cleared keys stood, so typing them again puts them back there. */
+let keyPositions = new KeyPositions()
+
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
-  setWithoutHistory({ document, ...contentOf(text, undefined) })
+  setWithoutHistory({ document, docs: null, ...contentOf(text, undefined) })
   history().clear()
   currentBurst = null
+  keyPositions = new KeyPositions()
 }
 
 export function closeDocument(): void {
@@ -95,17 +119,35 @@ export function closeDocument(): void {
   history().clear()
 }
 
+/** Whether the form may change the document: not while the text does not parse, nor while a key is written twice. */
+export const formCanEdit = (state: EditorState) => state.document !== null && state.syntaxError === null && state.duplicates.length === 0
+
 /**
- * A change made in the form. `burst` names what is being typed into, so a word typed into one
- * field is one undo step; null makes the change a step of its own (add, remove, move).
+ * Changes the document through the one format-preserving path: each change becomes the smallest
+ * text edit (see text-edits.ts), so the file keeps its layout. `burst` names what is being typed
+ * into, so a word typed into one field is one undo step; null makes the change a step of its own.
+ * Any feature that edits the document (the form, an action that fills several fields) comes here.
+ */
+export function editDocument(changes: readonly ValueChange[], burst: string | null = null, nextValue?: unknown): void {
+  const state = useEditor.getState()
+  if (!formCanEdit(state) || changes.length === 0) return
+  const text = applyValueChanges(state.text, changes, keyPositions)
+  // A key added back where it stood is not last in the object: the value is read from the text
+  // then, so the two agree on the order. Otherwise the caller's value keeps its shared parts.
+  const value = nextValue === undefined || addsKeys(changes) ? contentOf(text, state.value).value : nextValue
+  commit({ text, value, syntaxError: null, duplicates: NO_DUPLICATES }, burst)
+}
+
+/**
+ * A change made in the form, as a new value. The difference from the current value is applied
+ * to the text with editDocument.
  */
 export function editValue(update: (value: unknown) => unknown, burst: string | null = null): void {
-  const { document, value, syntaxError } = useEditor.getState()
-  // The form is read-only while the text does not parse: writing it would discard the text.
-  if (!document || syntaxError) return
-  const next = update(value)
-  if (next === value) return
-  commit({ value: next, text: serializeSiteConfig(next), syntaxError: null }, burst)
+  const state = useEditor.getState()
+  if (!formCanEdit(state)) return
+  const next = update(state.value)
+  if (next === state.value) return
+  editDocument(diffValues(state.value, next), burst, next)
 }
 
 export const setField = (path: Path, next: unknown) => editValue((value) => setIn(value, path, next), formatProblemPath(path))
@@ -117,21 +159,18 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST)
   commit(contentOf(text, value), burst)
 }
 
+export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs })
+
 export function updateDocument(changes: Partial<OpenDocument>): void {
   const { document } = useEditor.getState()
   if (document) setWithoutHistory({ document: { ...document, ...changes } })
 }
 
-/**
- * Records a save. The file may hold the sent text reformatted (main writes 2-space JSON): when
- * nothing was typed meanwhile, the editor takes that text too; otherwise the newer typing stays,
- * unsaved.
- */
-export function markSaved(saved: SavedSiteFile, sentText: string): void {
-  const state = useEditor.getState()
-  const document: OpenDocument = { documentId: saved.documentId, path: saved.path, baselineText: saved.text, version: saved.version }
-  if (state.text === sentText && saved.text !== sentText) setWithoutHistory({ document, ...contentOf(saved.text, state.value) })
-  else setWithoutHistory({ document })
+/** Records a save: main wrote the text as sent, so typing done meanwhile stays unsaved. */
+export function markSaved(saved: SavedSiteFile): void {
+  const { document } = useEditor.getState()
+  if (!document) return
+  setWithoutHistory({ document: { ...document, documentId: saved.documentId, path: saved.path, baselineText: saved.text, version: saved.version } })
 }
 
 export function undo(): void {
@@ -150,5 +189,6 @@ export const useIsUnsaved = () => useEditor(isUnsaved)
 export const useCanUndo = () => useStore(useEditor.temporal, (state) => state.pastStates.length > 0)
 export const useCanRedo = () => useStore(useEditor.temporal, (state) => state.futureStates.length > 0)
 
-export const selectProblemIndex = (state: EditorState): ProblemIndex => problemIndexFor(state.value, state.syntaxError)
+export const selectProblemIndex = (state: EditorState): ProblemIndex =>
+  problemIndexFor({ value: state.value, syntaxError: state.syntaxError, duplicates: state.duplicates, rules: state.document?.rules ?? 'spec', docs: state.docs })
 export const useProblemIndex = () => useEditor(selectProblemIndex)

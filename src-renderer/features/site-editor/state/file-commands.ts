@@ -1,8 +1,9 @@
-import type { SiteDocument, SiteDraft } from '../../../../src-shared/ipc/site-calls'
+import type { SaveTarget, SiteDocument, SiteDraft } from '../../../../src-shared/ipc/site-calls'
 import { SITE_CONFIG_TEMPLATE } from '../../../../src-shared/site-config/format'
+import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { call, CallError } from '../../../lib/api'
 import { toast } from '../../../ui/toasts'
-import { closeDialog, openDialog, showDialogError, useEditorDialogs, type PendingAction } from './dialog-store'
+import { closeDialog, openDialog, showDialogError, useEditorDialogs, type PathPurpose, type PendingAction } from './dialog-store'
 import { adoptDraft, discardDraft, forgetDraft, settleDrafts } from './draft-autosave'
 import { showTextPosition } from './view-store'
 import { closeDocument, isUnsaved, loadDocument, markSaved, replaceText, updateDocument, useEditor } from './editor-store'
@@ -24,8 +25,22 @@ async function whileBusy<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Whether files are chosen with the system's dialogs (the desktop app) or typed (browser mode); asked once. */
+let fileDialogs: Promise<boolean> | null = null
+export const usesFileDialogs = () =>
+  (fileDialogs ??= call('site.environment', {})
+    .then((environment) => environment.fileDialogs)
+    .catch(() => false))
+
 function showOpened(document: SiteDocument) {
-  loadDocument({ documentId: document.documentId, path: document.path, baselineText: document.text, version: document.version })
+  loadDocument({
+    documentId: document.documentId,
+    path: document.path,
+    baselineText: document.text,
+    byteOrderMark: document.byteOrderMark,
+    version: document.version,
+    rules: document.rules ?? 'spec',
+  })
   useEditorDialogs.setState({ changedOnDisk: false })
   // A file that is not JSON has nothing the form can show: it opens as text, at the break.
   const { syntaxError } = useEditor.getState()
@@ -38,15 +53,37 @@ async function newDocument() {
   showOpened(await call('site.new', {}))
 }
 
-/** Opens a path; answers the error's sentence instead of showing it, for the dialog that asked. */
-async function openPath(path: string): Promise<string | null> {
+/**
+ * Reads a path, then opens it through the unsaved-changes question. Answers the error's sentence
+ * instead of showing it, for the dialog that asked; nothing unsaved is at risk until the file read.
+ */
+export async function openPath(path: string): Promise<string | null> {
   try {
-    showOpened(await whileBusy(() => call('site.open', { path })))
+    const document = await whileBusy(() => call('site.open', { path }))
+    requestAction({ kind: 'show', document })
     return null
   } catch (error) {
     if (codeOf(error) === 'not_found') await call('site.forgetRecent', { path }).catch(() => undefined)
     return messageOf(error)
   }
+}
+
+/** Open…: the system's dialog in the desktop app, a path to type in browser mode. */
+export async function chooseFileToOpen() {
+  if (!(await usesFileDialogs())) return openDialog({ kind: 'path', purpose: 'open', then: null })
+  try {
+    const { document } = await whileBusy(() => call('site.openWithDialog', {}))
+    if (document) requestAction({ kind: 'show', document })
+  } catch (error) {
+    toast.error(messageOf(error))
+  }
+}
+
+/** Save as… or Export…: the system's dialog, or the path dialog. */
+export async function chooseWhereToWrite(purpose: Exclude<PathPurpose, 'open'>, then: PendingAction | null = null) {
+  if (!(await usesFileDialogs())) return openDialog({ kind: 'path', purpose, then })
+  if (purpose === 'saveAs') await saveAs({ kind: 'dialog' }, then)
+  else await exportTo({ kind: 'dialog' })
 }
 
 /**
@@ -74,11 +111,15 @@ export async function declineDraft(draft: SiteDraft) {
 async function restoreListedDraft(summary: { documentId: string; path: string | null }) {
   const draft = await call('site.draftGet', { documentId: summary.documentId })
   if (draft.path !== null) {
-    const problem = await openPath(draft.path)
-    if (problem === null) return restoreDraft(draft)
-    toast.info(`${problem} The unsaved changes open as an untitled document.`)
+    try {
+      const document = await call('site.open', { path: draft.path })
+      showOpened(document)
+      return restoreDraft(draft)
+    } catch (error) {
+      toast.info(`${messageOf(error)} The unsaved changes open as an untitled document.`)
+    }
   }
-  loadDocument({ documentId: draft.documentId, path: null, baselineText: SITE_CONFIG_TEMPLATE, version: null })
+  loadDocument({ documentId: draft.documentId, path: null, baselineText: SITE_CONFIG_TEMPLATE, byteOrderMark: false, version: null, rules: 'spec' })
   useEditorDialogs.setState({ changedOnDisk: false })
   adoptDraft(draft.documentId)
   replaceText(draft.text, null)
@@ -89,11 +130,8 @@ async function run(action: PendingAction) {
     switch (action.kind) {
       case 'new':
         return await newDocument()
-      case 'open': {
-        const problem = await openPath(action.path)
-        if (problem) toast.error(problem)
-        return
-      }
+      case 'show':
+        return showOpened(action.document)
       case 'restoreDraft':
         return await restoreListedDraft(action.draft)
       case 'close':
@@ -130,22 +168,22 @@ export async function saveAndContinue(action: PendingAction) {
   if (await save(action)) await run(action)
 }
 
-/** Saves to the document's file; an untitled document asks for a path. True when saved. */
+/** Saves to the document's file; an untitled document asks where. True when saved. */
 export async function save(then: PendingAction | null = null): Promise<boolean> {
   const state = useEditor.getState()
   const document = state.document
   if (!document) return false
   if (document.path === null || document.version === null) {
-    openDialog({ kind: 'path', purpose: 'saveAs', then })
+    await chooseWhereToWrite('saveAs', then)
     return false
   }
-  const { documentId, path, version } = document
+  const { documentId, version, byteOrderMark } = document
   const text = state.text
   try {
     await settleDrafts()
-    const saved = await whileBusy(() => call('site.save', { documentId, path, text, expectedVersion: version }))
+    const saved = await whileBusy(() => call('site.save', { documentId, text, byteOrderMark, expectedVersion: version }))
     forgetDraft(documentId)
-    markSaved(saved, text)
+    markSaved(saved)
     useEditorDialogs.setState({ changedOnDisk: false })
     toast.success(`Saved ${fileNameOf(saved.path)}.`)
     return true
@@ -156,42 +194,61 @@ export async function save(then: PendingAction | null = null): Promise<boolean> 
   }
 }
 
-export async function saveAs(path: string, overwrite: boolean, then: PendingAction | null) {
+/** The replace question for a typed path that names an existing file; its token lets the next try replace that file. */
+function askToReplace(error: unknown, purpose: 'saveAs' | 'export', then: PendingAction | null): boolean {
+  const details = error instanceof CallError ? (error.details as { path?: unknown; replaceToken?: unknown } | undefined) : undefined
+  if (codeOf(error) !== 'conflict' || typeof details?.path !== 'string' || typeof details.replaceToken !== 'string') return false
+  openDialog({ kind: 'replace', purpose, path: details.path, replaceToken: details.replaceToken, then })
+  return true
+}
+
+export async function saveAs(target: SaveTarget, then: PendingAction | null) {
   const state = useEditor.getState()
   if (!state.document) return
-  const { documentId } = state.document
+  const { documentId, byteOrderMark, rules } = state.document
   const text = state.text
   try {
     await settleDrafts()
-    const saved = await whileBusy(() => call('site.saveAs', { documentId, path, text, overwrite }))
+    const { saved } = await whileBusy(() => call('site.saveAs', { documentId, text, byteOrderMark, target }))
+    if (!saved) return
     forgetDraft(documentId)
-    markSaved(saved, text)
+    markSaved(saved)
+    // The new file is checked with the rules the writer chose for this document.
+    await call('site.setRules', { documentId: saved.documentId, rules }).catch(() => undefined)
     useEditorDialogs.setState({ changedOnDisk: false })
     closeDialog()
     toast.success(`Saved ${fileNameOf(saved.path)}.`)
     if (then) await run(then)
   } catch (error) {
-    if (codeOf(error) === 'conflict') openDialog({ kind: 'replace', purpose: 'saveAs', path, then })
+    if (askToReplace(error, 'saveAs', then)) return
+    if (target.kind === 'dialog') toast.error(messageOf(error))
     else showDialogError(messageOf(error))
   }
 }
 
-export async function exportTo(path: string, overwrite: boolean) {
+export async function exportTo(target: SaveTarget) {
   const { text, document } = useEditor.getState()
   if (!document) return
-  if (path === document.path) {
-    showDialogError('That is the file you are editing: choose another path, or use Save.')
-    return
-  }
+  const { documentId, byteOrderMark, rules } = document
   try {
-    const exported = await whileBusy(() => call('site.export', { path, text, overwrite }))
+    const { exported } = await whileBusy(() => call('site.export', { documentId, text, byteOrderMark, rules, target }))
+    if (!exported) return
     closeDialog()
     const warnings = exported.warnings ? ` (${exported.warnings} warning${exported.warnings === 1 ? '' : 's'} left)` : ''
     toast.success(`Exported a valid copy to ${exported.path}${warnings}.`)
   } catch (error) {
-    if (codeOf(error) === 'conflict') openDialog({ kind: 'replace', purpose: 'export', path, then: null })
+    if (askToReplace(error, 'export', null)) return
+    if (target.kind === 'dialog') toast.error(messageOf(error))
     else showDialogError(messageOf(error))
   }
+}
+
+/** Checks the document with other rules, and remembers the choice for its file. */
+export async function chooseRules(rules: RuleSet) {
+  const document = useEditor.getState().document
+  if (!document || document.rules === rules) return
+  updateDocument({ rules })
+  await call('site.setRules', { documentId: document.documentId, rules }).catch((error) => toast.error(messageOf(error)))
 }
 
 /**
@@ -204,7 +261,7 @@ export async function reloadFromDisk() {
   try {
     const fresh = await whileBusy(() => call('site.open', { path: document.path! }))
     replaceText(fresh.text, null)
-    updateDocument({ baselineText: fresh.text, version: fresh.version })
+    updateDocument({ baselineText: fresh.text, version: fresh.version, byteOrderMark: fresh.byteOrderMark })
     useEditorDialogs.setState({ changedOnDisk: false })
     toast.info(`Reloaded ${fileNameOf(fresh.path)} from disk. Undo brings your version back.`)
   } catch (error) {

@@ -1,9 +1,14 @@
+import { docsProblems } from '../../../../src-shared/site-config/docs-files'
+import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import type { JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
-import { validateSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
+import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
+import { mintlifySuggestion } from '../../../../src-shared/site-config/rule-suggestion'
+import { checkSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
+import type { DocsContext } from './editor-store'
 import { parseProblemPath, type Path } from './json-path'
 
-export type ProblemSeverity = 'error' | 'warning'
+export type ProblemSeverity = 'error' | 'warning' | 'info'
 
 export interface Problem extends SiteConfigProblem {
   severity: ProblemSeverity
@@ -15,6 +20,7 @@ export interface Problem extends SiteConfigProblem {
 export interface ProblemCounts {
   errors: number
   warnings: number
+  info: number
 }
 
 /**
@@ -27,9 +33,11 @@ export interface ProblemIndex {
   counts: ProblemCounts
   at: Map<string, Problem[]>
   within: Map<string, ProblemCounts>
+  /** Set when the file breaks the spec but follows Mintlify's rules: the sentence offering the switch. */
+  mintlifySuggestion: string | null
 }
 
-function indexProblems(problems: Problem[]): ProblemIndex {
+function indexProblems(problems: Problem[], suggestion: string | null = null): ProblemIndex {
   const at = new Map<string, Problem[]>()
   const within = new Map<string, ProblemCounts>()
   for (const problem of problems) {
@@ -38,13 +46,14 @@ function indexProblems(problems: Problem[]): ProblemIndex {
     else at.set(problem.path, [problem])
     for (let depth = 0; depth <= problem.segments.length; depth++) {
       const key = formatProblemPath(problem.segments.slice(0, depth))
-      const counts = within.get(key) ?? { errors: 0, warnings: 0 }
+      const counts = within.get(key) ?? { errors: 0, warnings: 0, info: 0 }
       if (problem.severity === 'error') counts.errors++
-      else counts.warnings++
+      else if (problem.severity === 'warning') counts.warnings++
+      else counts.info++
       within.set(key, counts)
     }
   }
-  return { problems, counts: within.get('$') ?? { errors: 0, warnings: 0 }, at, within }
+  return { problems, counts: within.get('$') ?? NO_COUNTS, at, within, mintlifySuggestion: suggestion }
 }
 
 const withSegments = (problem: SiteConfigProblem, severity: ProblemSeverity): Problem => ({
@@ -53,33 +62,58 @@ const withSegments = (problem: SiteConfigProblem, severity: ProblemSeverity): Pr
   segments: parseProblemPath(problem.path),
 })
 
-export function buildProblemIndex(value: unknown, syntaxError: JsonSyntaxError | null): ProblemIndex {
+/** What the problems of a document depend on. */
+export interface ProblemInputs {
+  value: unknown
+  syntaxError: JsonSyntaxError | null
+  duplicates: readonly DuplicateKey[]
+  rules: RuleSet
+  docs: DocsContext | null
+}
+
+export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs }: ProblemInputs): ProblemIndex {
   if (syntaxError) {
     const { line, column, message } = syntaxError
     return indexProblems([
       { path: '$', segments: [], severity: 'error', message: `is not valid JSON at line ${line}, column ${column}: ${message}`, position: { line, column } },
     ])
   }
-  const report = validateSiteConfig(value)
-  return indexProblems([
-    ...report.errors.map((problem) => withSegments(problem, 'error')),
-    ...report.warnings.map((problem) => withSegments(problem, 'warning')),
-  ])
+  const report = checkSiteConfig(value, rules)
+  const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({ ...withSegments(problem, 'error'), position: { line, column } }))
+  return indexProblems(
+    [
+      ...duplicated,
+      ...report.errors.map((problem) => withSegments(problem, 'error')),
+      ...report.warnings.map((problem) => withSegments(problem, 'warning')),
+      ...(docs ? docsProblems(value, docs.lookup, docs.openapi).map((problem) => withSegments(problem, 'warning')) : []),
+      ...report.info.map((problem) => withSegments(problem, 'info')),
+    ],
+    rules === 'spec' ? mintlifySuggestion(value, report) : null,
+  )
 }
 
-let lastInput: { value: unknown; syntaxError: JsonSyntaxError | null } | null = null
+let lastInputs: ProblemInputs | null = null
 let lastIndex: ProblemIndex | null = null
 
 /**
  * The index for the document's current content, computed once per change however many fields
  * ask for it: every field's selector calls this with the same state, and gets the same object.
  */
-export function problemIndexFor(value: unknown, syntaxError: JsonSyntaxError | null): ProblemIndex {
-  if (lastIndex && lastInput && lastInput.value === value && lastInput.syntaxError === syntaxError) return lastIndex
-  lastInput = { value, syntaxError }
-  lastIndex = buildProblemIndex(value, syntaxError)
+export function problemIndexFor(inputs: ProblemInputs): ProblemIndex {
+  if (
+    lastIndex &&
+    lastInputs &&
+    lastInputs.value === inputs.value &&
+    lastInputs.syntaxError === inputs.syntaxError &&
+    lastInputs.duplicates === inputs.duplicates &&
+    lastInputs.rules === inputs.rules &&
+    lastInputs.docs === inputs.docs
+  )
+    return lastIndex
+  lastInputs = inputs
+  lastIndex = buildProblemIndex(inputs)
   return lastIndex
 }
 
 export const NO_PROBLEMS: readonly Problem[] = []
-export const NO_COUNTS: ProblemCounts = { errors: 0, warnings: 0 }
+export const NO_COUNTS: ProblemCounts = { errors: 0, warnings: 0, info: 0 }

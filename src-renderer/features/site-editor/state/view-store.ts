@@ -3,7 +3,7 @@ import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import type { Path } from './json-path'
 import type { Problem } from './problem-index'
 
-export type EditorView = 'form' | 'json'
+export type EditorView = 'form' | 'json' | 'docs'
 
 interface ViewState {
   view: EditorView
@@ -12,9 +12,11 @@ interface ViewState {
   /** A place in the raw text to show, for a syntax error. */
   revealRequest: { line: number; column: number; serial: number } | null
   previewOpen: boolean
+  /** The problem Next and Previous last went to. */
+  problemCursor: number | null
 }
 
-export const useEditorView = create<ViewState>(() => ({ view: 'form', focusRequest: null, revealRequest: null, previewOpen: true }))
+export const useEditorView = create<ViewState>(() => ({ view: 'form', focusRequest: null, revealRequest: null, previewOpen: true, problemCursor: null }))
 
 let serial = 0
 
@@ -37,3 +39,12 @@ export function showProblem(problem: Problem): void {
 
 /** The id of the control editing `path`; problems find their field by it. */
 export const fieldId = (path: Path) => `site-field:${formatProblemPath(path)}`
+
+/** Goes to the next (1) or previous (-1) problem, round the list. */
+export function stepProblem(problems: readonly Problem[], step: 1 | -1): void {
+  if (!problems.length) return
+  const cursor = useEditorView.getState().problemCursor
+  const next = cursor === null ? (step === 1 ? 0 : problems.length - 1) : (Math.min(cursor, problems.length - 1) + step + problems.length) % problems.length
+  useEditorView.setState({ problemCursor: next })
+  showProblem(problems[next]!)
+}

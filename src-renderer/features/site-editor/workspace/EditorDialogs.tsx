@@ -1,11 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import {
   closeDialog,
   useEditorDialogs,
   type EditorDialog,
   type PathPurpose,
 } from '../state/dialog-store'
-import { useEditor, useProblemIndex } from '../state/editor-store'
+import { toast } from '../../../ui/toasts'
+import { editValue, useEditor, useProblemIndex } from '../state/editor-store'
+import { groupsOf, placePage } from '../state/navigation-edits'
 import {
   declineDraft,
   discardAndContinue,
@@ -44,7 +46,10 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
               <button
                 type="button"
                 className="btn btn--danger"
-                onClick={() => void (dialog.purpose === 'saveAs' ? saveAs(dialog.path, true, dialog.then) : exportTo(dialog.path, true))}
+                onClick={() => {
+                  const target = { kind: 'path', path: dialog.path, replaceToken: dialog.replaceToken } as const
+                  void (dialog.purpose === 'saveAs' ? saveAs(target, dialog.then) : exportTo(target))
+                }}
               >
                 Replace
               </button>
@@ -57,6 +62,36 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
       )
     case 'unsaved':
       return <UnsavedDialog dialog={dialog} />
+    case 'placePage':
+      return <PlacePageDialog page={dialog.page} from={dialog.from} />
+    case 'confirm':
+      return (
+        <Modal
+          title={dialog.title}
+          actions={
+            <>
+              <button type="button" className="btn" autoFocus onClick={closeDialog}>
+                Cancel
+              </button>
+              {dialog.choices.map((choice) => (
+                <button
+                  key={choice.label}
+                  type="button"
+                  className={`btn${choice.tone ? ` btn--${choice.tone}` : ''}`}
+                  onClick={() => {
+                    closeDialog()
+                    choice.run()
+                  }}
+                >
+                  {choice.label}
+                </button>
+              ))}
+            </>
+          }
+        >
+          {dialog.body}
+        </Modal>
+      )
     case 'restoreDraft':
       return (
         <Modal
@@ -104,6 +139,54 @@ function UnsavedDialog({ dialog }: { dialog: Extract<EditorDialog, { kind: 'unsa
   )
 }
 
+/** Which group a page goes to: a move from another group, or a page of the docs folder no group lists yet. */
+function PlacePageDialog({ page, from }: { page: string; from: readonly (string | number)[] | null }) {
+  const value = useEditor((state) => state.value)
+  const groups = useMemo(() => groupsOf(value), [value])
+  const current = from ? JSON.stringify(from.slice(0, -2)) : null
+  const choices = groups.filter((group) => JSON.stringify(group.path) !== current)
+  const [chosen, setChosen] = useState(0)
+  const place = () => {
+    const group = choices[chosen]
+    if (!group) return
+    editValue((value) => placePage(value, page, group.path, from))
+    closeDialog()
+    toast.success(`${from ? 'Moved' : 'Added'} ${page} to ${group.label}.`)
+  }
+  return (
+    <Modal
+      title={from ? `Move ${page} to another group` : `Add ${page} to a group`}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={closeDialog}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn--primary" disabled={!choices.length} onClick={place}>
+            {from ? 'Move' : 'Add'}
+          </button>
+        </>
+      }
+    >
+      {choices.length ? (
+        <div className="field">
+          <label className="field__label" htmlFor="site-place-group">
+            Group
+          </label>
+          <select id="site-place-group" autoFocus value={chosen} onChange={(event) => setChosen(Number(event.target.value))}>
+            {choices.map((group, index) => (
+              <option key={JSON.stringify(group.path)} value={index}>
+                {group.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        'There is no other group yet: add one in the Navigation section first.'
+      )}
+    </Modal>
+  )
+}
+
 const PATH_DIALOGS: Record<PathPurpose, { title: string; action: string; busyAction: string }> = {
   open: { title: 'Open a site.json file', action: 'Open', busyAction: 'Opening…' },
   saveAs: { title: 'Save as', action: 'Save', busyAction: 'Saving…' },
@@ -131,8 +214,8 @@ function PathDialog({ purpose, then }: { purpose: PathPurpose; then: Extract<Edi
     const chosen = path.trim()
     if (!chosen || exportBlocked) return
     if (purpose === 'open') void openFromDialog(chosen)
-    else if (purpose === 'saveAs') void saveAs(chosen, false, then)
-    else void exportTo(chosen, false)
+    else if (purpose === 'saveAs') void saveAs({ kind: 'path', path: chosen }, then)
+    else void exportTo({ kind: 'path', path: chosen })
   }
 
   return (

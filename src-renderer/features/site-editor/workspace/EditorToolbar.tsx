@@ -1,7 +1,8 @@
-import { openDialog, useEditorDialogs } from '../state/dialog-store'
-import { fileNameOf, requestAction, save } from '../state/file-commands'
-import { redo, undo, useCanRedo, useCanUndo, useEditor, useIsUnsaved } from '../state/editor-store'
-import { showView, useEditorView, type EditorView } from '../state/view-store'
+import { RULE_SET_LABELS, RULE_SETS, type RuleSet } from '../../../../src-shared/site-config/rule-sets'
+import { useEditorDialogs } from '../state/dialog-store'
+import { chooseFileToOpen, chooseRules, chooseWhereToWrite, fileNameOf, requestAction, save } from '../state/file-commands'
+import { redo, undo, useCanRedo, useCanUndo, useEditor, useIsUnsaved, useProblemIndex } from '../state/editor-store'
+import { showView, stepProblem, useEditorView, type EditorView } from '../state/view-store'
 import { TabList } from '../../../ui/TabList'
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform)
@@ -10,7 +11,10 @@ const shortcut = (key: string) => (isMac ? `⌘${key}` : `Ctrl+${key}`)
 const VIEWS: { id: EditorView; label: string }[] = [
   { id: 'form', label: 'Form' },
   { id: 'json', label: 'JSON' },
+  { id: 'docs', label: 'Docs folder' },
 ]
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** The document's name and state, the File commands, undo and redo, and the Form / JSON switch. */
 export function EditorToolbar() {
@@ -36,16 +40,16 @@ export function EditorToolbar() {
         <button type="button" className="btn btn--small" onClick={() => requestAction({ kind: 'new' })}>
           New
         </button>
-        <button type="button" className="btn btn--small" onClick={() => openDialog({ kind: 'path', purpose: 'open', then: null })}>
+        <button type="button" className="btn btn--small" onClick={() => void chooseFileToOpen()}>
           Open…
         </button>
         <button type="button" className="btn btn--small btn--primary" disabled={busy} aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'} title={shortcut('S')} onClick={() => void save()}>
           Save
         </button>
-        <button type="button" className="btn btn--small" disabled={busy} onClick={() => openDialog({ kind: 'path', purpose: 'saveAs', then: null })}>
+        <button type="button" className="btn btn--small" disabled={busy} onClick={() => void chooseWhereToWrite('saveAs')}>
           Save as…
         </button>
-        <button type="button" className="btn btn--small" disabled={busy} onClick={() => openDialog({ kind: 'path', purpose: 'export', then: null })}>
+        <button type="button" className="btn btn--small" disabled={busy} onClick={() => void chooseWhereToWrite('export')}>
           Export…
         </button>
         <button type="button" className="btn btn--small btn--ghost" onClick={() => requestAction({ kind: 'close' })}>
@@ -66,7 +70,46 @@ export function EditorToolbar() {
           Redo
         </button>
       </div>
+      <DocumentTools />
       <TabList className="site-toolbar__views" label="View" tabs={VIEWS} selected={view} onSelect={showView} idPrefix="site-view" panelId="site-view-panel" />
+    </div>
+  )
+}
+
+/**
+ * What the document is checked against and how it stands: the rule set (remembered per file),
+ * the error and warning counts, and the way through the problems (F8, Shift+F8). Actions that
+ * change the document as a whole belong in this group too; they edit through editDocument.
+ */
+function DocumentTools() {
+  const rules = useEditor((state) => state.document?.rules ?? 'spec')
+  const { counts, problems } = useProblemIndex()
+  const cursor = useEditorView((state) => state.problemCursor)
+  const none = problems.length === 0
+  return (
+    <div className="site-toolbar__tools" role="toolbar" aria-label="Document">
+      <label className="site-toolbar__rules">
+        <span>Rules</span>
+        <select value={rules} onChange={(event) => void chooseRules(event.target.value as RuleSet)}>
+          {RULE_SETS.map((option) => (
+            <option key={option} value={option}>
+              {RULE_SET_LABELS[option]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="site-toolbar__divider" aria-hidden="true" />
+      <span className="site-toolbar__counts" role="status" aria-label="Problem counts">
+        <span className={counts.errors ? 'count count--error' : 'count'}>{plural(counts.errors, 'error')}</span>
+        <span className={counts.warnings ? 'count count--warning' : 'count'}>{plural(counts.warnings, 'warning')}</span>
+        {cursor !== null && !none ? <span className="count">· {Math.min(cursor, problems.length - 1) + 1} of {problems.length}</span> : null}
+      </span>
+      <button type="button" className="btn btn--small" disabled={none} aria-keyshortcuts="Shift+F8" title="Shift+F8" onClick={() => stepProblem(problems, -1)}>
+        Previous problem
+      </button>
+      <button type="button" className="btn btn--small" disabled={none} aria-keyshortcuts="F8" title="F8" onClick={() => stepProblem(problems, 1)}>
+        Next problem
+      </button>
     </div>
   )
 }

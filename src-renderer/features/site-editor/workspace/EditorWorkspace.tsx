@@ -1,12 +1,13 @@
 import { SiteForm } from '../form/SiteForm'
 import { ThemePreview } from '../preview/ThemePreview'
 import { useEditorView } from '../state/view-store'
+import { DocsFolderView } from './DocsFolderView'
 import { DocumentBanners } from './DocumentBanners'
 import { EditorToolbar } from './EditorToolbar'
 import { ProblemsPanel } from './ProblemsPanel'
 import { RawJsonView } from './RawJsonView'
 
-/** An open document: toolbar, banners, the theme preview, the form or the JSON, and the Problems list beside them. */
+/** An open document: toolbar, banners, the theme preview, the form, the JSON or the docs folder, and the Problems list beside them. */
 export function EditorWorkspace() {
   const view = useEditorView((state) => state.view)
   return (
@@ -16,7 +17,7 @@ export function EditorWorkspace() {
       <ThemePreview />
       <div className="site-editor__main">
         <div id="site-view-panel" className="site-editor__view" role="tabpanel" aria-labelledby={`site-view-${view}`}>
-          {view === 'form' ? <SiteForm /> : <RawJsonView />}
+          {view === 'form' ? <SiteForm /> : view === 'json' ? <RawJsonView /> : <DocsFolderView />}
         </div>
         <ProblemsPanel />
       </div>

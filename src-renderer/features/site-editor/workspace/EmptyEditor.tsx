@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
 import { call } from '../../../lib/api'
-import { fileNameOf, requestAction } from '../state/file-commands'
+import { toast } from '../../../ui/toasts'
+import { chooseFileToOpen, fileNameOf, openPath, requestAction, usesFileDialogs } from '../state/file-commands'
 import { formatWhen } from './format-time'
 import { RecentFiles } from './RecentFiles'
 
@@ -11,8 +12,9 @@ export function EmptyEditor() {
   const [path, setPath] = useState('')
   const open = (event: FormEvent) => {
     event.preventDefault()
-    if (path.trim()) requestAction({ kind: 'open', path: path.trim() })
+    if (path.trim()) void openAndSay(path.trim())
   }
+  const dialogs = useQuery({ queryKey: ['site', 'environment'], queryFn: usesFileDialogs })
   return (
     <div className="site-empty">
       <DraftsToRestore />
@@ -25,7 +27,13 @@ export function EmptyEditor() {
           <button type="button" className="btn btn--primary" onClick={() => requestAction({ kind: 'new' })}>
             New from template
           </button>
+          {dialogs.data ? (
+            <button type="button" className="btn" onClick={() => void chooseFileToOpen()}>
+              Open…
+            </button>
+          ) : null}
         </div>
+        {dialogs.data ? null : (
         <form className="site-empty__open" onSubmit={open} aria-label="Open a file">
           <label className="field__label" htmlFor="site-open-path">
             Open a file by its path
@@ -45,10 +53,17 @@ export function EmptyEditor() {
             </button>
           </div>
         </form>
-        <RecentFiles headingLevel={3} onOpen={(recent) => requestAction({ kind: 'open', path: recent })} />
+        )}
+        <RecentFiles headingLevel={3} onOpen={(recent) => void openAndSay(recent)} />
       </div>
     </div>
   )
+}
+
+/** Opens a path; what went wrong is said in a toast. */
+async function openAndSay(path: string) {
+  const problem = await openPath(path)
+  if (problem) toast.error(problem)
 }
 
 /** Unsaved changes autosaved by a session that ended without saving them (a crash, a killed window). */

@@ -1,5 +1,6 @@
-import { memo } from 'react'
-import { useProblemIndex } from '../state/editor-store'
+import { memo, useState } from 'react'
+import { useEditor, useProblemIndex } from '../state/editor-store'
+import { labelOf } from '../state/field-labels'
 import type { Problem } from '../state/problem-index'
 import { showProblem } from '../state/view-store'
 
@@ -8,10 +9,17 @@ const MAX_LISTED = 200
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
-/** Every error and warning, errors first; a click takes the writer to the field. */
+const ICONS = { error: '✕', warning: '!', info: 'i' } as const
+const SPOKEN = { error: 'Error:', warning: 'Warning:', info: 'Information:' } as const
+
+/** Every error and warning, errors first, each named by its field; the settings kept as written follow, folded. */
 export function ProblemsPanel() {
   const { problems, counts } = useProblemIndex()
-  const listed = problems.slice(0, MAX_LISTED)
+  const rules = useEditor((state) => state.document?.rules ?? 'spec')
+  const [infoOpen, setInfoOpen] = useState(false)
+  const toFix = problems.filter((problem) => problem.severity !== 'info')
+  const info = problems.filter((problem) => problem.severity === 'info')
+  const listed = toFix.slice(0, MAX_LISTED)
   return (
     <aside className="problems card" aria-labelledby="problems-title">
       <div className="problems__header">
@@ -22,8 +30,8 @@ export function ProblemsPanel() {
           {counts.errors || counts.warnings ? `${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}` : 'No problems'}
         </span>
       </div>
-      {problems.length === 0 ? (
-        <p className="problems__none">This file follows the spec: it can be exported.</p>
+      {toFix.length === 0 ? (
+        <p className="problems__none">{rules === 'spec' ? 'This file follows the spec: it can be exported.' : 'This file follows the Mintlify-compatible rules: it can be exported.'}</p>
       ) : (
         <ul className="problems__list">
           {listed.map((problem, index) => (
@@ -31,21 +39,39 @@ export function ProblemsPanel() {
           ))}
         </ul>
       )}
-      {problems.length > MAX_LISTED ? <p className="problems__more">and {problems.length - MAX_LISTED} more, shown as the first ones are fixed.</p> : null}
+      {toFix.length > MAX_LISTED ? <p className="problems__more">and {toFix.length - MAX_LISTED} more, shown as the first ones are fixed.</p> : null}
+      {info.length ? (
+        <div className="problems__info">
+          <button type="button" className="btn btn--small btn--ghost" aria-expanded={infoOpen} onClick={() => setInfoOpen(!infoOpen)}>
+            {infoOpen ? '▾' : '▸'} {plural(info.length, 'Mintlify setting')} kept as written
+          </button>
+          {infoOpen ? (
+            <ul className="problems__list" aria-label="Settings kept as written">
+              {info.slice(0, MAX_LISTED).map((problem, index) => (
+                <ProblemRow key={`${index}:${problem.path}`} problem={problem} />
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
     </aside>
   )
 }
 
 const ProblemRow = memo(function ProblemRow({ problem }: { problem: Problem }) {
-  const error = problem.severity === 'error'
+  // Read once per row drawn: the label names list items and groups by their current names.
+  const label = useEditor((state) => labelOf(problem.segments, state.value))
   return (
     <li>
       <button type="button" className={`problem problem--${problem.severity}`} onClick={() => showProblem(problem)}>
         <span className="problem__icon" aria-hidden="true">
-          {error ? '✕' : '!'}
+          {ICONS[problem.severity]}
         </span>
-        <span className="visually-hidden">{error ? 'Error:' : 'Warning:'} </span>
-        <code className="problem__path">{problem.path}</code> <span className="problem__message">{problem.message}</span>
+        <span className="visually-hidden">{SPOKEN[problem.severity]} </span>
+        <span className="problem__text">
+          {label ? <span className="problem__label">{label}</span> : null} <span className="problem__message">{problem.message}</span>
+          <code className="problem__path">{problem.path}</code>
+        </span>
       </button>
     </li>
   )

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { siteConfigJsonSchema } from '../../../../src-shared/site-config/json-schema'
+import { jsonSchemaFor } from '../../../../src-shared/site-config/json-schema'
 import { JsonEditor } from '../../../ui/json-editor/JsonEditor'
 import type { monaco } from '../../../ui/json-editor/monaco-setup'
 import { replaceText, useEditor } from '../state/editor-store'
@@ -25,6 +25,7 @@ function reveal(editor: CodeEditor, position: { line: number; column: number }) 
  */
 export function RawJsonView() {
   const text = useEditor((state) => state.text)
+  const rules = useEditor((state) => state.document?.rules ?? 'spec')
   const editor = useRef<CodeEditor | null>(null)
   const revealRequest = useEditorView((state) => state.revealRequest)
 
@@ -37,7 +38,7 @@ export function RawJsonView() {
       path={MODEL_PATH}
       value={text}
       onChange={(next) => replaceText(next)}
-      schema={siteConfigJsonSchema}
+      schema={jsonSchemaFor(rules)}
       ariaLabel="site.json text"
       height="max(420px, calc(100vh - 330px))"
       onMount={(mounted) => {

@@ -4,6 +4,7 @@ import { setField } from '../../state/editor-store'
 import type { Path } from '../../state/json-path'
 import { isHexColor } from '../../preview/theme-colors'
 import { FieldFrame } from './FieldFrame'
+import { TextField } from './TextField'
 import { useDismiss } from './use-dismiss'
 import { useValueAt } from './use-field'
 
@@ -20,12 +21,14 @@ const inCaseOf = (picked: string, current: string) => (/[A-F]/.test(current) ? p
 /** A hex colour: typed, pasted, or picked with react-colorful in a popover beside a swatch. */
 export function ColorField({ path, label, required, placeholder = '#0D9373' }: ColorFieldProps) {
   const value = useValueAt(path)
-  const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value)
+  const text = typeof value === 'string' ? value : ''
   const [pickerOpen, setPickerOpen] = useState(false)
   const area = useRef<HTMLDivElement>(null)
   const close = useCallback(() => setPickerOpen(false), [])
   useDismiss(area, pickerOpen, close)
   const valid = isHexColor(text)
+  // A value that is not text is shown as it is, and replaced only on request.
+  if (value !== undefined && typeof value !== 'string') return <TextField path={path} label={label} required={required} />
 
   return (
     <FieldFrame path={path} label={label} required={required}>

@@ -25,6 +25,8 @@ export interface ListFieldProps {
   titleOf?: (item: unknown) => string | undefined
   renderItem: (itemPath: Path, index: number) => ReactNode
   hint?: ReactNode
+  /** Other kinds of item the list takes ("nested group" beside "page"), each with its own Add button. */
+  otherItems?: readonly { noun: string; newItem: () => unknown; focusInNewItem?: (itemPath: Path) => Path }[]
 }
 
 /** A card's title for items with a name: links, anchors, tabs. */
@@ -65,14 +67,26 @@ export function ListField(props: ListFieldProps) {
           </SortableContext>
         </DndContext>
       ) : null}
-      <button
-        type="button"
-        id={`${fieldId(path)}:add`}
-        className="btn btn--small list-field__add"
-        onClick={() => appendListItem(path, newItem(), length, focusInNewItem)}
-      >
-        Add {noun}
-      </button>
+      <span className="list-field__adds">
+        <button
+          type="button"
+          id={`${fieldId(path)}:add`}
+          className="btn btn--small list-field__add"
+          onClick={() => appendListItem(path, newItem(), length, focusInNewItem)}
+        >
+          Add {noun}
+        </button>
+        {props.otherItems?.map((other) => (
+          <button
+            key={other.noun}
+            type="button"
+            className="btn btn--small list-field__add"
+            onClick={() => appendListItem(path, other.newItem(), length, other.focusInNewItem ?? ((itemPath) => itemPath))}
+          >
+            Add {other.noun}
+          </button>
+        ))}
+      </span>
     </fieldset>
   )
 }

@@ -1,6 +1,7 @@
 import { ApiAuthSchema, ApiSchema, SiteConfigSchema } from '../../../../../src-shared/site-config/schema'
 import { useActiveProfile } from '../../../../lib/profiles'
 import { toast } from '../../../../ui/toasts'
+import { openDialog } from '../../state/dialog-store'
 import { editValue } from '../../state/editor-store'
 import { getIn, isObject, setIn } from '../../state/json-path'
 import { ChoiceField, choicesOf, YES_NO } from '../controls/ChoiceField'
@@ -41,27 +42,66 @@ export function ApiSection() {
   )
 }
 
+/** Whether a base URL only this computer can reach: a published site must not point readers there. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '')
+    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0'
+  } catch {
+    return false
+  }
+}
+
 /**
  * Points the playground at the active connection profile. Only its address and the shape of its
- * authentication cross over: the API token stays in main, and is never written to the file.
+ * authentication cross over: the API token stays in main, and is never written to the file. A
+ * loopback address (the local sandbox) is written only after saying what it means for readers,
+ * and a list of base URLs is replaced or added to only as the writer chooses.
  */
 function UseActiveProfile() {
   const { active } = useActiveProfile()
-  const apply = () => {
+  const baseUrls = useValueAt(['api', 'baseUrl'])
+  const fill = (baseUrl: (current: unknown) => unknown) => {
     if (!active) return
     editValue((value) => {
       const auth = getIn(value, ['api', 'auth'])
-      const withUrl = setIn(value, ['api', 'baseUrl'], active.baseUrl)
+      const withUrl = setIn(value, ['api', 'baseUrl'], baseUrl(getIn(value, ['api', 'baseUrl'])))
       return setIn(withUrl, ['api', 'auth'], { ...(isObject(auth) ? auth : {}), ...PROFILE_AUTH })
     })
     toast.info(`API settings filled from ${active.name}. The token itself is never written to site.json.`)
+  }
+  const chooseHowToFill = () => {
+    if (!active) return
+    const url = active.baseUrl
+    if (Array.isArray(baseUrls) && baseUrls.length > 0 && !(baseUrls.length === 1 && baseUrls[0] === url)) {
+      openDialog({
+        kind: 'confirm',
+        title: `Replace the ${baseUrls.length} base URLs?`,
+        body: `The playground offers ${baseUrls.length === 1 ? 'one base URL' : `${baseUrls.length} base URLs`} to choose from. Replace the list with ${url}, or add it to the list?`,
+        choices: [
+          { label: 'Add to the list', run: () => fill((current) => (Array.isArray(current) ? [...current.filter((entry) => entry !== url), url] : url)) },
+          { label: 'Replace the list', tone: 'danger', run: () => fill(() => url) },
+        ],
+      })
+    } else fill(() => url)
+  }
+  const apply = () => {
+    if (!active) return
+    if (!isLoopbackUrl(active.baseUrl)) return chooseHowToFill()
+    openDialog({
+      kind: 'confirm',
+      title: 'Write a local address into the site?',
+      body: `${active.name} is at ${active.baseUrl}, an address only this computer can reach: readers of the published site will not reach it from the playground. Write it anyway, for a local preview?`,
+      choices: [{ label: 'Write it anyway', tone: 'danger', run: chooseHowToFill }],
+    })
   }
   return (
     <div className="callout use-profile">
       <span>
         {active ? (
           <>
-            Fill the base URL and authentication from the active profile, <strong>{active.name}</strong>.
+            Fill the base URL and authentication from the active profile, <strong>{active.name}</strong>
+            {isLoopbackUrl(active.baseUrl) ? ' (a local address, only for previews)' : ''}.
           </>
         ) : (
           'No connection profile is active.'

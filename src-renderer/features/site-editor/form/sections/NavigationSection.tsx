@@ -2,9 +2,13 @@ import { DndContext } from '@dnd-kit/core'
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useCallback, useEffect, useRef, useState } from 'react'
-import { editValue } from '../../state/editor-store'
-import { appendItem, indexAfterMove, type Path } from '../../state/json-path'
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { pageKey } from '../../../../../src-shared/site-config/docs-files'
+import { formatProblemPath } from '../../../../../src-shared/site-config/format'
+import { openDialog } from '../../state/dialog-store'
+import { editValue, useEditor } from '../../state/editor-store'
+import { appendItem, getIn, indexAfterMove, type Path } from '../../state/json-path'
+import { groupsOf } from '../../state/navigation-edits'
 import { fieldId, focusField, useEditorView } from '../../state/view-store'
 import { FormSection, ProblemsAt } from '../controls/FormSection'
 import { ItemToolbar } from '../controls/ItemToolbar'
@@ -79,6 +83,7 @@ export function NavigationSection() {
     <FormSection id="navigation" title="Navigation" description="Groups of pages in the side navigation, in order. Drag a row by its handle, or use the arrows.">
       <div id={fieldId(NAVIGATION)} tabIndex={-1} className="navigation">
         <ProblemsAt path={NAVIGATION} />
+        {shape === 'list' ? <NavigationSearch /> : null}
         {shape === 'object' || shape === 'other' ? (
           <WrongShapeNote id={`${fieldId(NAVIGATION)}:note`} what="Navigation" />
         ) : (
@@ -185,19 +190,143 @@ const GroupRow = memo(function GroupRow({ index, length, top, expanded, measure,
   )
 })
 
+/** The datalist every page field offers: the docs folder's pages. */
+export const DOCS_PAGES_LIST = 'site-docs-pages'
+
 function GroupFields({ path }: { path: Path }) {
   return (
     <>
       <TextField path={[...path, 'group']} label="Group name" required placeholder="Get started" />
-      <ListField
-        path={[...path, 'pages']}
-        legend="Pages"
-        noun="page"
-        layout="row"
-        removeWhenEmpty={false}
-        newItem={() => ''}
-        renderItem={(itemPath, index) => <TextField path={itemPath} label={`Page ${index + 1}`} labelHidden placeholder="introduction" />}
-      />
+      <PagesList path={[...path, 'pages']} />
     </>
+  )
+}
+
+/**
+ * A group's pages. Under the Mintlify-compatible rules a page may be a group in turn, edited by
+ * the same fields, as deep as the file goes; under the spec such a group is shown as it is, with
+ * Replace, and the banner above offers the rules that accept it.
+ */
+function PagesList({ path }: { path: Path }) {
+  const nested = useEditor((state) => state.document?.rules === 'mintlify')
+  return (
+    <ListField
+      path={path}
+      legend="Pages"
+      noun="page"
+      layout="row"
+      removeWhenEmpty={false}
+      newItem={() => ''}
+      otherItems={nested ? [{ noun: 'nested group', newItem: () => ({ group: '', pages: [] }), focusInNewItem: (itemPath) => [...itemPath, 'group'] }] : undefined}
+      renderItem={(itemPath, index) => <PageItem path={itemPath} index={index} nested={nested} />}
+    />
+  )
+}
+
+const PageItem = memo(function PageItem({ path, index, nested }: { path: Path; index: number; nested: boolean }) {
+  const shape = useShapeAt(path)
+  if (shape === 'object' && nested) {
+    return (
+      <fieldset className="nested-group" id={fieldId(path)} tabIndex={-1}>
+        <legend className="object-fieldset__legend">Nested group</legend>
+        <ProblemsAt path={path} />
+        <GroupFields path={path} />
+      </fieldset>
+    )
+  }
+  return (
+    <div className="page-row">
+      <TextField path={path} label={`Page ${index + 1}`} labelHidden placeholder="introduction" list={DOCS_PAGES_LIST} />
+      {shape === 'other' ? <MovePageButton path={path} index={index} /> : null}
+    </div>
+  )
+})
+
+function MovePageButton({ path, index }: { path: Path; index: number }) {
+  const page = useValueAt(path)
+  if (typeof page !== 'string' || !page) return null
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={`Move page ${index + 1} to another group`}
+      title="Move to another group"
+      onClick={() => openDialog({ kind: 'placePage', page, from: path })}
+    >
+      ⇄
+    </button>
+  )
+}
+
+/** The docs folder's pages, for every page field to offer as it is typed into. */
+export function DocsPagesList() {
+  const pages = useEditor((state) => state.docs?.lookup.index.pages)
+  if (!pages) return null
+  return (
+    <datalist id={DOCS_PAGES_LIST}>
+      {pages.map((page) => (
+        <option key={page.path} value={page.path}>
+          {page.title ?? undefined}
+        </option>
+      ))}
+    </datalist>
+  )
+}
+
+const MAX_MATCHES = 50
+
+/** Finds groups and pages by name, path or page title, across the whole navigation; a match opens its field. */
+function NavigationSearch() {
+  const [query, setQuery] = useState('')
+  const value = useEditor((state) => (query.trim() ? state.value : null))
+  const titles = useEditor((state) => state.docs?.lookup.index.pages)
+  const matches = useMemo(() => {
+    const needle = query.trim().toLowerCase()
+    if (!needle || value === null) return []
+    const titleOf = new Map((titles ?? []).map((page) => [page.path, page.title]))
+    const found: { path: Path; label: string; detail: string }[] = []
+    for (const group of groupsOf(value)) {
+      const node = getIn(value, group.path) as Record<string, unknown>
+      if (group.label.toLowerCase().includes(needle)) found.push({ path: [...group.path, 'group'], label: group.label, detail: 'group' })
+      const pages = Array.isArray(node.pages) ? node.pages : []
+      pages.forEach((page, index) => {
+        if (typeof page !== 'string') return
+        const title = titleOf.get(pageKey(page)) ?? null
+        if (page.toLowerCase().includes(needle) || title?.toLowerCase().includes(needle)) {
+          found.push({ path: [...group.path, 'pages', index], label: title ? `${title} (${page})` : page, detail: group.label })
+        }
+      })
+      if (found.length > MAX_MATCHES) break
+    }
+    return found
+  }, [query, value, titles])
+
+  return (
+    <div className="nav-search" role="search">
+      <label className="field__label" htmlFor="site-navigation-search">
+        Search the navigation
+      </label>
+      <input
+        id="site-navigation-search"
+        type="search"
+        value={query}
+        placeholder="A group, a page path or a page title"
+        autoComplete="off"
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {query.trim() ? (
+        <ul className="nav-search__results" aria-label="Navigation matches">
+          {matches.length === 0 ? <li className="muted">Nothing in the navigation matches “{query.trim()}”.</li> : null}
+          {matches.slice(0, MAX_MATCHES).map((match) => (
+            <li key={formatProblemPath(match.path)}>
+              <button type="button" className="nav-search__match" onClick={() => focusField(match.path)}>
+                <span>{match.label}</span> <span className="muted">{match.detail}</span>
+              </button>
+            </li>
+          ))}
+          {matches.length > MAX_MATCHES ? <li className="muted">More matches: type more of the name.</li> : null}
+        </ul>
+      ) : null}
+    </div>
   )
 }

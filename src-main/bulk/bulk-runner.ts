@@ -1,0 +1,331 @@
+import type { BulkOutcome, BulkProgress, BulkRunState, BulkSettings, BulkTallies } from '../../src-shared/bulk/schemas'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
+import { visibleTail } from '../profiles/vault'
+import type { BulkJournal, ItemSettlement, JournalItem } from './bulk-journal'
+import { rowDiffers } from './bulk-plan'
+
+/** What one request came back with. */
+export interface SentGroup {
+  group: UserGroup
+  newUserGroup?: boolean
+  httpStatus: number
+}
+
+export type SenderSettlement = { ok: true; sent: SentGroup } | { ok: false; error: AppErrorException }
+
+/**
+ * Sends the run's requests. `settle` is called with the call's outcome where its result is
+ * recorded (for a profile, inside the transaction that writes the activity entry, the token and
+ * the catalog row), so the journal row commits with them.
+ */
+export interface BulkSender {
+  getOrCreate(request: GetOrCreateRequest, settle: (settlement: SenderSettlement) => void): Promise<SentGroup>
+  update(request: GetOrCreateRequest, settle: (settlement: SenderSettlement) => void): Promise<SentGroup>
+  rotate(groupId: string, settle: (settlement: SenderSettlement) => void): Promise<SentGroup>
+  /** The mapping this app last sent for a group, when it knows it (the API never returns one). */
+  knownMapping?(groupId: string): unknown
+}
+
+/** Idempotent calls are tried this many times on a 5xx or a network failure. */
+const MAX_ATTEMPTS = 4
+/** A 429 is never a failure, but a server that refuses this often is not coming back. */
+const MAX_RATE_LIMITED = 50
+const MAX_BACKOFF_MS = 60_000
+const FETCH_BATCH = 500
+const PROGRESS_EVERY_MS = 250
+const HEARTBEAT_EVERY_MS = 5_000
+const RATE_WINDOW_MS = 10_000
+
+export interface RunnerOptions {
+  journal: BulkJournal
+  runId: string
+  sender: BulkSender
+  settings: BulkSettings
+  onProgress?: (progress: BulkProgress) => void
+  /** For tests: time and randomness. */
+  now?: () => number
+  random?: () => number
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface RunControl {
+  /** Takes no new row; the rows in flight finish, then the run is `paused`. */
+  pause(): void
+  resume(): void
+  /** Takes no new row; the rows in flight finish, the rest are skipped and the run is `cancelled`. */
+  cancel(): void
+  setRate(ratePerMinute: number | null): void
+  progress(): BulkProgress
+  /** Resolves the next time nothing is in flight: paused, cancelled or finished. */
+  idle(): Promise<BulkRunState>
+  /** Resolves when the run is finished or cancelled. */
+  done: Promise<BulkRunState>
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+const statusOf = (error: AppErrorException): number | undefined => {
+  const status = (error.details as { status?: unknown } | undefined)?.status
+  return typeof status === 'number' ? status : undefined
+}
+
+/** Retry-After in ms: delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterMs(error: AppErrorException, now: number): number | undefined {
+  const headers = (error.details as { headers?: Record<string, string> } | undefined)?.headers
+  const value = headers?.['retry-after']?.trim()
+  if (!value) return undefined
+  if (/^\d+$/.test(value)) return Number(value) * 1000
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+}
+
+/** Worth sending again if the call is idempotent: the server failed, or the request may not have arrived. */
+const isTransient = (error: AppErrorException) => {
+  const status = statusOf(error)
+  if (status !== undefined && status >= 500) return true
+  return ['connect_failed', 'timeout', 'outcome_unknown'].includes(error.code) || (error.code === 'bad_response' && status === undefined)
+}
+
+/** Requests a minute, evenly spaced (a token bucket of one). */
+class RateLimiter {
+  private nextAt = 0
+  constructor(
+    private perMinute: number | null,
+    private readonly now: () => number,
+    private readonly sleep: (ms: number) => Promise<void>,
+  ) {}
+
+  set(perMinute: number | null) {
+    this.perMinute = perMinute
+  }
+
+  async take(): Promise<void> {
+    if (this.perMinute === null) return
+    const at = Math.max(this.now(), this.nextAt)
+    this.nextAt = at + 60_000 / this.perMinute
+    const wait = at - this.now()
+    if (wait > 0) await this.sleep(wait)
+  }
+}
+
+/**
+ * Runs a planned bulk run: `concurrency` workers take the journal's pending rows in file order,
+ * paced by the rate limit. A 429 makes every worker wait for its Retry-After (with backoff and
+ * jitter) and is never a failure; get-or-create and update are sent again after a 5xx or a
+ * network failure, up to a limit; a rotation is journaled before it is sent and never sent
+ * again. Pause and cancel let the requests in flight finish; nothing is half-sent.
+ */
+export function startRun(options: RunnerOptions): RunControl {
+  const { journal, runId, sender } = options
+  const now = options.now ?? Date.now
+  const random = options.random ?? Math.random
+  const sleep = options.sleep ?? defaultSleep
+  const limiter = new RateLimiter(options.settings.ratePerMinute, now, sleep)
+
+  journal.claim(runId)
+  const tallies: BulkTallies = journal.tallies(runId)
+  const planned = journal.planned(runId)
+  // The rows this run sends: not the unchanged ones, nor those the operator chose not to send.
+  const total = planned.total - planned.unchanged - tallies.skipped
+
+  let state: BulkRunState = 'running'
+  let pausing = false
+  let cancelling = false
+  let notBefore = 0
+  let retried = 0
+  let lastSeq = -1
+  let exhausted = false
+  let queue: JournalItem[] = []
+  const finishedAt: number[] = []
+  let lastProgressAt = 0
+  const idleWaiters: Array<(state: BulkRunState) => void> = []
+  let resolveDone: (state: BulkRunState) => void = () => {}
+  const done = new Promise<BulkRunState>((resolve) => (resolveDone = resolve))
+
+  const progress = (): BulkProgress => {
+    const cutoff = now() - RATE_WINDOW_MS
+    while (finishedAt.length && finishedAt[0]! < cutoff) finishedAt.shift()
+    const ratePerMinute = (finishedAt.length * 60_000) / RATE_WINDOW_MS
+    return {
+      runId,
+      state,
+      total,
+      done: total - tallies.pending,
+      failed: tallies.failed,
+      unknown: tallies.unknown,
+      retried,
+      ratePerMinute: Math.round(ratePerMinute),
+      etaSeconds: ratePerMinute > 0 && state === 'running' ? Math.round((tallies.pending / ratePerMinute) * 60) : null,
+      waitingUntil: notBefore > now() ? new Date(notBefore).toISOString() : null,
+    }
+  }
+
+  const report = (force = false) => {
+    if (!options.onProgress || (!force && now() - lastProgressAt < PROGRESS_EVERY_MS)) return
+    lastProgressAt = now()
+    options.onProgress(progress())
+  }
+
+  const heartbeat = setInterval(() => journal.heartbeat(runId), HEARTBEAT_EVERY_MS)
+  heartbeat.unref?.()
+
+  const record = (item: JournalItem, settlement: ItemSettlement) => {
+    journal.settle(runId, item.seq, settlement)
+    tallies[settlement.outcome ?? 'failed'] += 1
+    tallies.pending -= 1
+    finishedAt.push(now())
+  }
+
+  function nextItem(): JournalItem | undefined {
+    if (queue.length === 0 && !exhausted) {
+      queue = journal.pending(runId, lastSeq, FETCH_BATCH)
+      if (queue.length < FETCH_BATCH) exhausted = true
+      if (queue.length) lastSeq = queue.at(-1)!.seq
+    }
+    return queue.shift()
+  }
+
+  /** What a failure leads to: a wait and another try, or a final outcome. */
+  function decide(item: JournalItem, attempts: number, rateLimited: number, error: AppErrorException): { retryInMs: number } | { settle: ItemSettlement } {
+    const status = statusOf(error)
+    const base = { attempts, httpStatus: status ?? null, errorCode: error.code, message: error.message }
+    if (status === 429 && rateLimited < MAX_RATE_LIMITED) {
+      const asked = retryAfterMs(error, now()) ?? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(rateLimited, 6))
+      return { retryInMs: asked * (1 + 0.2 * random()) }
+    }
+    if (item.action === 'rotate') {
+      // Never sent twice: a lost answer is listed for the operator, never retried.
+      return { settle: { ...base, state: error.code === 'outcome_unknown' ? 'unknown' : 'failed', outcome: error.code === 'outcome_unknown' ? 'unknown' : 'failed' } }
+    }
+    if (isTransient(error) && attempts < MAX_ATTEMPTS) {
+      const backoff = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (attempts - 1))
+      return { retryInMs: backoff * (0.5 + random()) }
+    }
+    return { settle: { ...base, state: 'failed', outcome: 'failed' } }
+  }
+
+  /** Sends one row to its end: retries, a follow-up update, and its journal row settled. */
+  async function send(item: JournalItem): Promise<void> {
+    let attempts = item.attempts
+    let rateLimited = 0
+    let followUp = false
+    const previouslyTried = item.attempts > 0
+    for (;;) {
+      if (notBefore > now()) await sleep(notBefore - now())
+      await limiter.take()
+      attempts += 1
+      const call = followUp || item.action === 'update' ? 'update' : item.action === 'rotate' ? 'rotate' : 'getOrCreate'
+      journal.markSending(runId, item.seq, attempts)
+
+      let outcome: { settled: true } | { followUp: true } | { retryInMs: number } = { settled: true }
+      let heard = false
+      const settle = (settlement: SenderSettlement) => {
+        heard = true
+        if (!settlement.ok) {
+          const decision = decide(item, attempts, rateLimited, settlement.error)
+          if ('settle' in decision) record(item, decision.settle)
+          else outcome = decision
+          return
+        }
+        const { sent } = settlement
+        const tokenLast4 = visibleTail(sent.group.token) ?? null
+        const finish = (result: BulkOutcome, message: string | null = null) =>
+          record(item, { state: 'done', outcome: result, attempts, httpStatus: sent.httpStatus, tokenLast4, message })
+        if (call === 'rotate') return finish('rotated')
+        if (call === 'update') return finish('updated')
+        if (sent.newUserGroup !== false) return finish('created')
+        // The group was there already. Sent again after a crash, it is ours if it looks like the row.
+        const known = { name: sent.group.name, properties: sent.group.properties, mapping: previouslyTried ? item.request.mapping : sender.knownMapping?.(item.groupId) }
+        if (!rowDiffers(item.request, known)) return finish(previouslyTried || attempts > 1 ? 'created' : 'unchanged')
+        if (!options.settings.sendUpdate) return finish('skipped', 'The group exists with other fields; updates were not chosen for this run.')
+        outcome = { followUp: true }
+      }
+
+      try {
+        if (call === 'rotate') await sender.rotate(item.groupId, settle)
+        else if (call === 'update') await sender.update(item.request, settle)
+        else await sender.getOrCreate(item.request, settle)
+      } catch (error) {
+        if (!(error instanceof AppErrorException)) {
+          record(item, { state: 'failed', outcome: 'failed', attempts, message: `The call failed unexpectedly: ${(error as Error).message}` })
+          return
+        }
+        // Refused before anything was sent (the profile is gone, no token is kept): settle it here.
+        if (!heard) settle({ ok: false, error })
+      }
+      const next = outcome as { settled: true } | { followUp: true } | { retryInMs: number }
+      if ('settled' in next) return
+      if ('followUp' in next) {
+        followUp = true
+        continue
+      }
+      retried += 1
+      if ((next.retryInMs ?? 0) > 0) {
+        rateLimited += 1
+        notBefore = Math.max(notBefore, now() + next.retryInMs)
+      }
+      report()
+    }
+  }
+
+  async function worker(): Promise<void> {
+    for (;;) {
+      if (pausing || cancelling) return
+      const item = nextItem()
+      if (!item) return
+      await send(item)
+      report()
+    }
+  }
+
+  /** Runs the workers until they run dry or stop, then settles the run's state. */
+  async function cycle(): Promise<void> {
+    await Promise.all(Array.from({ length: options.settings.concurrency }, worker))
+    if (cancelling) {
+      journal.skipPending(runId)
+      tallies.skipped += tallies.pending
+      tallies.pending = 0
+      state = 'cancelled'
+    } else state = pausing || tallies.pending > 0 ? 'paused' : 'finished'
+    pausing = false
+    journal.setState(runId, state)
+    report(true)
+    if (state !== 'paused') {
+      clearInterval(heartbeat)
+      resolveDone(state)
+    }
+    for (const waiter of idleWaiters.splice(0)) waiter(state)
+  }
+
+  void cycle()
+  report(true)
+
+  return {
+    pause() {
+      if (state === 'running') pausing = true
+    },
+    resume() {
+      if (state !== 'paused' || cancelling) return
+      state = 'running'
+      journal.claim(runId)
+      queue = []
+      exhausted = false
+      lastSeq = -1
+      report(true)
+      void cycle()
+    },
+    cancel() {
+      if (state === 'finished' || state === 'cancelled') return
+      cancelling = true
+      // A paused run has nothing in flight: it ends at once.
+      if (state === 'paused') void cycle()
+    },
+    setRate(ratePerMinute) {
+      limiter.set(ratePerMinute)
+    },
+    progress,
+    idle: () => (state === 'running' ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve(state)),
+    done,
+  }
+}

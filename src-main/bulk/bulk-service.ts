@@ -1,0 +1,255 @@
+import { createHash, randomUUID } from 'node:crypto'
+import Papa from 'papaparse'
+import {
+  BULK_RESULT_COLUMNS,
+  MAX_BULK_FILE_CHARACTERS,
+  type BulkCounts,
+  type BulkFormat,
+  type BulkItem,
+  type BulkKind,
+  type BulkProblem,
+  type BulkProgress,
+  type BulkResultsFormat,
+  type BulkRun,
+  type BulkSettings,
+} from '../../src-shared/bulk/schemas'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import type { GroupCallResult } from '../../src-shared/ipc/group-calls'
+import type { GroupCatalog } from '../catalog/group-catalog'
+import type { CallSettlement, GroupService } from '../groups/group-service'
+import type { ProfileStore } from '../profiles/profile-store'
+import type { SecretVault } from '../profiles/vault'
+import { groupTokenKey } from '../profiles/vault-keys'
+import type { Database } from '../storage/database'
+import type { UserApiClient } from '../user-api/client'
+import { parseBulkInput } from './bulk-input'
+import { BulkJournal, type ItemFilter } from './bulk-journal'
+import { countActions, planRows } from './bulk-plan'
+import { startRun, type BulkSender, type RunControl, type SenderSettlement, type SentGroup } from './bulk-runner'
+
+/** At most this many problems travel back with a plan; the count says how many there are. */
+const PROBLEMS_SHOWN = 500
+
+/** Where a run goes: a saved profile (planned against its catalog), or a bare base URL (the CLI). */
+export type BulkTarget = { profileId: string } | { baseUrl: string }
+
+export interface PlanRequest {
+  kind: BulkKind
+  target: BulkTarget
+  fileName: string
+  text: string
+  /** Plan the valid rows and leave the bad ones out (after the operator has seen them). */
+  excludeInvalid: boolean
+  settings: BulkSettings
+}
+
+export interface PlanAnswer {
+  runId: string | null
+  format: BulkFormat
+  planned: BulkCounts
+  problems: BulkProblem[]
+  problemCount: number
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+
+const sentOf = (result: GroupCallResult): SentGroup => ({ group: result.group, httpStatus: result.httpStatus, ...(result.newUserGroup !== undefined ? { newUserGroup: result.newUserGroup } : {}) })
+
+/** The group service, with each call's journal row written in the transaction that records it. */
+export function profileSender(groups: GroupService, catalog: GroupCatalog, profileId: string): BulkSender {
+  const hook = (settle: (settlement: SenderSettlement) => void) => ({
+    settle: (settlement: CallSettlement) => settle(settlement.ok ? { ok: true, sent: sentOf(settlement.result) } : settlement),
+  })
+  return {
+    getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, hook(settle))),
+    update: async (request, settle) => sentOf(await groups.update(profileId, request, hook(settle))),
+    rotate: async (groupId, settle) => sentOf(await groups.rotateToken(profileId, { kind: 'catalog', groupId }, hook(settle))),
+    knownMapping: (groupId) => catalog.get(profileId, groupId)?.mapping,
+  }
+}
+
+/** A bare base URL (the CLI's --base-url): the client alone, journaled after each call. */
+export function clientSender(client: UserApiClient): BulkSender {
+  const sending = async (call: () => Promise<SentGroup>, settle: (settlement: SenderSettlement) => void) => {
+    let sent: SentGroup
+    try {
+      sent = await call()
+    } catch (error) {
+      if (error instanceof AppErrorException) settle({ ok: false, error })
+      throw error
+    }
+    settle({ ok: true, sent })
+    return sent
+  }
+  return {
+    getOrCreate: (request, settle) =>
+      sending(async () => {
+        const { value, status } = await client.getOrCreate(request)
+        return { group: value.user_group, newUserGroup: value.new_user_group, httpStatus: status }
+      }, settle),
+    update: (request, settle) =>
+      sending(async () => {
+        const { value, status } = await client.update(request)
+        return { group: value.user_group, httpStatus: status }
+      }, settle),
+    rotate: () => Promise.reject(new AppErrorException('refused', 'Rotation runs need a saved profile: its kept tokens are what is rotated.')),
+  }
+}
+
+export interface BulkServiceDeps {
+  db: Database
+  profiles: ProfileStore
+  vault: SecretVault
+  catalog: GroupCatalog
+  groups: GroupService
+  onProgress: (progress: BulkProgress) => void
+}
+
+/**
+ * Bulk runs in the app: plans a file against a profile's catalog into a journaled run, runs it
+ * (one runner per run, in this process), and answers for its rows and results.
+ */
+export function createBulkService(deps: BulkServiceDeps) {
+  const { db, profiles, vault, catalog, groups } = deps
+  const journal = new BulkJournal(db)
+  const running = new Map<string, RunControl>()
+  const profileName = (profileId: string) => {
+    try {
+      return profiles.get(profileId).name
+    } catch {
+      return null
+    }
+  }
+
+  const runOrThrow = (runId: string): BulkRun => {
+    const run = journal.run(runId, profileName)
+    if (!run) throw new AppErrorException('not_found', 'This bulk run does not exist: it may have been deleted.')
+    return run
+  }
+
+  const resolveTarget = (target: BulkTarget): { profileId: string | null; baseUrl: string } => {
+    if ('baseUrl' in target) return { profileId: null, baseUrl: target.baseUrl }
+    const profile = profiles.get(target.profileId)
+    return { profileId: profile.id, baseUrl: profile.baseUrl }
+  }
+
+  const control = (runId: string): RunControl => {
+    const runner = running.get(runId)
+    if (!runner) throw new AppErrorException('refused', 'This run is not going in this window. Resume it first.')
+    return runner
+  }
+
+  return {
+    journal,
+
+    /** The newest run of this input to this target that did not finish, if any. */
+    unfinishedRun(text: string, target: BulkTarget): string | undefined {
+      return journal.unfinishedRun(sha256(text), resolveTarget(target))
+    },
+
+    plan(request: PlanRequest): PlanAnswer {
+      if (request.text.length > MAX_BULK_FILE_CHARACTERS) {
+        throw new AppErrorException('invalid_input', `${request.fileName} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`)
+      }
+      const target = resolveTarget(request.target)
+      const profileId = target.profileId
+      if (request.kind === 'rotate' && !profileId) throw new AppErrorException('refused', 'A rotation run needs a saved profile: the tokens it rotates are the ones kept for it.')
+      const parsed = parseBulkInput(request.text, request.fileName, request.kind)
+      const lookup = profileId
+        ? { entry: (groupId: string) => catalog.get(profileId, groupId), hasToken: (groupId: string) => vault.has(groupTokenKey(profileId, groupId)) }
+        : null
+      const { planned, problems: planProblems } = planRows(request.kind, parsed.rows, lookup)
+      const problems = [...parsed.problems, ...planProblems].sort((a, b) => a.line - b.line)
+      const answer = { format: parsed.format, planned: countActions(planned), problems: problems.slice(0, PROBLEMS_SHOWN), problemCount: problems.length }
+      if ((problems.length > 0 && !request.excludeInvalid) || planned.length === 0) return { runId: null, ...answer }
+      const runId = randomUUID()
+      journal.createRun({ id: runId, kind: request.kind, ...target, fileName: request.fileName, inputSha256: sha256(request.text), settings: request.settings }, planned)
+      return { runId, ...answer }
+    },
+
+    /**
+     * Runs a planned (or stopped) run in this process. A profile's run goes through the group
+     * service, so every row lands in the activity log and the catalog too; a bare base URL needs
+     * its client (the CLI's --base-url).
+     */
+    launch(runId: string, settings: BulkSettings, options: { client?: UserApiClient; onProgress?: (progress: BulkProgress) => void } = {}): RunControl {
+      const run = runOrThrow(runId)
+      if (running.has(runId)) throw new AppErrorException('conflict', 'This run is going already.')
+      if (run.state === 'running') throw new AppErrorException('conflict', 'Another Embed Console process is running this run.')
+      if (run.state === 'finished' || run.state === 'cancelled') throw new AppErrorException('refused', `This run is ${run.state}: plan the file again to send it again.`)
+      let sender: BulkSender
+      if (run.profileId) sender = profileSender(groups, catalog, run.profileId)
+      else if (options.client) sender = clientSender(options.client)
+      else throw new AppErrorException('refused', 'This run was started from the command line against a base URL: resume it there, with --resume.')
+      const sendSettings = run.kind === 'rotate' ? { ...settings, concurrency: 1 } : settings
+      journal.setSettings(runId, sendSettings)
+      const runner = startRun({ journal, runId, settings: sendSettings, sender, onProgress: options.onProgress ?? deps.onProgress })
+      running.set(runId, runner)
+      void runner.done.finally(() => running.delete(runId))
+      return runner
+    },
+
+    pause: (runId: string) => control(runId).pause(),
+    resume: (runId: string) => control(runId).resume(),
+    cancel(runId: string): void {
+      const runner = running.get(runId)
+      if (runner) return runner.cancel()
+      const run = runOrThrow(runId)
+      if (run.state === 'running') throw new AppErrorException('conflict', 'Another Embed Console process is running this run.')
+      if (run.state === 'finished' || run.state === 'cancelled') return
+      journal.skipPending(runId)
+      journal.setState(runId, 'cancelled')
+    },
+
+    run: (runId: string) => runOrThrow(runId),
+    runs: (limit: number) => journal.runs(limit, profileName),
+    progress: (runId: string) => running.get(runId)?.progress() ?? null,
+    items: (runId: string, filter: ItemFilter, offset: number, limit: number): { matching: number; items: BulkItem[] } => {
+      runOrThrow(runId)
+      return journal.items(runId, filter, offset, limit)
+    },
+
+    /**
+     * A results file, a batch of rows at a time: each row's line, id, action, outcome, status and
+     * message. Group tokens only when asked for, and only those the app keeps for the profile.
+     */
+    async *results(runId: string, format: BulkResultsFormat, includeTokens: boolean): AsyncGenerator<string> {
+      const run = runOrThrow(runId)
+      const columns = includeTokens ? [...BULK_RESULT_COLUMNS, 'token'] : [...BULK_RESULT_COLUMNS]
+      const rowOf = (item: BulkItem): Record<string, unknown> => ({
+        line: item.line,
+        user_group_id: item.groupId,
+        action: item.action,
+        outcome: item.outcome ?? item.state,
+        http_status: item.httpStatus,
+        message: item.message,
+        token_last4: item.tokenLast4,
+        ...(includeTokens ? { token: run.profileId ? vault.get(groupTokenKey(run.profileId, item.groupId)) : null } : {}),
+      })
+      if (format === 'csv') yield `${Papa.unparse([columns], { newline: '\n' })}\n`
+      else yield '[\n'
+      let first = true
+      for (const batch of journal.allItems(runId)) {
+        if (format === 'csv') yield `${Papa.unparse(batch.map((item) => columns.map((column) => rowOf(item)[column] ?? '')), { newline: '\n' })}\n`
+        else {
+          yield batch.map((item, index) => `${first && index === 0 ? '' : ',\n'}  ${JSON.stringify(rowOf(item))}`).join('')
+          first = false
+        }
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      if (format === 'json') yield '\n]\n'
+    },
+
+    /** Runs this process left behind are found on the next start and offered for resuming. */
+    interrupted: () => journal.markInterrupted(),
+
+    tallies: (runId: string) => journal.tallies(runId),
+
+    stopAll(): Promise<unknown> {
+      for (const runner of running.values()) runner.pause()
+      return Promise.all([...running.values()].map((runner) => runner.idle()))
+    },
+  }
+}
+
+export type BulkService = ReturnType<typeof createBulkService>

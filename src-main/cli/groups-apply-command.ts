@@ -1,0 +1,227 @@
+import { open } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { parseArgs } from 'node:util'
+import {
+  DEFAULT_BULK_CONCURRENCY,
+  defaultRateFor,
+  MAX_BULK_CONCURRENCY,
+  MAX_BULK_FILE_CHARACTERS,
+  type BulkKind,
+  type BulkProblem,
+  type BulkProgress,
+  type BulkSettings,
+  type BulkTallies,
+} from '../../src-shared/bulk/schemas'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import { BaseUrlSchema, isLoopbackHostname } from '../../src-shared/profiles/schemas'
+import { createAppServices } from '../app-services'
+import type { BulkTarget } from '../bulk/bulk-service'
+import { defaultDataDir } from '../data-dir'
+import { createUserApiClient } from '../user-api/client'
+import { TOKEN_ENV } from './groups-command'
+import { UsageError, type CliIo } from './usage'
+
+export const APPLY_USAGE = [
+  'embed-console groups apply FILE (--profile NAME | --base-url URL) [options]',
+  '',
+  'Gets or creates, and updates, every group a CSV, JSON or JSON Lines file lists (at most',
+  '100,000 rows). CSV: a header row naming user_group_id, name, mapping, properties (the last two',
+  'as JSON text). Every row is checked before anything is sent; a run is journaled row by row in',
+  'the data folder, so an interrupted run goes on with --resume and never creates a group twice.',
+  '',
+  'Options:',
+  '  --dry-run             plan only: what would be created, updated, left unchanged',
+  '  --concurrency N       requests at once (default 4, at most 32)',
+  '  --rate N              requests a minute (default: no limit on loopback, 120 otherwise)',
+  '  --resume              go on with the last run of this file that did not finish',
+  '  --exclude-invalid     send the valid rows and leave the bad ones out',
+  '  --rotate              rotate the tokens of the groups the file lists (needs --profile)',
+  `  --json                progress and the summary as JSON lines (the last is the summary)`,
+  '  --data-dir DIR        where profiles and the run journal are kept',
+  '',
+  'Exit codes: 0 every row succeeded, 1 a row failed (the summary says which) or the run',
+  'was stopped, 2 bad usage or an invalid file.',
+  '',
+  'Examples:',
+  '  embed-console groups apply customers.csv --profile Production --dry-run',
+  '  embed-console groups apply customers.csv --profile Production --rate 60',
+  `  EMBED_CONSOLE_TOKEN=… embed-console groups apply rows.jsonl --base-url https://api.example.com --json`,
+].join('\n')
+
+/** Reads the input file: a regular file, never more than the largest run takes. */
+async function readInput(path: string): Promise<string> {
+  let handle
+  try {
+    handle = await open(path, 'r')
+  } catch {
+    throw new UsageError(`${path} cannot be read.`)
+  }
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) throw new UsageError(`${path} is not a regular file.`)
+    if (info.size > MAX_BULK_FILE_CHARACTERS * 4) throw new UsageError(`${path} is larger than a run takes: split it.`)
+    const text = (await handle.readFile()).toString('utf8')
+    if (text.length > MAX_BULK_FILE_CHARACTERS) throw new UsageError(`${path} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`)
+    return text
+  } finally {
+    await handle.close()
+  }
+}
+
+function positiveInteger(flag: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < 1 || number > max) throw new UsageError(`--${flag} takes a whole number from 1 to ${max.toLocaleString('en')}.`)
+  return number
+}
+
+const problemLine = (file: string, problem: BulkProblem) => `${file}:${problem.line}${problem.column ? ` (${problem.column})` : ''}: ${problem.message}`
+
+type Summary = Pick<BulkTallies, 'created' | 'updated' | 'unchanged' | 'failed'> & Partial<BulkTallies>
+
+const summarySentence = (summary: Summary) =>
+  `created ${summary.created}, updated ${summary.updated}, unchanged ${summary.unchanged}, failed ${summary.failed}` +
+  `${summary.rotated ? `, rotated ${summary.rotated}` : ''}${summary.unknown ? `, outcome unknown ${summary.unknown}` : ''}${summary.skipped ? `, skipped ${summary.skipped}` : ''}` +
+  `${summary.pending ? `, not sent ${summary.pending}` : ''}`
+
+/** A bar on a terminal, redrawn in place; JSON lines anywhere else. */
+function progressPrinter(io: CliIo, json: boolean) {
+  const tty = !json && io.tty
+  return (progress: BulkProgress) => {
+    if (!tty) return io.stdout(JSON.stringify({ event: 'progress', ...progress }))
+    const width = Math.max(10, Math.min(40, tty.columns - 60))
+    const filled = progress.total ? Math.round((progress.done / progress.total) * width) : width
+    const eta = progress.etaSeconds === null ? '' : ` · ${Math.ceil(progress.etaSeconds)} s left`
+    const waiting = progress.waitingUntil ? ' · server asked to wait' : ''
+    tty.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.done}/${progress.total}` +
+        ` · ${progress.failed} failed · ${progress.retried} retried · ${progress.ratePerMinute}/min${eta}${waiting}\x1b[K`,
+    )
+  }
+}
+
+export async function runGroupsApply(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      profile: { type: 'string' },
+      'base-url': { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      concurrency: { type: 'string' },
+      rate: { type: 'string' },
+      resume: { type: 'boolean', default: false },
+      'exclude-invalid': { type: 'boolean', default: false },
+      rotate: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  })
+  if (positionals.length !== 1) throw new UsageError('Name one file to apply: embed-console groups apply FILE …')
+  if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
+  if (values.rotate && !values.profile) throw new UsageError('--rotate needs --profile: the tokens it rotates are the ones kept for that profile.')
+  const file = positionals[0]!
+  const kind: BulkKind = values.rotate ? 'rotate' : 'apply'
+  const concurrency = kind === 'rotate' ? 1 : (positiveInteger('concurrency', values.concurrency, MAX_BULK_CONCURRENCY) ?? DEFAULT_BULK_CONCURRENCY)
+  const rate = positiveInteger('rate', values.rate, 100_000)
+  let baseUrl: string | undefined
+  if (values['base-url']) {
+    const parsed = BaseUrlSchema.safeParse(values['base-url'])
+    if (!parsed.success) throw new UsageError(`--base-url: ${parsed.error.issues[0]?.message ?? 'not an address'}`)
+    baseUrl = parsed.data
+  }
+  const apiToken = io.env[TOKEN_ENV]
+  if (baseUrl && !apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
+  const text = await readInput(file)
+  const fileName = basename(file)
+  const say = (sentence: string) => (values.json ? undefined : io.stderr(sentence))
+
+  const services = await createAppServices({ dataDir: values['data-dir'] ?? defaultDataDir(io.env), transport: 'browser', sandbox: false })
+  try {
+    const profile = values.profile ? services.profiles.list().find((candidate) => candidate.id === values.profile || candidate.name === values.profile) : undefined
+    if (values.profile && !profile) throw new UsageError(`There is no saved profile named “${values.profile}”.`)
+    const target: BulkTarget = profile ? { profileId: profile.id } : { baseUrl: baseUrl! }
+    const targetUrl = profile?.baseUrl ?? baseUrl!
+    const settings: BulkSettings = {
+      concurrency,
+      ratePerMinute: rate ?? defaultRateFor(isLoopbackHostname(new URL(targetUrl).hostname)),
+      sendCreate: true,
+      sendUpdate: true,
+    }
+
+    let runId = values['dry-run'] ? undefined : services.bulk.unfinishedRun(text, target)
+    if (runId && !values.resume) {
+      const left = services.bulk.tallies(runId).pending
+      throw new UsageError(`An earlier run of ${fileName} stopped with ${left} ${left === 1 ? 'row' : 'rows'} not sent: add --resume to go on from there.`)
+    }
+    if (runId) say(`Resuming the run of ${fileName}: ${services.bulk.tallies(runId).pending} rows left to send.`)
+    else {
+      if (values.resume && !values['dry-run']) say(`No unfinished run of ${fileName} was found: starting it afresh.`)
+      // A dry run is a plan with the bad rows left out and nothing kept.
+      const plan = services.bulk.plan({ kind, target, fileName, text, excludeInvalid: values['exclude-invalid'] && !values['dry-run'], settings })
+      for (const problem of plan.problems) (values.json ? io.stdout : io.stderr)(values.json ? JSON.stringify({ event: 'problem', ...problem }) : problemLine(fileName, problem))
+      if (plan.problemCount > plan.problems.length) say(`… and ${plan.problemCount - plan.problems.length} more problems.`)
+      const valid = plan.planned.total
+      if (plan.problemCount > 0 && !values['exclude-invalid']) {
+        const sentence = `${fileName} has ${plan.problemCount} ${plan.problemCount === 1 ? 'problem' : 'problems'}: fix ${plan.problemCount === 1 ? 'it' : 'them'}, or add --exclude-invalid to send the ${valid} valid ${valid === 1 ? 'row' : 'rows'}.`
+        if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok: false, error: { code: 'invalid_input', message: sentence }, problems: plan.problemCount }))
+        else io.stderr(sentence)
+        return 2
+      }
+      if (values['dry-run']) {
+        const { create, update, unchanged, rotate } = plan.planned
+        if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok: true, dryRun: true, planned: { create, update, unchanged, rotate }, created: 0, updated: 0, unchanged, failed: 0 }))
+        else {
+          io.stdout(`Plan for ${fileName} (${valid} rows${plan.problemCount ? `, ${plan.problemCount} left out` : ''}): ${kind === 'rotate' ? `rotate ${rotate}` : `create ${create}, update ${update}, unchanged ${unchanged}`}. Nothing was sent.`)
+          io.stdout(`Dry run: ${summarySentence({ created: 0, updated: 0, unchanged, failed: 0 })}.`)
+        }
+        return 0
+      }
+      if (!plan.runId) throw new UsageError(`${fileName} holds no row to send.`)
+      runId = plan.runId
+    }
+
+    const client = profile ? undefined : createUserApiClient({ baseUrl: targetUrl, apiToken: apiToken! })
+    const runner = services.bulk.launch(runId, settings, { client, onProgress: progressPrinter(io, values.json) })
+    // Ctrl+C: take no new row, let the requests in flight finish, keep the run for --resume.
+    let interrupts = 0
+    const stop = () => {
+      interrupts += 1
+      if (interrupts > 1) process.exit(130)
+      say('\nStopping: the requests in flight finish first. Press Ctrl+C again to quit at once.')
+      runner.pause()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+    const state = await runner.idle().finally(() => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    })
+    if (io.tty && !values.json) io.tty.write('\n')
+    const tallies = services.bulk.tallies(runId)
+    const unsuccessful = services.bulk.items(runId, { outcome: 'failed' }, 0, 50).items.concat(services.bulk.items(runId, { outcome: 'unknown' }, 0, 50).items)
+    for (const item of unsuccessful) {
+      if (values.json) io.stdout(JSON.stringify({ event: 'row', line: item.line, user_group_id: item.groupId, outcome: item.outcome, httpStatus: item.httpStatus, message: item.message }))
+      else io.stderr(`${fileName}:${item.line} ${item.groupId}: ${item.outcome === 'unknown' ? 'outcome unknown' : 'failed'}: ${item.message ?? ''}`)
+    }
+    const notShown = tallies.failed + tallies.unknown - unsuccessful.length
+    if (notShown > 0) say(`… and ${notShown} more rows that did not succeed.`)
+    const ok = state === 'finished' && tallies.failed === 0 && tallies.unknown === 0
+    if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok, runId, state, ...tallies }))
+    else {
+      if (state !== 'finished') io.stdout(`Stopped with ${tallies.pending} rows not sent: run the same command with --resume to go on.`)
+      io.stdout(`${state === 'finished' ? 'Done' : 'Stopped'}: ${summarySentence(tallies)}.`)
+    }
+    return ok ? 0 : 1
+  } catch (error) {
+    if (error instanceof AppErrorException) {
+      if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok: false, error: error.toAppError() }))
+      else io.stderr(error.message)
+      return error.code === 'invalid_input' ? 2 : 1
+    }
+    throw error
+  } finally {
+    await services.close()
+  }
+}

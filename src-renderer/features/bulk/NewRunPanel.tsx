@@ -1,0 +1,197 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useId, useState, type DragEvent } from 'react'
+import { defaultRateFor, DEFAULT_BULK_CONCURRENCY, MAX_BULK_CONCURRENCY, MAX_BULK_FILE_CHARACTERS, type BulkKind } from '../../../src-shared/bulk/schemas'
+import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
+import { call } from '../../lib/api'
+import { useActiveProfile } from '../../lib/profiles'
+import { toast } from '../../ui/toasts'
+import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
+
+interface Chosen {
+  fileName: string
+  text: string
+}
+
+/**
+ * Choose a file, see its plan (or its problems), choose what to send and how fast, start. Nothing
+ * is sent before Start: the plan is the default, as a dry run is in the CLI.
+ */
+export function NewRunPanel() {
+  const { active } = useActiveProfile()
+  const queryClient = useQueryClient()
+  const open = useBulkScreen((state) => state.open)
+  const [kind, setKind] = useState<BulkKind>('apply')
+  const [chosen, setChosen] = useState<Chosen | null>(null)
+  const [plan, setPlan] = useState<BulkPlan | null>(null)
+  const [dragging, setDragging] = useState(false)
+  const defaultRate = defaultRateFor(Boolean(active?.builtin))
+  const [concurrency, setConcurrency] = useState(DEFAULT_BULK_CONCURRENCY)
+  const [rate, setRate] = useState<string>(defaultRate === null ? '' : String(defaultRate))
+  const [sendCreate, setSendCreate] = useState(true)
+  const [sendUpdate, setSendUpdate] = useState(true)
+  const fileInputId = useId()
+
+  const settings = () => ({ concurrency: kind === 'rotate' ? 1 : concurrency, ratePerMinute: rate.trim() ? Number(rate) : null, sendCreate, sendUpdate })
+
+  const planner = useMutation({
+    mutationFn: ({ file, excludeInvalid }: { file: Chosen; excludeInvalid: boolean }) =>
+      call('bulk.plan', { kind, profileId: active!.id, fileName: file.fileName, text: file.text, excludeInvalid, settings: settings() }),
+    onSuccess: (answer) => {
+      setPlan(answer)
+      void queryClient.invalidateQueries({ queryKey: bulkQueryKeys.runs })
+    },
+    onError: (error) => toast.error(error.message),
+  })
+  const starter = useMutation({
+    mutationFn: (runId: string) => call('bulk.start', { runId, settings: settings() }),
+    onSuccess: (run) => {
+      toast.success(`Started: ${countFormat.format(run.planned.total - run.planned.unchanged)} rows of ${run.fileName}.`)
+      open(run.id)
+      setChosen(null)
+      setPlan(null)
+      void queryClient.invalidateQueries({ queryKey: bulkQueryKeys.all })
+    },
+    onError: (error) => toast.error(error.message),
+  })
+
+  const take = async (file: File | undefined) => {
+    if (!file) return
+    if (file.size > MAX_BULK_FILE_CHARACTERS * 4) return toast.error(`${file.name} is too large for one run: split it.`)
+    const next = { fileName: file.name, text: await file.text() }
+    setChosen(next)
+    setPlan(null)
+    planner.mutate({ file: next, excludeInvalid: false })
+  }
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault()
+    setDragging(false)
+    void take(event.dataTransfer.files[0])
+  }
+
+  if (!active) return null
+  const rateProblem = rate.trim() && !(Number.isInteger(Number(rate)) && Number(rate) >= 1) ? 'A whole number of requests a minute, or empty for no limit.' : null
+  const toSend = plan ? (kind === 'rotate' ? plan.planned.rotate : (sendCreate ? plan.planned.create : 0) + (sendUpdate ? plan.planned.update : 0)) : 0
+  const blocked = planner.isPending ? 'Planning…' : rateProblem ?? (plan && toSend === 0 ? 'Nothing to send: choose what to send.' : null)
+
+  return (
+    <section className={`card stack bulk-new${dragging ? ' bulk-new--dragging' : ''}`} aria-labelledby="bulk-new-title" onDragOver={(event) => (event.preventDefault(), setDragging(true))} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+      <h2 id="bulk-new-title" className="card__title">
+        New run through “{active.name}”
+      </h2>
+      <fieldset className="choice">
+        <legend>What the file does</legend>
+        <label>
+          <input type="radio" name="bulk-kind" checked={kind === 'apply'} onChange={() => (setKind('apply'), setPlan(null), setChosen(null))} /> Get or create, and update groups
+        </label>
+        <label>
+          <input type="radio" name="bulk-kind" checked={kind === 'rotate'} onChange={() => (setKind('rotate'), setPlan(null), setChosen(null))} /> Rotate the tokens of listed groups
+        </label>
+      </fieldset>
+      <div className="row">
+        <label htmlFor={fileInputId} className="btn">
+          Choose a file…
+        </label>
+        <input id={fileInputId} className="visually-hidden" type="file" accept=".csv,.tsv,.json,.jsonl,.ndjson,.txt" aria-label="File of groups" onChange={(event) => void take(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
+        <span className="muted">
+          {chosen ? chosen.fileName : kind === 'rotate' ? 'A CSV with a user_group_id column, or JSON: the groups to rotate. Or drop a file here.' : 'CSV (user_group_id, name, mapping, properties), a JSON array or JSON Lines; up to 100,000 rows. Or drop a file here.'}
+        </span>
+      </div>
+      {planner.isPending ? (
+        <p className="muted" role="status">
+          Checking every row of {chosen?.fileName}…
+        </p>
+      ) : null}
+      {plan && plan.problemCount > 0 ? (
+        <div className="stack" role="region" aria-label="Problems in the file">
+          <p className="callout callout--warning" role="alert">
+            {chosen?.fileName} has {countFormat.format(plan.problemCount)} {plan.problemCount === 1 ? 'problem' : 'problems'}
+            {plan.runId ? `, left out: ${countFormat.format(plan.planned.total)} valid rows are planned.` : `. Nothing is sent until ${plan.problemCount === 1 ? 'it is' : 'they are'} fixed in the file, or left out.`}
+          </p>
+          <div className="table-wrap bulk-problems" tabIndex={0} role="region" aria-label="Problems, scrollable">
+            <table className="table" aria-label="Problems">
+              <thead>
+                <tr>
+                  <th scope="col" className="numeric">Line</th>
+                  <th scope="col">Column</th>
+                  <th scope="col">Problem</th>
+                </tr>
+              </thead>
+              <tbody>
+                {plan.problems.map((problem, index) => (
+                  <tr key={index}>
+                    <td className="numeric">{problem.line}</td>
+                    <td>{problem.column ? <code>{problem.column}</code> : '—'}</td>
+                    <td>{problem.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {plan.problemCount > plan.problems.length ? <p className="muted">The first {plan.problems.length} are shown.</p> : null}
+          {!plan.runId ? (
+            <div className="row">
+              <button type="button" className="btn" disabled={plan.planned.total === 0 || planner.isPending} onClick={() => chosen && planner.mutate({ file: chosen, excludeInvalid: true })}>
+                Leave the {countFormat.format(plan.problemCount)} out and plan the {countFormat.format(plan.planned.total)} valid rows
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+      {plan?.runId ? (
+        <form
+          className="stack"
+          aria-label="Run settings"
+          onSubmit={(event) => {
+            event.preventDefault()
+            if (!blocked) starter.mutate(plan.runId!)
+          }}
+        >
+          <p role="status">
+            Plan for {chosen?.fileName}:{' '}
+            {kind === 'rotate' ? (
+              <strong>rotate {countFormat.format(plan.planned.rotate)} tokens, one at a time</strong>
+            ) : (
+              <>
+                <strong>{countFormat.format(plan.planned.create)}</strong> new, <strong>{countFormat.format(plan.planned.update)}</strong> changed,{' '}
+                <strong>{countFormat.format(plan.planned.unchanged)}</strong> unchanged (not sent).
+              </>
+            )}
+          </p>
+          {kind === 'apply' ? (
+            <fieldset className="choice">
+              <legend>What to send</legend>
+              <label>
+                <input type="checkbox" checked={sendCreate} onChange={(event) => setSendCreate(event.target.checked)} /> Get or create the {countFormat.format(plan.planned.create)} new ids
+              </label>
+              <label>
+                <input type="checkbox" checked={sendUpdate} onChange={(event) => setSendUpdate(event.target.checked)} /> Update the {countFormat.format(plan.planned.update)} changed groups
+              </label>
+            </fieldset>
+          ) : null}
+          <div className="row">
+            {kind === 'apply' ? (
+              <label className="inline-field">
+                Requests at once
+                <input type="number" min={1} max={MAX_BULK_CONCURRENCY} value={concurrency} onChange={(event) => setConcurrency(Math.min(MAX_BULK_CONCURRENCY, Math.max(1, Number(event.target.value) || 1)))} />
+              </label>
+            ) : null}
+            <label className="inline-field">
+              Requests a minute
+              <input type="number" min={1} placeholder="No limit" value={rate} aria-invalid={rateProblem ? true : undefined} onChange={(event) => setRate(event.target.value)} />
+            </label>
+            <span className="muted">{active.builtin ? 'The local sandbox takes any pace.' : 'A real API limits requests: 120 a minute unless you know its limit.'}</span>
+          </div>
+          <div className="row">
+            <button type="submit" className={kind === 'rotate' ? 'btn btn--danger' : 'btn btn--primary'} disabled={Boolean(blocked) || starter.isPending} aria-describedby="bulk-start-reason">
+              {kind === 'rotate' ? `Rotate ${countFormat.format(toSend)} tokens` : `Send ${countFormat.format(toSend)} rows`}
+            </button>
+            <span id="bulk-start-reason" className={blocked ? 'submit-reason' : 'muted'}>
+              {blocked ?? (kind === 'rotate' ? 'Each old token stops working at once; a rotation is never sent twice.' : 'Pause or cancel at any time; the rows in flight finish.')}
+            </span>
+          </div>
+        </form>
+      ) : null}
+    </section>
+  )
+}

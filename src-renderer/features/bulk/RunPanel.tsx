@@ -1,0 +1,274 @@
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useDeferredValue, useRef, useState } from 'react'
+import type { BulkOutcome, BulkResultsFormat, BulkRun } from '../../../src-shared/bulk/schemas'
+import { call } from '../../lib/api'
+import { saveDownload } from '../../lib/download'
+import { toast } from '../../ui/toasts'
+import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
+
+const PAGE = 200
+
+const OUTCOME_LABELS: Record<BulkOutcome, string> = {
+  created: 'Created',
+  updated: 'Updated',
+  unchanged: 'Unchanged',
+  rotated: 'Rotated',
+  failed: 'Failed',
+  unknown: 'Outcome unknown',
+  skipped: 'Skipped',
+}
+const OUTCOME_TONES: Record<BulkOutcome, string> = { created: 'success', updated: 'success', unchanged: 'accent', rotated: 'success', failed: 'failure', unknown: 'unknown', skipped: 'warning' }
+const STATE_SENTENCES: Record<BulkRun['state'], string> = {
+  planned: 'Planned, not started.',
+  running: 'Sending…',
+  paused: 'Paused: the requests in flight finished; the rest wait.',
+  interrupted: 'Interrupted: Embed Console stopped during this run. Resume it to send the rest; nothing is sent twice.',
+  cancelled: 'Cancelled: the rows not sent were skipped.',
+  finished: 'Finished.',
+}
+
+const duration = (seconds: number) => (seconds < 90 ? `${seconds} s` : seconds < 5400 ? `${Math.round(seconds / 60)} min` : `${(seconds / 3600).toFixed(1)} h`)
+
+/** One run: its progress and controls while it goes, its rows, and its results once done. */
+export function RunPanel({ runId }: { runId: string }) {
+  const queryClient = useQueryClient()
+  const pushed = useBulkScreen((state) => state.progress[runId])
+  const run = useQuery({ queryKey: bulkQueryKeys.run(runId), queryFn: () => call('bulk.run', { runId }) })
+  const [outcome, setOutcome] = useState<BulkOutcome | ''>('')
+  const [search, setSearch] = useState('')
+  const deferredSearch = useDeferredValue(search)
+  const [includeTokens, setIncludeTokens] = useState(false)
+  const [path, setPath] = useState('')
+  const [format, setFormat] = useState<BulkResultsFormat>('csv')
+  const cancelDialog = useRef<HTMLDialogElement>(null)
+
+  const items = useInfiniteQuery({
+    queryKey: [...bulkQueryKeys.items(runId), outcome, deferredSearch, pushed?.done ?? 0],
+    queryFn: ({ pageParam }) => call('bulk.items', { runId, filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) }, offset: pageParam, limit: PAGE }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (pages.length * PAGE < last.matching ? pages.length * PAGE : undefined),
+    placeholderData: keepPreviousData,
+  })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: bulkQueryKeys.all })
+  const control = useMutation({
+    mutationFn: async (action: 'pause' | 'resume' | 'cancel' | 'start') => {
+      if (action === 'start') {
+        const { sendCreate, sendUpdate, concurrency, ratePerMinute } = run.data!.run
+        await call('bulk.start', { runId, settings: { sendCreate, sendUpdate, concurrency, ratePerMinute } })
+      } else await call(`bulk.${action}`, { runId })
+    },
+    onSettled: () => void refresh(),
+    onError: (error) => toast.error(error.message),
+  })
+  const saver = useMutation({
+    mutationFn: (overwrite: boolean) => call('bulk.saveResults', { runId, format, includeTokens, path, overwrite }),
+    onSuccess: (saved) => toast.success(`Saved ${countFormat.format(saved.rows)} rows to ${saved.path}${includeTokens ? ', owner-only: it holds group tokens.' : '.'}`),
+    onError: (error, overwrite) => {
+      if (!overwrite && (error as { code?: string }).code === 'conflict' && window.confirm(`${error.message}`)) saver.mutate(true)
+      else if ((error as { code?: string }).code !== 'conflict') toast.error(error.message)
+    },
+  })
+  const downloader = useMutation({
+    mutationFn: (as: BulkResultsFormat) => saveDownload('bulk-results', { runId, format: as }),
+    onSuccess: (fileName) => toast.success(`Downloaded ${fileName}, without tokens.`),
+    onError: (error) => toast.error(error.message),
+  })
+
+  if (run.isPending) return <p className="loading">Loading the run…</p>
+  if (run.isError) return <p role="alert" className="error-text">The run could not be read: {run.error.message}</p>
+  const current = run.data.run
+  const live = pushed && pushed.state === 'running' ? pushed : (run.data.progress ?? pushed)
+  const state = live?.state ?? current.state
+  const { tallies, planned } = current
+  const total = live?.total ?? planned.total - planned.unchanged - (current.sendCreate ? 0 : planned.create) - (current.sendUpdate ? 0 : planned.update)
+  const settled = live?.done ?? total - tallies.pending
+  const rows = items.data?.pages.flatMap((page) => page.items) ?? []
+  const matching = items.data?.pages[0]?.matching ?? 0
+  const going = state === 'running'
+
+  return (
+    <section className="card stack" aria-labelledby="bulk-run-title">
+      <div className="row bulk-run__head">
+        <h2 id="bulk-run-title" className="card__title">
+          {current.kind === 'rotate' ? 'Rotation' : 'Run'} of {current.fileName}
+        </h2>
+        <span className="muted">
+          {current.profileName ?? current.baseUrl} · {new Date(current.createdAt).toLocaleString()}
+        </span>
+      </div>
+      <p role="status" aria-live="polite">
+        {STATE_SENTENCES[state]}
+        {live?.waitingUntil ? ' The server asked to wait (429): sending again shortly.' : ''}
+      </p>
+      <div className="bulk-progress">
+        <progress max={Math.max(1, total)} value={settled} aria-label="Rows sent" />
+        <span className="bulk-progress__numbers">
+          {countFormat.format(settled)} of {countFormat.format(total)} · {countFormat.format(live?.failed ?? tallies.failed)} failed
+          {live ? ` · ${countFormat.format(live.retried)} retried · ${countFormat.format(live.ratePerMinute)}/min` : ''}
+          {live?.etaSeconds ? ` · about ${duration(live.etaSeconds)} left` : ''}
+        </span>
+      </div>
+      <div className="row" role="toolbar" aria-label="Run controls">
+        {going ? (
+          <button type="button" className="btn" onClick={() => control.mutate('pause')}>
+            Pause
+          </button>
+        ) : null}
+        {state === 'paused' && run.data.progress ? (
+          <button type="button" className="btn btn--primary" onClick={() => control.mutate('resume')}>
+            Resume
+          </button>
+        ) : null}
+        {(state === 'interrupted' || state === 'planned' || (state === 'paused' && !run.data.progress)) && current.profileId ? (
+          <button type="button" className="btn btn--primary" onClick={() => control.mutate('start')}>
+            {state === 'planned' ? 'Start' : 'Resume'}
+          </button>
+        ) : null}
+        {state !== 'finished' && state !== 'cancelled' ? (
+          <button type="button" className="btn btn--ghost" onClick={() => cancelDialog.current?.showModal()}>
+            Cancel run…
+          </button>
+        ) : null}
+      </div>
+      <dl className="bulk-tallies">
+        {(['created', 'updated', 'unchanged', 'rotated', 'failed', 'unknown', 'skipped'] as const)
+          .filter((key) => tallies[key] > 0 || key === 'failed')
+          .map((key) => (
+            <div key={key}>
+              <dt>{OUTCOME_LABELS[key]}</dt>
+              <dd>{countFormat.format(tallies[key])}</dd>
+            </div>
+          ))}
+        <div>
+          <dt>Not sent yet</dt>
+          <dd>{countFormat.format(tallies.pending)}</dd>
+        </div>
+      </dl>
+      {tallies.unknown > 0 ? (
+        <p className="callout callout--warning" role="alert">
+          {tallies.unknown} {tallies.unknown === 1 ? 'rotation' : 'rotations'} may or may not have happened: the answer was lost. They are never sent again on their own; check those groups before rotating them again.
+        </p>
+      ) : null}
+
+      <div className="row">
+        <label className="inline-field">
+          Outcome
+          <select value={outcome} onChange={(event) => setOutcome(event.target.value as BulkOutcome | '')}>
+            <option value="">Any</option>
+            {(Object.keys(OUTCOME_LABELS) as BulkOutcome[]).map((key) => (
+              <option key={key} value={key}>
+                {OUTCOME_LABELS[key]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <input type="search" aria-label="Search rows by id" placeholder="Search id" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <span className="muted">{countFormat.format(matching)} rows</span>
+      </div>
+      <div className="table-wrap bulk-rows" tabIndex={0} role="region" aria-label="Rows, scrollable">
+        <table className="table" aria-label="Rows of the run">
+          <thead>
+            <tr>
+              <th scope="col" className="numeric">Line</th>
+              <th scope="col">user_group_id</th>
+              <th scope="col">Plan</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((item) => (
+              <tr key={item.seq}>
+                <td className="numeric">{item.line}</td>
+                <td className="bulk-rows__id">
+                  <code>{item.groupId}</code>
+                </td>
+                <td>{item.action}</td>
+                <td>
+                  {item.outcome ? <span className={`badge badge--${OUTCOME_TONES[item.outcome]}`}>{OUTCOME_LABELS[item.outcome]}</span> : <span className="muted">{item.state === 'sending' ? 'Sending' : 'Waiting'}</span>}
+                </td>
+                <td className="detail">
+                  {item.message ?? (item.httpStatus ? `HTTP ${item.httpStatus}` : '')}
+                  {item.attempts > 1 ? ` (${item.attempts} attempts)` : ''}
+                  {item.tokenLast4 ? ` · token …${item.tokenLast4}` : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {items.hasNextPage ? (
+        <button type="button" className="btn" disabled={items.isFetchingNextPage} onClick={() => void items.fetchNextPage()}>
+          Show {PAGE} more rows
+        </button>
+      ) : null}
+
+      {state === 'finished' || state === 'cancelled' || state === 'paused' || state === 'interrupted' ? (
+        <div className="stack bulk-results" role="region" aria-label="Results">
+          <h3 className="bulk-results__title">Results file</h3>
+          <div className="row">
+            <button type="button" className="btn" disabled={downloader.isPending} onClick={() => downloader.mutate('csv')}>
+              Download CSV
+            </button>
+            <button type="button" className="btn" disabled={downloader.isPending} onClick={() => downloader.mutate('json')}>
+              Download JSON
+            </button>
+            <span className="muted">Every row’s line, id, outcome, status and message; no tokens.</span>
+          </div>
+          {current.profileId ? (
+            <form
+              className="row"
+              aria-label="Save results with tokens"
+              onSubmit={(event) => {
+                event.preventDefault()
+                if (path.trim()) saver.mutate(false)
+              }}
+            >
+              <label className="inline-field">
+                Save to
+                <input type="text" spellCheck={false} placeholder="/home/you/results.csv" value={path} onChange={(event) => setPath(event.target.value)} />
+              </label>
+              <select aria-label="Results format" value={format} onChange={(event) => setFormat(event.target.value as BulkResultsFormat)}>
+                <option value="csv">CSV</option>
+                <option value="json">JSON</option>
+              </select>
+              <label>
+                <input type="checkbox" checked={includeTokens} onChange={(event) => setIncludeTokens(event.target.checked)} /> Include group tokens
+              </label>
+              <button type="submit" className="btn" disabled={!path.trim() || saver.isPending}>
+                Save
+              </button>
+            </form>
+          ) : null}
+          {includeTokens ? (
+            <p className="callout callout--warning" role="alert">
+              This file will hold the group tokens in clear: anyone who reads it can open those dashboards. It is written owner-only (0600); keep it out of shared folders and version control.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+
+      <dialog ref={cancelDialog} className="dialog" aria-labelledby="bulk-cancel-title">
+        <h2 id="bulk-cancel-title" className="dialog__title">
+          Cancel this run?
+        </h2>
+        <p>The requests in flight finish; the {countFormat.format(tallies.pending)} rows not sent yet are skipped. A cancelled run cannot be resumed: plan the file again to send them.</p>
+        <div className="row dialog__actions">
+          <button type="button" className="btn" autoFocus onClick={() => cancelDialog.current?.close()}>
+            Keep the run
+          </button>
+          <button
+            type="button"
+            className="btn btn--danger"
+            onClick={() => {
+              cancelDialog.current?.close()
+              control.mutate('cancel')
+            }}
+          >
+            Cancel run
+          </button>
+        </div>
+      </dialog>
+    </section>
+  )
+}

@@ -1,0 +1,71 @@
+import { create } from 'zustand'
+import { docsLookup, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
+import { call } from '../../../lib/api'
+import { setDocs, useEditor } from './editor-store'
+
+/**
+ * Loading the open document's docs folder, as main indexes it: its pages (for autocompletion,
+ * the missing-page warnings, the unlisted pages and the sidebar preview) and the checks of the
+ * OpenAPI files the document names, kept in the editor store (`docs`) where the Problems find
+ * them. Main watches the folder and says when it changed.
+ */
+interface DocsLoading {
+  loading: boolean
+  error: string | null
+}
+
+export const useDocsLoading = create<DocsLoading>(() => ({ loading: false, error: null }))
+
+let serial = 0
+
+/** Indexes the document's folder, or the one chosen; a cancelled dialog changes nothing. */
+export async function loadDocs(folder?: { kind: 'dialog' } | { kind: 'path'; path: string }): Promise<void> {
+  const document = useEditor.getState().document
+  if (!document) return
+  const { documentId } = document
+  // An untitled document has no folder until one is chosen.
+  if (!folder && document.path === null) return void useDocsLoading.setState({ loading: false, error: null })
+  const mine = ++serial
+  useDocsLoading.setState({ loading: true, error: null })
+  try {
+    const { index } = await call('site.docsIndex', folder ? { documentId, folder } : { documentId })
+    if (mine !== serial || useEditor.getState().document?.documentId !== documentId) return
+    if (index) setDocs({ lookup: docsLookup(index), openapi: useEditor.getState().docs?.openapi ?? [] })
+    useDocsLoading.setState({ loading: false })
+    await checkOpenApi()
+  } catch (error) {
+    if (mine === serial) useDocsLoading.setState({ loading: false, error: error instanceof Error ? error.message : String(error) })
+  }
+}
+
+let checkedFiles = ''
+
+/** Validates the OpenAPI files the document names, again whenever the list changes. */
+export async function checkOpenApi(): Promise<void> {
+  const { document, value, docs } = useEditor.getState()
+  if (!document || !docs) return
+  const files = openApiFilesOf(value)
+  checkedFiles = JSON.stringify(files)
+  if (!files.length) return void setDocs({ ...docs, openapi: [] })
+  try {
+    const { checks } = await call('site.checkOpenApi', { documentId: document.documentId, files: files.slice(0, 20) })
+    const current = useEditor.getState().docs
+    if (checkedFiles === JSON.stringify(files) && current) setDocs({ ...current, openapi: checks })
+  } catch {
+    // The files stay unchecked; the docs folder view says which.
+  }
+}
+
+// For the life of the app: a new document brings its folder, and new OpenAPI paths are checked.
+let openApiTimer: ReturnType<typeof setTimeout> | undefined
+useEditor.subscribe((state, previous) => {
+  if (state.document?.documentId !== previous.document?.documentId || state.document?.path !== previous.document?.path) {
+    if (state.document) void loadDocs()
+    else useDocsLoading.setState({ loading: false, error: null })
+    return
+  }
+  if (state.value !== previous.value && JSON.stringify(openApiFilesOf(state.value)) !== checkedFiles) {
+    clearTimeout(openApiTimer)
+    openApiTimer = setTimeout(() => void checkOpenApi(), 500)
+  }
+})

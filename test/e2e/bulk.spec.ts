@@ -1,0 +1,87 @@
+import { readFile } from 'node:fs/promises'
+import type { Page } from '@playwright/test'
+import { expect, launchBrowserMode, test, type BrowserModeApp } from './browser-mode'
+import { checkScreen } from './screens'
+
+// One story, in order: the steps share an app of their own (with its local sandbox, preselected),
+// so the groups they create stay out of the other files' shared app.
+test.describe.configure({ mode: 'serial' })
+
+let own: BrowserModeApp & { stop(): Promise<void> }
+test.beforeAll(async () => {
+  own = await launchBrowserMode()
+})
+test.afterAll(() => own.stop())
+
+const csv = (rows: string[]) => Buffer.from(['user_group_id,name,properties', ...rows].join('\n'))
+const rows = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index}}"`)
+
+async function openBulk(page: Page, url: string) {
+  await page.goto(url)
+  await page.keyboard.press('ControlOrMeta+5')
+  await expect(page.getByRole('heading', { name: 'Bulk runs', level: 1 })).toBeVisible()
+}
+
+test('a file with problems lists them by line and column, sends nothing, and can leave them out', async ({ page }) => {
+  await openBulk(page, own.url)
+  await checkScreen(page, 'bulk-empty')
+  await page.getByLabel('File of groups').setInputFiles({ name: 'customers.csv', mimeType: 'text/csv', buffer: csv([...rows(40, 'acme'), 'acme-3,Again,', ',No id,']) })
+  const problems = page.getByRole('table', { name: 'Problems' })
+  await expect(problems.getByRole('row')).toHaveCount(3)
+  await expect(problems).toContainText('"acme-3" is on line 5 too: each id may be in the file once.')
+  await expect(problems).toContainText('user_group_id: a non-empty string is required.')
+  await expect(page.getByRole('alert')).toContainText('customers.csv has 2 problems. Nothing is sent until they are fixed in the file, or left out.')
+  await checkScreen(page, 'bulk-problems')
+
+  await page.getByRole('button', { name: 'Leave the 2 out and plan the 40 valid rows' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Plan for customers.csv' })).toContainText('40 new, 0 changed, 0 unchanged')
+  await expect(page.getByLabel('Requests a minute')).toHaveValue('')
+  await page.getByRole('button', { name: 'Send 40 rows' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Finished.' })).toBeVisible()
+  await expect(page.getByRole('progressbar', { name: 'Rows sent' })).toHaveAttribute('value', '40')
+  await expect(page.getByRole('table', { name: 'Rows of the run' }).getByText('Created')).toHaveCount(40)
+  await checkScreen(page, 'bulk-finished')
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download CSV' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toMatch(/^embed-console-bulk-[0-9a-f]{8}\.csv$/)
+  const text = await readFile(await file.path(), 'utf8')
+  expect(text.split('\n')[0]).toBe('line,user_group_id,action,outcome,http_status,message,token_last4')
+  expect(text.trim().split('\n')).toHaveLength(41)
+})
+
+test('a second file is planned against the catalog: changed rows are updates, the rest unchanged', async ({ page }) => {
+  await openBulk(page, own.url)
+  const changed = rows(40, 'acme').map((row, index) => (index < 5 ? row.replace('Customer', 'Renamed') : row))
+  await page.getByLabel('File of groups').setInputFiles({ name: 'again.csv', mimeType: 'text/csv', buffer: csv([...changed, 'fresh-1,Fresh,']) })
+  await expect(page.getByRole('status').filter({ hasText: 'Plan for again.csv' })).toContainText('1 new, 5 changed, 35 unchanged')
+  await checkScreen(page, 'bulk-plan')
+  await page.getByLabel('Get or create the 1 new ids').uncheck()
+  await page.getByRole('button', { name: 'Send 5 rows' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Finished.' })).toBeVisible()
+  await page.getByRole('combobox', { name: 'Outcome' }).selectOption('updated')
+  await expect(page.getByRole('table', { name: 'Rows of the run' }).getByRole('row')).toHaveCount(6)
+  await page.getByRole('combobox', { name: 'Outcome' }).selectOption('skipped')
+  await expect(page.getByRole('table', { name: 'Rows of the run' })).toContainText('fresh-1')
+})
+
+test('pause lets the requests in flight finish, resume goes on, cancel skips the rest', async ({ page }) => {
+  await openBulk(page, own.url)
+  await page.getByLabel('File of groups').setInputFiles({ name: 'slow.csv', mimeType: 'text/csv', buffer: csv(rows(300, 'slow')) })
+  await page.getByLabel('Requests a minute').fill('600')
+  await page.getByRole('button', { name: 'Send 300 rows' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Sending…' })).toBeVisible()
+  await page.getByRole('button', { name: 'Pause' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Paused' })).toBeVisible()
+  await checkScreen(page, 'bulk-paused')
+  const sentWhenPaused = Number(await page.getByRole('progressbar', { name: 'Rows sent' }).getAttribute('value'))
+  expect(sentWhenPaused).toBeGreaterThan(0)
+  expect(sentWhenPaused).toBeLessThan(300)
+  await page.getByRole('button', { name: 'Resume' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Sending…' })).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel run…' }).click()
+  await page.getByRole('dialog', { name: 'Cancel this run?' }).getByRole('button', { name: 'Cancel run' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Cancelled' })).toBeVisible()
+  await expect(page.getByRole('table', { name: 'Bulk runs' }).getByRole('row')).toHaveCount(4)
+})

@@ -1,0 +1,180 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../../src-main/app-services'
+import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import type { BulkProgress, BulkSettings } from '../../../src-shared/bulk/schemas'
+import { badGateway, startFlakyProxy, tooManyRequests, type FlakyProxy } from '../../helpers/flaky-proxy'
+import { readSandboxData } from '../../helpers/sandbox-data'
+
+const settings = (overrides: Partial<BulkSettings> = {}): BulkSettings => ({ concurrency: 4, ratePerMinute: null, sendCreate: true, sendUpdate: true, ...overrides })
+
+interface Setup {
+  sandbox: Sandbox
+  sandboxFile: string
+  services: AppServices
+  profileId: string
+  proxy?: FlakyProxy
+  progress: BulkProgress[]
+}
+
+let setup: Setup | undefined
+afterEach(async () => {
+  await setup?.services.close()
+  await setup?.proxy?.close()
+  await setup?.sandbox.close()
+  setup = undefined
+})
+
+async function start(options: { proxy?: (sandbox: Sandbox) => Promise<FlakyProxy> } = {}): Promise<Setup> {
+  const dir = await mkdtemp(join(tmpdir(), 'ec-bulk-'))
+  const sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
+  const proxy = await options.proxy?.(sandbox)
+  const progress: BulkProgress[] = []
+  const services = await createAppServices({ dataDir: join(dir, 'app'), transport: 'browser', sandbox: false })
+  services.events.subscribe((event) => event.name === 'bulk.progress' && progress.push(event.payload))
+  const profile = await services.profiles.create({ name: 'Bulk', baseUrl: proxy?.baseUrl ?? sandbox.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'session' })
+  setup = { sandbox, sandboxFile: join(dir, 'sandbox.db'), services, profileId: profile.id, proxy, progress }
+  return setup
+}
+
+const csv = (rows: string[]) => ['user_group_id,name,properties', ...rows].join('\n')
+const newRows = (count: number, prefix = 'g') => Array.from({ length: count }, (_, index) => `${prefix}-${index},Group ${index},`)
+
+describe('a bulk run against the sandbox', () => {
+  it('plans rows against the catalog: new ids are creates, changed ones updates, the rest unchanged', async () => {
+    const { services, profileId } = await start()
+    await services.groups.getOrCreate(profileId, { user_group_id: 'known-same', name: 'Same' })
+    await services.groups.getOrCreate(profileId, { user_group_id: 'known-changed', name: 'Before' })
+    const plan = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'groups.csv',
+      text: csv(['new-1,New,', 'known-same,Same,', 'known-changed,After,', 'known-same-props,,"{""a"":1}"']),
+      excludeInvalid: false,
+      settings: settings(),
+    })
+    expect(plan).toMatchObject({ format: 'csv', problemCount: 0, planned: { total: 4, create: 2, update: 1, unchanged: 1 } })
+    const items = services.bulk.items(plan.runId!, {}, 0, 10).items
+    expect(items.map((item) => [item.groupId, item.action, item.state])).toEqual([
+      ['new-1', 'create', 'pending'],
+      ['known-same', 'unchanged', 'done'],
+      ['known-changed', 'update', 'pending'],
+      ['known-same-props', 'create', 'pending'],
+    ])
+  })
+
+  it('refuses a file with problems until they are excluded, then plans the valid rows', async () => {
+    const { services, profileId } = await start()
+    const text = csv(['ok,OK,', ',no id,', 'ok,dup,'])
+    const refused = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text, excludeInvalid: false, settings: settings() })
+    expect(refused).toMatchObject({ runId: null, problemCount: 2, planned: { total: 1 } })
+    const excluded = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text, excludeInvalid: true, settings: settings() })
+    expect(excluded.runId).toEqual(expect.any(String))
+    expect(excluded.planned.total).toBe(1)
+  })
+
+  it('sends every row once, in the catalog and the activity log, with progress along the way', async () => {
+    const { services, profileId, sandboxFile, progress } = await start()
+    await services.groups.getOrCreate(profileId, { user_group_id: 'g-0', name: 'Old name' })
+    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(200)), excludeInvalid: false, settings: settings() })
+    expect(plan.planned).toMatchObject({ create: 199, update: 1 })
+    const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 8 }))
+    expect(await runner.done).toBe('finished')
+    const run = services.bulk.run(plan.runId!)
+    expect(run.state).toBe('finished')
+    expect(run.tallies).toMatchObject({ created: 199, updated: 1, failed: 0, pending: 0 })
+    expect(readSandboxData(sandboxFile).groups).toHaveLength(200)
+    expect(await services.router.dispatch('catalog.list', { profileId, limit: 1 }, { transport: 'test' })).toMatchObject({ ok: true, value: { total: 200 } })
+    const activity = await services.router.dispatch('activity.list', { profileId, limit: 1 }, { transport: 'test' })
+    expect(activity).toMatchObject({ ok: true, value: { total: 201 } })
+    expect(progress.at(-1)).toMatchObject({ runId: plan.runId, state: 'finished', total: 200, done: 200, failed: 0 })
+  })
+
+  it('honours 429 Retry-After and never counts it a failure: every group created exactly once', { timeout: 90_000 }, async () => {
+    // 30% of requests answered 429 with Retry-After: 1 by a gateway in front of the sandbox.
+    const { services, profileId, proxy } = await start({ proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, (index) => (index % 10 < 3 ? tooManyRequests(1) : null)) })
+    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(60)), excludeInvalid: false, settings: settings() })
+    const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 4 }))
+    expect(await runner.done).toBe('finished')
+    const run = services.bulk.run(plan.runId!)
+    expect(run.tallies).toMatchObject({ created: 60, failed: 0, unknown: 0, pending: 0 })
+    expect(proxy!.refused).toBeGreaterThan(0)
+    expect(runner.progress().retried).toBe(proxy!.refused)
+    expect([...proxy!.created.values()].every((count) => count === 1)).toBe(true)
+    expect(proxy!.created.size).toBe(60)
+  })
+
+  it('sends get-or-create again after a 5xx, up to a limit, and then fails the row', async () => {
+    const { services, profileId, proxy } = await start({
+      proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, (index, req) => (req.headers['x-never'] !== undefined ? null : index < 2 ? badGateway : null)),
+    })
+    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(['flaky,Flaky,']), excludeInvalid: false, settings: settings() })
+    const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 1 }))
+    expect(await runner.done).toBe('finished')
+    expect(services.bulk.run(plan.runId!).tallies).toMatchObject({ created: 1, failed: 0 })
+    expect(proxy!.refused).toBe(2)
+    expect(services.bulk.items(plan.runId!, {}, 0, 1).items[0]).toMatchObject({ outcome: 'created', attempts: 3 })
+  })
+
+  it('spaces requests to the rate limit', async () => {
+    const { services, profileId, proxy } = await start({ proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, () => null) })
+    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(8)), excludeInvalid: false, settings: settings() })
+    const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 4, ratePerMinute: 600 }))
+    await runner.done
+    const gaps = proxy!.arrivals.slice(1).map((at, index) => at - proxy!.arrivals[index]!)
+    // 600 a minute: one request every 100 ms at the most (a little slack for the timers).
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90)
+  })
+
+  it('pauses with the requests in flight finished, resumes, and cancel skips the rest', async () => {
+    const { services, profileId, sandboxFile } = await start()
+    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(300)), excludeInvalid: false, settings: settings() })
+    const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 2, ratePerMinute: 3000 }))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    runner.pause()
+    expect(await runner.idle()).toBe('paused')
+    const paused = services.bulk.run(plan.runId!)
+    expect(paused.state).toBe('paused')
+    // Nothing half-sent: every row is pending or settled, none in flight.
+    expect(services.bulk.items(plan.runId!, { state: 'sending' }, 0, 1).matching).toBe(0)
+    const sentWhilePaused = readSandboxData(sandboxFile).groups.length
+    expect(sentWhilePaused).toBe(paused.tallies.created)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(readSandboxData(sandboxFile).groups.length).toBe(sentWhilePaused)
+
+    runner.resume()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    runner.cancel()
+    expect(await runner.done).toBe('cancelled')
+    const cancelled = services.bulk.run(plan.runId!)
+    expect(cancelled.tallies.pending).toBe(0)
+    expect(cancelled.tallies.created + cancelled.tallies.skipped).toBe(300)
+    expect(cancelled.tallies.created).toBeGreaterThan(sentWhilePaused)
+    expect(readSandboxData(sandboxFile).groups.length).toBe(cancelled.tallies.created)
+  })
+})
+
+describe('bulk rotation', () => {
+  it('rotates kept tokens one at a time; a lost answer is outcome unknown and never sent again', async () => {
+    const { services, profileId, proxy } = await start({
+      // The third request's answer is lost: the gateway reads it, then drops the connection.
+      proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, (index) => (index === 5 ? (res) => res.socket?.destroy() : null)),
+    })
+    for (const id of ['r-1', 'r-2', 'r-3']) await services.groups.getOrCreate(profileId, { user_group_id: id })
+    const plan = services.bulk.plan({ kind: 'rotate', target: { profileId }, fileName: 'ids.csv', text: 'user_group_id\nr-1\nr-2\nr-3\nnot-kept', excludeInvalid: false, settings: settings() })
+    expect(plan.problems).toEqual([{ line: 5, column: 'user_group_id', message: 'No token is kept for "not-kept" in this profile, so it cannot be rotated from here.' }])
+    const runId = services.bulk.plan({ kind: 'rotate', target: { profileId }, fileName: 'ids.csv', text: 'user_group_id\nr-1\nr-2\nr-3\nnot-kept', excludeInvalid: true, settings: settings() }).runId!
+    const runner = services.bulk.launch(runId, settings({ concurrency: 4 }))
+    expect(await runner.done).toBe('finished')
+    const items = services.bulk.items(runId, {}, 0, 10).items
+    expect(items.map((item) => [item.groupId, item.outcome, item.attempts])).toEqual([
+      ['r-1', 'rotated', 1],
+      ['r-2', 'rotated', 1],
+      ['r-3', 'unknown', 1],
+    ])
+    expect(proxy!.arrivals).toHaveLength(6)
+    expect(services.bulk.run(runId).tallies).toMatchObject({ rotated: 2, unknown: 1, failed: 0 })
+  })
+})
