@@ -19,6 +19,7 @@ import config from '../../../packaging/electron-builder.config'
 const require = createRequire(import.meta.url)
 const root = resolve(import.meta.dirname, '../../..')
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
+const asar = require('@electron/asar') as { listPackage(path: string, options: { isPack: boolean }): string[]; extractFile(archive: string, file: string): Buffer }
 
 describe('packaging configuration', () => {
   it('passes electron-builder’s own validation', async () => {
@@ -59,7 +60,6 @@ describe('a Linux build with a stand-in Electron binary', () => {
       child.on('exit', (code) => (code === 0 ? done(text) : fail(new Error(`electron-builder exited with ${code}:\n${text}`))))
     })
     unpacked = join(output, 'linux-unpacked')
-    const asar = require('@electron/asar') as { listPackage(path: string, options: { isPack: boolean }): string[] }
     asarFiles = asar.listPackage(join(unpacked, 'resources/app.asar'), { isPack: false }).map((path) => path.replaceAll('\\', '/'))
   }, 120_000)
 
@@ -90,15 +90,30 @@ describe('a Linux build with a stand-in Electron binary', () => {
     const packageName = /^(@[a-z0-9-~][\w.~-]*\/)?[a-z0-9-~][\w.~-]*(\/.*)?$/
     const packages = [...imported].filter((name) => packageName.test(name) && !name.startsWith('node:') && name !== 'electron').map((name) => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/'))
     expect(packages).toEqual(expect.arrayContaining(['libsql', 'zod', 'write-file-atomic']))
-    const needed = new Set<string>()
-    const visit = (name: string) => {
-      if (needed.has(name)) return
-      needed.add(name)
-      const manifest = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
-      for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency)
+    // Resolved as Node will inside the archive: from the dependent's folder there, a nested
+    // node_modules first, then each folder up (electron-builder lays the tree out its own way).
+    const archive = join(unpacked, 'resources/app.asar')
+    const inArchive = new Set(asarFiles)
+    const locate = (name: string, from: string): string | null => {
+      for (let dir = from; ; dir = dir.slice(0, dir.lastIndexOf('/'))) {
+        if (inArchive.has(`${dir}/node_modules/${name}/package.json`)) return `${dir}/node_modules/${name}`
+        if (dir === '') return null
+      }
     }
-    packages.forEach(visit)
-    for (const name of needed) expect(asarFiles, name).toContain(`/node_modules/${name}/package.json`)
+    const found = new Set<string>()
+    const missing: string[] = []
+    const visit = (name: string, from: string) => {
+      // Type declarations only: nothing loads them at run time.
+      if (name.startsWith('@types/')) return
+      const dir = locate(name, from)
+      if (dir === null) return void missing.push(`${name} (from ${from || '/'})`)
+      if (found.has(dir)) return
+      found.add(dir)
+      const manifest = JSON.parse(asar.extractFile(archive, `${dir.slice(1)}/package.json`).toString('utf8')) as { dependencies?: Record<string, string> }
+      for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir)
+    }
+    for (const name of packages) visit(name, '')
+    expect(missing, 'packages main needs that the packaged app would not find').toEqual([])
     for (const name of ['react', 'react-dom', 'monaco-editor', '@tanstack/react-query', 'zustand']) expect(asarFiles).not.toContain(`/node_modules/${name}/package.json`)
   })
 
