@@ -76,14 +76,14 @@ async function call(name: string, body: unknown, raw = false): Promise<{ status:
 }
 
 /**
- * Keeps every effect inside the temporary folders: a site file path becomes a file name in the
- * test's own folder, and a base URL that parses becomes a loopback one (no request ever leaves
+ * Keeps every effect inside the temporary folders: any file or folder path (site.json files, a
+ * docs folder, a bulk run's results) becomes a name in the test's own folder, and a base URL that parses becomes a loopback one (no request ever leaves
  * this machine). Everything else goes as generated.
  */
 function confined(name: string, input: unknown, pick: number): unknown {
   const walk = (value: unknown, key?: string): unknown => {
     if (typeof value === 'string') {
-      if (key === 'path' && name.startsWith('site.') && value.trim() !== '') return join(siteDir, value.replace(/[^a-z0-9.-]/gi, '-').slice(0, 40) || 'x')
+      if (key === 'path' && value.trim() !== '') return join(siteDir, value.replace(/[^a-z0-9.-]/gi, '-').slice(0, 40) || 'x')
       if (key === 'baseUrl' && URL.canParse(value.trim()) && !isLoopbackHostname(new URL(value.trim()).hostname)) return loopbackUrls[pick % loopbackUrls.length]
       // An import file is JSON inside a string: its base URLs are confined the same way.
       if (key === 'text' && name === 'profiles.import') {
