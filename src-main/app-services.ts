@@ -120,7 +120,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
     ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events }),
-    ...createBulkHandlers(bulk, dataDir),
+    ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
   }
 
   const router = createRouter(handlers, {

@@ -1,17 +1,18 @@
 import { stat } from 'node:fs/promises'
-import { relative, isAbsolute } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import type { bulkCalls } from '../../src-shared/ipc/bulk-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { DownloadHandlers, HandlersFor } from '../router'
-import { resolveUserPath } from '../site-files/file-access'
+import { FileAccessPolicy, resolveUserPath } from '../site-files/file-access'
+import type { SiteFileDialogs } from '../site-files/file-dialogs'
 import type { BulkService } from './bulk-service'
 
 const RESULT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const
 
 const fileNameOf = (runId: string, format: 'csv' | 'json') => `embed-console-bulk-${runId.slice(0, 8)}.${format}`
 
-export function createBulkHandlers(bulk: BulkService, dataDir: string): HandlersFor<typeof bulkCalls> {
+export function createBulkHandlers(bulk: BulkService, options: { dataDir: string; dialogs?: SiteFileDialogs }): HandlersFor<typeof bulkCalls> {
+  const policy = new FileAccessPolicy(options.dataDir)
   return {
     'bulk.plan': ({ profileId, ...request }) => bulk.plan({ ...request, target: { profileId } }),
     'bulk.start': ({ runId, settings }) => {
@@ -27,27 +28,34 @@ export function createBulkHandlers(bulk: BulkService, dataDir: string): Handlers
 
     /**
      * Results written by main, owner-only (0600), atomically: the one way to get group tokens
-     * out, since a browser download cannot be made owner-only. Never into the data folder.
+     * out, since a browser download cannot be made owner-only. Where the system's dialogs exist
+     * (the desktop app), the person picks the file there and the renderer never names a path.
+     * Never into the data folder, however the path is spelled.
      */
-    async 'bulk.saveResults'({ runId, format, includeTokens, path, overwrite }) {
-      const target = resolveUserPath(path)
-      const inside = relative(dataDir, target)
-      if (!inside.startsWith('..') && !isAbsolute(inside)) {
-        throw new AppErrorException('refused', 'Choose a place outside Embed Console’s data folder, which holds its database and tokens.')
+    async 'bulk.saveResults'({ runId, format, includeTokens, target }) {
+      const run = bulk.run(runId)
+      let chosen: string | null
+      if (options.dialogs) {
+        if (target.kind !== 'dialog') throw new AppErrorException('refused', 'Choose where to save with the system’s dialog.')
+        chosen = await options.dialogs.chooseFileToSave('results', `${fileNameOf(runId, format)}`)
+        if (chosen === null) return null
+      } else {
+        if (target.kind !== 'path') throw new AppErrorException('refused', 'There is no file dialog here: type the path to save to.')
+        chosen = resolveUserPath(target.path)
       }
-      const existing = await stat(target).catch(() => null)
-      if (existing?.isDirectory()) throw new AppErrorException('file_io', `${target} is a folder: give a file name.`)
-      if (existing && !overwrite) throw new AppErrorException('conflict', `${target} exists already. Replace it?`, { path: target })
+      const path = await policy.resolve(chosen)
+      const existing = await stat(path).catch(() => null)
+      if (existing && !existing.isFile()) throw new AppErrorException('file_io', `${path} is not a regular file: give a file name.`)
+      // The system's save dialog asked already; a typed path is asked about here.
+      if (existing && target.kind === 'path' && !target.overwrite) throw new AppErrorException('conflict', `${path} exists already. Replace it?`, { path })
       let text = ''
-      let rows = 0
       for await (const chunk of bulk.results(runId, format, includeTokens)) text += chunk
-      rows = bulk.run(runId).planned.total
       try {
-        await writeFileAtomic(target, text, { mode: 0o600, fsync: true })
+        await writeFileAtomic(path, text, { mode: 0o600, fsync: true })
       } catch (error) {
-        throw new AppErrorException('file_io', `${target} could not be written: ${(error as Error).message}`)
+        throw new AppErrorException('file_io', `${path} could not be written: ${(error as Error).message}`)
       }
-      return { path: target, rows }
+      return { path, rows: run.planned.total }
     },
   }
 }

@@ -6,6 +6,11 @@ const JSON_FILES = [
   { name: 'All files', extensions: ['*'] },
 ]
 
+const RESULT_FILES = [
+  { name: 'CSV or JSON', extensions: ['csv', 'json'] },
+  { name: 'All files', extensions: ['*'] },
+]
+
 // Attached to the app's window when there is one, so the dialog is modal to it.
 const openIn = (options: OpenDialogOptions) => {
   const window = BrowserWindow.getFocusedWindow()
@@ -27,11 +32,12 @@ export const electronFileDialogs: SiteFileDialogs = {
     return canceled ? null : (filePaths[0] ?? null)
   },
   async chooseFileToSave(purpose, currentPath) {
+    const titles = { saveAs: 'Save site.json as', export: 'Export a valid copy', results: 'Save the run’s results' }
     const { canceled, filePath } = await saveIn({
-      title: purpose === 'saveAs' ? 'Save site.json as' : 'Export a valid copy',
-      buttonLabel: purpose === 'saveAs' ? 'Save' : 'Export',
+      title: titles[purpose],
+      buttonLabel: purpose === 'export' ? 'Export' : 'Save',
       ...(currentPath ? { defaultPath: purpose === 'export' ? currentPath.replace(/(\.json)?$/i, '.export.json') : currentPath } : {}),
-      filters: JSON_FILES,
+      filters: purpose === 'results' ? RESULT_FILES : JSON_FILES,
       properties: ['showOverwriteConfirmation', 'createDirectory'],
     })
     return canceled || !filePath ? null : filePath

@@ -91,13 +91,16 @@ export const bulkCalls = {
     output: z.object({ matching: z.number().int(), items: z.array(BulkItemSchema) }),
   }),
   'bulk.saveResults': defineCall({
-    summary: 'Writes a run’s results file, owner-only; with the group tokens only when asked.',
+    summary:
+      'Writes a run’s results file, owner-only; with the group tokens only when asked. The desktop app asks where with the system’s save dialog; browser mode takes a typed path, and asks before replacing a file. Null when the dialog was cancelled.',
     input: RunChoice.extend({
       format: BulkResultsFormatSchema,
       includeTokens: z.boolean(),
-      path: z.string().trim().min(1, 'Give the path of the file.').max(4096),
-      overwrite: z.boolean().default(false),
+      target: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('dialog') }).strict(),
+        z.object({ kind: z.literal('path'), path: z.string().trim().min(1, 'Give the path of the file.').max(4096), overwrite: z.boolean().default(false) }).strict(),
+      ]),
     }).strict(),
-    output: z.object({ path: z.string(), rows: z.number().int() }),
+    output: z.object({ path: z.string(), rows: z.number().int() }).nullable(),
   }),
 }

@@ -20,7 +20,7 @@ export interface SessionApp extends BrowserModeApp {
 }
 
 /** Spends the app's one-use key on a session, as the page does on its first load. */
-export async function openSession(app: BrowserModeApp): Promise<SessionApp> {
+export async function openSession<App extends BrowserModeApp>(app: App): Promise<App & SessionApp> {
   const response = await fetch(`${app.origin}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key: app.key }) })
   const pair = response.headers.getSetCookie()[0]?.split(';')[0]
   if (!response.ok || !pair) throw new Error(`The key was refused (HTTP ${response.status}).`)
@@ -29,11 +29,26 @@ export async function openSession(app: BrowserModeApp): Promise<SessionApp> {
   return { ...app, cookie, cookieHeader: pair }
 }
 
-/** Starts the built `embed-console web` exactly as a user would, on any free port. */
-export async function launchBrowserMode(dataDir?: string): Promise<BrowserModeApp & { stop(): Promise<void> }> {
+/** The session cookie as Playwright sets it (storageState, context.addCookies). */
+export const sessionCookie = (app: SessionApp) => ({
+  ...app.cookie,
+  domain: new URL(app.origin).hostname,
+  path: '/',
+  expires: -1,
+  httpOnly: true,
+  secure: false,
+  sameSite: 'Strict' as const,
+})
+
+/**
+ * Starts the built `embed-console web` exactly as a user would, on any free port. `appDir` runs
+ * another build (a baseline checkout, for a benchmark).
+ */
+export async function launchBrowserMode(dataDir?: string, appDir = '.'): Promise<BrowserModeApp & { stop(): Promise<void> }> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'ec-e2e-')))
   const child: ChildProcess = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: appDir,
   })
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
@@ -78,8 +93,7 @@ export const test = base.extend<object, { app: SessionApp }>({
     { scope: 'worker' },
   ],
   storageState: async ({ app }, use) => {
-    const { hostname } = new URL(app.origin)
-    await use({ cookies: [{ ...app.cookie, domain: hostname, path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Strict' }], origins: [] })
+    await use({ cookies: [sessionCookie(app)], origins: [] })
   },
 })
 

@@ -1,15 +1,16 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
-import { expect, launchBrowserMode, test, type BrowserModeApp } from './browser-mode'
+import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
 import { checkScreen } from './screens'
 
 // One story, in order: the steps share an app of their own (with its local sandbox, preselected),
 // so the groups they create stay out of the other files' shared app.
 test.describe.configure({ mode: 'serial' })
 
-let own: BrowserModeApp & { stop(): Promise<void> }
+let own: BrowserModeApp & SessionApp & { stop(): Promise<void> }
 test.beforeAll(async () => {
-  own = await launchBrowserMode()
+  // Its key opens one session: each step's page joins it with the session cookie.
+  own = await openSession(await launchBrowserMode())
 })
 test.afterAll(() => own.stop())
 
@@ -17,6 +18,7 @@ const csv = (rows: string[]) => Buffer.from(['user_group_id,name,properties', ..
 const rows = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index}}"`)
 
 async function openBulk(page: Page, url: string) {
+  await page.context().addCookies([sessionCookie(own)])
   await page.goto(url)
   await page.keyboard.press('ControlOrMeta+5')
   await expect(page.getByRole('heading', { name: 'Bulk runs', level: 1 })).toBeVisible()

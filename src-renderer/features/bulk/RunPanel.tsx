@@ -60,9 +60,15 @@ export function RunPanel({ runId }: { runId: string }) {
     onSettled: () => void refresh(),
     onError: (error) => toast.error(error.message),
   })
+  // The desktop app picks the file with the system's dialog; browser mode takes a typed path.
+  const environment = useQuery({ queryKey: ['site', 'environment'], queryFn: () => call('site.environment', {}), staleTime: Infinity })
+  const dialogs = environment.data?.fileDialogs ?? false
   const saver = useMutation({
-    mutationFn: (overwrite: boolean) => call('bulk.saveResults', { runId, format, includeTokens, path, overwrite }),
-    onSuccess: (saved) => toast.success(`Saved ${countFormat.format(saved.rows)} rows to ${saved.path}${includeTokens ? ', owner-only: it holds group tokens.' : '.'}`),
+    mutationFn: (overwrite: boolean) =>
+      call('bulk.saveResults', { runId, format, includeTokens, target: dialogs ? { kind: 'dialog' } : { kind: 'path', path, overwrite } }),
+    onSuccess: (saved) => {
+      if (saved) toast.success(`Saved ${countFormat.format(saved.rows)} rows to ${saved.path}${includeTokens ? ', owner-only: it holds group tokens.' : '.'}`)
+    },
     onError: (error, overwrite) => {
       if (!overwrite && (error as { code?: string }).code === 'conflict' && window.confirm(`${error.message}`)) saver.mutate(true)
       else if ((error as { code?: string }).code !== 'conflict') toast.error(error.message)
@@ -221,13 +227,15 @@ export function RunPanel({ runId }: { runId: string }) {
               aria-label="Save results with tokens"
               onSubmit={(event) => {
                 event.preventDefault()
-                if (path.trim()) saver.mutate(false)
+                if (dialogs || path.trim()) saver.mutate(false)
               }}
             >
-              <label className="inline-field">
-                Save to
-                <input type="text" spellCheck={false} placeholder="/home/you/results.csv" value={path} onChange={(event) => setPath(event.target.value)} />
-              </label>
+              {dialogs ? null : (
+                <label className="inline-field">
+                  Save to
+                  <input type="text" spellCheck={false} placeholder="/home/you/results.csv" value={path} onChange={(event) => setPath(event.target.value)} />
+                </label>
+              )}
               <select aria-label="Results format" value={format} onChange={(event) => setFormat(event.target.value as BulkResultsFormat)}>
                 <option value="csv">CSV</option>
                 <option value="json">JSON</option>
@@ -235,8 +243,8 @@ export function RunPanel({ runId }: { runId: string }) {
               <label>
                 <input type="checkbox" checked={includeTokens} onChange={(event) => setIncludeTokens(event.target.checked)} /> Include group tokens
               </label>
-              <button type="submit" className="btn" disabled={!path.trim() || saver.isPending}>
-                Save
+              <button type="submit" className="btn" disabled={(!dialogs && !path.trim()) || saver.isPending}>
+                {dialogs ? 'Save…' : 'Save'}
               </button>
             </form>
           ) : null}

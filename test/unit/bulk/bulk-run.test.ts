@@ -128,6 +128,15 @@ describe('a bulk run against the sandbox', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90)
   })
 
+  it('keeps two runs to one profile to its rate together: the pace is the profile’s, not each run’s', async () => {
+    const { services, profileId, proxy } = await start({ proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, () => null) })
+    const runs = ['a', 'b'].map((prefix) => services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: `${prefix}.csv`, text: csv(newRows(5, prefix)), excludeInvalid: false, settings: settings() }).runId!)
+    await Promise.all(runs.map((runId) => services.bulk.launch(runId, settings({ concurrency: 4, ratePerMinute: 600 })).done))
+    expect(proxy!.arrivals).toHaveLength(10)
+    const gaps = proxy!.arrivals.slice(1).map((at, index) => at - proxy!.arrivals[index]!)
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90)
+  })
+
   it('pauses with the requests in flight finished, resumes, and cancel skips the rest', async () => {
     const { services, profileId, sandboxFile } = await start()
     const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(300)), excludeInvalid: false, settings: settings() })
