@@ -50,22 +50,23 @@ const NO_SESSION: Record<NoSessionReason, ReactNode> = {
   ),
 }
 
-void connectBridge().then((state) => {
-  if (state.kind === 'no-session') {
-    root.render(
-      <main className="no-key">
-        <h1>Embed Console needs its access key</h1>
-        {NO_SESSION[state.reason]}
-      </main>,
-    )
-    return
-  }
-  installBridge(state.bridge)
+// The app draws at once; its calls wait for browser mode's session, which a refusal replaces
+// with the page that says why.
+const { bridge, transport, session } = connectBridge()
+installBridge(bridge)
+root.render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <App transport={transport} />
+    </QueryClientProvider>
+  </StrictMode>,
+)
+void session.then((reason) => {
+  if (reason === null) return
   root.render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <App transport={state.transport} />
-      </QueryClientProvider>
-    </StrictMode>,
+    <main className="no-key">
+      <h1>Embed Console needs its access key</h1>
+      {NO_SESSION[reason]}
+    </main>,
   )
 })

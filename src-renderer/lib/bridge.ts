@@ -23,9 +23,39 @@ export function takeKeyFromAddress(location: Location, history: History): string
   return key
 }
 
-function browserBridge(): Bridge {
+/** Why browser mode could not open: no key, a key already spent, a wrong key, or no server answering. */
+export type NoSessionReason = 'no-key' | 'key-used' | 'key-wrong' | 'unreachable'
+
+/**
+ * Trades the address's key (or this browser's cookie from an earlier load) for the session;
+ * null when it is open, else why not.
+ */
+async function openSession(key: string | null): Promise<NoSessionReason | null> {
+  let response: Response
+  try {
+    response = await fetch(SESSION_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(key === null ? {} : { key }),
+    })
+  } catch {
+    return 'unreachable'
+  }
+  if (response.ok) return null
+  const refusal = (await response.json().catch(() => null)) as { error?: { details?: { keyUsed?: boolean } } } | null
+  return key === null ? 'no-key' : refusal?.error?.details?.keyUsed ? 'key-used' : 'key-wrong'
+}
+
+const NO_SESSION_RESULT = {
+  ok: false as const,
+  error: { code: 'refused' as const, message: 'This browser has no session with Embed Console. Open the address it printed when it started.' },
+}
+
+/** Calls and the event stream wait for the session: the page can draw at once, before it opens. */
+function browserBridge(session: Promise<NoSessionReason | null>): Bridge {
   return {
     async invoke(name, input) {
+      if ((await session) !== null) return NO_SESSION_RESULT
       try {
         const response = await fetch(`/ipc/${encodeURIComponent(name)}`, {
           method: 'POST',
@@ -41,37 +71,32 @@ function browserBridge(): Bridge {
       }
     },
     onEvent(listener) {
-      const source = new EventSource('/events')
-      source.onmessage = (message) => listener(JSON.parse(message.data) as AnyEvent)
-      return () => source.close()
+      let source: EventSource | null = null
+      let closed = false
+      void session.then((reason) => {
+        if (reason !== null || closed) return
+        source = new EventSource('/events')
+        source.onmessage = (message) => listener(JSON.parse(message.data) as AnyEvent)
+      })
+      return () => {
+        closed = true
+        source?.close()
+      }
     },
   }
 }
 
-/** Why browser mode could not open: no key, a key already spent, or no server answering. */
-export type NoSessionReason = 'no-key' | 'key-used' | 'key-wrong' | 'unreachable'
+export interface BridgeConnection {
+  bridge: Bridge
+  transport: 'electron' | 'browser'
+  /** Settles with null once calls may go through, or with why they never will (browser mode only). */
+  session: Promise<NoSessionReason | null>
+}
 
-export type BridgeState = { kind: 'ready'; bridge: Bridge; transport: 'electron' | 'browser' } | { kind: 'no-session'; reason: NoSessionReason }
-
-/**
- * Electron's preload bridge when there is one; else browser mode, once the server confirms this
- * browser's session (its cookie from an earlier load, or the key of the address, spent now).
- */
-export async function connectBridge(): Promise<BridgeState> {
-  if (window.api) return { kind: 'ready', bridge: window.api, transport: 'electron' }
+/** Electron's preload bridge when there is one; else browser mode, opening this browser's session. */
+export function connectBridge(): BridgeConnection {
+  if (window.api) return { bridge: window.api, transport: 'electron', session: Promise.resolve(null) }
   window.sessionStorage.removeItem(LEGACY_KEY_STORAGE)
-  const key = takeKeyFromAddress(window.location, window.history)
-  let response: Response
-  try {
-    response = await fetch(SESSION_PATH, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(key === null ? {} : { key }),
-    })
-  } catch {
-    return { kind: 'no-session', reason: 'unreachable' }
-  }
-  if (response.ok) return { kind: 'ready', bridge: browserBridge(), transport: 'browser' }
-  const refusal = (await response.json().catch(() => null)) as { error?: { details?: { keyUsed?: boolean } } } | null
-  return { kind: 'no-session', reason: key === null ? 'no-key' : refusal?.error?.details?.keyUsed ? 'key-used' : 'key-wrong' }
+  const session = openSession(takeKeyFromAddress(window.location, window.history))
+  return { bridge: browserBridge(session), transport: 'browser', session }
 }
