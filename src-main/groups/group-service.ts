@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { ActivityEntry, ApiOperation } from '../../src-shared/activity/schemas'
-import type { ConnectionTest, GroupCallResult } from '../../src-shared/ipc/group-calls'
+import type { ConnectionTest, GroupCallResult, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import type { TokenStorage } from '../../src-shared/profiles/schemas'
+import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
-import { visibleTail, type SecretVault } from '../profiles/vault'
+import type { SecretVault } from '../profiles/vault'
 import type { Database } from '../storage/database'
 import { groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
@@ -29,8 +29,6 @@ export interface GroupServiceDeps {
 export interface CallOptions {
   timeoutMs?: number
 }
-
-export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
 

@@ -1,4 +1,4 @@
-import type { TokenState, TokenStorage, VaultStatus } from '../../src-shared/profiles/schemas'
+import { visibleTail, type TokenState, type TokenStorage, type VaultStatus } from '../../src-shared/profiles/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { SafeStorageLike } from '../app-services'
 import type { Database } from '../storage/database'
@@ -42,11 +42,6 @@ interface SecretRow {
 interface SessionSecret {
   secret: string
   last4?: string
-}
-
-/** The one rule for the characters of a token that may be shown: short tokens show none. */
-export function visibleTail(secret: string): string | undefined {
-  return secret.length >= 12 ? secret.slice(-4) : undefined
 }
 
 export interface SecretVaultOptions {

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import {
   GetOrCreateRequestSchema,
   GetOrCreateResponseSchema,
@@ -7,7 +8,7 @@ import {
   RotateTokenResponseSchema,
   UpdateRequestSchema,
   UpdateResponseSchema,
-  USER_API_PATH,
+  userApiUrl,
   type GetOrCreateRequest,
   type GetOrCreateResponse,
   type RotateTokenRequest,
@@ -73,20 +74,11 @@ const ROTATE_TOKEN: OperationSpec<RotateTokenRequest, RotateTokenResponse> = {
   responseSchema: RotateTokenResponseSchema,
 }
 
+/** The one base-URL rule (BaseUrlSchema), so the client refuses exactly what the profile form refuses. */
 function endpointFor(baseUrl: string): URL {
-  let base: URL
-  try {
-    base = new URL(baseUrl)
-  } catch {
-    throw new AppErrorException('invalid_input', `The base URL "${baseUrl}" is not a URL.`)
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    throw new AppErrorException('invalid_input', `The base URL must start with http:// or https://, not ${base.protocol}//.`)
-  // Credentials in the URL would end up in every error sentence; a query or fragment has no meaning here.
-  if (base.username || base.password) throw new AppErrorException('invalid_input', 'The base URL must not contain a user name or password.')
-  if (base.search || base.hash) throw new AppErrorException('invalid_input', 'The base URL must not contain a query (?…) or a fragment (#…).')
-  if (!base.pathname.endsWith('/')) base.pathname += '/'
-  return new URL(USER_API_PATH, base)
+  const parsed = BaseUrlSchema.safeParse(baseUrl)
+  if (!parsed.success) throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
+  return new URL(userApiUrl(parsed.data))
 }
 
 function checkOptions(options: UserApiClientOptions): void {

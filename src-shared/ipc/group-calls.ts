@@ -23,6 +23,8 @@ export const RotationSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('catalog'), groupId: z.string().min(1) }).strict(),
   z.object({ kind: z.literal('token'), currentToken: z.string().min(1, 'Paste the group’s current token.') }).strict(),
 ])
+/** Which group's token a rotation replaces: one kept in the vault for a catalog group, or one pasted. */
+export type RotationSource = z.infer<typeof RotationSourceSchema>
 
 export const ConnectionTestSchema = z.object({
   outcome: z.enum(['ok', 'token_refused', 'unreachable', 'unexpected']),

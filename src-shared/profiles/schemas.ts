@@ -39,8 +39,12 @@ export function isLoopbackHostname(hostname: string): boolean {
   return LOOPBACK_HOSTNAMES.has(host) || IPV4_LOOPBACK.test(host)
 }
 
-// The messages never quote the address itself: a pasted URL may carry a password.
-function baseUrlProblem(text: string): string | undefined {
+/**
+ * The one base-URL rule, for profiles, the client, the CLI's --base-url and --server: why a text
+ * is not an API root, or undefined. The messages never quote the address itself: a pasted URL
+ * may carry a password.
+ */
+export function baseUrlProblem(text: string): string | undefined {
   if (!URL.canParse(text)) return 'The base URL is not a full address: write it like https://example.com.'
   const url = new URL(text)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -93,6 +97,17 @@ export const ApiTokenSchema = z
  */
 export const TokenStorageSchema = z.enum(['keychain', 'session', 'file'])
 export type TokenStorage = z.infer<typeof TokenStorageSchema>
+
+/**
+ * The one rule for the characters of a token that may be shown (in the vault's `last4`, the
+ * catalog, a masked token on screen): the last 4, and none of a token shorter than 12.
+ */
+export function visibleTail(secret: string): string | undefined {
+  return secret.length >= 12 ? secret.slice(-4) : undefined
+}
+
+/** A token as the screen shows it before it is revealed: dots, then its visible tail. */
+export const maskedToken = (secret: string): string => `${'•'.repeat(12)}${visibleTail(secret) ?? ''}`
 
 /** What the renderer may know about a token: whether it is set, its tail, where it lives. */
 export const TokenStateSchema = z.object({

@@ -1,4 +1,4 @@
-import { USER_API_PATH } from './schemas'
+import { userApiUrl } from './schemas'
 
 const METHODS = { getOrCreate: 'GET', update: 'PUT', rotateToken: 'POST' } as const
 
@@ -10,7 +10,7 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
  * in it: the command reads `$EMBED_CONSOLE_TOKEN`, which the operator sets in their own shell.
  */
 export function buildCurlCommand(operation: keyof typeof METHODS, baseUrl: string, body: unknown): string {
-  const url = `${baseUrl.replace(/\/+$/, '')}/${USER_API_PATH}`
+  const url = userApiUrl(baseUrl)
   return [
     `curl -X ${METHODS[operation]} ${shellQuote(url)}`,
     `  -H 'Content-Type: application/json'`,

@@ -10,6 +10,13 @@ import { z } from 'zod'
 /** Every operation shares this path under the base URL; the method selects the operation. */
 export const USER_API_PATH = 'api/user'
 
+/**
+ * `{base_url}/api/user` for a base URL that passed BaseUrlSchema (src-shared/profiles): a path
+ * prefix is kept, trailing slashes are not doubled. The client, the code samples and the
+ * OpenAPI document all call here.
+ */
+export const userApiUrl = (baseUrl: string): string => `${baseUrl.replace(/\/+$/, '')}/${USER_API_PATH}`
+
 export const EnvironmentTagSchema = z
   .enum(['Customer', 'Testing'])
   .describe('Environment of the user group: a production customer group (Customer) or a test group (Testing).')

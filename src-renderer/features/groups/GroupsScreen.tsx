@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { CatalogRow } from '../../../src-shared/catalog/schemas'
-import type { GroupCallResult } from '../../../src-shared/ipc/group-calls'
+import type { GroupCallResult, RotationSource } from '../../../src-shared/ipc/group-calls'
 import { buildCurlCommand } from '../../../src-shared/user-api/curl'
 import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 import { call, CallError } from '../../lib/api'
@@ -13,7 +13,7 @@ import { CatalogPanel } from './CatalogPanel'
 import { fieldsFromCatalog, useGroupForm, type GroupOperation } from './group-form-state'
 import { GroupForm } from './GroupForm'
 import { ResultPanel, type GroupOutcome } from './ResultPanel'
-import { RotateForm, type RotationSource } from './RotateForm'
+import { RotateForm } from './RotateForm'
 
 const TABS: { id: GroupOperation; label: string }[] = [
   { id: 'getOrCreate', label: 'Get or create' },

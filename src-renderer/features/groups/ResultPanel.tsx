@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { GroupCallResult } from '../../../src-shared/ipc/group-calls'
+import { maskedToken } from '../../../src-shared/profiles/schemas'
 import { copySecret, copyText } from '../../lib/clipboard'
 import { toast } from '../../ui/toasts'
 import type { GroupOperation } from './group-form-state'
@@ -13,7 +14,7 @@ function maskTokens(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskTokens)
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, key === 'token' && typeof inner === 'string' ? `••••${inner.slice(-4)}` : maskTokens(inner)]),
+      Object.entries(value).map(([key, inner]) => [key, key === 'token' && typeof inner === 'string' ? maskedToken(inner) : maskTokens(inner)]),
     )
   }
   return value
@@ -31,7 +32,7 @@ function TokenValue({ token, prominent }: { token: string; prominent: boolean })
   return (
     <div className={prominent ? 'token token--prominent' : 'token'}>
       <code className="token__value" aria-label={revealed ? 'Group token' : 'Group token (hidden)'}>
-        {revealed ? token : `${'•'.repeat(12)}${token.slice(-4)}`}
+        {revealed ? token : maskedToken(token)}
       </code>
       <button type="button" className="btn btn--small" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
         {revealed ? 'Hide token' : 'Reveal token'}

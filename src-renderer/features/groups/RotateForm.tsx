@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useDeferredValue, useRef, useState, type FormEvent } from 'react'
+import type { RotationSource } from '../../../src-shared/ipc/group-calls'
 import { call } from '../../lib/api'
 import { Field } from '../../ui/Field'
 import { catalogQueryKey } from './CatalogPanel'
@@ -7,8 +8,6 @@ import { useGroupForm } from './group-form-state'
 
 /** Suggestions shown for the typed id: the catalog may hold 100,000 groups, so it is searched, not listed. */
 const SUGGESTIONS = 20
-
-export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
 
 export interface RotateFormProps {
   profileId: string

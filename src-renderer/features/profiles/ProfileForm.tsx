@@ -3,6 +3,8 @@ import {
   baseUrlWarning,
   ProfileChangesSchema,
   ProfileDraftSchema,
+  type ProfileChanges,
+  type ProfileDraft,
   type ProfileView,
   type TokenStorage,
   type VaultStatus,
@@ -10,8 +12,8 @@ import {
 import { Field } from '../../ui/Field'
 
 export type ProfileFormSubmit =
-  | { kind: 'create'; draft: unknown }
-  | { kind: 'update'; id: string; changes: unknown }
+  | { kind: 'create'; draft: ProfileDraft }
+  | { kind: 'update'; id: string; changes: ProfileChanges }
 
 interface ProfileFormProps {
   /** The profile being edited, or null for a new one. */
@@ -53,17 +55,19 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
     timeoutSeconds: Number(timeoutSeconds),
     ...(tokenGiven ? { apiToken, tokenStorage } : {}),
   }
-  const parsed = editing
-    ? ProfileChangesSchema.safeParse(clearToken ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields)
-    : ProfileDraftSchema.safeParse(fields)
+  // Parsed apart, so each submission keeps its own type.
+  const changes = editing ? ProfileChangesSchema.safeParse(clearToken ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields) : null
+  const draft = editing ? null : ProfileDraftSchema.safeParse(fields)
+  const parsed = (changes ?? draft)!
   const problemFor = (key: string) => (parsed.success ? null : (parsed.error.issues.find((issue) => issue.path[0] === key)?.message ?? null))
   const warning = baseUrlWarning(baseUrl)
   const reason = pending ? 'Saving…' : parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Check the fields.')
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!parsed.success || pending) return
-    onSubmit(editing ? { kind: 'update', id: editing.id, changes: parsed.data } : { kind: 'create', draft: parsed.data })
+    if (pending) return
+    if (editing && changes?.success) onSubmit({ kind: 'update', id: editing.id, changes: changes.data })
+    else if (draft?.success) onSubmit({ kind: 'create', draft: draft.data })
   }
 
   const tokenHint = editing?.token.set

@@ -106,10 +106,11 @@ describe('requests refused before anything is sent', () => {
 
 describe('client options', () => {
   it.each([
-    [{ baseUrl: 'not a url' }, 'The base URL "not a url" is not a URL.'],
-    [{ baseUrl: 'ftp://example.com' }, 'The base URL must start with http:// or https://, not ftp://.'],
-    [{ baseUrl: 'https://user:pass@example.com' }, 'The base URL must not contain a user name or password.'],
-    [{ baseUrl: 'https://example.com/?tenant=1' }, 'The base URL must not contain a query (?…) or a fragment (#…).'],
+    // The profile form's own rule (BaseUrlSchema), word for word; no message quotes the address.
+    [{ baseUrl: 'not a url' }, 'The base URL is not a full address: write it like https://example.com.'],
+    [{ baseUrl: 'ftp://example.com' }, 'The base URL must start with https:// (or http://); "ftp:" addresses are not accepted.'],
+    [{ baseUrl: 'https://user:pass@example.com' }, 'Leave the user name and password out of the base URL: the API token has its own field.'],
+    [{ baseUrl: 'https://example.com/?tenant=1' }, 'The base URL cannot have a query (?…) or a fragment (#…): the app adds /api/user to it.'],
     [{ apiToken: '' }, 'The API token is empty.'],
     [{ apiToken: 'abc\n' }, 'The API token contains spaces, line breaks or other characters a token cannot have.'],
     [{ timeoutMs: 0 }, 'The timeout must be a positive number of milliseconds.'],
