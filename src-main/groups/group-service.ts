@@ -4,15 +4,16 @@ import type { ConnectionTest, GroupCallResult, RotationSource } from '../../src-
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
+import type { CatalogEntry } from '../../src-shared/catalog/schemas'
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
 import type { SecretVault } from '../profiles/vault'
 import type { Database } from '../storage/database'
-import { groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
+import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
-import { createRedactor } from '../user-api/redact'
+import { createRedactor, redactReturnedTokens } from '../user-api/redact'
 
 export interface GroupServiceDeps {
   db: Database
@@ -31,6 +32,25 @@ export interface CallOptions {
 }
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
+
+type SentField = 'name' | 'mapping' | 'properties'
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
+const listOf = (fields: string[]) => (fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`)
+
+/**
+ * What a get-or-create of an existing group was given but did not apply. The answer shows the
+ * name and properties as they are; the mapping is never returned, so it counts as not applied
+ * unless the catalog already knew it as given.
+ */
+function fieldsNotApplied(request: GetOrCreateRequest, group: UserGroup, known: CatalogEntry | undefined): SentField[] {
+  const fields: SentField[] = []
+  if (request.name !== undefined && request.name !== group.name) fields.push('name')
+  if (request.mapping !== undefined && !sameJson(request.mapping, known?.mapping)) fields.push('mapping')
+  if (request.properties !== undefined && !sameJson(request.properties, group.properties ?? undefined)) fields.push('properties')
+  return fields
+}
 
 /**
  * Every /api/user call the app makes, from the UI or the CLI: picks the profile's connection out
@@ -58,8 +78,9 @@ export function createGroupService(deps: GroupServiceDeps) {
   }
 
   /**
-   * Runs one call and logs it, success or not. Secrets known to this call (the API token and any
-   * group token sent) are scrubbed from what the log keeps, whatever the error carried.
+   * Runs one call and logs it, success or not, with the body it sent and the one it got back.
+   * Secrets known to this call (the API token and any group token sent) are scrubbed from what
+   * the log keeps, whatever the error carried, and so is every token the answer issued.
    */
   async function logged<T>(
     operation: ApiOperation,
@@ -67,6 +88,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     groupId: string | undefined,
     secrets: string[],
     options: CallOptions,
+    request: unknown,
     run: (client: UserApiClient) => Promise<UserApiCallResult<T>>,
   ): Promise<UserApiCallResult<T>> {
     const profile = profiles.get(profileId)
@@ -74,11 +96,12 @@ export function createGroupService(deps: GroupServiceDeps) {
     const started = performance.now()
     const base = { id: randomUUID(), time: startedAt.toISOString(), profileId, profileName: profile.name, operation, ...(groupId ? { groupId } : {}) }
     let redact = createRedactor(secrets)
+    const kept = (body: unknown) => redactReturnedTokens(redact(body))
     try {
       const connection = await profiles.resolveConnection(profileId)
       redact = createRedactor([connection.apiToken, ...secrets])
       const result = await run(createClient({ ...connection, ...options }))
-      activity.append({ ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs })
+      activity.append({ ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs }, { request: kept(request), response: kept(result.raw ?? undefined) })
       return result
     } catch (error) {
       const failure =
@@ -92,7 +115,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         durationMs: performance.now() - started,
         ...(typeof status === 'number' ? { httpStatus: status } : {}),
       }
-      activity.append(entry)
+      activity.append(entry, { request: kept(request), response: kept(failure.details) })
       throw new AppErrorException(failure.code, redact(failure.message), redact(failure.details))
     }
   }
@@ -123,13 +146,28 @@ export function createGroupService(deps: GroupServiceDeps) {
   return {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('getOrCreate', id, request.user_group_id, [], options, (client) => client.getOrCreate(request))
-      return remember(id, result, request, false)
+      const previous = catalog.get(id, request.user_group_id)
+      const result = await logged('getOrCreate', id, request.user_group_id, [], options, request, (client) => client.getOrCreate(request))
+      // An existing group comes back unchanged: what was typed was not applied, so neither the
+      // catalog nor the operator may take it as the group's.
+      const existing = result.value.new_user_group === false
+      const remembered = await remember(id, result, existing ? undefined : request, false)
+      if (!existing) return remembered
+      const notApplied = fieldsNotApplied(request, result.value.user_group, previous)
+      if (notApplied.length === 0) return remembered
+      return {
+        ...remembered,
+        notApplied,
+        warnings: [
+          `“${request.user_group_id}” already existed, so get-or-create returned it unchanged: the ${listOf(notApplied)} you gave ${notApplied.length === 1 ? 'was' : 'were'} not applied. Use Update to change ${notApplied.length === 1 ? 'it' : 'them'}.`,
+          ...remembered.warnings,
+        ],
+      }
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const result = await logged('update', id, request.user_group_id, [], options, (client) => client.update(request))
+      const result = await logged('update', id, request.user_group_id, [], options, request, (client) => client.update(request))
       return remember(id, result, request, false)
     },
 
@@ -141,8 +179,19 @@ export function createGroupService(deps: GroupServiceDeps) {
         throw new AppErrorException('refused', `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`)
       }
       const groupId = source.kind === 'catalog' ? source.groupId : undefined
-      const result = await logged('rotateToken', id, groupId, [currentToken], options, (client) => client.rotateToken({ current_token: currentToken }))
+      const request = { current_token: currentToken }
+      const result = await logged('rotateToken', id, groupId, [currentToken], options, request, (client) => client.rotateToken(request))
       return remember(id, result, undefined, true)
+    },
+
+    /** Whether the vault still holds this group's token (a rotation from the catalog needs it). */
+    tokenKept(profileId: string, groupId: string): boolean {
+      return vault.has(groupTokenKey(profileId, groupId))
+    },
+
+    /** The groups of this profile whose token is kept for this session only (not in the database). */
+    sessionGroupIds(profileId: string): string[] {
+      return vault.sessionKeys().flatMap((key) => groupIdOfTokenKey(profileId, key) ?? [])
     },
 
     async revealToken(profileId: string | undefined, groupId: string): Promise<string> {
@@ -155,7 +204,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     async testConnection(profileId: string): Promise<ConnectionTest> {
       const started = performance.now()
       try {
-        const check = await logged('testConnection', profileId, undefined, [], {}, async (client) => {
+        const check = await logged('testConnection', profileId, undefined, [], {}, undefined, async (client) => {
           const { status, durationMs } = await checkConnection(client)
           return { value: null, raw: null, status, durationMs }
         })

@@ -26,6 +26,8 @@ export interface SecretVault {
   delete(...keys: string[]): void
   /** Every secret of one profile: its API token and its groups' tokens. */
   deleteProfileSecrets(profileId: string): void
+  /** Keys of the secrets kept for this session only (in memory): never in the database. */
+  sessionKeys(): string[]
   /** Sentences for the operator about this launch. */
   notices(): string[]
 }
@@ -109,6 +111,7 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
   const vault: SecretVault = {
     status: () => keychain.status(),
     notices: () => [...notices],
+    sessionKeys: () => [...session.keys()],
     has: (key) => session.has(key) || row(key) !== undefined,
 
     describe(key) {

@@ -9,6 +9,7 @@ import {
   UpdateRequestSchema,
   UpdateResponseSchema,
   userApiUrl,
+  userGroupIdProblem,
   type GetOrCreateRequest,
   type GetOrCreateResponse,
   type RotateTokenRequest,
@@ -53,6 +54,8 @@ interface OperationSpec<Req, Res> {
   method: 'GET' | 'PUT' | 'POST'
   requestSchema: z.ZodType<Req>
   responseSchema: z.ZodType<Res>
+  /** The user_group_id the request names, checked against the app's id rule before sending. */
+  idOf?: (request: Req) => string
 }
 
 const GET_OR_CREATE: OperationSpec<GetOrCreateRequest, GetOrCreateResponse> = {
@@ -60,12 +63,14 @@ const GET_OR_CREATE: OperationSpec<GetOrCreateRequest, GetOrCreateResponse> = {
   method: 'GET',
   requestSchema: GetOrCreateRequestSchema,
   responseSchema: GetOrCreateResponseSchema,
+  idOf: (request) => request.user_group_id,
 }
 const UPDATE: OperationSpec<UpdateRequest, UpdateResponse> = {
   operation: 'update',
   method: 'PUT',
   requestSchema: UpdateRequestSchema,
   responseSchema: UpdateResponseSchema,
+  idOf: (request) => request.user_group_id,
 }
 const ROTATE_TOKEN: OperationSpec<RotateTokenRequest, RotateTokenResponse> = {
   operation: 'rotateToken',
@@ -132,7 +137,10 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
 
   async function call<Req, Res>(spec: OperationSpec<Req, Res>, request: Req, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
     const redact = createRedactor([options.apiToken, ...extraSecrets])
-    const body = JSON.stringify(validateRequest(spec.requestSchema, request, redact))
+    const valid = validateRequest(spec.requestSchema, request, redact)
+    const idProblem = spec.idOf && userGroupIdProblem(spec.idOf(valid))
+    if (idProblem) throw new AppErrorException('invalid_input', `The request was not sent: ${idProblem}`, { issues: [{ path: 'user_group_id', message: idProblem }] })
+    const body = JSON.stringify(valid)
     try {
       const answer = await exchangeJson({
         url: endpoint,

@@ -30,6 +30,14 @@ export const TimeoutSecondsSchema = z
 /** Free text the operator chooses, such as "Production" or "Staging"; empty means no label. */
 export const EnvironmentLabelSchema = z.string().trim().max(40, 'An environment label has at most 40 characters.')
 
+/**
+ * What a profile's API is, for the safety cues: `customer` is production (the header is tinted
+ * and the first write of a session is confirmed), `testing` a test environment; `unspecified`
+ * says nothing (profiles made before the kind existed, and the built-in sandbox).
+ */
+export const EnvironmentKindSchema = z.enum(['customer', 'testing', 'unspecified'])
+export type EnvironmentKind = z.infer<typeof EnvironmentKindSchema>
+
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '[::1]'])
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
 
@@ -124,6 +132,7 @@ export const ProfileSchema = z.object({
   baseUrl: BaseUrlSchema,
   timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
   environmentLabel: EnvironmentLabelSchema.default(''),
+  environmentKind: EnvironmentKindSchema.default('unspecified'),
   builtin: z.boolean().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -142,6 +151,7 @@ export const ProfileDraftSchema = z
     baseUrl: BaseUrlSchema,
     timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
     environmentLabel: EnvironmentLabelSchema.default(''),
+    environmentKind: EnvironmentKindSchema.default('unspecified'),
     apiToken: ApiTokenSchema.optional(),
     tokenStorage: TokenStorageSchema.optional(),
   })
@@ -160,6 +170,7 @@ export const ProfileChangesSchema = z
     baseUrl: BaseUrlSchema.optional(),
     timeoutSeconds: TimeoutSecondsSchema.optional(),
     environmentLabel: EnvironmentLabelSchema.optional(),
+    environmentKind: EnvironmentKindSchema.optional(),
     apiToken: ApiTokenSchema.optional(),
     tokenStorage: TokenStorageSchema.optional(),
     clearToken: z.literal(true).optional(),
@@ -191,6 +202,7 @@ export const ExportedProfileSchema = ProfileSchema.pick({
   baseUrl: true,
   timeoutSeconds: true,
   environmentLabel: true,
+  environmentKind: true,
 })
 export type ExportedProfile = z.infer<typeof ExportedProfileSchema>
 

@@ -121,3 +121,30 @@ describe('client options', () => {
     expect(error.message).toBe(sentence)
   })
 })
+
+describe('ids the app will not send', () => {
+  it.each([
+    ['a leading space', ' acme', 'user_group_id starts with a space'],
+    ['a trailing space', 'acme ', 'user_group_id ends with a space'],
+    ['a zero-width space', 'ac\u200bme', 'user_group_id holds a hidden character (U+200B, invisible or not a plain space) at position 3'],
+    ['a byte-order mark', '\ufeffacme', 'user_group_id starts with a space'],
+    ['a no-break space', 'ac\u00a0me', 'user_group_id holds a hidden character (U+00A0'],
+  ])('refuses an id with %s before anything is sent', async (_case, id, sentence) => {
+    const client = await recordingClient()
+    for (const send of [() => client.getOrCreate({ user_group_id: id }), () => client.update({ user_group_id: id, name: 'x' })]) {
+      const error = await send().then(
+        () => undefined,
+        (thrown: unknown) => thrown as AppErrorException,
+      )
+      expect(error?.code).toBe('invalid_input')
+      expect(error?.message).toContain(`The request was not sent: ${sentence}`)
+    }
+    expect(server?.requests).toHaveLength(0)
+  })
+
+  it('still sends an id with inner spaces or letters beyond ASCII', async () => {
+    const client = await recordingClient()
+    await client.getOrCreate({ user_group_id: 'Acme Corp — São Paulo' })
+    expect(JSON.parse(lastRequest()?.body ?? '{}')).toEqual({ user_group_id: 'Acme Corp — São Paulo' })
+  })
+})
