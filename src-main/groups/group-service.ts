@@ -4,10 +4,10 @@ import type { ConnectionTest, GroupCallResult, RotationSource } from '../../src-
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
-import type { CatalogEntry } from '../../src-shared/catalog/schemas'
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
+import { fieldsNotApplied, notAppliedWarning } from './not-applied'
 import type { SecretVault } from '../profiles/vault'
 import type { Database } from '../storage/database'
 import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
@@ -32,25 +32,6 @@ export interface CallOptions {
 }
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
-
-type SentField = 'name' | 'mapping' | 'properties'
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
-
-const listOf = (fields: string[]) => (fields.length === 1 ? fields[0]! : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`)
-
-/**
- * What a get-or-create of an existing group was given but did not apply. The answer shows the
- * name and properties as they are; the mapping is never returned, so it counts as not applied
- * unless the catalog already knew it as given.
- */
-function fieldsNotApplied(request: GetOrCreateRequest, group: UserGroup, known: CatalogEntry | undefined): SentField[] {
-  const fields: SentField[] = []
-  if (request.name !== undefined && request.name !== group.name) fields.push('name')
-  if (request.mapping !== undefined && !sameJson(request.mapping, known?.mapping)) fields.push('mapping')
-  if (request.properties !== undefined && !sameJson(request.properties, group.properties ?? undefined)) fields.push('properties')
-  return fields
-}
 
 /**
  * Every /api/user call the app makes, from the UI or the CLI: picks the profile's connection out
@@ -153,16 +134,9 @@ export function createGroupService(deps: GroupServiceDeps) {
       const existing = result.value.new_user_group === false
       const remembered = await remember(id, result, existing ? undefined : request, false)
       if (!existing) return remembered
-      const notApplied = fieldsNotApplied(request, result.value.user_group, previous)
+      const notApplied = fieldsNotApplied(request, result.value.user_group, previous?.mapping)
       if (notApplied.length === 0) return remembered
-      return {
-        ...remembered,
-        notApplied,
-        warnings: [
-          `“${request.user_group_id}” already existed, so get-or-create returned it unchanged: the ${listOf(notApplied)} you gave ${notApplied.length === 1 ? 'was' : 'were'} not applied. Use Update to change ${notApplied.length === 1 ? 'it' : 'them'}.`,
-          ...remembered.warnings,
-        ],
-      }
+      return { ...remembered, notApplied, warnings: [notAppliedWarning(request.user_group_id, notApplied), ...remembered.warnings] }
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
