@@ -65,7 +65,7 @@ test.describe('the app in browser mode', () => {
       })
       return response.json()
     }, app.key)
-    expect(result).toEqual({ ok: true, value: { entry: null } })
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   test('refuses a call without the key', async ({ request, app }) => {

@@ -131,7 +131,7 @@ describe('Electron shell', () => {
   it('answers IPC from the app’s own frame through the router', async () => {
     const handler = electron.ipcHandlers.get('embed-console:call')!
     const result = await handler({ senderFrame: { url: 'app://embed-console/index.html', parent: null } }, 'catalog.get', { groupId: 'hi' })
-    expect(result).toEqual({ ok: true, value: { entry: null } })
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   it('refuses IPC from a foreign frame or a subframe', async () => {

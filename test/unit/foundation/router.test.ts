@@ -18,7 +18,7 @@ describe('router', () => {
   it('answers a valid call with ok and the handler’s value', async () => {
     const router = await realRouter()
     const result = await router.dispatch('catalog.get', { groupId: 'hello' }, context)
-    expect(result).toEqual({ ok: true, value: { entry: null } })
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   it('refuses an unknown call without running anything', async () => {
@@ -106,9 +106,9 @@ describe('router', () => {
 
   it('strips fields a handler returned that the contract does not declare', async () => {
     const router = createRouter({
-      'catalog.get': () => ({ entry: null, apiToken: 'secret-token' }),
+      'catalog.get': () => ({ entry: null, tokenKept: false, apiToken: 'secret-token' }),
     } as unknown as Handlers)
     const result = await router.dispatch('catalog.get', { groupId: 'x' }, context)
-    expect(result).toEqual({ ok: true, value: { entry: null } })
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 })

@@ -70,7 +70,7 @@ describe('browser mode server', () => {
   it('round-trips a call through the router with the key', async () => {
     const response = await call('catalog.get', { groupId: 'round trip' })
     expect(response.status).toBe(200)
-    expect(JSON.parse(response.body)).toEqual({ ok: true, value: { entry: null } })
+    expect(JSON.parse(response.body)).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   it('answers a schema failure as a typed error, not a crash', async () => {
