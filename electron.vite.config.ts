@@ -50,6 +50,9 @@ export default defineConfig({
           index: resolve('src-main/index.ts'),
           cli: resolve('src-main/cli/index.ts'),
         },
+        // The CLI loads each command as a chunk of its own; chunks sit beside the entries (not in
+        // chunks/), so a path relative to any main file (src-main/cli/paths.ts) finds out/renderer.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

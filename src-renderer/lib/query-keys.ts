@@ -1,5 +1,6 @@
 import type { ActivityFilter } from '../../src-shared/activity/schemas'
-import type { CatalogQuery } from '../../src-shared/catalog/schemas'
+import type { z } from 'zod'
+import type { CatalogQuerySchema } from '../../src-shared/catalog/schemas'
 
 /**
  * Every query key the screens share, typed, in one place: a screen that changes data
@@ -11,7 +12,7 @@ export const queryKeys = {
   catalog: {
     /** Every catalog query of every profile: what a group call or a profile deletion invalidates. */
     all: ['catalog'] as const,
-    window: (profileId: string, query: Omit<CatalogQuery, 'profileId'>) => ['catalog', profileId, 'window', query] as const,
+    window: (profileId: string, query: Omit<z.input<typeof CatalogQuerySchema>, 'profileId'>) => ['catalog', profileId, 'window', query] as const,
     entry: (profileId: string | undefined, groupId: string) => ['catalog', profileId, 'entry', groupId] as const,
   },
   activity: {

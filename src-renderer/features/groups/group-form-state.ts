@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { CatalogEntry } from '../../../src-shared/catalog/schemas'
+import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 
 export type GroupOperation = 'getOrCreate' | 'update' | 'rotateToken'
 
@@ -16,6 +17,11 @@ const pretty = (value: unknown) => (value === undefined || value === null ? '' :
 
 export function fieldsFromCatalog(entry: CatalogEntry): GroupFields {
   return { userGroupId: entry.groupId, name: entry.name ?? '', mappingText: pretty(entry.mapping), propertiesText: pretty(entry.properties) }
+}
+
+/** A request as it was sent (from the activity log), back in the form's fields. */
+export function fieldsFromRequest(request: GetOrCreateRequest): GroupFields {
+  return { userGroupId: request.user_group_id, name: request.name ?? '', mappingText: pretty(request.mapping), propertiesText: pretty(request.properties) }
 }
 
 interface GroupFormState {

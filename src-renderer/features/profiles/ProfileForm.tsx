@@ -3,6 +3,7 @@ import {
   baseUrlWarning,
   ProfileChangesSchema,
   ProfileDraftSchema,
+  type EnvironmentKind,
   type ProfileChanges,
   type ProfileDraft,
   type ProfileView,
@@ -25,6 +26,12 @@ interface ProfileFormProps {
   onCancel(): void
 }
 
+const KINDS: Array<[EnvironmentKind, string]> = [
+  ['customer', 'Customer (production): the header turns red and the first write of a session is confirmed'],
+  ['testing', 'Testing'],
+  ['unspecified', 'Not said'],
+]
+
 const STORAGE_LABELS: Record<TokenStorage, string> = {
   keychain: 'Encrypted with the system keychain',
   session: 'For this session only (forgotten when the app quits)',
@@ -39,6 +46,8 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
   const [name, setName] = useState(editing?.name ?? '')
   const [baseUrl, setBaseUrl] = useState(editing?.baseUrl ?? 'https://')
   const [environmentLabel, setEnvironmentLabel] = useState(editing?.environmentLabel ?? '')
+  // A new profile is taken for production until said otherwise: the cost is one question a session.
+  const [environmentKind, setEnvironmentKind] = useState<EnvironmentKind>(editing?.environmentKind ?? 'customer')
   const [timeoutSeconds, setTimeoutSeconds] = useState(String(editing?.timeoutSeconds ?? 15))
   const [apiToken, setApiToken] = useState('')
   const [clearToken, setClearToken] = useState(false)
@@ -52,6 +61,7 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
     name,
     baseUrl,
     environmentLabel,
+    environmentKind,
     timeoutSeconds: Number(timeoutSeconds),
     ...(tokenGiven ? { apiToken, tokenStorage } : {}),
   }
@@ -85,6 +95,14 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
           <input type="text" value={environmentLabel} onChange={(event) => setEnvironmentLabel(event.target.value)} />
         </Field>
       </div>
+      <fieldset className="choice">
+        <legend>Kind of environment</legend>
+        {KINDS.map(([kind, label]) => (
+          <label key={kind}>
+            <input type="radio" name="environment-kind" checked={environmentKind === kind} onChange={() => setEnvironmentKind(kind)} /> {label}
+          </label>
+        ))}
+      </fieldset>
       <Field label="Base URL" required hint="The app calls {base URL}/api/user." error={baseUrl.length > 8 ? problemFor('baseUrl') : null} warning={warning}>
         <input type="url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
       </Field>

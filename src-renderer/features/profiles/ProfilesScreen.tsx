@@ -151,6 +151,8 @@ export default function ProfilesScreen() {
                 <div className="profile__head">
                   <h2 className="profile__name">{profile.name}</h2>
                   {profile.environmentLabel ? <span className="badge badge--accent">{profile.environmentLabel}</span> : null}
+                  {profile.environmentKind === 'customer' ? <span className="badge badge--customer">Customer · production</span> : null}
+                  {profile.environmentKind === 'testing' ? <span className="badge">Testing</span> : null}
                   {profile.builtin ? <span className="badge">Built in</span> : null}
                   {active ? <span className="badge badge--success">Active</span> : null}
                 </div>
