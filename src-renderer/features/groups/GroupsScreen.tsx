@@ -16,7 +16,7 @@ import { CatalogPanel } from './CatalogPanel'
 import { needsWriteConfirmation, useCustomerWrites } from './customer-guard'
 import { fieldsFromCatalog, fieldsFromRequest, useGroupForm, type GroupOperation } from './group-form-state'
 import { GroupForm } from './GroupForm'
-import { ResultPanel, type GroupOutcome } from './ResultPanel'
+import { ResultPanel } from './ResultPanel'
 import { RotateForm } from './RotateForm'
 
 const TABS: { id: GroupOperation; label: string }[] = [
@@ -39,9 +39,10 @@ const customerNoticeFor = (profile: ProfileView) =>
 export default function GroupsScreen() {
   const { active, isLoading, error } = useActiveProfile()
   const queryClient = useQueryClient()
-  const { operation, setOperation, fields, openGroup, rotateGroupId } = useGroupForm()
+  const { operation, setOperation, fields, openGroup, rotateGroupId, result, showResult } = useGroupForm()
   const { confirmed, confirm } = useCustomerWrites()
-  const [outcome, setOutcome] = useState<GroupOutcome | null>(null)
+  // The result shown when the screen opened is not news: only a new one takes focus.
+  const announced = useRef(result?.id ?? 0)
   const [awaitingConfirmation, setAwaitingConfirmation] = useState<Submission | null>(null)
   const [askRotation, setAskRotation] = useState(false)
   const resultHeading = useRef<HTMLHeadingElement>(null)
@@ -62,10 +63,10 @@ export default function GroupsScreen() {
       return call(submission.operation === 'getOrCreate' ? 'groups.getOrCreate' : 'groups.update', { profileId, request: submission.request })
     },
     // The result panel says what happened and takes focus: no toast to cover it.
-    onSuccess: (result, submission) => setOutcome({ kind: 'success', operation: submission.operation, result, call: sampleCallOf(submission) }),
+    onSuccess: (value, submission) => showResult({ kind: 'success', operation: submission.operation, result: value, call: sampleCallOf(submission) }),
     onError: (failure, submission) => {
       const error = failure instanceof CallError ? failure.error : { code: 'internal' as const, message: failure.message, details: undefined }
-      setOutcome({ kind: 'error', operation: submission.operation, code: error.code, message: error.message, details: error.details, call: sampleCallOf(submission) })
+      showResult({ kind: 'error', operation: submission.operation, code: error.code, message: error.message, details: error.details, call: sampleCallOf(submission) })
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.catalog.all })
@@ -75,10 +76,11 @@ export default function GroupsScreen() {
 
   // A new result is where the eye is: scrolled into view, its heading focused for screen readers.
   useEffect(() => {
-    if (!outcome || !resultHeading.current) return
+    if (!result || result.id === announced.current || !resultHeading.current) return
+    announced.current = result.id
     resultHeading.current.focus({ preventScroll: true })
     resultHeading.current.closest('section')?.scrollIntoView({ block: 'nearest', behavior: 'instant' })
-  }, [outcome])
+  }, [result])
 
   /** Every write goes through here: a Customer profile asks once per session first. */
   const submit = (submission: Submission, profile: ProfileView) => {
@@ -142,7 +144,6 @@ export default function GroupsScreen() {
   }
 
   const blockedReason = send.isPending ? 'Sending…' : null
-  const lastSubmission = send.variables
 
   return (
     <div className="groups-layout">
@@ -183,16 +184,19 @@ export default function GroupsScreen() {
       </div>
       <div className="groups-result">
         {/* Keyed by the call, so a new result starts with its token masked again. */}
-        {outcome ? (
+        {result ? (
           <ResultPanel
-            key={send.submittedAt}
+            key={result.id}
             ref={resultHeading}
-            outcome={outcome}
+            outcome={result.outcome}
             baseUrl={active.baseUrl}
             onUpdateInstead={() => {
-              if (lastSubmission?.operation !== 'getOrCreate') return
+              const shown = result.outcome
+              if (shown.kind !== 'success' || shown.call.operation !== 'getOrCreate') return
+              const profile = profiles.data?.profiles.find((candidate) => candidate.id === shown.result.profileId)
+              if (!profile) return toast.error('The profile of that call no longer exists.')
               setOperation('update')
-              submit({ profileId: lastSubmission.profileId, operation: 'update', request: lastSubmission.request }, active)
+              submit({ profileId: profile.id, operation: 'update', request: shown.call.request }, profile)
             }}
           />
         ) : (
@@ -204,7 +208,8 @@ export default function GroupsScreen() {
           Write to a Customer (production) environment?
         </h2>
         <p id="customer-dialog-body">
-          You are about to {awaitingConfirmation ? VERBS[awaitingConfirmation.operation] : 'write'} through {customerNoticeFor(active)}
+          You are about to {awaitingConfirmation ? VERBS[awaitingConfirmation.operation] : 'write'} through “{active.name}”, a Customer (production) profile: this changes live
+          groups at <code className="long-value">{active.baseUrl}</code>. Once you confirm, writes through it are not asked about again this session.
         </p>
         <div className="row dialog__actions">
           <button type="button" className="btn" autoFocus onClick={() => customerDialog.current?.close()}>

@@ -58,7 +58,7 @@ export interface ResultPanelProps {
 export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(function ResultPanel({ outcome, baseUrl, onUpdateInstead }, heading) {
   if (outcome.kind === 'error') {
     return (
-      <section className="result result--error" aria-labelledby="result-title">
+      <section className="result result--error" aria-label="Result">
         <h2 ref={heading} id="result-title" tabIndex={-1} className="result__title">
           {TITLES[outcome.operation]} failed <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
         </h2>
@@ -79,7 +79,7 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
   const { result, operation } = outcome
   const group = result.group
   return (
-    <section className="result result--success" aria-labelledby="result-title">
+    <section className="result result--success" aria-label="Result">
       <h2 ref={heading} id="result-title" tabIndex={-1} className="result__title">
         {TITLES[operation]} succeeded{' '}
         {result.newUserGroup !== undefined ? (
