@@ -10,10 +10,16 @@ import { checkScreen, SCREENSHOT_DIR } from './screens'
 test.describe.configure({ mode: 'serial' })
 
 let sandbox: Sandbox
+// An app of this file's own: the steps below start from a first launch, whatever ran before.
+let app: Awaited<ReturnType<typeof launchBrowserMode>>
 test.beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-workspace-')), 'sandbox.db') })
+  app = await launchBrowserMode()
 })
-test.afterAll(() => sandbox.close())
+test.afterAll(async () => {
+  await app.stop()
+  await sandbox.close()
+})
 
 const result = (page: Page) => page.getByRole('region', { name: 'Result' })
 const idField = (page: Page) => page.getByLabel('user_group_id', { exact: true })
@@ -30,7 +36,7 @@ async function setEditorText(page: Page, field: Locator, text: string) {
   if (text) await page.keyboard.insertText(text)
 }
 
-test('the first screen is small and compressed; Monaco loads only when an editor is used, and takes over its text', async ({ page, app }) => {
+test('the first screen is small and compressed; Monaco loads only when an editor is used, and takes over its text', async ({ page }) => {
   const responses: { url: string; encoding: string | undefined; cache: string | undefined }[] = []
   page.on('response', (response) => responses.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] }))
   await page.goto(app.url)
@@ -58,7 +64,7 @@ test('the first screen is small and compressed; Monaco loads only when an editor
   await idField(page).fill('')
 })
 
-test('Ctrl+Enter inside an editor sends the request as it is now', async ({ page, app }) => {
+test('Ctrl+Enter inside an editor sends the request as it is now', async ({ page }) => {
   await page.goto(app.url)
   // The editor mounts while the form is still empty: its shortcut must not keep that request.
   await editor(page, 'properties').focus()
@@ -74,7 +80,7 @@ test('Ctrl+Enter inside an editor sends the request as it is now', async ({ page
   await expect(result(page).getByRole('heading', { level: 2 })).toBeInViewport()
 })
 
-test('Tab leaves a small editor, and the hint says so', async ({ page, app }) => {
+test('Tab leaves a small editor, and the hint says so', async ({ page }) => {
   await page.goto(app.url)
   await expect(page.getByText('Tab moves to the next field (Ctrl+M to type tabs instead)').first()).toBeVisible()
   await setEditorText(page, editor(page, 'mapping'), '{}')
@@ -86,7 +92,7 @@ test('Tab leaves a small editor, and the hint says so', async ({ page, app }) =>
   await setEditorText(page, editor(page, 'mapping'), '')
 })
 
-test('get-or-create of an existing id says the name and properties were not applied, and offers Update', async ({ page, app }) => {
+test('get-or-create of an existing id says the name and properties were not applied, and offers Update', async ({ page }) => {
   await page.goto(app.url)
   await idField(page).fill('existing-1')
   await nameField(page).fill('First name')
@@ -108,7 +114,7 @@ test('get-or-create of an existing id says the name and properties were not appl
   await setEditorText(page, editor(page, 'properties'), '')
 })
 
-test('an id with a space at an end or a hidden character is refused in the form, with the reason', async ({ page, app }) => {
+test('an id with a space at an end or a hidden character is refused in the form, with the reason', async ({ page }) => {
   await page.goto(app.url)
   const submit = page.getByRole('button', { name: 'Get or create group' })
   for (const [id, reason] of [
@@ -125,7 +131,7 @@ test('an id with a space at an end or a hidden character is refused in the form,
   await idField(page).fill('')
 })
 
-test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a group, with a visible ring', async ({ page, app }) => {
+test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a group, with a visible ring', async ({ page }) => {
   await page.goto(app.url)
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('groupId:asc')
   await page.getByRole('combobox', { name: 'Sort by' }).focus()
@@ -149,7 +155,7 @@ test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a g
   await expect(page.getByRole('tab', { name: 'Update' })).toBeFocused()
 })
 
-test('toasts sit in their own row and never cover the result’s buttons', async ({ page, app, context }) => {
+test('toasts sit in their own row and never cover the result’s buttons', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await page.goto(app.url)
   await idField(page).fill('toast-check')
@@ -178,7 +184,7 @@ test('toasts sit in their own row and never cover the result’s buttons', async
   expect(toastBox.y).toBeGreaterThanOrEqual(main.y + main.height - 1)
 })
 
-test('the rotation’s code names both variables, and puts the token where the shell expands it', async ({ page, app, context }) => {
+test('the rotation’s code names both variables, and puts the token where the shell expands it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await page.goto(app.url)
   await page.getByRole('tab', { name: 'Rotate token' }).click()
@@ -194,7 +200,7 @@ test('the rotation’s code names both variables, and puts the token where the s
   expect(copied).not.toContain("'$CURRENT_GROUP_TOKEN")
 })
 
-test('a Customer profile tints the header and asks once per session before the first write; the sandbox never asks', async ({ page, app }) => {
+test('a Customer profile tints the header and asks once per session before the first write; the sandbox never asks', async ({ page }) => {
   await page.goto(app.url)
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Profiles' }).click()
   await page.getByRole('button', { name: 'New profile' }).click()
@@ -237,7 +243,7 @@ test('a Customer profile tints the header and asks once per session before the f
   await expect(ask).toBeHidden()
 })
 
-test('an Activity row opens its request and redacted response; Open in form and Run again', async ({ page, app }) => {
+test('an Activity row opens its request and redacted response; Open in form and Run again', async ({ page }) => {
   await page.goto(app.url)
   await page.keyboard.press('Control+4')
   const table = page.getByRole('table', { name: 'API calls' })
@@ -270,7 +276,7 @@ test('an Activity row opens its request and redacted response; Open in form and 
   await expect(table.getByRole('row')).toHaveCount(calls)
 })
 
-test('the layout holds at 800, 1280 and 1920 px, light and dark, with long ids and names', async ({ page, app }) => {
+test('the layout holds at 800, 1280 and 1920 px, light and dark, with long ids and names', async ({ page }) => {
   const longId = `long-${'x'.repeat(180)}`
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.goto(app.url)

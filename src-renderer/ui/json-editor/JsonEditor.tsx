@@ -34,18 +34,22 @@ export function JsonEditor({ deferUntilUsed = false, id, 'aria-describedby': des
   const [ready, setReady] = useState(false)
   const [wanted, setWanted] = useState(!deferUntilUsed)
   const light = useRef<HTMLTextAreaElement>(null)
-  const takeOver = useRef<{ editor: monaco.editor.IStandaloneCodeEditor; caret: number } | null>(null)
+  const takeOver = useRef<{ editor: monaco.editor.IStandaloneCodeEditor; caret: number | null } | null>(null)
   const height = props.height ?? 160
 
-  // Monaco is hidden until ready and cannot take focus before: it does once shown.
+  // Monaco is hidden until ready and can take focus (or be revealed by the caller) only once shown.
+  const onMount = props.onMount
   useEffect(() => {
     const pending = takeOver.current
     if (!ready || !pending) return
     takeOver.current = null
-    const position = pending.editor.getModel()?.getPositionAt(pending.caret)
-    pending.editor.focus()
-    if (position) pending.editor.setPosition(position)
-  }, [ready])
+    if (pending.caret !== null) {
+      const position = pending.editor.getModel()?.getPositionAt(pending.caret)
+      pending.editor.focus()
+      if (position) pending.editor.setPosition(position)
+    }
+    onMount?.(pending.editor)
+  }, [ready, onMount])
 
   useEffect(() => {
     if (!wanted || Editor) return
@@ -90,9 +94,8 @@ export function JsonEditor({ deferUntilUsed = false, id, 'aria-describedby': des
             onMount={(editor) => {
               // Take over from the text view where the operator is: focus and caret included.
               const textarea = light.current
-              if (textarea && document.activeElement === textarea) takeOver.current = { editor, caret: textarea.selectionStart }
+              takeOver.current = { editor, caret: textarea && document.activeElement === textarea ? textarea.selectionStart : null }
               setReady(true)
-              props.onMount?.(editor)
             }}
           />
         </div>
