@@ -20,7 +20,7 @@ const sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db
 // A saved profile, for the call that goes through the app's database like the desktop app's.
 const dataDir = join(folder, 'data')
 const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-await setup.router.dispatch('profiles.create', { name: 'Bench', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'file' }, { transport: 'bench' })
+await setup.router.dispatch('profiles.create', { name: 'Bench', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'file' }, { transport: 'test' })
 await setup.close()
 
 let seq = 0

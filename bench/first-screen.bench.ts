@@ -73,13 +73,13 @@ const rounds = await interleave(ROUNDS, {
     const app = await startApp()
     await page.goto(app.url)
     await groupsUsable(page)
-    const usableMs = performance.now() - app.startedAt
+    const startMs = performance.now() - app.startedAt
     await page.waitForLoadState('networkidle')
     const firstScreenBytes = bytes()
-    const monacoMs = await monacoUsable(page)
+    const focusMs = await monacoUsable(page)
     await context.close()
     await stop(app.child)
-    return { usableMs, firstScreenBytes, monacoMs }
+    return { startMs, firstScreenBytes, focusMs }
   },
   release01: async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { 'Accept-Encoding': 'identity' } })
@@ -88,13 +88,13 @@ const rounds = await interleave(ROUNDS, {
     const app = await startApp()
     await page.goto(app.url)
     await groupsUsable(page)
-    await monacoUsable(page)
-    const editorMs = performance.now() - app.startedAt
+    const focusMs = await monacoUsable(page)
+    const startMs = performance.now() - app.startedAt
     await page.waitForLoadState('networkidle')
     const firstScreenBytes = bytes()
     await context.close()
     await stop(app.child)
-    return { editorMs, firstScreenBytes }
+    return { startMs, firstScreenBytes, focusMs }
   },
 })
 
@@ -104,9 +104,10 @@ afterAll(async () => {
   report(`First screen (issue 12): ${ROUNDS} interleaved rounds, median (min, max)`, [
     ['first screen transferred: Groups usable, compressed, Monaco not loaded', describeSpread(spread(rounds.now.map((run) => kB(run.firstScreenBytes))), 'kB'), '< 300 kB'],
     ['… baseline: uncompressed, with an editor loaded (as 0.1 sent it)', describeSpread(spread(rounds.release01.map((run) => kB(run.firstScreenBytes))), 'kB'), ''],
-    ['start (spawn `embed-console web`) → Groups usable', describeSpread(spread(rounds.now.map((run) => run.usableMs)), 'ms'), '< 800 ms'],
-    ['… baseline: start → an editor usable, uncompressed (as 0.1 had it)', describeSpread(spread(rounds.release01.map((run) => run.editorMs)), 'ms'), ''],
-    ['first focus of an editor → Monaco has the caret and shows a typed key', describeSpread(spread(rounds.now.map((run) => run.monacoMs)), 'ms'), '< 1 s'],
+    ['start (spawn `embed-console web`) → Groups usable', describeSpread(spread(rounds.now.map((run) => run.startMs)), 'ms'), '< 800 ms'],
+    ['… baseline: start → an editor usable, uncompressed (as 0.1 had it)', describeSpread(spread(rounds.release01.map((run) => run.startMs)), 'ms'), ''],
+    ['first focus of an editor → Monaco has the caret and shows a typed key', describeSpread(spread(rounds.now.map((run) => run.focusMs)), 'ms'), '< 1 s'],
+    ['… the same, uncompressed', describeSpread(spread(rounds.release01.map((run) => run.focusMs)), 'ms'), ''],
   ])
   await browser.close()
 })
