@@ -45,6 +45,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // zod is bundled: as a package it is a hundred small ES modules, whose resolving and
+      // loading cost every CLI call and every start more than the code itself.
+      externalizeDeps: { exclude: ['zod'] },
       rollupOptions: {
         input: {
           index: resolve('src-main/index.ts'),
