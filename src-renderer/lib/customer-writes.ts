@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { ProfileView } from '../../../src-shared/profiles/schemas'
+import type { ProfileView } from '../../src-shared/profiles/schemas'
 
 interface CustomerWrites {
   /** Customer (production) profiles whose writes the operator confirmed in this session. */
