@@ -44,6 +44,11 @@ test('a file with problems lists them by line and column, sends nothing, and can
   await expect(page.getByRole('progressbar', { name: 'Rows sent' })).toHaveAttribute('value', '40')
   await expect(page.getByRole('table', { name: 'Rows of the run' }).getByText('Created')).toHaveCount(40)
   await checkScreen(page, 'bulk-finished')
+  await page.setViewportSize({ width: 800, height: 900 })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await checkScreen(page, 'bulk-finished-800-dark')
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.emulateMedia({ colorScheme: 'light' })
 
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download CSV' }).click()
