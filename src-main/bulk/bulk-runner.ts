@@ -1,7 +1,7 @@
 import type { BulkOutcome, BulkProgress, BulkRunState, BulkSettings, BulkTallies } from '../../src-shared/bulk/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
-import { visibleTail } from '../profiles/vault'
+import { visibleTail } from '../../src-shared/profiles/schemas'
 import type { BulkJournal, ItemSettlement, JournalItem } from './bulk-journal'
 import { rowDiffers } from './bulk-plan'
 

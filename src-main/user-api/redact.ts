@@ -56,3 +56,22 @@ export function redactSuccess<T extends { user_group: { token: string } }>(answe
   }
   return { value, raw }
 }
+
+const TOKEN_FIELD_IN_TEXT = /("token"\s*:\s*")(?:[^"\\]|\\.)*(")/g
+
+/**
+ * Every token an answer carried, wherever it sits: a `token` field of any object is replaced,
+ * and so is one inside text that was cut from a body (a failure's excerpt). For what the app
+ * keeps of an answer (the activity log): tokens that were issued, not known before the call.
+ */
+export function redactReturnedTokens<T>(value: T): T {
+  const walk = (inner: unknown): unknown => {
+    if (typeof inner === 'string') return inner.replace(TOKEN_FIELD_IN_TEXT, `$1${REDACTED}$2`)
+    if (Array.isArray(inner)) return inner.map(walk)
+    if (inner !== null && typeof inner === 'object') {
+      return Object.fromEntries(Object.entries(inner).map(([key, field]) => [key, key === 'token' && typeof field === 'string' ? REDACTED : walk(field)]))
+    }
+    return inner
+  }
+  return walk(value) as T
+}

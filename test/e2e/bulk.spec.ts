@@ -1,5 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { startSandbox } from '../../src-main/sandbox/sandbox-server'
 import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
 import { checkScreen } from './screens'
 
@@ -13,12 +16,12 @@ test.beforeAll(async () => {
   own = await openSession(await launchBrowserMode())
 })
 test.afterAll(() => own.stop())
+test.beforeEach(({ context }) => context.addCookies([sessionCookie(own)]))
 
 const csv = (rows: string[]) => Buffer.from(['user_group_id,name,properties', ...rows].join('\n'))
 const rows = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index}}"`)
 
 async function openBulk(page: Page, url: string) {
-  await page.context().addCookies([sessionCookie(own)])
   await page.goto(url)
   await page.keyboard.press('ControlOrMeta+5')
   await expect(page.getByRole('heading', { name: 'Bulk runs', level: 1 })).toBeVisible()
@@ -43,6 +46,11 @@ test('a file with problems lists them by line and column, sends nothing, and can
   await expect(page.getByRole('progressbar', { name: 'Rows sent' })).toHaveAttribute('value', '40')
   await expect(page.getByRole('table', { name: 'Rows of the run' }).getByText('Created')).toHaveCount(40)
   await checkScreen(page, 'bulk-finished')
+  await page.setViewportSize({ width: 800, height: 900 })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await checkScreen(page, 'bulk-finished-800-dark')
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.emulateMedia({ colorScheme: 'light' })
 
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download CSV' }).click()
@@ -86,4 +94,38 @@ test('pause lets the requests in flight finish, resume goes on, cancel skips the
   await page.getByRole('dialog', { name: 'Cancel this run?' }).getByRole('button', { name: 'Cancel run' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Cancelled' })).toBeVisible()
   await expect(page.getByRole('table', { name: 'Bulk runs' }).getByRole('row')).toHaveCount(4)
+})
+
+test('a run through a Customer (production) profile asks first, every time, naming the profile', async ({ page }) => {
+  const sandbox = await startSandbox({ dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-bulk-prod-')), 'sandbox.db') })
+  try {
+    await page.goto(own.url)
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Profiles' }).click()
+    await page.getByRole('button', { name: 'New profile' }).click()
+    const form = page.getByRole('form', { name: 'New profile' })
+    await form.getByLabel('Name', { exact: true }).fill('Production')
+    await form.getByLabel('Base URL').fill(sandbox.baseUrl)
+    await form.getByLabel('API token').fill(sandbox.tokens.Customer)
+    await form.getByLabel('For this session only').check()
+    await form.getByRole('button', { name: 'Create profile' }).click()
+    await page.getByRole('listitem', { name: 'Production' }).getByRole('button', { name: 'Use this profile' }).click()
+    await expect(page.getByTestId('environment-kind')).toContainText('Customer')
+
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Bulk runs' }).click()
+    await page.getByLabel('File of groups').setInputFiles({ name: 'prod.csv', mimeType: 'text/csv', buffer: csv(rows(3, 'prod')) })
+    // A real API gets 120 a minute unless the operator says otherwise.
+    await expect(page.getByLabel('Requests a minute')).toHaveValue('120')
+    await page.getByLabel('Requests a minute').fill('')
+    await page.getByRole('button', { name: 'Send 3 rows' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Send 3 rows to production?' })
+    await expect(dialog).toContainText('“Production” is a Customer (production) profile')
+    await checkScreen(page, 'bulk-customer-confirm')
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Plan for prod.csv' })).toBeVisible()
+    await page.getByRole('button', { name: 'Send 3 rows' }).click()
+    await page.getByRole('dialog', { name: 'Send 3 rows to production?' }).getByRole('button', { name: 'Send to production' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Finished.' })).toBeVisible()
+  } finally {
+    await sandbox.close()
+  }
 })

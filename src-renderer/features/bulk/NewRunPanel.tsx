@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useId, useState, type DragEvent } from 'react'
+import { useId, useRef, useState, type DragEvent } from 'react'
 import { DEFAULT_BULK_CONCURRENCY, MAX_BULK_CONCURRENCY, MAX_BULK_FILE_CHARACTERS, type BulkKind } from '../../../src-shared/bulk/schemas'
 import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
 import { call } from '../../lib/api'
+import { useCustomerWrites } from '../../lib/customer-writes'
 import { useActiveProfile } from '../../lib/profiles'
 import { toast } from '../../ui/toasts'
 import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
@@ -30,6 +31,8 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   const [sendCreate, setSendCreate] = useState(true)
   const [sendUpdate, setSendUpdate] = useState(true)
   const fileInputId = useId()
+  const customerDialog = useRef<HTMLDialogElement>(null)
+  const confirmCustomer = useCustomerWrites((state) => state.confirm)
 
   const settings = () => ({ concurrency: kind === 'rotate' ? 1 : concurrency, ratePerMinute: rate.trim() ? Number(rate) : null, sendCreate, sendUpdate })
 
@@ -70,6 +73,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   }
 
   if (!active) return null
+  const customer = active.environmentKind === 'customer' && !active.builtin
   const rateProblem = rate.trim() && !(Number.isInteger(Number(rate)) && Number(rate) >= 1) ? 'A whole number of requests a minute, or empty for no limit.' : null
   const toSend = plan ? (kind === 'rotate' ? plan.planned.rotate : (sendCreate ? plan.planned.create : 0) + (sendUpdate ? plan.planned.update : 0)) : 0
   const blocked = planner.isPending ? 'Planning…' : rateProblem ?? (plan && toSend === 0 ? 'Nothing to send: choose what to send.' : null)
@@ -144,7 +148,10 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
           aria-label="Run settings"
           onSubmit={(event) => {
             event.preventDefault()
-            if (!blocked) starter.mutate(plan.runId!)
+            if (blocked) return
+            // Many writes at once to production: a Customer profile asks every time, not once a session.
+            if (customer) customerDialog.current?.showModal()
+            else starter.mutate(plan.runId!)
           }}
         >
           <p role="status">
@@ -192,6 +199,30 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
           </div>
         </form>
       ) : null}
+      <dialog ref={customerDialog} className="dialog" aria-labelledby="bulk-customer-title">
+        <h2 id="bulk-customer-title" className="dialog__title">
+          Send {countFormat.format(toSend)} rows to production?
+        </h2>
+        <p>
+          “{active.name}” is a Customer (production) profile: {kind === 'rotate' ? 'each rotated token stops working at once for the dashboards embedded with it.' : 'the groups change for the customers who use them.'}
+        </p>
+        <div className="row dialog__actions">
+          <button type="button" className="btn" autoFocus onClick={() => customerDialog.current?.close()}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn--danger"
+            onClick={() => {
+              customerDialog.current?.close()
+              confirmCustomer(active.id)
+              if (plan?.runId) starter.mutate(plan.runId)
+            }}
+          >
+            Send to production
+          </button>
+        </div>
+      </dialog>
     </section>
   )
 }

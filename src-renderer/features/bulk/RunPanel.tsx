@@ -83,7 +83,8 @@ export function RunPanel({ runId }: { runId: string }) {
   if (run.isPending) return <p className="loading">Loading the run…</p>
   if (run.isError) return <p role="alert" className="error-text">The run could not be read: {run.error.message}</p>
   const current = run.data.run
-  const live = pushed && pushed.state === 'running' ? pushed : (run.data.progress ?? pushed)
+  // What main pushed last is the newest word; the snapshot read with the run only until then.
+  const live = pushed ?? run.data.progress
   const state = live?.state ?? current.state
   const { tallies, planned } = current
   const total = live?.total ?? planned.total - planned.unchanged - (current.sendCreate ? 0 : planned.create) - (current.sendUpdate ? 0 : planned.update)

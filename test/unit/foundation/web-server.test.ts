@@ -81,13 +81,13 @@ describe('browser mode server', () => {
   })
 
   it('round-trips a call through the router with the session cookie', async () => {
-    const response = await call('app.echo', { text: 'round trip' })
+    const response = await call('catalog.get', { groupId: 'round trip' })
     expect(response.status).toBe(200)
-    expect(JSON.parse(response.body)).toMatchObject({ ok: true, value: { text: 'round trip' } })
+    expect(JSON.parse(response.body)).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   it('answers a schema failure as a typed error, not a crash', async () => {
-    const response = await call('app.echo', { text: ['not', 'a', 'string'] })
+    const response = await call('catalog.get', { groupId: ['not', 'a', 'string'] })
     expect(JSON.parse(response.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
   })
 
@@ -154,11 +154,11 @@ describe('browser mode server', () => {
       { cookie: '', 'x-embed-console-key': server.accessKey },
     ]
     for (const headers of attempts) {
-      const refused = await call('app.echo', { text: 'x' }, headers)
+      const refused = await call('catalog.get', { groupId: 'x' }, headers)
       expect(refused.status).toBe(401)
     }
     expect(calls).toBe(0)
-    const accepted = await call('app.echo', { text: 'x' }, { cookie: `other=1; ${cookie}; more=2` })
+    const accepted = await call('catalog.get', { groupId: 'x' }, { cookie: `other=1; ${cookie}; more=2` })
     expect(accepted.status).toBe(200)
   })
 
@@ -173,34 +173,34 @@ describe('browser mode server', () => {
       'null',
     ]
     for (const origin of elsewhere) {
-      const response = await call('app.echo', { text: 'x' }, { origin })
+      const response = await call('catalog.get', { groupId: 'x' }, { origin })
       expect(response.status, origin).toBe(403)
     }
     expect(calls).toBe(0)
   })
 
   it('refuses a request whose Host is not its loopback address (DNS rebinding)', async () => {
-    const response = await call('app.echo', { text: 'x' }, { host: `rebind.example:${server.port}` })
+    const response = await call('catalog.get', { groupId: 'x' }, { host: `rebind.example:${server.port}` })
     expect(response.status).toBe(403)
     expect(calls).toBe(0)
   })
 
   it('accepts its own origin', async () => {
-    const response = await call('app.echo', { text: 'x' }, { origin: `http://127.0.0.1:${server.port}` })
+    const response = await call('catalog.get', { groupId: 'x' }, { origin: `http://127.0.0.1:${server.port}` })
     expect(response.status).toBe(200)
   })
 
   it('answers a body that is not JSON with 400', async () => {
-    const response = await send(server.port, { method: 'POST', path: '/ipc/app.echo', headers: { cookie }, body: '{not json' })
+    const response = await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie }, body: '{not json' })
     expect(response.status).toBe(400)
     expect(calls).toBe(0)
   })
 
   it('answers a call larger than its cap with 413, whether it says its length or not, and the router never sees it', async () => {
     const body = Buffer.alloc(MAX_CALL_BODY_BYTES + 1024, 0x20)
-    const declared = await send(server.port, { method: 'POST', path: '/ipc/app.echo', headers: { cookie }, body })
+    const declared = await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie }, body })
     const chunked = await new Promise<RawResponse>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/ipc/app.echo', headers: { cookie } }, (res) => {
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/ipc/catalog.get', headers: { cookie } }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
@@ -214,7 +214,7 @@ describe('browser mode server', () => {
       expect(JSON.parse(response.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     }
     expect(calls).toBe(0)
-    expect((await call('app.echo', { text: 'still here' })).status).toBe(200)
+    expect((await call('catalog.get', { groupId: 'still here' })).status).toBe(200)
   })
 
   it('refuses event streams without the session cookie, through another Host or from another origin', async () => {

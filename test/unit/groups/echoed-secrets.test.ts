@@ -116,7 +116,7 @@ describe('secrets a server echoes in a success answer', () => {
     const result = await call('groups.getOrCreate', { request: { user_group_id: 'acme' } })
     expect(result).toMatchObject({ ok: false, error: { code: 'bad_response' } })
     expect(JSON.stringify(result)).not.toContain(API_TOKEN)
-    expect(await call('catalog.get', { groupId: 'acme' })).toEqual({ ok: true, value: { entry: null } })
+    expect(await call('catalog.get', { groupId: 'acme' })).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
     expect(await filesHolding(dataDir, [API_TOKEN])).toEqual([])
   })
 })
