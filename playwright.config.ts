@@ -1,7 +1,5 @@
 import { defineConfig } from '@playwright/test'
-
-// Debian's Chromium: Playwright cannot download its own browser on these machines (STACK.md).
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/helpers/chromium'
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -16,18 +14,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },
 })

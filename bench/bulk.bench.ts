@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from '@playwright/test'
 import { afterAll, bench, describe } from 'vitest'
 import { createAppServices } from '../src-main/app-services'
 import { startSandbox } from '../src-main/sandbox/sandbox-server'
+import { launchBrowserMode } from '../test/e2e/browser-mode'
+import { launchChromium } from '../test/helpers/chromium'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
 // Issue 9's targets (npm run bench; never timed tests):
@@ -57,22 +57,10 @@ async function oneAtATime(): Promise<number> {
 const runs = await interleave(3, { bulk: bulkRun, single: oneAtATime })
 
 // ---------------------------------------------------------------- keystrokes while a run goes
-const server = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', join(folder, 'web')], { stdio: ['ignore', 'pipe', 'inherit'] })
-const url = await new Promise<string>((resolve, reject) => {
-  let output = ''
-  server.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8')
-    const match = /running at (\S+)/.exec(output)
-    if (match) resolve(match[1]!)
-  })
-  server.on('exit', (code) => reject(new Error(`embed-console web exited with ${code}`)))
-})
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
+const app = await launchBrowserMode(join(folder, 'web'))
+const browser = await launchChromium()
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-await page.goto(url)
+await page.goto(app.url)
 
 const section = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name })
 
@@ -134,7 +122,7 @@ afterAll(async () => {
     ['keystroke → painted in the Groups screen while a 10,000-row run goes', describeSpread(spread(typing.running), 'ms'), '< 50 ms'],
   ])
   await browser.close()
-  server.kill('SIGINT')
+  await app.stop()
   await sandbox.close()
 })
 

@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from '@playwright/test'
 import { afterAll, bench, describe } from 'vitest'
 import { serializeSiteConfig } from '../src-shared/site-config/format'
+import { launchBrowserMode } from '../test/e2e/browser-mode'
 import { generateLargeSiteConfig } from '../test/fixtures/site-config/large-site-config'
+import { launchChromium } from '../test/helpers/chromium'
 
 // The site editor's keystroke-to-Problems time on the 6,000-page benchmark file and its docs folder
 // (issues 5 and 11: under 50 ms). A keystroke into the primary colour alternates it between valid and invalid, so every
@@ -27,30 +27,12 @@ for (const group of config.navigation) {
   await Promise.all(group.pages.map((page) => writeFile(join(folder, `${page}.mdx`), `---\ntitle: ${page}\n---\n`)))
 }
 
-/**
- * The built app in browser mode, as the end-to-end tests start it. BENCH_APP_DIR points at another
- * build (a checkout of the baseline), so both are measured the same way in one session.
- */
-const server = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', join(folder, 'data')], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  cwd: process.env.BENCH_APP_DIR ?? '.',
-})
-const url = await new Promise<string>((resolve, reject) => {
-  let output = ''
-  server.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8')
-    const match = /running at (\S+)/.exec(output)
-    if (match) resolve(match[1]!)
-  })
-  server.on('exit', (code) => reject(new Error(`embed-console web exited with ${code}`)))
-})
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
+// The built app in browser mode, as the end-to-end tests start it. BENCH_APP_DIR points at another
+// build (a checkout of the baseline), so both are measured the same way in one session.
+const app = await launchBrowserMode(join(folder, 'data'), process.env.BENCH_APP_DIR ?? '.')
+const browser = await launchChromium()
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-await page.goto(url)
+await page.goto(app.url)
 await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
 await page.getByLabel('Open a file by its path').fill(sitePath)
 await page.keyboard.press('Enter')
@@ -119,7 +101,7 @@ afterAll(async () => {
       ` of which keystroke → Problems list in the DOM: median ${median(dom)} ms\n\n`,
   )
   await browser.close()
-  server.kill('SIGINT')
+  await app.stop()
 })
 
 describe('site editor on a 6,000-page site.json (300 groups × 20 pages)', () => {

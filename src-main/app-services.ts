@@ -116,7 +116,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       sandbox: sandboxStatus,
       notices: [...notices, ...vault.notices(), ...profiles.notices()],
     }),
-    'app.echo': ({ text }) => ({ text, receivedAt: new Date().toISOString() }),
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
     ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events }),

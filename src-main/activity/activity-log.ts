@@ -2,6 +2,7 @@ import Papa from 'papaparse'
 import {
   ACTIVITY_COLUMNS,
   ActivityEntrySchema,
+  type ActivityDetail,
   type ActivityEntry,
   type ActivityExportFormat,
   type ActivityFilter,
@@ -21,6 +22,33 @@ interface ActivityRecord {
   error_code: string | null
   message: string | null
   duration_ms: number
+}
+
+interface ActivityBodiesRecord {
+  request: string | null
+  response: string | null
+}
+
+/** The list's columns: pages and exports never read the bodies. */
+const ENTRY_COLUMNS = 'seq, id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms'
+
+/** A body larger than this (as JSON text) is not kept: the log is a history, not an archive. */
+export const MAX_KEPT_BODY_CHARACTERS = 64 * 1024
+
+/** What a call sent and got back, already redacted by the caller. */
+export interface ActivityBodies {
+  request?: unknown
+  response?: unknown
+}
+
+const OMITTED = '"[omitted]"'
+
+/** JSON text to keep, OMITTED when too large, null when there is nothing. */
+function keptBody(body: unknown): string | null {
+  if (body === undefined) return null
+  const text = JSON.stringify(body)
+  if (text === undefined) return null
+  return text.length > MAX_KEPT_BODY_CHARACTERS ? OMITTED : text
 }
 
 function entryOf(row: ActivityRecord): ActivityEntry {
@@ -75,8 +103,25 @@ export interface ActivityPage {
 export class ActivityLog {
   constructor(private readonly db: Database) {}
 
-  append(entry: ActivityEntry): void {
-    this.insert(ActivityEntrySchema.parse(entry), '')
+  /** `bodies` must already be redacted: the log stores them as given (see GroupService). */
+  append(entry: ActivityEntry, bodies: ActivityBodies = {}): void {
+    this.insert(ActivityEntrySchema.parse(entry), '', bodies)
+  }
+
+  /** One call with its request and response, for the detail view; undefined when there is none. */
+  get(id: string): ActivityDetail | undefined {
+    const row = this.db.get<ActivityRecord & ActivityBodiesRecord>('SELECT * FROM activity WHERE id = ?', id)
+    if (!row) return undefined
+    const omitted = (['request', 'response'] as const).filter((key) => row[key] === OMITTED)
+    const body = (text: string | null) => (text === null || text === OMITTED ? {} : { value: JSON.parse(text) as unknown })
+    const request = body(row.request)
+    const response = body(row.response)
+    return {
+      ...entryOf(row),
+      ...('value' in request ? { request: request.value } : {}),
+      ...('value' in response ? { response: response.value } : {}),
+      ...(omitted.length ? { omitted } : {}),
+    } as ActivityDetail
   }
 
   /** Entries carried over from an earlier release's log; an id already here is skipped. */
@@ -84,10 +129,10 @@ export class ActivityLog {
     this.db.transaction(() => entries.forEach((entry) => this.insert(entry, 'OR IGNORE')))
   }
 
-  private insert(entry: ActivityEntry, conflict: '' | 'OR IGNORE'): void {
+  private insert(entry: ActivityEntry, conflict: '' | 'OR IGNORE', bodies: ActivityBodies = {}): void {
     this.db.run(
-      `INSERT ${conflict} INTO activity (id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT ${conflict} INTO activity (id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms, request, response)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       entry.id,
       entry.time,
       entry.profileId,
@@ -99,6 +144,8 @@ export class ActivityLog {
       entry.errorCode ?? null,
       entry.message ?? null,
       entry.durationMs,
+      keptBody(bodies.request),
+      keptBody(bodies.response),
     )
   }
 
@@ -106,7 +153,7 @@ export class ActivityLog {
   page(filter: ActivityFilter, limit: number, cursor?: number): ActivityPage {
     const { sql, params } = whereOf(filter)
     const rows = this.db.all<ActivityRecord>(
-      `SELECT * FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      `SELECT ${ENTRY_COLUMNS} FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`,
       ...params,
       cursor ?? Number.MAX_SAFE_INTEGER,
       limit + 1,
@@ -126,7 +173,7 @@ export class ActivityLog {
     if (format === 'csv') yield `${Papa.unparse([ACTIVITY_COLUMNS as string[]], { newline: '\n' })}\n`
     let cursor = Number.MAX_SAFE_INTEGER
     for (;;) {
-      const rows = this.db.all<ActivityRecord>(`SELECT * FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`, ...params, cursor, EXPORT_BATCH)
+      const rows = this.db.all<ActivityRecord>(`SELECT ${ENTRY_COLUMNS} FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`, ...params, cursor, EXPORT_BATCH)
       if (rows.length === 0) return
       cursor = rows.at(-1)!.seq
       const entries = rows.map(entryOf)

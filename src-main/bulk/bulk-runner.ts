@@ -1,7 +1,7 @@
 import type { BulkOutcome, BulkProgress, BulkRunState, BulkSettings, BulkTallies } from '../../src-shared/bulk/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
-import { visibleTail } from '../profiles/vault'
+import { visibleTail } from '../../src-shared/profiles/schemas'
 import type { BulkJournal, ItemSettlement, JournalItem } from './bulk-journal'
 import { rowDiffers } from './bulk-plan'
 
@@ -27,6 +27,12 @@ export interface BulkSender {
   knownMapping?(groupId: string): unknown
 }
 
+/** Another try after a wait: a 429 (every request waits) or a failure worth sending again. */
+interface Retry {
+  retryInMs: number
+  rateLimited: boolean
+}
+
 /** Idempotent calls are tried this many times on a 5xx or a network failure. */
 const MAX_ATTEMPTS = 4
 /** A 429 is never a failure, but a server that refuses this often is not coming back. */
@@ -43,6 +49,8 @@ export interface RunnerOptions {
   sender: BulkSender
   settings: BulkSettings
   onProgress?: (progress: BulkProgress) => void
+  /** The pace shared with other runs to the same server; a run of its own pace otherwise. */
+  pacer?: Pacer
   /** For tests: time and randomness. */
   now?: () => number
   random?: () => number
@@ -87,20 +95,35 @@ const isTransient = (error: AppErrorException) => {
   return ['connect_failed', 'timeout', 'outcome_unknown'].includes(error.code) || (error.code === 'bad_response' && status === undefined)
 }
 
-/** Requests a minute, evenly spaced (a token bucket of one). */
-class RateLimiter {
+/**
+ * The pace of requests to one server: a rate a minute, evenly spaced (a token bucket of one),
+ * and a time before which nothing is sent (a 429's Retry-After). Shared by every run going to
+ * the same profile, so two runs together keep to the profile's limit.
+ */
+export class Pacer {
   private nextAt = 0
+  private notBefore = 0
   constructor(
     private perMinute: number | null,
-    private readonly now: () => number,
-    private readonly sleep: (ms: number) => Promise<void>,
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = defaultSleep,
   ) {}
 
-  set(perMinute: number | null) {
+  setRate(perMinute: number | null) {
     this.perMinute = perMinute
   }
 
+  /** The server asked to wait this long (every request holds back, not only the refused one). */
+  holdFor(ms: number) {
+    this.notBefore = Math.max(this.notBefore, this.now() + ms)
+  }
+
+  waitingUntil(): number | null {
+    return this.notBefore > this.now() ? this.notBefore : null
+  }
+
   async take(): Promise<void> {
+    while (this.notBefore > this.now()) await this.sleep(this.notBefore - this.now())
     if (this.perMinute === null) return
     const at = Math.max(this.now(), this.nextAt)
     this.nextAt = at + 60_000 / this.perMinute
@@ -121,7 +144,8 @@ export function startRun(options: RunnerOptions): RunControl {
   const now = options.now ?? Date.now
   const random = options.random ?? Math.random
   const sleep = options.sleep ?? defaultSleep
-  const limiter = new RateLimiter(options.settings.ratePerMinute, now, sleep)
+  const pacer = options.pacer ?? new Pacer(options.settings.ratePerMinute, now, sleep)
+  pacer.setRate(options.settings.ratePerMinute)
 
   journal.claim(runId)
   const tallies: BulkTallies = journal.tallies(runId)
@@ -132,7 +156,6 @@ export function startRun(options: RunnerOptions): RunControl {
   let state: BulkRunState = 'running'
   let pausing = false
   let cancelling = false
-  let notBefore = 0
   let retried = 0
   let lastSeq = -1
   let exhausted = false
@@ -157,7 +180,7 @@ export function startRun(options: RunnerOptions): RunControl {
       retried,
       ratePerMinute: Math.round(ratePerMinute),
       etaSeconds: ratePerMinute > 0 && state === 'running' ? Math.round((tallies.pending / ratePerMinute) * 60) : null,
-      waitingUntil: notBefore > now() ? new Date(notBefore).toISOString() : null,
+      waitingUntil: pacer.waitingUntil() ? new Date(pacer.waitingUntil()!).toISOString() : null,
     }
   }
 
@@ -187,12 +210,12 @@ export function startRun(options: RunnerOptions): RunControl {
   }
 
   /** What a failure leads to: a wait and another try, or a final outcome. */
-  function decide(item: JournalItem, attempts: number, rateLimited: number, error: AppErrorException): { retryInMs: number } | { settle: ItemSettlement } {
+  function decide(item: JournalItem, attempts: number, rateLimited: number, error: AppErrorException): Retry | { settle: ItemSettlement } {
     const status = statusOf(error)
     const base = { attempts, httpStatus: status ?? null, errorCode: error.code, message: error.message }
     if (status === 429 && rateLimited < MAX_RATE_LIMITED) {
       const asked = retryAfterMs(error, now()) ?? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(rateLimited, 6))
-      return { retryInMs: asked * (1 + 0.2 * random()) }
+      return { retryInMs: asked * (1 + 0.2 * random()), rateLimited: true }
     }
     if (item.action === 'rotate') {
       // Never sent twice: a lost answer is listed for the operator, never retried.
@@ -200,7 +223,7 @@ export function startRun(options: RunnerOptions): RunControl {
     }
     if (isTransient(error) && attempts < MAX_ATTEMPTS) {
       const backoff = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (attempts - 1))
-      return { retryInMs: backoff * (0.5 + random()) }
+      return { retryInMs: backoff * (0.5 + random()), rateLimited: false }
     }
     return { settle: { ...base, state: 'failed', outcome: 'failed' } }
   }
@@ -212,13 +235,12 @@ export function startRun(options: RunnerOptions): RunControl {
     let followUp = false
     const previouslyTried = item.attempts > 0
     for (;;) {
-      if (notBefore > now()) await sleep(notBefore - now())
-      await limiter.take()
+      await pacer.take()
       attempts += 1
       const call = followUp || item.action === 'update' ? 'update' : item.action === 'rotate' ? 'rotate' : 'getOrCreate'
       journal.markSending(runId, item.seq, attempts)
 
-      let outcome: { settled: true } | { followUp: true } | { retryInMs: number } = { settled: true }
+      let outcome: { settled: true } | { followUp: true } | Retry = { settled: true }
       let heard = false
       const settle = (settlement: SenderSettlement) => {
         heard = true
@@ -254,17 +276,18 @@ export function startRun(options: RunnerOptions): RunControl {
         // Refused before anything was sent (the profile is gone, no token is kept): settle it here.
         if (!heard) settle({ ok: false, error })
       }
-      const next = outcome as { settled: true } | { followUp: true } | { retryInMs: number }
+      const next = outcome as { settled: true } | { followUp: true } | Retry
       if ('settled' in next) return
       if ('followUp' in next) {
         followUp = true
         continue
       }
       retried += 1
-      if ((next.retryInMs ?? 0) > 0) {
+      // A 429 holds back every request to this server; a failure waits its own backoff.
+      if (next.rateLimited) {
         rateLimited += 1
-        notBefore = Math.max(notBefore, now() + next.retryInMs)
-      }
+        pacer.holdFor(next.retryInMs)
+      } else await sleep(next.retryInMs)
       report()
     }
   }
@@ -322,7 +345,7 @@ export function startRun(options: RunnerOptions): RunControl {
       if (state === 'paused') void cycle()
     },
     setRate(ratePerMinute) {
-      limiter.set(ratePerMinute)
+      pacer.setRate(ratePerMinute)
     },
     progress,
     idle: () => (state === 'running' ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve(state)),

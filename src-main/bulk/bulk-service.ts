@@ -25,7 +25,7 @@ import type { UserApiClient } from '../user-api/client'
 import { parseBulkInput } from './bulk-input'
 import { BulkJournal, type ItemFilter } from './bulk-journal'
 import { countActions, planRows } from './bulk-plan'
-import { startRun, type BulkSender, type RunControl, type SenderSettlement, type SentGroup } from './bulk-runner'
+import { Pacer, startRun, type BulkSender, type RunControl, type SenderSettlement, type SentGroup } from './bulk-runner'
 
 /** At most this many problems travel back with a plan; the count says how many there are. */
 const PROBLEMS_SHOWN = 500
@@ -113,6 +113,14 @@ export function createBulkService(deps: BulkServiceDeps) {
   const { db, profiles, vault, catalog, groups } = deps
   const journal = new BulkJournal(db)
   const running = new Map<string, RunControl>()
+  // One pace per server: two runs to one profile keep to its limit together, and a 429 holds both.
+  const pacers = new Map<string, Pacer>()
+  const pacerFor = (run: BulkRun) => {
+    const key = run.profileId ?? run.baseUrl
+    let pacer = pacers.get(key)
+    if (!pacer) pacers.set(key, (pacer = new Pacer(null)))
+    return pacer
+  }
   const profileName = (profileId: string) => {
     try {
       return profiles.get(profileId).name
@@ -183,7 +191,7 @@ export function createBulkService(deps: BulkServiceDeps) {
       else throw new AppErrorException('refused', 'This run was started from the command line against a base URL: resume it there, with --resume.')
       const sendSettings = run.kind === 'rotate' ? { ...settings, concurrency: 1 } : settings
       journal.setSettings(runId, sendSettings)
-      const runner = startRun({ journal, runId, settings: sendSettings, sender, onProgress: options.onProgress ?? deps.onProgress })
+      const runner = startRun({ journal, runId, settings: sendSettings, sender, pacer: pacerFor(run), onProgress: options.onProgress ?? deps.onProgress })
       running.set(runId, runner)
       void runner.done.finally(() => running.delete(runId))
       return runner

@@ -1,5 +1,6 @@
 import { CatalogEntrySchema, type CatalogEntry, type CatalogQuery, type CatalogRow } from '../../src-shared/catalog/schemas'
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
+import { groupTokenKeySql } from '../profiles/vault-keys'
 import type { Database, SqlValue } from '../storage/database'
 
 export interface SeenGroup {
@@ -25,6 +26,10 @@ interface CatalogRowRecord {
   updated_at: string
   rotated_at: string | null
 }
+
+/** Whether a catalog row's token is kept: a row of the secrets table, or a session key (bound as JSON). */
+const TOKEN_KEPT_SQL = `(EXISTS (SELECT 1 FROM secrets WHERE secrets.key = ${groupTokenKeySql('catalog.profile_id', 'catalog.group_id')})
+  OR catalog.group_id IN (SELECT value FROM json_each(?)))`
 
 /** Case- and accent-insensitive text, for substring search. */
 const searchKey = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
@@ -58,7 +63,7 @@ function entryOf(row: CatalogRowRecord): CatalogEntry {
   })
 }
 
-const rowOf = (row: CatalogRowRecord): CatalogRow => ({
+const rowOf = (row: CatalogRowRecord & { token_kept: number }): CatalogRow => ({
   groupId: row.group_id,
   ...(row.name !== null ? { name: row.name } : {}),
   ...(row.environment_tag !== null ? { environmentTag: row.environment_tag as CatalogRow['environmentTag'] } : {}),
@@ -66,6 +71,7 @@ const rowOf = (row: CatalogRowRecord): CatalogRow => ({
   ...(row.token_last4 !== null ? { tokenLast4: row.token_last4 } : {}),
   updatedAt: row.updated_at,
   ...(row.rotated_at !== null ? { rotatedAt: row.rotated_at } : {}),
+  tokenKept: row.token_kept === 1,
 })
 
 export interface CatalogWindow {
@@ -157,10 +163,18 @@ export class GroupCatalog {
     this.db.run('DELETE FROM catalog WHERE profile_id = ?', profileId)
   }
 
-  /** A window of the profile's groups, searched, filtered and sorted in SQL. */
-  query(query: CatalogQuery): CatalogWindow {
+  /**
+   * A window of the profile's groups, searched, filtered and sorted in SQL. `sessionGroupIds`
+   * are the groups whose token the vault keeps in memory for this session only.
+   */
+  query(query: CatalogQuery, sessionGroupIds: readonly string[] = []): CatalogWindow {
+    const sessionIds = JSON.stringify(sessionGroupIds)
     const where = ['profile_id = ?']
     const params: SqlValue[] = [query.profileId]
+    if (query.tokenKept) {
+      where.push(TOKEN_KEPT_SQL)
+      params.push(sessionIds)
+    }
     if (query.environment === 'untagged') where.push('environment_tag IS NULL')
     else if (query.environment !== 'all') {
       where.push('environment_tag = ?')
@@ -177,8 +191,9 @@ export class GroupCatalog {
     const total = this.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog WHERE profile_id = ?', query.profileId)?.n ?? 0
     const matching = where.length === 1 ? total : (this.db.get<{ n: number }>(`SELECT count(*) AS n FROM catalog WHERE ${filter}`, ...params)?.n ?? 0)
     // Missing values sort last in either direction; ties fall back to the id, so windows never overlap.
-    const rows = this.db.all<CatalogRowRecord>(
-      `SELECT * FROM catalog WHERE ${filter} ORDER BY (${column} IS NULL), ${column} ${direction}, group_sort ASC LIMIT ? OFFSET ?`,
+    const rows = this.db.all<CatalogRowRecord & { token_kept: number }>(
+      `SELECT *, ${TOKEN_KEPT_SQL} AS token_kept FROM catalog WHERE ${filter} ORDER BY (${column} IS NULL), ${column} ${direction}, group_sort ASC LIMIT ? OFFSET ?`,
+      sessionIds,
       ...params,
       query.limit,
       query.offset,

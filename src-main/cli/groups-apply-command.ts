@@ -19,15 +19,17 @@ import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
 import { createUserApiClient } from '../user-api/client'
 import { TOKEN_ENV } from './groups-command'
-import { UsageError, type CliIo } from './usage'
+import { UsageError, type CliIo, type Command, type JsonEnvelope } from './usage'
 
-export const APPLY_USAGE = [
+export const APPLY_SUMMARY =
+  'Get or create, and update, every group a CSV, JSON or JSON Lines file lists (at most 100,000 rows): checked, planned, paced, journaled and resumable.'
+
+const APPLY_USAGE = [
   'embed-console groups apply FILE (--profile NAME | --base-url URL) [options]',
   '',
-  'Gets or creates, and updates, every group a CSV, JSON or JSON Lines file lists (at most',
-  '100,000 rows). CSV: a header row naming user_group_id, name, mapping, properties (the last two',
-  'as JSON text). Every row is checked before anything is sent; a run is journaled row by row in',
-  'the data folder, so an interrupted run goes on with --resume and never creates a group twice.',
+  'CSV: a header row naming user_group_id, name, mapping, properties (the last two as JSON text).',
+  'Every row is checked before anything is sent; the run is journaled row by row in the data folder,',
+  'so an interrupted run goes on with --resume and never creates a group twice.',
   '',
   'Options:',
   '  --dry-run             plan only: what would be created, updated, left unchanged',
@@ -36,17 +38,30 @@ export const APPLY_USAGE = [
   '  --resume              go on with the last run of this file that did not finish',
   '  --exclude-invalid     send the valid rows and leave the bad ones out',
   '  --rotate              rotate the tokens of the groups the file lists (needs --profile)',
-  `  --json                progress and the summary as JSON lines (the last is the summary)`,
-  '  --data-dir DIR        where profiles and the run journal are kept',
-  '',
-  'Exit codes: 0 every row succeeded, 1 a row failed (the summary says which) or the run',
-  'was stopped, 2 bad usage or an invalid file.',
-  '',
-  'Examples:',
-  '  embed-console groups apply customers.csv --profile Production --dry-run',
-  '  embed-console groups apply customers.csv --profile Production --rate 60',
-  `  EMBED_CONSOLE_TOKEN=… embed-console groups apply rows.jsonl --base-url https://api.example.com --json`,
+  `  --data-dir DIR        where profiles and the run journal are kept`,
+  'Output:',
+  '  (terminal)            a progress bar on stderr, then the summary sentence',
+  '  (otherwise, --json)   JSON lines: {"event": "progress" | "problem" | "row", …}; the last line is',
+  '                        the envelope {"ok": true, "value": {"created", "updated", "unchanged", "failed", …}}',
+  '                        or {"ok": false, "error": {"code", "message", "details": {counts…}}}',
 ].join('\n')
+
+export const applyCommand: Command = {
+  name: 'groups apply',
+  usage: APPLY_USAGE,
+  examples: [
+    'embed-console groups apply customers.csv --profile Production --dry-run',
+    'embed-console groups apply customers.csv --profile Production --rate 60',
+    'EMBED_CONSOLE_TOKEN=… embed-console groups apply rows.jsonl --base-url https://api.example.com --json',
+    'embed-console groups apply customers.csv --profile Production --resume',
+  ],
+  exitCodes: [
+    [0, 'every row succeeded (or, with --dry-run, the file is valid)'],
+    [1, 'a row failed or its outcome is unknown (each is listed), or the run was stopped (resume it with --resume)'],
+    [2, 'bad usage, or an invalid file (each problem is listed by line and column)'],
+  ],
+  run: (argv, io) => runGroupsApply(argv, io),
+}
 
 /** Reads the input file: a regular file, never more than the largest run takes. */
 async function readInput(path: string): Promise<string> {
@@ -74,6 +89,9 @@ function positiveInteger(flag: string, value: string | undefined, max: number): 
   if (!Number.isInteger(number) || number < 1 || number > max) throw new UsageError(`--${flag} takes a whole number from 1 to ${max.toLocaleString('en')}.`)
   return number
 }
+
+/** The last line of a JSON Lines run: the CLI's one envelope, on one line. */
+const envelope = <T>(io: CliIo, value: JsonEnvelope<T>) => io.stdout(JSON.stringify(value))
 
 const problemLine = (file: string, problem: BulkProblem) => `${file}:${problem.line}${problem.column ? ` (${problem.column})` : ''}: ${problem.message}`
 
@@ -165,13 +183,13 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       const valid = plan.planned.total
       if (plan.problemCount > 0 && !values['exclude-invalid']) {
         const sentence = `${fileName} has ${plan.problemCount} ${plan.problemCount === 1 ? 'problem' : 'problems'}: fix ${plan.problemCount === 1 ? 'it' : 'them'}, or add --exclude-invalid to send the ${valid} valid ${valid === 1 ? 'row' : 'rows'}.`
-        if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok: false, error: { code: 'invalid_input', message: sentence }, problems: plan.problemCount }))
+        if (values.json) envelope(io, { ok: false, error: { code: 'invalid_input', message: sentence, details: { problems: plan.problemCount } } })
         else io.stderr(sentence)
         return 2
       }
       if (values['dry-run']) {
         const { create, update, unchanged, rotate } = plan.planned
-        if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok: true, dryRun: true, planned: { create, update, unchanged, rotate }, created: 0, updated: 0, unchanged, failed: 0 }))
+        if (values.json) envelope(io, { ok: true, value: { dryRun: true, planned: { create, update, unchanged, rotate }, created: 0, updated: 0, unchanged, failed: 0 } })
         else {
           io.stdout(`Plan for ${fileName} (${valid} rows${plan.problemCount ? `, ${plan.problemCount} left out` : ''}): ${kind === 'rotate' ? `rotate ${rotate}` : `create ${create}, update ${update}, unchanged ${unchanged}`}. Nothing was sent.`)
           io.stdout(`Dry run: ${summarySentence({ created: 0, updated: 0, unchanged, failed: 0 })}.`)
@@ -208,15 +226,18 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     const notShown = tallies.failed + tallies.unknown - unsuccessful.length
     if (notShown > 0) say(`… and ${notShown} more rows that did not succeed.`)
     const ok = state === 'finished' && tallies.failed === 0 && tallies.unknown === 0
-    if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok, runId, state, ...tallies }))
-    else {
+    const counts = { runId, state, ...tallies }
+    if (values.json) {
+      const unfinished = state === 'finished' ? `${tallies.failed + tallies.unknown} rows did not succeed` : `The run stopped with ${tallies.pending} rows not sent: resume it with --resume`
+      envelope(io, ok ? { ok: true, value: counts } : { ok: false, error: { code: state === 'finished' ? 'api_failure' : 'refused', message: `${unfinished} (${summarySentence(tallies)}).`, details: counts } })
+    } else {
       if (state !== 'finished') io.stdout(`Stopped with ${tallies.pending} rows not sent: run the same command with --resume to go on.`)
       io.stdout(`${state === 'finished' ? 'Done' : 'Stopped'}: ${summarySentence(tallies)}.`)
     }
     return ok ? 0 : 1
   } catch (error) {
     if (error instanceof AppErrorException) {
-      if (values.json) io.stdout(JSON.stringify({ event: 'summary', ok: false, error: error.toAppError() }))
+      if (values.json) envelope(io, { ok: false, error: error.toAppError() })
       else io.stderr(error.message)
       return error.code === 'invalid_input' ? 2 : 1
     }

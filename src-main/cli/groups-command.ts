@@ -1,16 +1,22 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import type { z } from 'zod'
+import type { ApiOperation } from '../../src-shared/activity/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { MappingSchema, PropertiesSchema } from '../../src-shared/user-api/schemas'
-import { createAppServices } from '../app-services'
+import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
+import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import { defaultDataDir } from '../data-dir'
+import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
-import { APPLY_USAGE, runGroupsApply } from './groups-apply-command'
-import { UsageError, type CliIo, type Command } from './usage'
+import { APPLY_SUMMARY, applyCommand, runGroupsApply } from './groups-apply-command'
+import { printJson, UsageError, type CliIo, type Command } from './usage'
 
-const OPERATIONS = ['get-or-create', 'update', 'rotate-token'] as const
-type Operation = (typeof OPERATIONS)[number]
+const OPERATIONS = {
+  'get-or-create': 'getOrCreate',
+  update: 'update',
+  'rotate-token': 'rotateToken',
+} as const satisfies Record<string, ApiOperation>
+type OperationName = keyof typeof OPERATIONS
 
 export const TOKEN_ENV = 'EMBED_CONSOLE_TOKEN'
 
@@ -20,8 +26,8 @@ const USAGE = [
   '  (bulk: a CSV, JSON or JSON Lines file of groups; `embed-console groups apply --help` for more)',
   '',
   'Connection:',
-  '  --profile NAME        a saved profile (by name or id), from --data-dir',
-  `  --base-url URL        with the API token in the ${TOKEN_ENV} environment variable`,
+  '  --profile NAME        a saved profile (by name or id), from --data-dir; the call lands in its activity log',
+  `  --base-url URL        with the API token in the ${TOKEN_ENV} environment variable (never a flag)`,
   '  --timeout SECONDS     overrides the profile’s timeout (default 15)',
   '  --data-dir DIR        where profiles are kept',
   'Fields:',
@@ -31,10 +37,13 @@ const USAGE = [
   '  --properties JSON|@FILE',
   '  --current-token -     rotate-token: the group’s current token, read from standard input',
   'Output:',
-  '  --json                errors as a JSON object on stdout instead of a sentence on stderr',
+  '  (default)             the API’s answer as JSON on stdout; errors and warnings as sentences on stderr',
+  '  --json                one JSON envelope on stdout, for success and failure alike (usage mistakes too):',
+  '                        {"ok": true, "value": {"httpStatus", "durationMs", "response", "warnings", "notApplied"?}}',
+  '                        {"ok": false, "error": {"code", "message", "details"?}}',
 ].join('\n')
 
-/** `--mapping '{"a":"b"}'` or `--mapping @mapping.json`, checked against the shared schema. */
+/** A field's value: `--mapping '{"a":"b"}'` or `--mapping @mapping.json`, checked against the shared schema. */
 async function readJsonOption<T>(flag: string, value: string | undefined, schema: z.ZodType<T>): Promise<T | undefined> {
   if (value === undefined) return undefined
   let text = value
@@ -63,10 +72,92 @@ function parseTimeout(value: string | undefined): number | undefined {
   return seconds * 1000
 }
 
+function parseBaseUrl(value: string): string {
+  const parsed = BaseUrlSchema.safeParse(value)
+  if (!parsed.success) throw new UsageError(`--base-url: ${parsed.error.issues[0]?.message ?? 'not an http(s) address.'}`)
+  return parsed.data
+}
+
+/** One call, whichever way it goes: what it printed and what the operator should know. */
+interface Outcome {
+  httpStatus: number
+  durationMs: number
+  response: unknown
+  warnings: string[]
+  notApplied?: SentField[]
+}
+
+type Call = { operation: 'getOrCreate' | 'update'; request: GetOrCreateRequest } | { operation: 'rotateToken'; currentToken: string }
+
+async function readCall(operation: OperationName, values: Record<string, string | boolean | undefined>, io: CliIo): Promise<Call> {
+  if (operation === 'rotate-token') {
+    if (values['current-token'] !== '-') throw new UsageError('rotate-token reads the current group token from standard input: pass --current-token -')
+    const currentToken = (await io.stdin()).trim()
+    if (!currentToken) throw new UsageError('Standard input held no token.')
+    return { operation: 'rotateToken', currentToken }
+  }
+  if (values['current-token'] !== undefined) throw new UsageError('--current-token is only for rotate-token.')
+  const userGroupId = values['user-group-id'] as string | undefined
+  if (!userGroupId?.trim()) throw new UsageError(`${operation} needs --user-group-id.`)
+  const request: GetOrCreateRequest = { user_group_id: userGroupId }
+  if (typeof values.name === 'string') request.name = values.name
+  const mapping = await readJsonOption('mapping', values.mapping as string | undefined, MappingSchema)
+  const properties = await readJsonOption('properties', values.properties as string | undefined, PropertiesSchema)
+  if (mapping) request.mapping = mapping
+  if (properties) request.properties = properties
+  return { operation: OPERATIONS[operation], request }
+}
+
+/** Straight to a base URL: nothing is stored, and only the client (and zod) is loaded. */
+async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: number | undefined): Promise<Outcome> {
+  const apiToken = io.env[TOKEN_ENV]
+  if (!apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
+  const client = createUserApiClient({ baseUrl, apiToken, ...(timeoutMs ? { timeoutMs } : {}) })
+  if (call.operation === 'rotateToken') {
+    const result = await client.rotateToken({ current_token: call.currentToken })
+    return { httpStatus: result.status, durationMs: result.durationMs, response: result.raw, warnings: [] }
+  }
+  const result = call.operation === 'getOrCreate' ? await client.getOrCreate(call.request) : await client.update(call.request)
+  const notApplied = 'new_user_group' in result.value && result.value.new_user_group === false ? fieldsNotApplied(call.request, result.value.user_group, undefined) : []
+  return {
+    httpStatus: result.status,
+    durationMs: result.durationMs,
+    response: result.raw,
+    warnings: notApplied.length ? [notAppliedWarning(call.request.user_group_id, notApplied)] : [],
+    ...(notApplied.length ? { notApplied } : {}),
+  }
+}
+
+/** Through a saved profile: the same service as the app, so the call lands in its activity log and catalog. */
+async function callProfile(profileName: string, dataDir: string, call: Call, timeoutMs: number | undefined): Promise<Outcome> {
+  const { createAppServices } = await import('../app-services')
+  const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+  try {
+    const profile = services.profiles.list().find((candidate) => candidate.id === profileName || candidate.name === profileName)
+    if (!profile) throw new UsageError(`There is no saved profile named “${profileName}”.`)
+    const overrides = timeoutMs ? { timeoutMs } : {}
+    const result =
+      call.operation === 'rotateToken'
+        ? await services.groups.rotateToken(profile.id, { kind: 'token', currentToken: call.currentToken }, overrides)
+        : call.operation === 'getOrCreate'
+          ? await services.groups.getOrCreate(profile.id, call.request, overrides)
+          : await services.groups.update(profile.id, call.request, overrides)
+    return {
+      httpStatus: result.httpStatus,
+      durationMs: result.durationMs,
+      response: result.raw,
+      warnings: result.warnings,
+      ...(result.notApplied ? { notApplied: result.notApplied } : {}),
+    }
+  } finally {
+    await services.close()
+  }
+}
+
 async function runGroups(argv: string[], io: CliIo): Promise<number> {
   const [operation, ...rest] = argv
   if (operation === 'apply') return runGroupsApply(rest, io)
-  if (!OPERATIONS.includes(operation as Operation)) throw new UsageError(`Name an operation: ${OPERATIONS.join(', ')}, or apply FILE.`)
+  if (!operation || !Object.hasOwn(OPERATIONS, operation)) throw new UsageError(`Name an operation: ${Object.keys(OPERATIONS).join(', ')}, or apply FILE.`)
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -85,73 +176,43 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
   })
   if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
   const timeoutMs = parseTimeout(values.timeout)
+  const baseUrl = values['base-url'] === undefined ? undefined : parseBaseUrl(values['base-url'])
+  const call = await readCall(operation as OperationName, values, io)
 
-  // A request refused before it was sent is a usage mistake (2); anything after is a failure (1).
-  const fail = (error: AppErrorException): number => {
-    if (values.json) io.stdout(JSON.stringify({ ok: false, error: error.toAppError() }, null, 2))
+  let outcome: Outcome
+  try {
+    outcome = baseUrl
+      ? await callBaseUrl(baseUrl, call, io, timeoutMs)
+      : await callProfile(values.profile!, values['data-dir'] ?? defaultDataDir(io.env), call, timeoutMs)
+  } catch (error) {
+    if (!(error instanceof AppErrorException)) throw error
+    if (values.json) printJson(io, { ok: false, error: error.toAppError() })
     else io.stderr(error.message)
+    // A request refused before it was sent is a usage mistake (2); anything after is a failure (1).
     return error.code === 'invalid_input' ? 2 : 1
   }
-
-  let request: Record<string, unknown>
-  if (operation === 'rotate-token') {
-    if (values['current-token'] !== '-') throw new UsageError('rotate-token reads the current group token from standard input: pass --current-token -')
-    const currentToken = (await io.stdin()).trim()
-    if (!currentToken) throw new UsageError('Standard input held no token.')
-    request = { current_token: currentToken }
+  if (values.json) {
+    printJson(io, { ok: true, value: outcome })
   } else {
-    if (values['current-token'] !== undefined) throw new UsageError('--current-token is only for rotate-token.')
-    if (!values['user-group-id']?.trim()) throw new UsageError(`${operation} needs --user-group-id.`)
-    request = { user_group_id: values['user-group-id'] }
-    if (values.name !== undefined) request.name = values.name
-    const mapping = await readJsonOption('mapping', values.mapping, MappingSchema)
-    const properties = await readJsonOption('properties', values.properties, PropertiesSchema)
-    if (mapping) request.mapping = mapping
-    if (properties) request.properties = properties
+    io.stdout(JSON.stringify(outcome.response, null, 2))
+    for (const warning of outcome.warnings) io.stderr(`Warning: ${warning}`)
   }
-
-  try {
-    if (values['base-url']) {
-      const apiToken = io.env[TOKEN_ENV]
-      if (!apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
-      const client = createUserApiClient({ baseUrl: values['base-url'], apiToken, ...(timeoutMs ? { timeoutMs } : {}) })
-      const result =
-        operation === 'get-or-create'
-          ? await client.getOrCreate(request as never)
-          : operation === 'update'
-            ? await client.update(request as never)
-            : await client.rotateToken(request as never)
-      io.stdout(JSON.stringify(result.raw, null, 2))
-      return 0
-    }
-    // A saved profile: the call goes through the same service as the app, so it lands in the
-    // activity log and the catalog like any other.
-    const services = await createAppServices({ dataDir: values['data-dir'] ?? defaultDataDir(io.env), transport: 'browser', sandbox: false })
-    try {
-      const profile = services.profiles.list().find((candidate) => candidate.id === values.profile || candidate.name === values.profile)
-      if (!profile) throw new UsageError(`There is no saved profile named “${values.profile}”.`)
-      const overrides = timeoutMs ? { timeoutMs } : {}
-      const result =
-        operation === 'get-or-create'
-          ? await services.groups.getOrCreate(profile.id, request as never, overrides)
-          : operation === 'update'
-            ? await services.groups.update(profile.id, request as never, overrides)
-            : await services.groups.rotateToken(profile.id, { kind: 'token', currentToken: request.current_token as string }, overrides)
-      io.stdout(JSON.stringify(result.raw, null, 2))
-      return 0
-    } finally {
-      await services.close()
-    }
-  } catch (error) {
-    if (error instanceof AppErrorException) return fail(error)
-    throw error
-  }
+  return 0
 }
 
 export const groupsCommand: Command = {
   name: 'groups',
-  summary: 'Get or create, update or rotate the token of a user group, or apply a file of them, for scripts.',
   usage: USAGE,
-  usageFor: ([operation]) => (operation === 'apply' ? APPLY_USAGE : undefined),
+  examples: [
+    `EMBED_CONSOLE_TOKEN=… embed-console groups get-or-create --base-url https://api.example.com --user-group-id acme --name "Acme" --properties '{"plan":"pro"}'`,
+    'embed-console groups update --profile Production --user-group-id acme --mapping @mapping.json --json',
+    'printf %s "$CURRENT_GROUP_TOKEN" | embed-console groups rotate-token --profile Production --current-token -',
+  ],
+  exitCodes: [
+    [0, 'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply)'],
+    [1, 'the API refused the call or failed, the network failed, or the outcome of a rotation is unknown'],
+    [2, 'bad usage, or a request refused before it was sent (a missing id, an id with hidden spaces, bad JSON)'],
+  ],
+  subcommand: ([operation]) => (operation === 'apply' ? { summary: APPLY_SUMMARY, command: applyCommand } : undefined),
   run: runGroups,
 }

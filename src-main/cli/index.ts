@@ -1,13 +1,45 @@
 import pkg from '../../package.json'
-import { groupsCommand } from './groups-command'
-import { openApiCommand } from './openapi-command'
-import { sandboxCommand } from './sandbox-command'
-import { startCommand } from './start-command'
-import { UsageError, type CliIo, type Command } from './usage'
-import { validateCommand } from './validate-command'
-import { webCommand } from './web-command'
+import { printJson, usageFailure, UsageError, type CliIo, type Command } from './usage'
 
-const commands: Command[] = [startCommand, webCommand, sandboxCommand, groupsCommand, validateCommand, openApiCommand]
+/**
+ * Every command, by name, with the sentence `--help` lists. A command's module (and what it
+ * imports: zod, the database driver, the HTTP server) is loaded only when that command runs, so
+ * `--version` or one API call from a script does not pay for the others.
+ */
+interface CommandEntry {
+  name: string
+  summary: string
+  load(): Promise<Command>
+}
+
+const commands: CommandEntry[] = [
+  {
+    name: 'start',
+    summary: 'Open the desktop app, or browser mode where the Electron runtime is not installed.',
+    load: async () => (await import('./start-command')).startCommand,
+  },
+  { name: 'web', summary: 'Serve the app to your browser on 127.0.0.1 (browser mode).', load: async () => (await import('./web-command')).webCommand },
+  {
+    name: 'sandbox',
+    summary: 'Serve a local /api/user (the sandbox) on 127.0.0.1, with one API token per environment.',
+    load: async () => (await import('./sandbox-command')).sandboxCommand,
+  },
+  {
+    name: 'groups',
+    summary: 'Get or create, update or rotate the token of a user group, or apply a file of them (groups apply), for scripts.',
+    load: async () => (await import('./groups-command')).groupsCommand,
+  },
+  {
+    name: 'validate',
+    summary: 'Check site.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
+    load: async () => (await import('./validate-command')).validateCommand,
+  },
+  {
+    name: 'openapi',
+    summary: 'Print or write the OpenAPI 3.1 document of /api/user (for a docs site’s site.json "openapi").',
+    load: async () => (await import('./openapi-command')).openApiCommand,
+  },
+]
 
 function helpText(): string {
   const width = Math.max(...commands.map((command) => command.name.length))
@@ -22,11 +54,34 @@ function helpText(): string {
     'Options:',
     '  --help, -h     Show this help, or a command’s with `embed-console <command> --help`.',
     '  --version, -v  Print the version.',
+    '  --json         Usage mistakes too as {"ok": false, "error": …} on stdout.',
+    '',
+    'Exit codes: 0 done, 1 the work failed, 2 bad usage (each command’s --help says more).',
+  ].join('\n')
+}
+
+export function commandHelp(summary: string, command: Command): string {
+  return [
+    summary,
+    '',
+    `Usage: ${command.usage}`,
+    '',
+    'Examples:',
+    ...command.examples.map((example) => `  ${example}`),
+    '',
+    'Exit codes:',
+    ...command.exitCodes.map(([code, meaning]) => `  ${code}  ${meaning}`),
   ].join('\n')
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv
+  const json = argv.includes('--json')
+  const usageMistake = (message: string, usage: string): number => {
+    if (json) printJson(io, usageFailure(message, usage))
+    else io.stderr(`${message}\nUsage: ${usage}`)
+    return 2
+  }
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     io.stdout(helpText())
     return first === undefined ? 2 : 0
@@ -35,14 +90,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(pkg.version)
     return 0
   }
-  const command = commands.find((candidate) => candidate.name === first)
-  if (!command) {
-    io.stderr(`Unknown command "${first}". Run \`embed-console --help\` for the list.`)
-    return 2
-  }
+  const entry = commands.find((candidate) => candidate.name === first)
+  if (!entry) return usageMistake(`Unknown command "${first}". Run \`embed-console --help\` for the list.`, 'embed-console <command> [options]')
+  const command = await entry.load()
   if (rest.includes('--help') || rest.includes('-h')) {
-    const own = command.usageFor?.(rest)
-    io.stdout(own ? `Usage: ${own}` : `${command.summary}\n\nUsage: ${command.usage}`)
+    const sub = command.subcommand?.(rest)
+    io.stdout(commandHelp(sub?.summary ?? entry.summary, sub?.command ?? command))
     return 0
   }
   try {
@@ -50,10 +103,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed flags.
     const code = (error as { code?: string }).code
-    if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`${(error as Error).message}\nUsage: ${command.usageFor?.(rest)?.split('\n')[0] ?? command.usage}`)
-      return 2
-    }
+    if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) return usageMistake((error as Error).message, (command.subcommand?.(rest)?.command ?? command).usage.split('\n')[0]!)
     throw error
   }
 }

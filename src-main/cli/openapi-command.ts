@@ -54,7 +54,12 @@ export async function runOpenApi(argv: string[], io: CliIo): Promise<number> {
 
 export const openApiCommand: Command = {
   name: 'openapi',
-  summary: 'Print or write the OpenAPI 3.1 document of /api/user (for a docs site’s site.json "openapi").',
   usage: 'embed-console openapi [--out FILE] [--server URL]',
+  examples: ['embed-console openapi > openapi.json', 'embed-console openapi --out docs-site/openapi.json --server https://api.example.com'],
+  exitCodes: [
+    [0, 'printed or written'],
+    [1, 'the file could not be written (nothing was changed)'],
+    [2, 'bad usage'],
+  ],
   run: runOpenApi,
 }

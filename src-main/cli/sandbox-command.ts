@@ -44,7 +44,12 @@ async function runSandbox(argv: string[], io: CliIo): Promise<number> {
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
-  summary: 'Serve a local /api/user (the sandbox) on 127.0.0.1, with one API token per environment.',
   usage: 'embed-console sandbox [--port N] [--data FILE] [--customer-token T] [--testing-token T]',
+  examples: ['embed-console sandbox --port 8765', 'embed-console sandbox --port 0 --data /tmp/sandbox.db --customer-token my-ci-token'],
+  exitCodes: [
+    [0, 'stopped with Ctrl+C (or SIGTERM)'],
+    [1, 'could not start: the data file cannot be written, the port is taken'],
+    [2, 'bad usage, or a token that is not visible ASCII'],
+  ],
   run: runSandbox,
 }

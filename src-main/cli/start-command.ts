@@ -22,8 +22,13 @@ export function findElectronBinary(): string | null {
 
 export const startCommand: Command = {
   name: 'start',
-  summary: 'Open the desktop app, or browser mode where the Electron runtime is not installed.',
   usage: 'embed-console start [--port N] [--data-dir DIR] [--no-open]',
+  examples: ['embed-console start', 'embed-console start --data-dir ./embed-data'],
+  exitCodes: [
+    [0, 'the app was closed'],
+    [1, 'the app could not start'],
+    [2, 'bad usage'],
+  ],
   async run(argv: string[], io: CliIo) {
     const electron = findElectronBinary()
     if (!electron) {

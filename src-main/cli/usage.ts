@@ -1,3 +1,5 @@
+import type { AppError } from '../../src-shared/ipc/result'
+
 /** A command-line mistake: printed as one sentence with a pointer to --help, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError'
@@ -14,13 +16,29 @@ export interface CliIo {
 
 export interface Command {
   name: string
-  summary: string
   usage: string
-  /** A subcommand's own usage, when it has one (`groups apply --help`). */
-  usageFor?(argv: string[]): string | undefined
+  /** Whole command lines, shown under "Examples:" in the command's --help. */
+  examples: string[]
+  /** Every exit code the command can end with, and what it means. */
+  exitCodes: Array<[code: number, meaning: string]>
+  /** A subcommand with a help of its own (`groups apply --help`). */
+  subcommand?(argv: string[]): { summary: string; command: Command } | undefined
   /** Resolves to the exit code; a command that serves (web, sandbox) resolves when it stops. */
   run(argv: string[], io: CliIo): Promise<number>
 }
+
+/**
+ * The one JSON envelope of `--json`, the same as the app's calls answer with: success and
+ * failure alike, usage mistakes included, so a script reads one shape from stdout.
+ */
+export type JsonEnvelope<T> = { ok: true; value: T } | { ok: false; error: AppError }
+
+export const printJson = <T>(io: CliIo, envelope: JsonEnvelope<T>) => io.stdout(JSON.stringify(envelope, null, 2))
+
+export const usageFailure = (message: string, usage: string): JsonEnvelope<never> => ({
+  ok: false,
+  error: { code: 'invalid_input', message, details: { usage } },
+})
 
 /**
  * For commands that serve until stopped: on Ctrl+C (SIGINT) or SIGTERM, runs `shutdown` once and

@@ -124,7 +124,12 @@ function summary(reports: FileReport[]): string {
 
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'Check site.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
   usage: 'embed-console validate [--rules spec|mintlify] [--root DIR | --no-files] [--json] FILE...',
+  examples: ['embed-console validate docs/site.json', 'embed-console validate --rules mintlify --root docs docs/site.json', 'embed-console validate --json docs/*/site.json'],
+  exitCodes: [
+    [0, 'every file is valid (warnings allowed)'],
+    [1, 'a file is invalid'],
+    [2, 'a file cannot be read, or bad usage'],
+  ],
   run: runValidate,
 }

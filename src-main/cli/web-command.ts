@@ -47,7 +47,12 @@ export async function runBrowserMode(argv: string[], io: CliIo): Promise<number>
 
 export const webCommand: Command = {
   name: 'web',
-  summary: 'Serve the app to your browser on 127.0.0.1 (browser mode).',
   usage: 'embed-console web [--port N] [--data-dir DIR] [--no-open]',
+  examples: ['embed-console web', 'embed-console web --port 8080 --no-open --data-dir ./embed-data'],
+  exitCodes: [
+    [0, 'stopped with Ctrl+C (or SIGTERM)'],
+    [1, 'could not start: the data folder cannot be written, the port is taken'],
+    [2, 'bad usage'],
+  ],
   run: runBrowserMode,
 }

@@ -16,10 +16,14 @@ export function createGroupHandlers(groups: GroupService, catalog: GroupCatalog,
     'groups.revealToken': async ({ profileId, groupId }) => ({ token: await groups.revealToken(profileId, groupId) }),
     'catalog.list': (query) => {
       const profileId = profileOrActive(query.profileId)
-      return { profileId, ...catalog.query({ ...query, profileId }) }
+      return { profileId, ...catalog.query({ ...query, profileId }, groups.sessionGroupIds(profileId)) }
     },
-    'catalog.get': ({ profileId, groupId }) => ({ entry: catalog.get(profileOrActive(profileId), groupId) ?? null }),
+    'catalog.get': ({ profileId, groupId }) => {
+      const id = profileOrActive(profileId)
+      return { entry: catalog.get(id, groupId) ?? null, tokenKept: id !== '' && groups.tokenKept(id, groupId) }
+    },
     'activity.list': ({ cursor, limit, ...filter }) => activity.page(filter, limit, cursor),
+    'activity.get': ({ id }) => ({ entry: activity.get(id) ?? null }),
   }
 }
 

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import type { ActivityEntry, ApiOperation } from '../../src-shared/activity/schemas'
-import type { ConnectionTest, GroupCallResult } from '../../src-shared/ipc/group-calls'
+import type { ConnectionTest, GroupCallResult, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import type { TokenStorage } from '../../src-shared/profiles/schemas'
+import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
-import { visibleTail, type SecretVault } from '../profiles/vault'
+import { fieldsNotApplied, notAppliedWarning } from './not-applied'
+import type { SecretVault } from '../profiles/vault'
 import type { Database } from '../storage/database'
-import { groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
+import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
-import { createRedactor } from '../user-api/redact'
+import { createRedactor, redactReturnedTokens } from '../user-api/redact'
 
 export interface GroupServiceDeps {
   db: Database
@@ -38,7 +39,12 @@ export interface CallOptions {
   settle?: (settlement: CallSettlement) => void
 }
 
-export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
+/** A call that answered: its result, its activity entry, and the bodies the log keeps (redacted). */
+interface Called<T> {
+  result: UserApiCallResult<T>
+  entry: ActivityEntry
+  exchange: { request: unknown; response: unknown }
+}
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
 
@@ -68,10 +74,11 @@ export function createGroupService(deps: GroupServiceDeps) {
   }
 
   /**
-   * Runs one call. A failure is logged here (with `settle`, in one transaction); a success is
-   * handed back with its activity entry, which `remember` writes with the token and catalog row.
-   * Secrets known to this call (the API token and any group token sent) are scrubbed from what
-   * the log keeps, whatever the error carried.
+   * Runs one call. A failure is logged here, with the body sent and the one that came back (with
+   * `settle`, in one transaction); a success is handed back with its activity entry, which
+   * `remember` writes with the token and catalog row. Secrets known to this call (the API token
+   * and any group token sent) are scrubbed from what the log keeps, whatever the error carried,
+   * and so is every token the answer issued.
    */
   async function call<T>(
     operation: ApiOperation,
@@ -79,19 +86,25 @@ export function createGroupService(deps: GroupServiceDeps) {
     groupId: string | undefined,
     secrets: string[],
     options: CallOptions,
+    request: unknown,
     run: (client: UserApiClient) => Promise<UserApiCallResult<T>>,
-  ): Promise<{ result: UserApiCallResult<T>; entry: ActivityEntry }> {
+  ): Promise<Called<T>> {
     const profile = profiles.get(profileId)
     const startedAt = now()
     const started = performance.now()
     const base = { id: randomUUID(), time: startedAt.toISOString(), profileId, profileName: profile.name, operation, ...(groupId ? { groupId } : {}) }
     let redact = createRedactor(secrets)
+    const kept = (body: unknown) => redactReturnedTokens(redact(body))
     try {
       const connection = await profiles.resolveConnection(profileId)
       redact = createRedactor([connection.apiToken, ...secrets])
       const { timeoutMs } = options
       const result = await run(createClient({ ...connection, ...(timeoutMs ? { timeoutMs } : {}) }))
-      return { result, entry: { ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs } }
+      return {
+        result,
+        entry: { ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs },
+        exchange: { request: kept(request), response: kept(result.raw ?? undefined) },
+      }
     } catch (error) {
       const failure =
         error instanceof AppErrorException ? error : new AppErrorException('internal', `The call failed unexpectedly: ${(error as Error).message}`)
@@ -106,7 +119,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       }
       const redacted = new AppErrorException(failure.code, redact(failure.message), redact(failure.details))
       db.transaction(() => {
-        activity.append(entry)
+        activity.append(entry, { request: kept(request), response: kept(failure.details) })
         options.settle?.({ ok: false, error: redacted })
       })
       throw redacted
@@ -116,7 +129,7 @@ export function createGroupService(deps: GroupServiceDeps) {
   /** The call's activity entry, the group's token and its catalog row, in one transaction. */
   function remember(
     profileId: string,
-    { result, entry }: { result: UserApiCallResult<GroupResponse>; entry: ActivityEntry },
+    { result, entry, exchange }: Called<GroupResponse>,
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
     options: CallOptions,
@@ -124,7 +137,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     const group = result.value.user_group
     // A rotated token is never stored without its catalog row, nor the reverse.
     return db.transaction(() => {
-      activity.append(entry)
+      activity.append(entry, exchange)
       vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
       const { warnings } = catalog.record({ profileId, group, sent, tokenLast4: visibleTail(group.token), rotated, at: now() })
       const answer: GroupCallResult = {
@@ -144,13 +157,21 @@ export function createGroupService(deps: GroupServiceDeps) {
   return {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const called = await call('getOrCreate', id, request.user_group_id, [], options, (client) => client.getOrCreate(request))
-      return remember(id, called, request, false, options)
+      const previous = catalog.get(id, request.user_group_id)
+      const called = await call('getOrCreate', id, request.user_group_id, [], options, request, (client) => client.getOrCreate(request))
+      // An existing group comes back unchanged: what was typed was not applied, so neither the
+      // catalog nor the operator may take it as the group's.
+      const existing = called.result.value.new_user_group === false
+      const remembered = remember(id, called, existing ? undefined : request, false, options)
+      if (!existing) return remembered
+      const notApplied = fieldsNotApplied(request, called.result.value.user_group, previous?.mapping)
+      if (notApplied.length === 0) return remembered
+      return { ...remembered, notApplied, warnings: [notAppliedWarning(request.user_group_id, notApplied), ...remembered.warnings] }
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const called = await call('update', id, request.user_group_id, [], options, (client) => client.update(request))
+      const called = await call('update', id, request.user_group_id, [], options, request, (client) => client.update(request))
       return remember(id, called, request, false, options)
     },
 
@@ -162,8 +183,19 @@ export function createGroupService(deps: GroupServiceDeps) {
         throw new AppErrorException('refused', `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`)
       }
       const groupId = source.kind === 'catalog' ? source.groupId : undefined
-      const called = await call('rotateToken', id, groupId, [currentToken], options, (client) => client.rotateToken({ current_token: currentToken }))
+      const request = { current_token: currentToken }
+      const called = await call('rotateToken', id, groupId, [currentToken], options, request, (client) => client.rotateToken(request))
       return remember(id, called, undefined, true, options)
+    },
+
+    /** Whether the vault still holds this group's token (a rotation from the catalog needs it). */
+    tokenKept(profileId: string, groupId: string): boolean {
+      return vault.has(groupTokenKey(profileId, groupId))
+    },
+
+    /** The groups of this profile whose token is kept for this session only (not in the database). */
+    sessionGroupIds(profileId: string): string[] {
+      return vault.sessionKeys().flatMap((key) => groupIdOfTokenKey(profileId, key) ?? [])
     },
 
     async revealToken(profileId: string | undefined, groupId: string): Promise<string> {
@@ -176,11 +208,11 @@ export function createGroupService(deps: GroupServiceDeps) {
     async testConnection(profileId: string): Promise<ConnectionTest> {
       const started = performance.now()
       try {
-        const { result: check, entry } = await call('testConnection', profileId, undefined, [], {}, async (client) => {
+        const { result: check, entry, exchange } = await call('testConnection', profileId, undefined, [], {}, undefined, async (client) => {
           const { status, durationMs } = await checkConnection(client)
           return { value: null, raw: null, status, durationMs }
         })
-        activity.append(entry)
+        activity.append(entry, exchange)
         return { outcome: 'ok', message: 'Connected: the API answered and accepted the token.', httpStatus: check.status, durationMs: check.durationMs }
       } catch (error) {
         const failure = error as AppErrorException

@@ -4,6 +4,7 @@ import {
   ProfileSchema,
   type Profile,
   type ProfileChanges,
+  type EnvironmentKind,
   type ProfileDraft,
   type ProfilesExport,
   type TokenState,
@@ -21,6 +22,7 @@ export interface BuiltinProfile {
   baseUrl: string
   timeoutSeconds?: number
   environmentLabel?: string
+  environmentKind?: EnvironmentKind
 }
 
 /** What the API client needs to make a call: the only shape in which a token leaves the vault. */
@@ -37,7 +39,8 @@ export interface ProfileStore {
   /** The stored choice if that profile exists, else the first in the list (a built-in if any). */
   activeId(): string | null
   setActive(id: string): Promise<string>
-  create(draft: ProfileDraft): Promise<Profile>
+  /** The kind may be left out (callers from before it existed): it is then `unspecified`. */
+  create(draft: NewProfile): Promise<Profile>
   update(id: string, changes: ProfileChanges): Promise<Profile>
   duplicate(id: string): Promise<Profile>
   delete(id: string): Promise<void>
@@ -49,6 +52,8 @@ export interface ProfileStore {
   /** Sentences for the operator about this launch, e.g. a stored profile that could not be read. */
   notices(): string[]
 }
+
+export type NewProfile = Omit<ProfileDraft, 'environmentKind'> & { environmentKind?: EnvironmentKind }
 
 export interface ProfileStoreOptions {
   db: Database
@@ -65,6 +70,7 @@ interface ProfileRow {
   base_url: string
   timeout_seconds: number
   environment_label: string
+  environment_kind: string
   created_at: string
   updated_at: string
 }
@@ -92,6 +98,7 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       baseUrl: row.base_url,
       timeoutSeconds: row.timeout_seconds,
       environmentLabel: row.environment_label,
+      environmentKind: row.environment_kind,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })
@@ -138,15 +145,15 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
 
   /** Writes a profile's row; the UNIQUE name index settles a race with another process. */
   function writeProfile(profile: Profile, mode: 'insert' | 'update') {
-    const values = [profile.name, profile.name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.updatedAt] as const
+    const values = [profile.name, profile.name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.environmentKind, profile.updatedAt] as const
     try {
       if (mode === 'insert') {
         db.run(
-          `INSERT INTO profiles (name, name_key, base_url, timeout_seconds, environment_label, updated_at, id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO profiles (name, name_key, base_url, timeout_seconds, environment_label, environment_kind, updated_at, id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           ...values, profile.id, profile.createdAt,
         )
       } else {
-        db.run(`UPDATE profiles SET name = ?, name_key = ?, base_url = ?, timeout_seconds = ?, environment_label = ?, updated_at = ? WHERE id = ?`, ...values, profile.id)
+        db.run(`UPDATE profiles SET name = ?, name_key = ?, base_url = ?, timeout_seconds = ?, environment_label = ?, environment_kind = ?, updated_at = ? WHERE id = ?`, ...values, profile.id)
       }
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken(profile.name)
@@ -198,8 +205,8 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       return db.transaction(() => {
         assertNameFree(draft.name)
         const at = now().toISOString()
-        const { name, baseUrl, timeoutSeconds, environmentLabel } = draft
-        const profile: Profile = { id: newId(), name, baseUrl, timeoutSeconds, environmentLabel, createdAt: at, updatedAt: at }
+        const { name, baseUrl, timeoutSeconds, environmentLabel, environmentKind = 'unspecified' } = draft
+        const profile: Profile = { id: newId(), name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, createdAt: at, updatedAt: at }
         writeProfile(profile, 'insert')
         if (draft.apiToken !== undefined) {
           vault.set(profileTokenKey(profile.id), draft.apiToken, placeForToken(draft.tokenStorage, { set: false, storage: 'none' }))
@@ -223,6 +230,7 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
           baseUrl: changes.baseUrl ?? current.baseUrl,
           timeoutSeconds: changes.timeoutSeconds ?? current.timeoutSeconds,
           environmentLabel: changes.environmentLabel ?? current.environmentLabel,
+          environmentKind: changes.environmentKind ?? current.environmentKind,
           updatedAt: now().toISOString(),
         }
         writeProfile(updated, 'update')
@@ -246,6 +254,7 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
           baseUrl: source.baseUrl,
           timeoutSeconds: source.timeoutSeconds,
           environmentLabel: source.environmentLabel,
+          environmentKind: source.environmentKind,
           createdAt: at,
           updatedAt: at,
         }

@@ -8,6 +8,15 @@ export const profileTokenKey = (profileId: string) => `profile:${profileId}:api-
 /** A user group's token, kept for the profile it was fetched through. */
 export const groupTokenKey = (profileId: string, groupId: string) => `group:${profileId}:${groupId}:token`
 
+/** The same key as an SQL expression over two columns, for queries that join the secrets table. */
+export const groupTokenKeySql = (profileColumn: string, groupColumn: string) => `'group:' || ${profileColumn} || ':' || ${groupColumn} || ':token'`
+
+/** The group id a key of groupTokenKey names for this profile, or undefined for any other key. */
+export function groupIdOfTokenKey(profileId: string, key: string): string | undefined {
+  const prefix = `group:${profileId}:`
+  return key.startsWith(prefix) && key.endsWith(':token') ? key.slice(prefix.length, -':token'.length) : undefined
+}
+
 /**
  * The key ranges [from, to) holding every secret that goes away with the profile: its API token
  * and its groups' tokens. ";" is the character after ":", so each range is exactly one prefix.

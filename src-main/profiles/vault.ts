@@ -1,4 +1,4 @@
-import type { TokenState, TokenStorage, VaultStatus } from '../../src-shared/profiles/schemas'
+import { visibleTail, type TokenState, type TokenStorage, type VaultStatus } from '../../src-shared/profiles/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { SafeStorageLike } from '../app-services'
 import type { Database } from '../storage/database'
@@ -26,6 +26,8 @@ export interface SecretVault {
   delete(...keys: string[]): void
   /** Every secret of one profile: its API token and its groups' tokens. */
   deleteProfileSecrets(profileId: string): void
+  /** Keys of the secrets kept for this session only (in memory): never in the database. */
+  sessionKeys(): string[]
   /** Sentences for the operator about this launch. */
   notices(): string[]
 }
@@ -42,11 +44,6 @@ interface SecretRow {
 interface SessionSecret {
   secret: string
   last4?: string
-}
-
-/** The one rule for the characters of a token that may be shown: short tokens show none. */
-export function visibleTail(secret: string): string | undefined {
-  return secret.length >= 12 ? secret.slice(-4) : undefined
 }
 
 export interface SecretVaultOptions {
@@ -114,6 +111,7 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
   const vault: SecretVault = {
     status: () => keychain.status(),
     notices: () => [...notices],
+    sessionKeys: () => [...session.keys()],
     has: (key) => session.has(key) || row(key) !== undefined,
 
     describe(key) {

@@ -9,7 +9,6 @@ import {
   USER_API_PATH,
   type EnvironmentTag,
 } from '../../src-shared/user-api/schemas'
-import { buildOpenApiDocument } from '../../src-shared/user-api/openapi'
 import { SandboxGroups } from './sandbox-groups'
 import { parseRequest, readBody, Refusal, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
@@ -120,8 +119,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Use GET for /openapi.json.')
         return
       }
-      const document = buildOpenApiDocument({ serverUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
-      sendJson(res, 200, document, { 'Access-Control-Allow-Origin': '*' })
+      // Loaded on the first request for it: the app's start does not pay for the document's code.
+      const serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      void import('../../src-shared/user-api/openapi').then(({ buildOpenApiDocument }) =>
+        sendJson(res, 200, buildOpenApiDocument({ serverUrl }), { 'Access-Control-Allow-Origin': '*' }),
+      )
       return
     }
     // Outside /api/user there is no API, so no API envelope either: like a real deployment's

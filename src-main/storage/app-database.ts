@@ -89,7 +89,20 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
-  // Version 2 belongs to the groups workspace (the activity log's requests and responses).
+  {
+    version: 2,
+    name: 'activity keeps each call\'s request and response (redacted); a profile says its kind of environment',
+    up(db) {
+      db.exec(`
+        -- JSON text, every secret the call knew and every returned token redacted before it is
+        -- written; NULL when the call had none, or it was too large to keep (see ActivityLog).
+        ALTER TABLE activity ADD COLUMN request TEXT;
+        ALTER TABLE activity ADD COLUMN response TEXT;
+        -- customer: production, writes confirmed once a session; testing; unspecified (rows of version 1).
+        ALTER TABLE profiles ADD COLUMN environment_kind TEXT NOT NULL DEFAULT 'unspecified';
+      `)
+    },
+  },
   {
     version: 3,
     name: 'bulk runs and their journal',

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import {
   GetOrCreateRequestSchema,
   GetOrCreateResponseSchema,
@@ -7,7 +8,8 @@ import {
   RotateTokenResponseSchema,
   UpdateRequestSchema,
   UpdateResponseSchema,
-  USER_API_PATH,
+  userApiUrl,
+  userGroupIdProblem,
   type GetOrCreateRequest,
   type GetOrCreateResponse,
   type RotateTokenRequest,
@@ -52,6 +54,8 @@ interface OperationSpec<Req, Res> {
   method: 'GET' | 'PUT' | 'POST'
   requestSchema: z.ZodType<Req>
   responseSchema: z.ZodType<Res>
+  /** The user_group_id the request names, checked against the app's id rule before sending. */
+  idOf?: (request: Req) => string
 }
 
 const GET_OR_CREATE: OperationSpec<GetOrCreateRequest, GetOrCreateResponse> = {
@@ -59,12 +63,14 @@ const GET_OR_CREATE: OperationSpec<GetOrCreateRequest, GetOrCreateResponse> = {
   method: 'GET',
   requestSchema: GetOrCreateRequestSchema,
   responseSchema: GetOrCreateResponseSchema,
+  idOf: (request) => request.user_group_id,
 }
 const UPDATE: OperationSpec<UpdateRequest, UpdateResponse> = {
   operation: 'update',
   method: 'PUT',
   requestSchema: UpdateRequestSchema,
   responseSchema: UpdateResponseSchema,
+  idOf: (request) => request.user_group_id,
 }
 const ROTATE_TOKEN: OperationSpec<RotateTokenRequest, RotateTokenResponse> = {
   operation: 'rotateToken',
@@ -73,20 +79,11 @@ const ROTATE_TOKEN: OperationSpec<RotateTokenRequest, RotateTokenResponse> = {
   responseSchema: RotateTokenResponseSchema,
 }
 
+/** The one base-URL rule (BaseUrlSchema), so the client refuses exactly what the profile form refuses. */
 function endpointFor(baseUrl: string): URL {
-  let base: URL
-  try {
-    base = new URL(baseUrl)
-  } catch {
-    throw new AppErrorException('invalid_input', `The base URL "${baseUrl}" is not a URL.`)
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    throw new AppErrorException('invalid_input', `The base URL must start with http:// or https://, not ${base.protocol}//.`)
-  // Credentials in the URL would end up in every error sentence; a query or fragment has no meaning here.
-  if (base.username || base.password) throw new AppErrorException('invalid_input', 'The base URL must not contain a user name or password.')
-  if (base.search || base.hash) throw new AppErrorException('invalid_input', 'The base URL must not contain a query (?…) or a fragment (#…).')
-  if (!base.pathname.endsWith('/')) base.pathname += '/'
-  return new URL(USER_API_PATH, base)
+  const parsed = BaseUrlSchema.safeParse(baseUrl)
+  if (!parsed.success) throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
+  return new URL(userApiUrl(parsed.data))
 }
 
 function checkOptions(options: UserApiClientOptions): void {
@@ -140,7 +137,10 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
 
   async function call<Req, Res>(spec: OperationSpec<Req, Res>, request: Req, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
     const redact = createRedactor([options.apiToken, ...extraSecrets])
-    const body = JSON.stringify(validateRequest(spec.requestSchema, request, redact))
+    const valid = validateRequest(spec.requestSchema, request, redact)
+    const idProblem = spec.idOf && userGroupIdProblem(spec.idOf(valid))
+    if (idProblem) throw new AppErrorException('invalid_input', `The request was not sent: ${idProblem}`, { issues: [{ path: 'user_group_id', message: idProblem }] })
+    const body = JSON.stringify(valid)
     try {
       const answer = await exchangeJson({
         url: endpoint,

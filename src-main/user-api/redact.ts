@@ -37,3 +37,22 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 export function redactException(error: AppErrorException, redact: Redactor): AppErrorException {
   return new AppErrorException(error.code, redact(error.message), redact(error.details))
 }
+
+const TOKEN_FIELD_IN_TEXT = /("token"\s*:\s*")(?:[^"\\]|\\.)*(")/g
+
+/**
+ * Every token an answer carried, wherever it sits: a `token` field of any object is replaced,
+ * and so is one inside text that was cut from a body (a failure's excerpt). For what the app
+ * keeps of an answer (the activity log): tokens that were issued, not known before the call.
+ */
+export function redactReturnedTokens<T>(value: T): T {
+  const walk = (inner: unknown): unknown => {
+    if (typeof inner === 'string') return inner.replace(TOKEN_FIELD_IN_TEXT, `$1${REDACTED}$2`)
+    if (Array.isArray(inner)) return inner.map(walk)
+    if (inner !== null && typeof inner === 'object') {
+      return Object.fromEntries(Object.entries(inner).map(([key, field]) => [key, key === 'token' && typeof field === 'string' ? REDACTED : walk(field)]))
+    }
+    return inner
+  }
+  return walk(value) as T
+}

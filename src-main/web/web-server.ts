@@ -150,13 +150,21 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'Only GET reads the app’s files.' } })
     }
-    void readRendererFile(options.rendererDir, url.pathname).then((file) => {
+    // The build's brotli or gzip copy when the browser takes it; hashed assets cached for a year.
+    void readRendererFile(options.rendererDir, url.pathname, req.headers['accept-encoding']).then((file) => {
       if (!file) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS })
         res.end('Not found')
         return
       }
-      res.writeHead(200, { 'Content-Type': file.contentType, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS })
+      res.writeHead(200, {
+        'Content-Type': file.contentType,
+        'Content-Length': file.body.length,
+        'Cache-Control': file.cacheControl,
+        ...(file.contentEncoding ? { 'Content-Encoding': file.contentEncoding } : {}),
+        ...(file.varies ? { Vary: 'Accept-Encoding' } : {}),
+        ...SECURITY_HEADERS,
+      })
       res.end(req.method === 'HEAD' ? undefined : file.body)
     })
   })

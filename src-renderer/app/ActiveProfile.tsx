@@ -1,16 +1,69 @@
-import { useActiveProfile } from '../lib/profiles'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { call } from '../lib/api'
+import { PROFILES_QUERY_KEY, useProfiles } from '../lib/profiles'
+import { queryKeys } from '../lib/query-keys'
+import { toast } from '../ui/toasts'
 import { useNavigation } from './navigation-store'
 
-/** The profile every call goes through, always in view so nobody rotates a token in the wrong place. */
+const KIND_BADGES = { customer: 'Customer · production', testing: 'Testing', unspecified: null } as const
+
+/**
+ * The profile every call goes through, always in view and switchable from any screen, so nobody
+ * rotates a token in the wrong place. A Customer (production) profile tints the whole header.
+ */
 export function ActiveProfile() {
-  const { active, isLoading } = useActiveProfile()
+  const profiles = useProfiles()
+  const queryClient = useQueryClient()
   const open = useNavigation((state) => state.open)
-  if (isLoading) return null
+  const switchTo = useMutation({
+    mutationFn: (id: string) => call('profiles.setActive', { id }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.catalog.all })
+    },
+    onError: (error) => toast.error(`The profile could not be switched: ${error.message}`),
+  })
+  if (!profiles.data) return null
+  const { activeId } = profiles.data
+  const active = profiles.data.profiles.find((profile) => profile.id === activeId)
+  const kind = active ? (active.builtin ? 'Sandbox' : KIND_BADGES[active.environmentKind]) : null
+
   return (
-    <button type="button" className="active-profile" onClick={() => open('profiles')} aria-label={active ? `Active profile: ${active.name}${active.environmentLabel ? `, ${active.environmentLabel}` : ''}. Change profile` : 'No active profile. Choose a profile'}>
-      <span className="active-profile__caption">Profile</span>
-      <span className="active-profile__name">{active ? active.name : 'None'}</span>
-      {active?.environmentLabel ? <span className="badge badge--accent">{active.environmentLabel}</span> : null}
-    </button>
+    <div className="active-profile">
+      <label className="active-profile__caption" htmlFor="active-profile">
+        Profile
+      </label>
+      <select
+        id="active-profile"
+        className="active-profile__select"
+        aria-label="Active profile"
+        value={activeId ?? ''}
+        disabled={switchTo.isPending}
+        onChange={(event) => switchTo.mutate(event.target.value)}
+      >
+        {activeId === null ? <option value="">None</option> : null}
+        {profiles.data.profiles.map((profile) => (
+          <option key={profile.id} value={profile.id}>
+            {profile.name}
+            {profile.environmentLabel ? ` · ${profile.environmentLabel}` : ''}
+          </option>
+        ))}
+      </select>
+      {kind ? (
+        <span className={`badge ${active?.environmentKind === 'customer' && !active.builtin ? 'badge--customer' : 'badge--accent'}`} data-testid="environment-kind">
+          {kind}
+        </span>
+      ) : null}
+      <button type="button" className="btn btn--small btn--ghost" onClick={() => open('profiles')}>
+        Manage…
+      </button>
+    </div>
   )
+}
+
+/** Whether the active profile is a Customer (production) one: the header is tinted for it. */
+export function useCustomerActive(): boolean {
+  const profiles = useProfiles()
+  const active = profiles.data?.profiles.find((profile) => profile.id === profiles.data?.activeId)
+  return active?.environmentKind === 'customer' && !active.builtin
 }

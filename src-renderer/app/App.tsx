@@ -1,7 +1,8 @@
 import { Suspense, useEffect, useRef } from 'react'
 import { ScreenHeader } from '../ui/ScreenHeader'
 import { ToastRegion } from '../ui/toasts'
-import { ActiveProfile } from './ActiveProfile'
+import { useCallHandoff } from '../lib/call-handoff'
+import { ActiveProfile, useCustomerActive } from './ActiveProfile'
 import { LaunchNotices } from './LaunchNotices'
 import { useNavigation } from './navigation-store'
 import { sections } from './sections'
@@ -13,6 +14,10 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
   const section = sections.find((candidate) => candidate.id === current) ?? sections[0]!
   const heading = useRef<HTMLHeadingElement>(null)
   const firstRender = useRef(true)
+  const customer = useCustomerActive()
+
+  // A past call handed over from Activity goes to the Groups screen, which takes it.
+  useEffect(() => useCallHandoff.subscribe((state) => state.pending && open('groups')), [open])
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -38,12 +43,12 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="app-header">
+      <header className={customer ? 'app-header app-header--customer' : 'app-header'}>
         <div className="app-header__brand">
           <span className="app-header__logo" aria-hidden="true">
             ◆
           </span>
-          Embed Console
+          <span className="app-header__brand-name">Embed Console</span>
         </div>
         <span className="app-header__spacer" />
         <ActiveProfile />

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import { queryKeys } from '../lib/query-keys'
 import { call } from '../lib/api'
 
 /**
@@ -7,7 +8,7 @@ import { call } from '../lib/api'
  * it could not read and skipped, a damaged file moved aside): shown once, until dismissed.
  */
 export function LaunchNotices() {
-  const info = useQuery({ queryKey: ['app.info'], queryFn: () => call('app.info', {}) })
+  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: () => call('app.info', {}) })
   const [dismissed, setDismissed] = useState(false)
   const notices = info.data?.notices ?? []
   if (dismissed || notices.length === 0) return null

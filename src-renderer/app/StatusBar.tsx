@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { SandboxStatus } from '../../src-shared/ipc/events'
+import { queryKeys } from '../lib/query-keys'
 import { call, useMainEvent } from '../lib/api'
 
 export function StatusBar({ transport }: { transport: 'electron' | 'browser' }) {
-  const info = useQuery({ queryKey: ['app.info'], queryFn: () => call('app.info', {}) })
+  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: () => call('app.info', {}) })
   const [sandboxEvent, setSandboxEvent] = useState<SandboxStatus | null>(null)
   useMainEvent('sandbox.status', setSandboxEvent)
   const sandbox = sandboxEvent ?? info.data?.sandbox

@@ -12,6 +12,10 @@ export interface Section {
 
 export type SectionId = 'groups' | 'profiles' | 'site' | 'activity' | 'bulk'
 
+// The first screen's chunk is asked for as this module runs, in parallel with React's first
+// render, rather than when that render reaches it.
+const groupsScreen = import('../features/groups/GroupsScreen')
+
 // Features never import each other; the app composes them here. Each screen loads on first use.
 export const sections: Section[] = [
   {
@@ -20,7 +24,7 @@ export const sections: Section[] = [
     description: 'Get or create, update and rotate the tokens of user groups.',
     shortcut: '1',
     icon: '◧',
-    Screen: lazy(() => import('../features/groups/GroupsScreen')),
+    Screen: lazy(() => groupsScreen),
   },
   {
     id: 'profiles',

@@ -30,6 +30,18 @@ export const ActivityEntrySchema = z.object({
 })
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>
 
+/**
+ * One call with what it sent and what came back, for the Activity screen's detail view, "Open in
+ * form" and "Run again". Redacted in main before it was stored: the API token, a rotated group's
+ * current token and every token the answer carried read `[redacted]`.
+ */
+export const ActivityDetailSchema = ActivityEntrySchema.extend({
+  request: z.json().optional().describe('The body sent; absent when the call had none or it was too large to keep'),
+  response: z.json().optional().describe('The body received, or what the failure carried; absent when too large to keep'),
+  omitted: z.array(z.enum(['request', 'response'])).optional().describe('Bodies that were too large to keep'),
+})
+export type ActivityDetail = z.infer<typeof ActivityDetailSchema>
+
 /** Column order of the CSV export, derived from the schema so a new field cannot be forgotten. */
 export const ACTIVITY_COLUMNS = Object.keys(ActivityEntrySchema.shape) as (keyof ActivityEntry)[]
 

@@ -30,6 +30,8 @@ export const CatalogQuerySchema = z
     environment: CatalogEnvironmentFilterSchema.default('all'),
     sortBy: CatalogSortKeySchema.default('updatedAt'),
     sortDirection: z.enum(['asc', 'desc']).default('desc'),
+    /** Only the groups whose token the vault still holds (the ones a rotation can pick). */
+    tokenKept: z.boolean().optional(),
     /** The window of matching rows wanted: the renderer asks only for what it shows. */
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(1000).default(200),
@@ -46,5 +48,7 @@ export const CatalogRowSchema = CatalogEntrySchema.pick({
   tokenLast4: true,
   updatedAt: true,
   rotatedAt: true,
+}).extend({
+  tokenKept: z.boolean().describe('Whether the vault still holds the group’s token (session tokens go when the app quits)'),
 })
 export type CatalogRow = z.infer<typeof CatalogRowSchema>

@@ -18,9 +18,4 @@ export const appCalls = {
       notices: z.array(z.string()).describe('Sentences about this launch: data imported, a record skipped, a file moved aside'),
     }),
   }),
-  'app.echo': defineCall({
-    summary: 'Answers with what it was given: a round-trip check of the transport.',
-    input: z.object({ text: z.string().max(10_000) }).strict(),
-    output: z.object({ text: z.string(), receivedAt: z.string() }),
-  }),
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ActivityEntrySchema, ActivityFilterSchema } from '../activity/schemas'
+import { ActivityDetailSchema, ActivityEntrySchema, ActivityFilterSchema } from '../activity/schemas'
 import { CatalogEntrySchema, CatalogQuerySchema, CatalogRowSchema } from '../catalog/schemas'
 import { GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
 import { defineCall } from './define'
@@ -16,6 +16,10 @@ export const GroupCallResultSchema = z.object({
   httpStatus: z.number().int(),
   durationMs: z.number(),
   warnings: z.array(z.string()),
+  notApplied: z
+    .array(z.enum(['name', 'mapping', 'properties']))
+    .optional()
+    .describe('Get-or-create found the group: these fields were given but not applied (Update applies them)'),
 })
 export type GroupCallResult = z.infer<typeof GroupCallResultSchema>
 
@@ -23,6 +27,8 @@ export const RotationSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('catalog'), groupId: z.string().min(1) }).strict(),
   z.object({ kind: z.literal('token'), currentToken: z.string().min(1, 'Paste the group’s current token.') }).strict(),
 ])
+/** Which group's token a rotation replaces: one kept in the vault for a catalog group, or one pasted. */
+export type RotationSource = z.infer<typeof RotationSourceSchema>
 
 export const ConnectionTestSchema = z.object({
   outcome: z.enum(['ok', 'token_refused', 'unreachable', 'unexpected']),
@@ -70,9 +76,9 @@ export const groupCalls = {
     }),
   }),
   'catalog.get': defineCall({
-    summary: 'Everything the catalog knows of one group (its token stays in the vault).',
+    summary: 'Everything the catalog knows of one group (its token stays in the vault), and whether its token is kept.',
     input: z.object({ ...ProfileChoice, groupId: z.string().min(1) }).strict(),
-    output: z.object({ entry: CatalogEntrySchema.nullable() }),
+    output: z.object({ entry: CatalogEntrySchema.nullable(), tokenKept: z.boolean() }),
   }),
   'activity.list': defineCall({
     summary: 'A page of the API calls made from this app, newest first, filtered; tokens redacted.',
@@ -85,5 +91,10 @@ export const groupCalls = {
       total: z.number().int().nullable().describe('Matching entries, counted on the first page only'),
       nextCursor: z.number().int().nullable(),
     }),
+  }),
+  'activity.get': defineCall({
+    summary: 'One call of the activity log with the request it sent and the response it got, redacted.',
+    input: z.object({ id: z.string().min(1).max(64) }).strict(),
+    output: z.object({ entry: ActivityDetailSchema.nullable() }),
   }),
 }

@@ -10,6 +10,7 @@ import { defineCall } from './define'
  */
 export const MAX_SITE_FILE_CHARACTERS = 10_000_000
 
+/** The one file-path schema: every path the renderer names to main, whatever it is for. */
 export const SiteFilePathSchema = z
   .string()
   .trim()
@@ -186,7 +187,7 @@ export const siteCalls = {
   }),
   'site.forgetRecent': defineCall({
     summary: 'Removes one path from the recent files.',
-    input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    input: z.object({ path: SiteFilePathSchema }).strict(),
     output: recentList,
   }),
   'site.draftList': defineCall({
@@ -204,7 +205,7 @@ export const siteCalls = {
     input: z
       .object({
         documentId: SiteDocumentIdSchema,
-        path: z.string().max(4096).nullable(),
+        path: SiteFilePathSchema.nullable(),
         text: SiteTextSchema,
         baseVersion: FileVersionSchema.nullable(),
       })

@@ -30,6 +30,14 @@ export const TimeoutSecondsSchema = z
 /** Free text the operator chooses, such as "Production" or "Staging"; empty means no label. */
 export const EnvironmentLabelSchema = z.string().trim().max(40, 'An environment label has at most 40 characters.')
 
+/**
+ * What a profile's API is, for the safety cues: `customer` is production (the header is tinted
+ * and the first write of a session is confirmed), `testing` a test environment; `unspecified`
+ * says nothing (profiles made before the kind existed, and the built-in sandbox).
+ */
+export const EnvironmentKindSchema = z.enum(['customer', 'testing', 'unspecified'])
+export type EnvironmentKind = z.infer<typeof EnvironmentKindSchema>
+
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '[::1]'])
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
 
@@ -39,8 +47,12 @@ export function isLoopbackHostname(hostname: string): boolean {
   return LOOPBACK_HOSTNAMES.has(host) || IPV4_LOOPBACK.test(host)
 }
 
-// The messages never quote the address itself: a pasted URL may carry a password.
-function baseUrlProblem(text: string): string | undefined {
+/**
+ * The one base-URL rule, for profiles, the client, the CLI's --base-url and --server: why a text
+ * is not an API root, or undefined. The messages never quote the address itself: a pasted URL
+ * may carry a password.
+ */
+export function baseUrlProblem(text: string): string | undefined {
   if (!URL.canParse(text)) return 'The base URL is not a full address: write it like https://example.com.'
   const url = new URL(text)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -94,6 +106,17 @@ export const ApiTokenSchema = z
 export const TokenStorageSchema = z.enum(['keychain', 'session', 'file'])
 export type TokenStorage = z.infer<typeof TokenStorageSchema>
 
+/**
+ * The one rule for the characters of a token that may be shown (in the vault's `last4`, the
+ * catalog, a masked token on screen): the last 4, and none of a token shorter than 12.
+ */
+export function visibleTail(secret: string): string | undefined {
+  return secret.length >= 12 ? secret.slice(-4) : undefined
+}
+
+/** A token as the screen shows it before it is revealed: dots, then its visible tail. */
+export const maskedToken = (secret: string): string => `${'•'.repeat(12)}${visibleTail(secret) ?? ''}`
+
 /** What the renderer may know about a token: whether it is set, its tail, where it lives. */
 export const TokenStateSchema = z.object({
   set: z.boolean(),
@@ -109,6 +132,7 @@ export const ProfileSchema = z.object({
   baseUrl: BaseUrlSchema,
   timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
   environmentLabel: EnvironmentLabelSchema.default(''),
+  environmentKind: EnvironmentKindSchema.default('unspecified'),
   builtin: z.boolean().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -127,6 +151,7 @@ export const ProfileDraftSchema = z
     baseUrl: BaseUrlSchema,
     timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
     environmentLabel: EnvironmentLabelSchema.default(''),
+    environmentKind: EnvironmentKindSchema.default('unspecified'),
     apiToken: ApiTokenSchema.optional(),
     tokenStorage: TokenStorageSchema.optional(),
   })
@@ -145,6 +170,7 @@ export const ProfileChangesSchema = z
     baseUrl: BaseUrlSchema.optional(),
     timeoutSeconds: TimeoutSecondsSchema.optional(),
     environmentLabel: EnvironmentLabelSchema.optional(),
+    environmentKind: EnvironmentKindSchema.optional(),
     apiToken: ApiTokenSchema.optional(),
     tokenStorage: TokenStorageSchema.optional(),
     clearToken: z.literal(true).optional(),
@@ -176,6 +202,7 @@ export const ExportedProfileSchema = ProfileSchema.pick({
   baseUrl: true,
   timeoutSeconds: true,
   environmentLabel: true,
+  environmentKind: true,
 })
 export type ExportedProfile = z.infer<typeof ExportedProfileSchema>
 

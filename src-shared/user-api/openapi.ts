@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { buildCurlCommand } from './curl'
+import { buildCurlCommand, buildNodeGetSample } from './code-samples'
 import { API_EXAMPLES, type ApiExample, type SharedResponseName } from './openapi-examples'
 import {
   ApiFailureBodySchema,
@@ -269,29 +269,6 @@ function sharedResponses(): JsonObject {
   )
 }
 
-/** A get-or-create in Node: `http.request` sends a body on GET, which `fetch` refuses. */
-function nodeSample(url: string, body: unknown): string {
-  return `import { request } from '${url.startsWith('https:') ? 'node:https' : 'node:http'}'
-
-const body = JSON.stringify(${JSON.stringify(body)})
-const req = request(${JSON.stringify(url)}, {
-  method: 'GET',
-  headers: {
-    Authorization: \`Token \${process.env.EMBED_CONSOLE_TOKEN}\`,
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  },
-}, (res) => {
-  let text = ''
-  res.setEncoding('utf8')
-  res.on('data', (chunk) => (text += chunk))
-  res.on('end', () => console.log(res.statusCode, text))
-})
-req.on('error', (error) => console.error(error.message))
-req.end(body)
-`
-}
-
 /**
  * Samples for the GET, since a docs site's own would use fetch and fail. Mintlify and Redoc read
  * `x-codeSamples`; the API token comes from $EMBED_CONSOLE_TOKEN, as in the app's curl commands.
@@ -299,7 +276,7 @@ req.end(body)
 function getCodeSamples(baseUrl: string, body: unknown): JsonObject[] {
   return [
     { lang: 'bash', label: 'curl', source: buildCurlCommand('getOrCreate', baseUrl, body) },
-    { lang: 'javascript', label: 'Node (http.request)', source: nodeSample(`${baseUrl}${OPENAPI_PATH}`, body) },
+    { lang: 'javascript', label: 'Node (http.request)', source: buildNodeGetSample(baseUrl, body) },
   ]
 }
 

@@ -10,6 +10,13 @@ import { z } from 'zod'
 /** Every operation shares this path under the base URL; the method selects the operation. */
 export const USER_API_PATH = 'api/user'
 
+/**
+ * `{base_url}/api/user` for a base URL that passed BaseUrlSchema (src-shared/profiles): a path
+ * prefix is kept, trailing slashes are not doubled. The client, the code samples and the
+ * OpenAPI document all call here.
+ */
+export const userApiUrl = (baseUrl: string): string => `${baseUrl.replace(/\/+$/, '')}/${USER_API_PATH}`
+
 export const EnvironmentTagSchema = z
   .enum(['Customer', 'Testing'])
   .describe('Environment of the user group: a production customer group (Customer) or a test group (Testing).')
@@ -34,6 +41,29 @@ const UserGroupIdSchema = z
   .string({ error: 'a non-empty string is required' })
   .regex(/\S/, 'a non-empty string is required')
   .describe('The id you use for this user group in your own database (provided_id in responses).')
+
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u
+
+const codePointName = (character: string) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+
+/**
+ * Why the app will not send this user_group_id, or undefined. The API keeps an id exactly as
+ * given, so " acme", "acme " and "ac\u200bme" would each become a group of their own that looks
+ * like "acme" and that nobody can find by typing it. The sandbox, like the API, accepts them: the
+ * app refuses to send them (the client, so the screens and the CLI alike).
+ */
+export function userGroupIdProblem(id: string): string | undefined {
+  if (/^\s|\s$/u.test(id) && id.trim()) {
+    return `user_group_id ${/^\s/u.test(id) ? 'starts' : 'ends'} with a space: the API would keep it, and file a group that looks like “${id.trim()}” but is another. Remove the space.`
+  }
+  const hidden = INVISIBLE.exec(id)
+  if (hidden) {
+    const position = [...id.slice(0, hidden.index)].length + 1
+    const looksLike = id.replace(new RegExp(INVISIBLE, 'gu'), (character) => (/\p{Zs}/u.test(character) ? ' ' : ''))
+    return `user_group_id holds a hidden character (${codePointName(hidden[0])}, invisible or not a plain space) at position ${position}: the API would file a group that looks like “${looksLike}” but is another. Retype the id.`
+  }
+  return undefined
+}
 
 const NameSchema = z.string().describe('Name of the user group.')
 

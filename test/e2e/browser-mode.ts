@@ -12,11 +12,15 @@ export interface BrowserModeApp {
   dataDir: string
 }
 
-/** Starts the built `embed-console web` exactly as a user would, on any free port. */
-export async function launchBrowserMode(dataDir?: string): Promise<BrowserModeApp & { stop(): Promise<void> }> {
+/**
+ * Starts the built `embed-console web` exactly as a user would, on any free port. `appDir` runs
+ * another build (a baseline checkout, for a benchmark).
+ */
+export async function launchBrowserMode(dataDir?: string, appDir = '.'): Promise<BrowserModeApp & { stop(): Promise<void> }> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'ec-e2e-')))
   const child: ChildProcess = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: appDir,
   })
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))

@@ -60,14 +60,14 @@ test.describe('the app in browser mode', () => {
   test('round-trips a call through the router from the page', async ({ page, app }) => {
     await page.goto(app.url)
     const result = await page.evaluate(async (key) => {
-      const response = await fetch('/ipc/app.echo', {
+      const response = await fetch('/ipc/catalog.get', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Embed-Console-Key': key },
-        body: JSON.stringify({ text: 'from the page' }),
+        body: JSON.stringify({ groupId: 'from the page' }),
       })
       return response.json()
     }, app.key)
-    expect(result).toMatchObject({ ok: true, value: { text: 'from the page' } })
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   test('refuses a call without the key', async ({ request, app }) => {

@@ -9,6 +9,8 @@ export interface FlakyProxy {
   /** When each request arrived, in ms since the proxy started. */
   arrivals: number[]
   refused: number
+  /** Now, on the clock `arrivals` use. */
+  elapsed(): number
   close(): Promise<void>
 }
 
@@ -18,7 +20,7 @@ export interface FlakyProxy {
  */
 export async function startFlakyProxy(target: string, refuse: (index: number, req: IncomingMessage) => ((res: ServerResponse) => void) | null): Promise<FlakyProxy> {
   const started = performance.now()
-  const proxy: FlakyProxy = { baseUrl: '', forwarded: 0, created: new Map(), arrivals: [], refused: 0, close: async () => {} }
+  const proxy: FlakyProxy = { baseUrl: '', forwarded: 0, created: new Map(), arrivals: [], refused: 0, elapsed: () => performance.now() - started, close: async () => {} }
   let index = 0
   const server: Server = createServer((req, res) => {
     proxy.arrivals.push(performance.now() - started)

@@ -9,10 +9,12 @@ import {
   type ApiOperation,
 } from '../../../src-shared/activity/schemas'
 import { call } from '../../lib/api'
+import { queryKeys } from '../../lib/query-keys'
 import { saveDownload } from '../../lib/download'
 import { useProfiles } from '../../lib/profiles'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
+import { CallDetail } from './CallDetail'
 
 const OUTCOME_LABELS: Record<ActivityOutcome, string> = { success: 'Success', failure: 'Failure', unknown: 'Outcome unknown' }
 const PAGE_SIZE = 200
@@ -47,6 +49,7 @@ function filterOf(fields: FilterFields): ActivityFilter {
 
 export default function ActivityScreen() {
   const [fields, setFields] = useState<FilterFields>(NO_FILTER)
+  const [openId, setOpenId] = useState<string | null>(null)
   const deferredFields = useDeferredValue(fields)
   const filter = filterOf(deferredFields)
   const filtered = Object.keys(filter).length > 0
@@ -55,7 +58,7 @@ export default function ActivityScreen() {
   // Pages of 200, newest first, fetched as the operator asks for older ones: a million calls
   // never reach the screen at once.
   const activity = useInfiniteQuery({
-    queryKey: ['activity', filter],
+    queryKey: queryKeys.activity.pages(filter),
     queryFn: ({ pageParam }) => call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
     initialPageParam: 0,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
@@ -163,26 +166,39 @@ export default function ActivityScreen() {
                 <th scope="col">Outcome</th>
                 <th scope="col" className="numeric">Duration</th>
                 <th scope="col">Detail</th>
+                <th scope="col">
+                  <span className="visually-hidden">Call</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
                   <td className="nowrap">{timeFormat.format(new Date(entry.time))}</td>
-                  <td>{entry.profileName}</td>
-                  <td>{OPERATION_LABELS[entry.operation]}</td>
-                  <td>{entry.groupId ? <code>{entry.groupId}</code> : '—'}</td>
+                  <td className="truncate" title={entry.profileName}>
+                    {entry.profileName}
+                  </td>
+                  <td className="nowrap">{OPERATION_LABELS[entry.operation]}</td>
+                  <td className="truncate" title={entry.groupId}>
+                    {entry.groupId ? <code>{entry.groupId}</code> : '—'}
+                  </td>
                   <td>
                     <span className={`badge badge--${entry.outcome}`}>{OUTCOME_LABELS[entry.outcome]}</span>
                   </td>
                   <td className="numeric nowrap">{Math.round(entry.durationMs)} ms</td>
                   <td className="detail">{entry.message ?? (entry.httpStatus ? `HTTP ${entry.httpStatus}` : '')}</td>
+                  <td>
+                    <button type="button" className="btn btn--small" aria-label={`Open the call of ${timeFormat.format(new Date(entry.time))}${entry.groupId ? ` for ${entry.groupId}` : ''}`} onClick={() => setOpenId(entry.id)}>
+                      Open
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       ) : null}
+      {openId ? <CallDetail key={openId} id={openId} profiles={profiles.data?.profiles ?? []} onClose={() => setOpenId(null)} /> : null}
       {activity.hasNextPage ? (
         <div className="row">
           <button type="button" className="btn" disabled={activity.isFetchingNextPage} onClick={() => void activity.fetchNextPage()}>

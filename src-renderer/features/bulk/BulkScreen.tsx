@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
+import { defaultRateFor } from '../../../src-shared/bulk/schemas'
 import { call, useMainEvent } from '../../lib/api'
 import { useActiveProfile } from '../../lib/profiles'
 import { EmptyState } from '../../ui/EmptyState'
@@ -35,6 +36,9 @@ export default function BulkScreen() {
   }
   const history = runs.data?.runs ?? []
   const waiting = history.filter((run) => run.state === 'interrupted')
+  // The rate a minute this profile was last run at, else none for the local sandbox and 120 elsewhere.
+  const lastRun = history.find((run) => run.profileId === active.id)
+  const initialRate = lastRun ? lastRun.ratePerMinute : defaultRateFor(Boolean(active.builtin))
 
   return (
     <div className="stack">
@@ -55,8 +59,10 @@ export default function BulkScreen() {
           </div>
           <RunPanel key={runId} runId={runId} />
         </>
+      ) : runs.isPending ? (
+        <p className="loading">Loading runs…</p>
       ) : (
-        <NewRunPanel key={active.id} />
+        <NewRunPanel key={active.id} initialRate={initialRate} />
       )}
       <section className="stack" aria-labelledby="bulk-history-title">
         <h2 id="bulk-history-title" className="card__title">

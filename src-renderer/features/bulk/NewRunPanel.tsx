@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type DragEvent } from 'react'
-import { defaultRateFor, DEFAULT_BULK_CONCURRENCY, MAX_BULK_CONCURRENCY, MAX_BULK_FILE_CHARACTERS, type BulkKind } from '../../../src-shared/bulk/schemas'
+import { DEFAULT_BULK_CONCURRENCY, MAX_BULK_CONCURRENCY, MAX_BULK_FILE_CHARACTERS, type BulkKind } from '../../../src-shared/bulk/schemas'
 import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
 import { call } from '../../lib/api'
 import { useActiveProfile } from '../../lib/profiles'
@@ -14,9 +14,10 @@ interface Chosen {
 
 /**
  * Choose a file, see its plan (or its problems), choose what to send and how fast, start. Nothing
- * is sent before Start: the plan is the default, as a dry run is in the CLI.
+ * is sent before Start: the plan is the default, as a dry run is in the CLI. The rate starts at
+ * the profile's last one (every run to a profile shares its pace).
  */
-export function NewRunPanel() {
+export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   const { active } = useActiveProfile()
   const queryClient = useQueryClient()
   const open = useBulkScreen((state) => state.open)
@@ -24,9 +25,8 @@ export function NewRunPanel() {
   const [chosen, setChosen] = useState<Chosen | null>(null)
   const [plan, setPlan] = useState<BulkPlan | null>(null)
   const [dragging, setDragging] = useState(false)
-  const defaultRate = defaultRateFor(Boolean(active?.builtin))
   const [concurrency, setConcurrency] = useState(DEFAULT_BULK_CONCURRENCY)
-  const [rate, setRate] = useState<string>(defaultRate === null ? '' : String(defaultRate))
+  const [rate, setRate] = useState<string>(initialRate === null ? '' : String(initialRate))
   const [sendCreate, setSendCreate] = useState(true)
   const [sendUpdate, setSendUpdate] = useState(true)
   const fileInputId = useId()

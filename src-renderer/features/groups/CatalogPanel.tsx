@@ -1,15 +1,16 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useDeferredValue, useRef, useState } from 'react'
+import { useDeferredValue, useRef, useState, type KeyboardEvent } from 'react'
 import type { CatalogQuery, CatalogRow } from '../../../src-shared/catalog/schemas'
 import { call } from '../../lib/api'
+import { queryKeys } from '../../lib/query-keys'
 
 const ROW_HEIGHT = 52
 /** Rows fetched per request: main answers windows, so 100,000 groups cost as much as the rows in view. */
 const WINDOW = 100
+/** Rows PageUp and PageDown move by. */
+const PAGE = 8
 const countFormat = new Intl.NumberFormat()
-
-export const catalogQueryKey = (profileId: string | undefined) => ['catalog', profileId] as const
 
 export interface CatalogPanelProps {
   profileId: string
@@ -17,26 +18,33 @@ export interface CatalogPanelProps {
   onOpen(row: CatalogRow): void
 }
 
-/** The groups this profile has seen, searched and sorted in main, fetched a window at a time as they scroll into view. */
+const optionId = (index: number) => `catalog-option-${index}`
+
+/**
+ * The groups this profile has seen, searched and sorted in main, fetched a window at a time as
+ * they scroll into view. One Tab stop: the list is a listbox, the arrow keys (Home, End,
+ * PageUp, PageDown) move inside it and Enter opens the group.
+ */
 export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPanelProps) {
   const [search, setSearch] = useState('')
   const [environment, setEnvironment] = useState<CatalogQuery['environment']>('all')
   const [sort, setSort] = useState<`${CatalogQuery['sortBy']}:${CatalogQuery['sortDirection']}`>('updatedAt:desc')
+  const [active, setActive] = useState(0)
   const deferredSearch = useDeferredValue(search)
   const [sortBy, sortDirection] = sort.split(':') as [CatalogQuery['sortBy'], CatalogQuery['sortDirection']]
 
-  const windowQuery = (window: number) => ({
-    queryKey: [...catalogQueryKey(profileId), deferredSearch, environment, sort, window],
-    queryFn: () => call('catalog.list', { profileId, search: deferredSearch, environment, sortBy, sortDirection, offset: window * WINDOW, limit: WINDOW }),
-  })
+  const windowQuery = (window: number) => {
+    const query = { search: deferredSearch, environment, sortBy, sortDirection, offset: window * WINDOW, limit: WINDOW }
+    return { queryKey: queryKeys.catalog.window(profileId, query), queryFn: () => call('catalog.list', { profileId, ...query }) }
+  }
   // The first window always: it carries the counts the list is sized by.
   const head = useQuery({ ...windowQuery(0), placeholderData: keepPreviousData })
   const total = head.data?.total
-  const shown = head.data?.matching
+  const shown = head.data?.matching ?? 0
 
   const scroller = useRef<HTMLDivElement>(null)
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
-  const virtualizer = useVirtualizer({ count: shown ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 })
+  const virtualizer = useVirtualizer({ count: shown, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 })
   const items = virtualizer.getVirtualItems()
   // Then every other window a visible row falls in.
   const windows = [...new Set(items.map((item) => Math.floor(item.index / WINDOW)))].filter((window) => window !== 0)
@@ -46,6 +54,39 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
     const data = window === 0 ? head.data : rest[windows.indexOf(window)]?.data
     return data?.rows[index % WINDOW]
   }
+  const activeIndex = Math.min(active, Math.max(shown - 1, 0))
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(shown - 1, index))
+    setActive(next)
+    virtualizer.scrollToIndex(next, { align: 'auto' })
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const target =
+      event.key === 'ArrowDown' ? activeIndex + 1
+      : event.key === 'ArrowUp' ? activeIndex - 1
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? shown - 1
+      : event.key === 'PageDown' ? activeIndex + PAGE
+      : event.key === 'PageUp' ? activeIndex - PAGE
+      : null
+    if (target !== null) {
+      event.preventDefault()
+      moveTo(target)
+      return
+    }
+    if (event.key === 'Enter' || event.key === ' ') {
+      const row = rowAt(activeIndex)
+      if (row) {
+        event.preventDefault()
+        onOpen(row)
+      }
+    }
+  }
+  const resetActive = () => {
+    setActive(0)
+    scroller.current?.scrollTo(0, 0)
+  }
 
   return (
     <section className="catalog card" aria-labelledby="catalog-title">
@@ -54,19 +95,42 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
           Known groups
         </h2>
         <span className="muted" aria-live="polite">
-          {total === undefined || shown === undefined ? '' : shown === total ? countFormat.format(total) : `${countFormat.format(shown)} of ${countFormat.format(total)}`}
+          {total === undefined ? '' : shown === total ? countFormat.format(total) : `${countFormat.format(shown)} of ${countFormat.format(total)}`}
         </span>
       </div>
       <div className="catalog__filters">
-        <input type="search" aria-label="Search groups by id or name" placeholder="Search id or name" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <input
+          type="search"
+          aria-label="Search groups by id or name"
+          placeholder="Search id or name"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value)
+            resetActive()
+          }}
+        />
         <div className="row">
-          <select aria-label="Environment" value={environment} onChange={(event) => setEnvironment(event.target.value as CatalogQuery['environment'])}>
+          <select
+            aria-label="Environment"
+            value={environment}
+            onChange={(event) => {
+              setEnvironment(event.target.value as CatalogQuery['environment'])
+              resetActive()
+            }}
+          >
             <option value="all">Any environment</option>
             <option value="Customer">Customer</option>
             <option value="Testing">Testing</option>
             <option value="untagged">Untagged</option>
           </select>
-          <select aria-label="Sort by" value={sort} onChange={(event) => setSort(event.target.value as typeof sort)}>
+          <select
+            aria-label="Sort by"
+            value={sort}
+            onChange={(event) => {
+              setSort(event.target.value as typeof sort)
+              resetActive()
+            }}
+          >
             <option value="updatedAt:desc">Newest first</option>
             <option value="groupId:asc">Id A→Z</option>
             <option value="groupId:desc">Id Z→A</option>
@@ -76,28 +140,56 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
           </select>
         </div>
       </div>
-      {head.isError ? <p role="alert" className="error-text">The catalog could not be read: {head.error.message}</p> : null}
+      {head.isError ? (
+        <p role="alert" className="error-text">
+          The catalog could not be read: {head.error.message}
+        </p>
+      ) : null}
       {total === 0 ? (
         <p className="muted catalog__empty">No groups yet. Every group you get, create, update or rotate through this profile appears here.</p>
-      ) : shown === 0 ? (
+      ) : total !== undefined && shown === 0 ? (
         <p className="muted catalog__empty">No group matches.</p>
       ) : null}
       <div ref={scroller} className="catalog__scroller">
-        <ul aria-label="Groups" aria-busy={head.isFetching || rest.some((result) => result.isFetching)} className="catalog__list" style={{ height: virtualizer.getTotalSize() }}>
+        <ul
+          role="listbox"
+          aria-label="Groups"
+          aria-busy={head.isFetching || rest.some((result) => result.isFetching)}
+          aria-activedescendant={shown > 0 && rowAt(activeIndex) ? optionId(activeIndex) : undefined}
+          tabIndex={shown > 0 ? 0 : -1}
+          className="catalog__list"
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={onKeyDown}
+        >
           {items.map((item) => {
             const row = rowAt(item.index)
+            const classes = ['catalog__row', item.index === activeIndex ? 'catalog__row--active' : '', row ? '' : 'catalog__row--pending muted'].filter(Boolean).join(' ')
             return (
-              <li key={row?.groupId ?? `pending-${item.index}`} className="catalog__item" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+              <li
+                key={row?.groupId ?? `pending-${item.index}`}
+                id={optionId(item.index)}
+                role="option"
+                aria-selected={row ? row.groupId === selectedGroupId : false}
+                aria-setsize={shown}
+                aria-posinset={item.index + 1}
+                className={classes}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                title={row ? `${row.groupId}${row.name ? ` · ${row.name}` : ''}` : undefined}
+                onClick={() => {
+                  setActive(item.index)
+                  if (row) onOpen(row)
+                }}
+              >
                 {row ? (
-                  <button type="button" className="catalog__row" aria-current={row.groupId === selectedGroupId ? 'true' : undefined} onClick={() => onOpen(row)}>
+                  <>
                     <span className="catalog__id">
                       <code>{row.groupId}</code>
                       {row.environmentTag ? <span className="badge badge--accent">{row.environmentTag}</span> : null}
                     </span>
                     <span className="catalog__name muted">{row.name || 'no name'}</span>
-                  </button>
+                  </>
                 ) : (
-                  <span className="catalog__row catalog__row--pending muted">Loading…</span>
+                  'Loading…'
                 )}
               </li>
             )

@@ -1,6 +1,6 @@
 import { useMemo, type FormEvent } from 'react'
 import { z } from 'zod'
-import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
+import { MappingSchema, PropertiesSchema, userGroupIdProblem, type GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 import { readJsonText } from '../../lib/json-text'
 import { Field } from '../../ui/Field'
 import { JsonEditor } from '../../ui/json-editor/JsonEditor'
@@ -9,6 +9,11 @@ import { useGroupForm } from './group-form-state'
 // Derived once from the shared zod schemas: Monaco validates exactly what the client will.
 const mappingJsonSchema = z.toJSONSchema(MappingSchema)
 const propertiesJsonSchema = z.toJSONSchema(PropertiesSchema)
+
+const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform)
+
+/** Monaco's tab-focus mode is on in these small editors: say how to type a tab anyway. */
+const EDITOR_KEYS = `Tab moves to the next field (${isMac ? 'Ctrl+Shift+M' : 'Ctrl+M'} to type tabs instead); ${isMac ? '⌘' : 'Ctrl'}+Enter sends.`
 
 export interface GroupFormProps {
   operation: 'getOrCreate' | 'update'
@@ -26,7 +31,8 @@ export function useGroupRequest(): { request: GetOrCreateRequest | null; problem
     const problems: string[] = []
     const mapping = readJsonText(fields.mappingText, MappingSchema, 'mapping')
     const properties = readJsonText(fields.propertiesText, PropertiesSchema, 'properties')
-    if (!fields.userGroupId.trim()) problems.push('Enter a user_group_id.')
+    const idProblem = fields.userGroupId.trim() ? userGroupIdProblem(fields.userGroupId) : 'Enter a user_group_id.'
+    if (idProblem) problems.push(idProblem)
     if (mapping.state === 'invalid') problems.push(mapping.reason)
     if (properties.state === 'invalid') problems.push(properties.reason)
     if (problems.length) return { request: null, problems }
@@ -43,6 +49,7 @@ export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCata
   const { request, problems } = useGroupRequest()
   const mappingProblem = problems.find((problem) => problem.startsWith('mapping'))
   const propertiesProblem = problems.find((problem) => problem.startsWith('properties'))
+  const idProblem = problems.find((problem) => problem.startsWith('user_group_id'))
   const reason = blockedReason ?? problems[0] ?? null
   const submitLabel = operation === 'getOrCreate' ? 'Get or create group' : 'Update group'
 
@@ -61,7 +68,7 @@ export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCata
       }}
     >
       <div className="form-grid">
-        <Field label="user_group_id" required hint="The id you use for this group in your own database.">
+        <Field label="user_group_id" required hint="The id you use for this group in your own database." error={idProblem}>
           <input type="text" autoComplete="off" spellCheck={false} value={fields.userGroupId} onChange={(event) => setField('userGroupId', event.target.value)} />
         </Field>
         <Field label="name" hint={operation === 'update' ? 'Left empty, the name is not changed.' : 'Optional.'}>
@@ -76,8 +83,10 @@ export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCata
           </button>
         </p>
       ) : null}
-      <Field label="mapping" hint="Schema id → data source, both strings. Left empty, it is not sent." error={mappingProblem}>
+      <Field label="mapping" hint={`Schema id → data source, both strings. Left empty, it is not sent. ${EDITOR_KEYS}`} error={mappingProblem}>
         <JsonEditor
+          deferUntilUsed
+          tabMovesFocus
           path={`${operation}-mapping.json`}
           ariaLabel="mapping (JSON)"
           value={fields.mappingText}
@@ -87,8 +96,10 @@ export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCata
           height={120}
         />
       </Field>
-      <Field label="properties" hint="Any JSON object; available as variables in dashboards. Left empty, it is not sent." error={propertiesProblem}>
+      <Field label="properties" hint={`Any JSON object; available as variables in dashboards. Left empty, it is not sent. ${EDITOR_KEYS}`} error={propertiesProblem}>
         <JsonEditor
+          deferUntilUsed
+          tabMovesFocus
           path={`${operation}-properties.json`}
           ariaLabel="properties (JSON)"
           value={fields.propertiesText}

@@ -1,20 +1,21 @@
-import { useState } from 'react'
+import { forwardRef, useState } from 'react'
 import type { GroupCallResult } from '../../../src-shared/ipc/group-calls'
-import { copySecret, copyText } from '../../lib/clipboard'
+import { maskedToken } from '../../../src-shared/profiles/schemas'
+import type { SampleCall } from '../../../src-shared/user-api/code-samples'
+import { copySecret } from '../../lib/clipboard'
+import { CodeSamples } from '../../ui/CodeSamples'
 import { toast } from '../../ui/toasts'
 import type { GroupOperation } from './group-form-state'
 
 export type GroupOutcome =
-  | { kind: 'success'; operation: GroupOperation; result: GroupCallResult; curl: string | null }
-  | { kind: 'error'; operation: GroupOperation; code: string; message: string; details: unknown; curl: string | null }
+  | { kind: 'success'; operation: GroupOperation; result: GroupCallResult; call: SampleCall }
+  | { kind: 'error'; operation: GroupOperation; code: string; message: string; details: unknown; call: SampleCall }
 
 /** The raw body is shown as received, except that tokens stay masked like everywhere else. */
 function maskTokens(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskTokens)
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, key === 'token' && typeof inner === 'string' ? `••••${inner.slice(-4)}` : maskTokens(inner)]),
-    )
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === 'token' && typeof inner === 'string' ? maskedToken(inner) : maskTokens(inner)]))
   }
   return value
 }
@@ -31,43 +32,46 @@ function TokenValue({ token, prominent }: { token: string; prominent: boolean })
   return (
     <div className={prominent ? 'token token--prominent' : 'token'}>
       <code className="token__value" aria-label={revealed ? 'Group token' : 'Group token (hidden)'}>
-        {revealed ? token : `${'•'.repeat(12)}${token.slice(-4)}`}
+        {revealed ? token : maskedToken(token)}
       </code>
       <button type="button" className="btn btn--small" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
         {revealed ? 'Hide token' : 'Reveal token'}
       </button>
-      <button type="button" className="btn btn--small" onClick={copy}>
+      <button type="button" className="btn btn--small" onClick={() => void copy()}>
         Copy token
       </button>
     </div>
   )
 }
 
-export function ResultPanel({ outcome }: { outcome: GroupOutcome }) {
-  const copyCurl = (curl: string) =>
-    copyText(curl).then(
-      () => toast.success('Copied as curl. Set EMBED_CONSOLE_TOKEN in your shell to run it.'),
-      () => toast.error('The clipboard is not available here.'),
-    )
+export interface ResultPanelProps {
+  outcome: GroupOutcome
+  baseUrl: string
+  /** Get-or-create found the group and did not apply what was given: send it as an update. */
+  onUpdateInstead(): void
+}
 
+/**
+ * What the last call did. Its heading takes focus when it appears (screen readers read it; the
+ * screen scrolls it into view), so the result is where the eye is, not below the fold.
+ */
+export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(function ResultPanel({ outcome, baseUrl, onUpdateInstead }, heading) {
   if (outcome.kind === 'error') {
     return (
       <section className="result result--error" aria-label="Result">
-        <h2 className="result__title" role="alert">
+        <h2 ref={heading} id="result-title" tabIndex={-1} className="result__title">
           {TITLES[outcome.operation]} failed <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
         </h2>
-        <p className="result__message">{outcome.message}</p>
+        <p className="result__message" role="alert">
+          {outcome.message}
+        </p>
         {outcome.details !== undefined ? (
           <details>
             <summary>Raw detail</summary>
             <pre className="raw">{JSON.stringify(outcome.details, null, 2)}</pre>
           </details>
         ) : null}
-        {outcome.curl ? (
-          <button type="button" className="btn btn--small" onClick={() => copyCurl(outcome.curl!)}>
-            Copy as curl
-          </button>
-        ) : null}
+        <CodeSamples baseUrl={baseUrl} call={outcome.call} />
       </section>
     )
   }
@@ -76,7 +80,7 @@ export function ResultPanel({ outcome }: { outcome: GroupOutcome }) {
   const group = result.group
   return (
     <section className="result result--success" aria-label="Result">
-      <h2 className="result__title">
+      <h2 ref={heading} id="result-title" tabIndex={-1} className="result__title">
         {TITLES[operation]} succeeded{' '}
         {result.newUserGroup !== undefined ? (
           <span className={result.newUserGroup ? 'badge badge--new' : 'badge'}>{result.newUserGroup ? 'New group' : 'Existing group'}</span>
@@ -86,9 +90,14 @@ export function ResultPanel({ outcome }: { outcome: GroupOutcome }) {
         </span>
       </h2>
       {result.warnings.map((warning) => (
-        <p key={warning} className="callout callout--warning">
-          {warning}
-        </p>
+        <div key={warning} className="callout callout--warning" role="alert">
+          <span>{warning}</span>
+          {result.notApplied && warning === result.warnings[0] ? (
+            <button type="button" className="btn btn--small" onClick={onUpdateInstead}>
+              Update with the values given
+            </button>
+          ) : null}
+        </div>
       ))}
       {operation === 'rotateToken' ? (
         <div className="new-token">
@@ -100,10 +109,10 @@ export function ResultPanel({ outcome }: { outcome: GroupOutcome }) {
       <dl className="facts">
         <dt>provided_id</dt>
         <dd>
-          <code>{group.provided_id}</code>
+          <code className="long-value">{group.provided_id}</code>
         </dd>
         <dt>name</dt>
-        <dd>{group.name ?? <span className="muted">none</span>}</dd>
+        <dd className="long-value">{group.name ?? <span className="muted">none</span>}</dd>
         <dt>team_id</dt>
         <dd>{group.team_id}</dd>
         <dt>Environment</dt>
@@ -119,17 +128,11 @@ export function ResultPanel({ outcome }: { outcome: GroupOutcome }) {
         <dt>properties</dt>
         <dd>{group.properties === undefined || group.properties === null ? <span className="muted">none</span> : <pre className="raw">{JSON.stringify(group.properties, null, 2)}</pre>}</dd>
       </dl>
-      <div className="row">
-        <details className="grow">
-          <summary>Raw response</summary>
-          <pre className="raw">{JSON.stringify(maskTokens(result.raw), null, 2)}</pre>
-        </details>
-        {outcome.curl ? (
-          <button type="button" className="btn btn--small" onClick={() => copyCurl(outcome.curl!)}>
-            Copy as curl
-          </button>
-        ) : null}
-      </div>
+      <details>
+        <summary>Raw response</summary>
+        <pre className="raw">{JSON.stringify(maskTokens(result.raw), null, 2)}</pre>
+      </details>
+      <CodeSamples baseUrl={baseUrl} call={outcome.call} />
     </section>
   )
-}
+})

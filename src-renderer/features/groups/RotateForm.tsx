@@ -1,45 +1,58 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useDeferredValue, useRef, useState, type FormEvent } from 'react'
+import { useDeferredValue, useEffect, useRef, useState, type FormEvent } from 'react'
+import type { RotationSource } from '../../../src-shared/ipc/group-calls'
 import { call } from '../../lib/api'
+import { queryKeys } from '../../lib/query-keys'
 import { Field } from '../../ui/Field'
-import { catalogQueryKey } from './CatalogPanel'
 import { useGroupForm } from './group-form-state'
 
 /** Suggestions shown for the typed id: the catalog may hold 100,000 groups, so it is searched, not listed. */
 const SUGGESTIONS = 20
-
-export type RotationSource = { kind: 'catalog'; groupId: string } | { kind: 'token'; currentToken: string }
+const countFormat = new Intl.NumberFormat()
 
 export interface RotateFormProps {
   profileId: string
   blockedReason: string | null
+  /** Said in the confirmation when the profile is a Customer (production) one not yet confirmed this session. */
+  customerNotice: string | null
+  /** Open the confirmation as soon as the group is known ("Run again" from Activity): never rotate without it. */
+  askOnOpen: boolean
   onRotate(source: RotationSource): void
 }
 
 /**
  * Rotation cannot be undone and is never retried, so it goes through a confirmation that says
- * what happens to the old token. The pasted token stays in this form only; main is sent it once.
+ * what happens to the old token. The picker offers only groups whose token main still keeps;
+ * for the others, the current token is pasted. The pasted token stays in this form only; main
+ * is sent it once.
  */
-export function RotateForm({ profileId, blockedReason, onRotate }: RotateFormProps) {
+export function RotateForm({ profileId, blockedReason, customerNotice, askOnOpen, onRotate }: RotateFormProps) {
   const { rotateGroupId } = useGroupForm()
-  const [mode, setMode] = useState<'catalog' | 'token'>('catalog')
+  const [chosenMode, setMode] = useState<'catalog' | 'token' | null>(null)
   const [groupId, setGroupId] = useState(rotateGroupId)
   const [currentToken, setCurrentToken] = useState('')
+  const asked = useRef(!askOnOpen)
   const dialog = useRef<HTMLDialogElement>(null)
+  const tokenField = useRef<HTMLInputElement>(null)
   const typed = useDeferredValue(groupId.trim())
 
+  const suggestionQuery = { search: typed, sortBy: 'groupId', sortDirection: 'asc', limit: SUGGESTIONS, tokenKept: true } as const
   const suggestions = useQuery({
-    queryKey: [...catalogQueryKey(profileId), 'rotation-choices', typed],
-    queryFn: () => call('catalog.list', { profileId, search: typed, sortBy: 'groupId', sortDirection: 'asc', limit: SUGGESTIONS }),
+    queryKey: queryKeys.catalog.window(profileId, suggestionQuery),
+    queryFn: () => call('catalog.list', { profileId, ...suggestionQuery }),
     placeholderData: keepPreviousData,
   })
   const chosen = useQuery({
-    queryKey: [...catalogQueryKey(profileId), 'entry', typed],
+    queryKey: queryKeys.catalog.entry(profileId, typed),
     queryFn: () => call('catalog.get', { profileId, groupId: typed }),
-    enabled: mode === 'catalog' && typed.length > 0,
+    enabled: chosenMode !== 'token' && typed.length > 0,
   })
+  // Asked to rotate a group whose token is not kept: the token must be pasted.
+  const mode = chosenMode ?? (askOnOpen && (!typed || (chosen.data && !chosen.data.tokenKept)) ? 'token' : 'catalog')
   const known = suggestions.data?.total ?? 0
-  const selectedGroup = chosen.data?.entry ?? null
+  const rotatable = typed ? null : (suggestions.data?.matching ?? null)
+  const withoutToken = rotatable === null ? 0 : known - rotatable
+  const selectedGroup = chosen.data?.tokenKept ? chosen.data.entry : null
   const source: RotationSource | null =
     mode === 'catalog' ? (selectedGroup ? { kind: 'catalog', groupId: selectedGroup.groupId } : null) : currentToken.trim() ? { kind: 'token', currentToken: currentToken.trim() } : null
   const reason =
@@ -54,7 +67,18 @@ export function RotateForm({ profileId, blockedReason, onRotate }: RotateFormPro
             ? 'Choose a group.'
             : chosen.isPending
               ? 'Looking the group up…'
-              : 'This profile has not seen a group with this id.')
+              : chosen.data?.entry
+                ? `No token is kept for “${chosen.data.entry.groupId}” (it was kept for a session that ended, or removed): paste its current token instead.`
+                : 'This profile has not seen a group with this id.')
+
+  // "Run again" from Activity: ask at once when the group's token is kept, else ask for the token.
+  const ready = source !== null && !blockedReason
+  useEffect(() => {
+    if (asked.current || (chosen.isPending && typed)) return
+    asked.current = true
+    if (ready) dialog.current?.showModal()
+    else tokenField.current?.focus()
+  }, [chosen.isPending, typed, ready])
 
   const ask = (event: FormEvent) => {
     event.preventDefault()
@@ -82,7 +106,15 @@ export function RotateForm({ profileId, blockedReason, onRotate }: RotateFormPro
       </fieldset>
       {mode === 'catalog' ? (
         <>
-          <Field label="Group" hint="Type to search the groups this profile has seen; main uses the token it kept for the group.">
+          <Field
+            label="Group"
+            hint={
+              <>
+                Type to search the groups whose token this profile keeps; main uses that token.
+                {withoutToken > 0 ? ` ${countFormat.format(withoutToken)} known ${withoutToken === 1 ? 'group has' : 'groups have'} no kept token and ${withoutToken === 1 ? 'is' : 'are'} not offered: paste ${withoutToken === 1 ? 'its' : 'their'} current token instead.` : ''}
+              </>
+            }
+          >
             <input list="rotation-choices" spellCheck={false} autoComplete="off" value={groupId} onChange={(event) => setGroupId(event.target.value)} />
           </Field>
           <datalist id="rotation-choices">
@@ -95,7 +127,7 @@ export function RotateForm({ profileId, blockedReason, onRotate }: RotateFormPro
         </>
       ) : (
         <Field label="Current group token" hint="The token the group has now. It is sent once and not stored here.">
-          <input type="password" autoComplete="off" spellCheck={false} value={currentToken} onChange={(event) => setCurrentToken(event.target.value)} />
+          <input ref={tokenField} type="password" autoComplete="off" spellCheck={false} value={currentToken} onChange={(event) => setCurrentToken(event.target.value)} />
         </Field>
       )}
       <div className="row">
@@ -110,10 +142,11 @@ export function RotateForm({ profileId, blockedReason, onRotate }: RotateFormPro
         <h2 id="rotate-dialog-title" className="dialog__title">
           Rotate this group’s token?
         </h2>
+        {customerNotice ? <p className="callout callout--danger">{customerNotice}</p> : null}
         <p id="rotate-dialog-body">
           {source?.kind === 'catalog' ? (
             <>
-              Group <code>{source.groupId}</code> gets a new token.{' '}
+              Group <code className="long-value">{source.groupId}</code> gets a new token.{' '}
             </>
           ) : (
             'The group holding this token gets a new one. '

@@ -3,6 +3,9 @@ import {
   baseUrlWarning,
   ProfileChangesSchema,
   ProfileDraftSchema,
+  type EnvironmentKind,
+  type ProfileChanges,
+  type ProfileDraft,
   type ProfileView,
   type TokenStorage,
   type VaultStatus,
@@ -10,8 +13,8 @@ import {
 import { Field } from '../../ui/Field'
 
 export type ProfileFormSubmit =
-  | { kind: 'create'; draft: unknown }
-  | { kind: 'update'; id: string; changes: unknown }
+  | { kind: 'create'; draft: ProfileDraft }
+  | { kind: 'update'; id: string; changes: ProfileChanges }
 
 interface ProfileFormProps {
   /** The profile being edited, or null for a new one. */
@@ -22,6 +25,12 @@ interface ProfileFormProps {
   onSubmit(submit: ProfileFormSubmit): void
   onCancel(): void
 }
+
+const KINDS: Array<[EnvironmentKind, string]> = [
+  ['customer', 'Customer (production): the header turns red and the first write of a session is confirmed'],
+  ['testing', 'Testing'],
+  ['unspecified', 'Not said'],
+]
 
 const STORAGE_LABELS: Record<TokenStorage, string> = {
   keychain: 'Encrypted with the system keychain',
@@ -37,6 +46,8 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
   const [name, setName] = useState(editing?.name ?? '')
   const [baseUrl, setBaseUrl] = useState(editing?.baseUrl ?? 'https://')
   const [environmentLabel, setEnvironmentLabel] = useState(editing?.environmentLabel ?? '')
+  // A new profile is taken for production until said otherwise: the cost is one question a session.
+  const [environmentKind, setEnvironmentKind] = useState<EnvironmentKind>(editing?.environmentKind ?? 'customer')
   const [timeoutSeconds, setTimeoutSeconds] = useState(String(editing?.timeoutSeconds ?? 15))
   const [apiToken, setApiToken] = useState('')
   const [clearToken, setClearToken] = useState(false)
@@ -50,20 +61,23 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
     name,
     baseUrl,
     environmentLabel,
+    environmentKind,
     timeoutSeconds: Number(timeoutSeconds),
     ...(tokenGiven ? { apiToken, tokenStorage } : {}),
   }
-  const parsed = editing
-    ? ProfileChangesSchema.safeParse(clearToken ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields)
-    : ProfileDraftSchema.safeParse(fields)
+  // Parsed apart, so each submission keeps its own type.
+  const changes = editing ? ProfileChangesSchema.safeParse(clearToken ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields) : null
+  const draft = editing ? null : ProfileDraftSchema.safeParse(fields)
+  const parsed = (changes ?? draft)!
   const problemFor = (key: string) => (parsed.success ? null : (parsed.error.issues.find((issue) => issue.path[0] === key)?.message ?? null))
   const warning = baseUrlWarning(baseUrl)
   const reason = pending ? 'Saving…' : parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Check the fields.')
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!parsed.success || pending) return
-    onSubmit(editing ? { kind: 'update', id: editing.id, changes: parsed.data } : { kind: 'create', draft: parsed.data })
+    if (pending) return
+    if (editing && changes?.success) onSubmit({ kind: 'update', id: editing.id, changes: changes.data })
+    else if (draft?.success) onSubmit({ kind: 'create', draft: draft.data })
   }
 
   const tokenHint = editing?.token.set
@@ -81,6 +95,14 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
           <input type="text" value={environmentLabel} onChange={(event) => setEnvironmentLabel(event.target.value)} />
         </Field>
       </div>
+      <fieldset className="choice">
+        <legend>Kind of environment</legend>
+        {KINDS.map(([kind, label]) => (
+          <label key={kind}>
+            <input type="radio" name="environment-kind" checked={environmentKind === kind} onChange={() => setEnvironmentKind(kind)} /> {label}
+          </label>
+        ))}
+      </fieldset>
       <Field label="Base URL" required hint="The app calls {base URL}/api/user." error={baseUrl.length > 8 ? problemFor('baseUrl') : null} warning={warning}>
         <input type="url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
       </Field>

@@ -5,6 +5,7 @@ import type { ProfileView } from '../../../src-shared/profiles/schemas'
 import { call } from '../../lib/api'
 import { downloadText } from '../../lib/download'
 import { PROFILES_QUERY_KEY, useProfiles } from '../../lib/profiles'
+import { queryKeys } from '../../lib/query-keys'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 import { ProfileForm, type ProfileFormSubmit } from './ProfileForm'
@@ -30,8 +31,8 @@ export default function ProfilesScreen() {
   const save = useMutation({
     mutationFn: (submit: ProfileFormSubmit) =>
       submit.kind === 'create'
-        ? call('profiles.create', submit.draft as never)
-        : call('profiles.update', { id: submit.id, changes: submit.changes as never }),
+        ? call('profiles.create', submit.draft)
+        : call('profiles.update', { id: submit.id, changes: submit.changes }),
     onSuccess: (profile) => {
       toast.success(`Saved profile “${profile.name}”.`)
       setEditing({ mode: 'closed' })
@@ -49,7 +50,7 @@ export default function ProfilesScreen() {
       const verbs = { activate: 'is now active', duplicate: 'was duplicated', delete: 'was deleted' }
       toast.success(`“${profile.name}” ${verbs[action]}.`)
       void refresh()
-      void queryClient.invalidateQueries({ queryKey: ['catalog'] })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.catalog.all })
     },
     onError: (error) => toast.error(error.message),
   })
@@ -62,7 +63,7 @@ export default function ProfilesScreen() {
     } catch (error) {
       setTests((current) => ({ ...current, [profile.id]: { outcome: 'unexpected', message: (error as Error).message, durationMs: 0 } }))
     } finally {
-      void queryClient.invalidateQueries({ queryKey: ['activity'] })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.activity.all })
     }
   }
 
@@ -150,6 +151,8 @@ export default function ProfilesScreen() {
                 <div className="profile__head">
                   <h2 className="profile__name">{profile.name}</h2>
                   {profile.environmentLabel ? <span className="badge badge--accent">{profile.environmentLabel}</span> : null}
+                  {profile.environmentKind === 'customer' ? <span className="badge badge--customer">Customer · production</span> : null}
+                  {profile.environmentKind === 'testing' ? <span className="badge">Testing</span> : null}
                   {profile.builtin ? <span className="badge">Built in</span> : null}
                   {active ? <span className="badge badge--success">Active</span> : null}
                 </div>

@@ -1,5 +1,5 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { registerJsonSchema, type monaco } from './monaco-setup'
 
 export interface JsonEditorProps {
@@ -13,6 +13,11 @@ export interface JsonEditorProps {
   height?: number | string
   /** Ctrl/Cmd+Enter inside the editor: Monaco would otherwise swallow the form's shortcut. */
   onSubmitShortcut?: () => void
+  /**
+   * Tab moves to the next control instead of typing a tab (Monaco's tab-focus mode): for small
+   * editors inside a form, which would otherwise trap the keyboard. Ctrl+M toggles it.
+   */
+  tabMovesFocus?: boolean
   onMount?: (editor: monaco.editor.IStandaloneCodeEditor) => void
 }
 
@@ -29,15 +34,21 @@ function useSystemDark(): boolean {
   return dark
 }
 
-export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabel, height = 160, onSubmitShortcut, onMount }: JsonEditorProps) {
+export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabel, height = 160, onSubmitShortcut, tabMovesFocus, onMount }: JsonEditorProps) {
   const dark = useSystemDark()
+  // Monaco binds a command once, at mount: it must call the shortcut of the latest render, with
+  // the request as it is now, not as it was when the editor appeared.
+  const submit = useRef(onSubmitShortcut)
+  useEffect(() => {
+    submit.current = onSubmitShortcut
+  })
 
   useEffect(() => {
     if (schema) registerJsonSchema(path, schema)
   }, [path, schema])
 
   const handleMount: OnMount = (editor, monacoApi) => {
-    if (onSubmitShortcut) editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, onSubmitShortcut)
+    editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, () => submit.current?.())
     onMount?.(editor)
   }
 
@@ -63,6 +74,7 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
           wordWrap: 'on',
           renderLineHighlight: 'none',
           accessibilitySupport: 'auto',
+          tabFocusMode: tabMovesFocus ?? false,
         }}
       />
     </div>

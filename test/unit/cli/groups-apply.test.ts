@@ -59,7 +59,7 @@ describe('embed-console groups apply', () => {
     ])
     const json = withToken()
     expect(await main(['groups', 'apply', path, '--base-url', sandbox.baseUrl, '--json'], json)).toBe(2)
-    expect(JSON.parse(json.out.at(-1)!)).toMatchObject({ event: 'summary', ok: false, error: { code: 'invalid_input' }, problems: 2 })
+    expect(JSON.parse(json.out.at(-1)!)).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { problems: 2 } } })
     expect(sandboxIds('ok')).toEqual([])
   })
 
@@ -67,9 +67,10 @@ describe('embed-console groups apply', () => {
     const path = await file('json.csv', csv(30, 'json'))
     const run = withToken()
     expect(await main(['groups', 'apply', path, '--base-url', sandbox.baseUrl, '--json', '--concurrency', '8'], run)).toBe(0)
-    const lines = run.out.map((line) => JSON.parse(line) as { event: string })
+    const lines = run.out.map((line) => JSON.parse(line) as { event?: string })
     expect(lines.filter((line) => line.event === 'progress').length).toBeGreaterThan(0)
-    expect(lines.at(-1)).toMatchObject({ event: 'summary', ok: true, state: 'finished', created: 30, updated: 0, unchanged: 0, failed: 0 })
+    // The last line is the CLI's one envelope, with every count.
+    expect(lines.at(-1)).toMatchObject({ ok: true, value: { state: 'finished', created: 30, updated: 0, unchanged: 0, failed: 0 } })
     expect(sandboxIds('json-')).toHaveLength(30)
   })
 
@@ -91,7 +92,8 @@ describe('embed-console groups apply', () => {
     expect(await main(['groups', 'apply', join(dir, 'missing.csv'), '--base-url', sandbox.baseUrl], withToken())).toBe(2)
     const help = withToken()
     expect(await main(['groups', 'apply', '--help'], help)).toBe(0)
-    expect(help.out[0]).toMatch(/^Usage: embed-console groups apply FILE/)
+    expect(help.out[0]).toMatch(/\nUsage: embed-console groups apply FILE/)
+    expect(help.out[0]).toMatch(/\nExit codes:\n {2}0 {2}every row succeeded/)
   })
 })
 
@@ -148,8 +150,9 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
     })
     expect(resumed.code).toBe(0)
     const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!)
-    expect(summary).toMatchObject({ event: 'summary', ok: true, state: 'finished', created: 2000, updated: 0, unchanged: 0, failed: 0, unknown: 0, pending: 0 })
-    expect(summary.created + summary.updated + summary.unchanged + summary.failed).toBe(2000)
+    expect(summary).toMatchObject({ ok: true, value: { state: 'finished', created: 2000, updated: 0, unchanged: 0, failed: 0, unknown: 0, pending: 0 } })
+    const { created, updated, unchanged, failed } = summary.value
+    expect(created + updated + unchanged + failed).toBe(2000)
 
     // The sandbox created each id once: no row was created twice across the crash.
     expect(proxy.created.size).toBe(2000)

@@ -82,6 +82,52 @@ describe('embed-console groups', () => {
     }
   })
 
+  it('answers success and failure alike in one JSON envelope with --json, usage mistakes included', async () => {
+    const created = withToken()
+    expect(await main(['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-json', '--name', 'One', '--json'], created)).toBe(0)
+    expect(JSON.parse(created.out.join('\n'))).toMatchObject({
+      ok: true,
+      value: { httpStatus: 200, durationMs: expect.any(Number), warnings: [], response: { success: 1, new_user_group: true, user_group: { provided_id: 'cli-json' } } },
+    })
+    expect(created.err).toEqual([])
+
+    const usage = withToken()
+    expect(await main(['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--json'], usage)).toBe(2)
+    expect(JSON.parse(usage.out.join('\n'))).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: 'get-or-create needs --user-group-id.', details: { usage: expect.stringContaining('embed-console groups') } },
+    })
+    expect(usage.err).toEqual([])
+
+    for (const argv of [['groups', 'frobnicate', '--json'], ['groups', 'update', '--colour', '--json'], ['nope', '--json']]) {
+      const run = withToken()
+      expect(await main(argv, run), argv.join(' ')).toBe(2)
+      expect(JSON.parse(run.out.join('\n')), argv.join(' ')).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.any(String) } })
+      expect(run.err).toEqual([])
+    }
+
+    const refusedId = withToken()
+    expect(await main(['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-json ', '--json'], refusedId)).toBe(2)
+    expect(JSON.parse(refusedId.out.join('\n'))).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('ends with a space') } })
+  })
+
+  it('says on stderr which given fields get-or-create did not apply to an existing group', async () => {
+    const run = withToken()
+    expect(await main(['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-json', '--name', 'Two'], run)).toBe(0)
+    expect(JSON.parse(run.out.join('\n'))).toMatchObject({ new_user_group: false, user_group: { name: 'One' } })
+    expect(run.err).toEqual(['Warning: “cli-json” already existed, so get-or-create returned it unchanged: the name you gave was not applied. Use Update to change it.'])
+    const json = withToken()
+    await main(['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'cli-json', '--name', 'Two', '--json'], json)
+    expect(JSON.parse(json.out.join('\n'))).toMatchObject({ ok: true, value: { notApplied: ['name'], warnings: [expect.stringContaining('not applied')] } })
+  })
+
+  it('refuses a --base-url the profile form would refuse, before any request', async () => {
+    const run = withToken()
+    expect(await main(['groups', 'get-or-create', '--base-url', 'https://user:secret@example.com', '--user-group-id', 'a'], run)).toBe(2)
+    expect(run.err.join('\n')).toContain('--base-url: Leave the user name and password out of the base URL')
+    expect(run.err.join('\n')).not.toContain('secret')
+  })
+
   it('calls through a saved profile and records the call in its activity log', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-profile-'))
     const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })

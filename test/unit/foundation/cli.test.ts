@@ -26,6 +26,17 @@ describe('embed-console CLI', () => {
     expect(io.out.join('\n')).toMatch(/web\s+Serve the app/)
   })
 
+  it('gives every command’s --help its usage, examples and exit codes', async () => {
+    for (const command of ['start', 'web', 'sandbox', 'groups', 'validate', 'openapi']) {
+      const io = captureIo()
+      expect(await main([command, '--help'], io), command).toBe(0)
+      const help = io.out.join('\n')
+      expect(help, command).toMatch(new RegExp(`Usage: embed-console ${command}`))
+      expect(help, command).toMatch(/\nExamples:\n {2}embed-console|\nExamples:\n {2}\S+=… embed-console/)
+      expect(help, command).toMatch(/\nExit codes:\n {2}0 {2}\S.*\n {2}1 {2}\S.*\n {2}2 {2}\S/)
+    }
+  })
+
   it('answers an unknown command or a bad flag with one sentence and exit 2', async () => {
     const unknown = captureIo()
     expect(await main(['frobnicate'], unknown)).toBe(2)

@@ -130,8 +130,8 @@ describe('Electron shell', () => {
 
   it('answers IPC from the app’s own frame through the router', async () => {
     const handler = electron.ipcHandlers.get('embed-console:call')!
-    const result = await handler({ senderFrame: { url: 'app://embed-console/index.html', parent: null } }, 'app.echo', { text: 'hi' })
-    expect(result).toMatchObject({ ok: true, value: { text: 'hi' } })
+    const result = await handler({ senderFrame: { url: 'app://embed-console/index.html', parent: null } }, 'catalog.get', { groupId: 'hi' })
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   it('refuses IPC from a foreign frame or a subframe', async () => {
@@ -142,7 +142,7 @@ describe('Electron shell', () => {
       { url: 'app://embed-console/index.html', parent: { url: 'app://embed-console/' } },
       null,
     ]) {
-      expect(await handler({ senderFrame }, 'app.echo', { text: 'hi' })).toMatchObject({ ok: false, error: { code: 'refused' } })
+      expect(await handler({ senderFrame }, 'catalog.get', { groupId: 'hi' })).toMatchObject({ ok: false, error: { code: 'refused' } })
     }
   })
 

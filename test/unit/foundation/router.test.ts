@@ -17,9 +17,8 @@ async function realRouter() {
 describe('router', () => {
   it('answers a valid call with ok and the handler’s value', async () => {
     const router = await realRouter()
-    const result = await router.dispatch('app.echo', { text: 'hello' }, context)
-    expect(result.ok).toBe(true)
-    if (result.ok) expect(result.value).toMatchObject({ text: 'hello' })
+    const result = await router.dispatch('catalog.get', { groupId: 'hello' }, context)
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   it('refuses an unknown call without running anything', async () => {
@@ -38,22 +37,22 @@ describe('router', () => {
   })
 
   it('validates the input before the handler runs, with the failing path in details', async () => {
-    const echo = vi.fn()
-    const router = createRouter({ 'app.echo': echo } as unknown as Handlers)
-    const result = await router.dispatch('app.echo', { text: 42 }, context)
-    expect(echo).not.toHaveBeenCalled()
+    const handler = vi.fn()
+    const router = createRouter({ 'catalog.get': handler } as unknown as Handlers)
+    const result = await router.dispatch('catalog.get', { groupId: 42 }, context)
+    expect(handler).not.toHaveBeenCalled()
     expect(result.ok).toBe(false)
     if (!result.ok) {
       expect(result.error.code).toBe('invalid_input')
-      expect(result.error.details).toEqual({ issues: [expect.objectContaining({ path: ['text'] })] })
+      expect(result.error.details).toEqual({ issues: [expect.objectContaining({ path: ['groupId'] })] })
     }
   })
 
   it('refuses keys the contract does not name (strict inputs)', async () => {
-    const echo = vi.fn()
-    const router = createRouter({ 'app.echo': echo } as unknown as Handlers)
-    const result = await router.dispatch('app.echo', { text: 'x', extra: true }, context)
-    expect(echo).not.toHaveBeenCalled()
+    const handler = vi.fn()
+    const router = createRouter({ 'catalog.get': handler } as unknown as Handlers)
+    const result = await router.dispatch('catalog.get', { groupId: 'x', extra: true }, context)
+    expect(handler).not.toHaveBeenCalled()
     expect(result.ok).toBe(false)
   })
 
@@ -76,11 +75,11 @@ describe('router', () => {
 
   it('turns a thrown AppErrorException into its typed error', async () => {
     const router = createRouter({
-      'app.echo': () => {
+      'catalog.get': () => {
         throw new AppErrorException('not_found', 'No such thing.', { id: 7 })
       },
     } as unknown as Handlers)
-    expect(await router.dispatch('app.echo', { text: 'x' }, context)).toEqual({
+    expect(await router.dispatch('catalog.get', { groupId: 'x' }, context)).toEqual({
       ok: false,
       error: { code: 'not_found', message: 'No such thing.', details: { id: 7 } },
     })
@@ -89,27 +88,27 @@ describe('router', () => {
   it('turns any other throw or rejection into an internal error and reports it', async () => {
     const onInternalError = vi.fn()
     const router = createRouter(
-      { 'app.echo': async () => Promise.reject(new TypeError('boom')) } as unknown as Handlers,
+      { 'catalog.get': async () => Promise.reject(new TypeError('boom')) } as unknown as Handlers,
       { onInternalError },
     )
-    const result = await router.dispatch('app.echo', { text: 'x' }, context)
+    const result = await router.dispatch('catalog.get', { groupId: 'x' }, context)
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.code).toBe('internal')
-    expect(onInternalError).toHaveBeenCalledWith('app.echo', expect.any(TypeError))
+    expect(onInternalError).toHaveBeenCalledWith('catalog.get', expect.any(TypeError))
   })
 
   it('refuses an output that breaks the contract instead of passing it on', async () => {
-    const router = createRouter({ 'app.echo': () => ({ text: 5 }) } as unknown as Handlers)
-    const result = await router.dispatch('app.echo', { text: 'x' }, context)
+    const router = createRouter({ 'catalog.get': () => ({ entry: 5 }) } as unknown as Handlers)
+    const result = await router.dispatch('catalog.get', { groupId: 'x' }, context)
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.code).toBe('internal')
   })
 
   it('strips fields a handler returned that the contract does not declare', async () => {
     const router = createRouter({
-      'app.echo': () => ({ text: 'x', receivedAt: 'now', apiToken: 'secret-token' }),
+      'catalog.get': () => ({ entry: null, tokenKept: false, apiToken: 'secret-token' }),
     } as unknown as Handlers)
-    const result = await router.dispatch('app.echo', { text: 'x' }, context)
-    expect(result).toEqual({ ok: true, value: { text: 'x', receivedAt: 'now' } })
+    const result = await router.dispatch('catalog.get', { groupId: 'x' }, context)
+    expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 })

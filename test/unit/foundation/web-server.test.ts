@@ -68,45 +68,45 @@ describe('browser mode server', () => {
   })
 
   it('round-trips a call through the router with the key', async () => {
-    const response = await call('app.echo', { text: 'round trip' })
+    const response = await call('catalog.get', { groupId: 'round trip' })
     expect(response.status).toBe(200)
-    expect(JSON.parse(response.body)).toMatchObject({ ok: true, value: { text: 'round trip' } })
+    expect(JSON.parse(response.body)).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
   it('answers a schema failure as a typed error, not a crash', async () => {
-    const response = await call('app.echo', { text: ['not', 'a', 'string'] })
+    const response = await call('catalog.get', { groupId: ['not', 'a', 'string'] })
     expect(JSON.parse(response.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
   })
 
   it('refuses a call without the key, or with a wrong one, before the router sees it', async () => {
-    const missing = await send(server.port, { method: 'POST', path: '/ipc/app.echo', body: '{"text":"x"}' })
-    const wrong = await call('app.echo', { text: 'x' }, { 'x-embed-console-key': 'A'.repeat(server.accessKey.length) })
+    const missing = await send(server.port, { method: 'POST', path: '/ipc/catalog.get', body: '{"groupId":"x"}' })
+    const wrong = await call('catalog.get', { groupId: 'x' }, { 'x-embed-console-key': 'A'.repeat(server.accessKey.length) })
     expect(missing.status).toBe(401)
     expect(wrong.status).toBe(401)
     expect(calls).toBe(0)
   })
 
   it('refuses a call from another origin even with the key', async () => {
-    const response = await call('app.echo', { text: 'x' }, { origin: 'http://evil.example' })
+    const response = await call('catalog.get', { groupId: 'x' }, { origin: 'http://evil.example' })
     expect(response.status).toBe(403)
     expect(calls).toBe(0)
   })
 
   it('refuses a request whose Host is not its loopback address (DNS rebinding)', async () => {
-    const response = await call('app.echo', { text: 'x' }, { host: `rebind.example:${server.port}` })
+    const response = await call('catalog.get', { groupId: 'x' }, { host: `rebind.example:${server.port}` })
     expect(response.status).toBe(403)
     expect(calls).toBe(0)
   })
 
   it('accepts its own origin', async () => {
-    const response = await call('app.echo', { text: 'x' }, { origin: `http://127.0.0.1:${server.port}` })
+    const response = await call('catalog.get', { groupId: 'x' }, { origin: `http://127.0.0.1:${server.port}` })
     expect(response.status).toBe(200)
   })
 
   it('answers a body that is not JSON with 400', async () => {
     const response = await send(server.port, {
       method: 'POST',
-      path: '/ipc/app.echo',
+      path: '/ipc/catalog.get',
       headers: { 'x-embed-console-key': server.accessKey },
       body: '{not json',
     })

@@ -69,6 +69,32 @@ describe('the API token never leaves main', () => {
     const wrongId = (wrong as { value: { id: string } }).value.id
     expect(await call('profiles.testConnection', { id: wrongId })).toMatchObject({ ok: true, value: { outcome: 'token_refused' } })
 
+    // Every call's request and answer are kept for the Activity screen (schema version 2): with
+    // the API token, every group token issued, rotated or revealed in this session redacted.
+    const groupTokens = new Set<string>()
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect)
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          if (key === 'token' && typeof inner === 'string') groupTokens.add(inner)
+          else collect(inner)
+        }
+      }
+    }
+    collect(answers)
+    expect(groupTokens.size).toBeGreaterThanOrEqual(2)
+    const kept = services.db.all<{ operation: string; request: string | null; response: string | null }>('SELECT operation, request, response FROM activity')
+    expect(kept.filter((row) => row.request !== null && row.response !== null).length).toBeGreaterThanOrEqual(5)
+    expect(kept.find((row) => row.operation === 'rotateToken' && row.request !== null)?.request).toBe('{"current_token":"[redacted]"}')
+    const keptText = JSON.stringify(kept)
+    expect(keptText).not.toContain(CANARY)
+    for (const token of groupTokens) expect(keptText).not.toContain(token)
+    for (const row of (await call('activity.list', { limit: 100 }) as { value: { entries: Array<{ id: string }> } }).value.entries) {
+      await call('activity.get', { id: row.id })
+    }
+    const details = JSON.stringify(answers.slice(-kept.length))
+    for (const token of groupTokens) expect(details).not.toContain(token)
+
     const everythingSaid = JSON.stringify({ answers, events, logLines })
     expect(everythingSaid).not.toContain(CANARY)
     expect(everythingSaid).not.toContain(CANARY.slice(0, 24))

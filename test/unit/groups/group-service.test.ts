@@ -78,6 +78,84 @@ describe('group service through the router, against the sandbox', () => {
     expect(text).not.toContain((before as { value: { token: string } }).value.token)
   })
 
+  it('says when get-or-create found the group and did not apply the name, mapping and properties given', async () => {
+    await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'as-is', name: 'First', mapping: { s: 'a' }, properties: { plan: 'pro' } } })
+    const again = await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'as-is', name: 'Second', mapping: { s: 'b' }, properties: { plan: 'free' } } })
+    expect(again).toMatchObject({ ok: true, value: { newUserGroup: false, notApplied: ['name', 'mapping', 'properties'], group: { name: 'First' } } })
+    expect((again as { value: { warnings: string[] } }).value.warnings[0]).toBe(
+      '“as-is” already existed, so get-or-create returned it unchanged: the name, mapping and properties you gave were not applied. Use Update to change them.',
+    )
+    // The catalog keeps what the group is, not what was typed.
+    expect(await dispatch('catalog.get', { profileId, groupId: 'as-is' })).toMatchObject({ ok: true, value: { entry: { name: 'First', mapping: { s: 'a' }, properties: { plan: 'pro' } } } })
+
+    const same = await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'as-is', name: 'First', properties: { plan: 'pro' } } })
+    expect(same).toMatchObject({ ok: true, value: { newUserGroup: false, warnings: [] } })
+    expect((same as { value: object }).value).not.toHaveProperty('notApplied')
+    const onlyName = await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'as-is', name: 'Third', mapping: { s: 'a' } } })
+    expect(onlyName).toMatchObject({ ok: true, value: { notApplied: ['name'] } })
+    expect((onlyName as { value: { warnings: string[] } }).value.warnings[0]).toMatch(/the name you gave was not applied\. Use Update to change it\.$/)
+  })
+
+  it('refuses an id with a space at either end or a hidden character, without sending it', async () => {
+    const refused = [
+      [' padded', /starts with a space/],
+      ['padded ', /ends with a space/],
+      ['zero\u200bwidth', /hidden character \(U\+200B, invisible or not a plain space\) at position 5: .* looks like “zerowidth”/],
+    ] as const
+    for (const [id, message] of refused) {
+      for (const call of ['groups.getOrCreate', 'groups.update']) {
+        const result = await dispatch(call, { profileId, request: { user_group_id: id, name: 'Should not exist' } })
+        expect(result, `${call} ${JSON.stringify(id)}`).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+        expect((result as { error: { message: string } }).error.message).toMatch(message)
+      }
+    }
+    // Nothing reached the API: no answer was logged and no group was remembered.
+    const log = await dispatch('activity.list', { groupId: ' padded' })
+    expect(log).toMatchObject({ ok: true, value: { entries: [{ outcome: 'failure', errorCode: 'invalid_input' }, { outcome: 'failure', errorCode: 'invalid_input' }] } })
+    expect(JSON.stringify(log)).not.toContain('httpStatus')
+    expect(await dispatch('catalog.list', { profileId, search: 'padded' })).toMatchObject({ ok: true, value: { matching: 0 } })
+  })
+
+  it('says which groups still have their token kept, and lists only those for a rotation', async () => {
+    const created = await dispatch('profiles.create', { name: 'Kept in the file', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Testing, tokenStorage: 'file' })
+    const fileProfile = (created as { value: { id: string } }).value.id
+    for (const id of ['kept-1', 'lost-1']) await dispatch('groups.getOrCreate', { profileId: fileProfile, request: { user_group_id: id } })
+    // As after a restart that lost it, or a clean-up by hand: the catalog row stays, the token is gone.
+    services.db.run('DELETE FROM secrets WHERE key = ?', `group:${fileProfile}:lost-1:token`)
+
+    const all = await dispatch('catalog.list', { profileId: fileProfile, sortBy: 'groupId', sortDirection: 'asc' })
+    expect(all).toMatchObject({ ok: true, value: { rows: [{ groupId: 'kept-1', tokenKept: true }, { groupId: 'lost-1', tokenKept: false }] } })
+    const rotatable = await dispatch('catalog.list', { profileId: fileProfile, tokenKept: true })
+    expect(rotatable).toMatchObject({ ok: true, value: { total: 2, matching: 1, rows: [{ groupId: 'kept-1' }] } })
+    expect(await dispatch('catalog.get', { profileId: fileProfile, groupId: 'lost-1' })).toMatchObject({ ok: true, value: { tokenKept: false } })
+    // Tokens kept for the session only (this profile's) count as kept too.
+    expect(await dispatch('catalog.list', { profileId, tokenKept: true, search: 'cat-1' })).toMatchObject({ ok: true, value: { matching: 1, rows: [{ groupId: 'cat-1', tokenKept: true }] } })
+    expect(await dispatch('catalog.get', { profileId, groupId: 'cat-1' })).toMatchObject({ ok: true, value: { tokenKept: true } })
+
+    // Deleting the profile takes its catalog and every token it kept, in one transaction.
+    expect(await dispatch('profiles.delete', { id: fileProfile })).toMatchObject({ ok: true })
+    expect(services.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog WHERE profile_id = ?', fileProfile)?.n).toBe(0)
+    expect(services.db.get<{ n: number }>("SELECT count(*) AS n FROM secrets WHERE key LIKE 'group:' || ? || ':%'", fileProfile)?.n).toBe(0)
+  })
+
+  it('opens a logged call with its request and its answer, tokens redacted', async () => {
+    await dispatch('groups.update', { profileId, request: { user_group_id: 'cat-1', name: 'Shown later', properties: { plan: 'team' } } })
+    const page = await dispatch('activity.list', { groupId: 'cat-1', operation: 'update', limit: 1 })
+    const id = (page as { value: { entries: Array<{ id: string }> } }).value.entries[0]!.id
+    const detail = await dispatch('activity.get', { id })
+    expect(detail).toMatchObject({
+      ok: true,
+      value: {
+        entry: {
+          operation: 'update',
+          request: { user_group_id: 'cat-1', name: 'Shown later', properties: { plan: 'team' } },
+          response: { success: 1, user_group: { provided_id: 'cat-1', name: 'Shown later', token: '[redacted]' } },
+        },
+      },
+    })
+    expect(await dispatch('activity.get', { id: 'no-such-call' })).toEqual({ ok: true, value: { entry: null } })
+  })
+
   it('keeps the activity log across a restart', async () => {
     const restarted = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
     const log = await restarted.router.dispatch('activity.list', {}, context)
@@ -114,5 +192,9 @@ describe('a rotation whose answer is lost', () => {
     const log = await services.router.dispatch('activity.list', { outcome: 'unknown' }, context)
     expect(log).toMatchObject({ ok: true, value: { entries: [{ operation: 'rotateToken', outcome: 'unknown', errorCode: 'outcome_unknown' }] } })
     expect(JSON.stringify(log)).not.toContain('group-token-abcdef')
+    const entryId = (log as { value: { entries: Array<{ id: string }> } }).value.entries[0]!.id
+    const detail = await services.router.dispatch('activity.get', { id: entryId }, context)
+    expect(detail).toMatchObject({ ok: true, value: { entry: { request: { current_token: '[redacted]' } } } })
+    expect(JSON.stringify(detail)).not.toContain('group-token-abcdef')
   })
 })

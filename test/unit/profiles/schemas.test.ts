@@ -67,6 +67,7 @@ describe('ProfileDraftSchema', () => {
       baseUrl: 'https://example.com',
       timeoutSeconds: 15,
       environmentLabel: '',
+      environmentKind: 'unspecified',
     })
   })
 
@@ -128,7 +129,7 @@ describe('shapes that leave main', () => {
       version: 1,
       profiles: [{ name: 'Prod', baseUrl: 'https://example.com', apiToken: 'leak' }],
     })
-    expect(parsed.profiles).toEqual([{ name: 'Prod', baseUrl: 'https://example.com', timeoutSeconds: 15, environmentLabel: '' }])
+    expect(parsed.profiles).toEqual([{ name: 'Prod', baseUrl: 'https://example.com', timeoutSeconds: 15, environmentLabel: '', environmentKind: 'unspecified' }])
     expect(ProfilesExportSchema.safeParse({ format: 'embed-console-profiles', version: 2, profiles: [] }).success).toBe(false)
     expect(ProfilesExportSchema.safeParse({ format: 'other', version: 1, profiles: [] }).success).toBe(false)
   })

@@ -30,9 +30,14 @@ function killMidSave(path: string, delayMs: number, wholeSaves: number): Promise
   return new Promise((resolveKilled, reject) => {
     const child = spawn(process.execPath, [writer, path, String(SIZE)], { stdio: ['ignore', 'pipe', 'inherit'] })
     let started = 0
+    let killing = false
     child.stdout.on('data', (chunk: Buffer) => {
       started += chunk.toString().split('writing').length - 1
-      if (started === wholeSaves + 1) setTimeout(() => child.kill('SIGKILL'), delayMs)
+      // At least: under load two "writing" lines can arrive in one chunk.
+      if (started >= wholeSaves + 1 && !killing) {
+        killing = true
+        setTimeout(() => child.kill('SIGKILL'), delayMs)
+      }
     })
     child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolveKilled() : reject(new Error(`the writer exited with ${code}`))))
   })

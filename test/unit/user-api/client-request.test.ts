@@ -106,10 +106,11 @@ describe('requests refused before anything is sent', () => {
 
 describe('client options', () => {
   it.each([
-    [{ baseUrl: 'not a url' }, 'The base URL "not a url" is not a URL.'],
-    [{ baseUrl: 'ftp://example.com' }, 'The base URL must start with http:// or https://, not ftp://.'],
-    [{ baseUrl: 'https://user:pass@example.com' }, 'The base URL must not contain a user name or password.'],
-    [{ baseUrl: 'https://example.com/?tenant=1' }, 'The base URL must not contain a query (?…) or a fragment (#…).'],
+    // The profile form's own rule (BaseUrlSchema), word for word; no message quotes the address.
+    [{ baseUrl: 'not a url' }, 'The base URL is not a full address: write it like https://example.com.'],
+    [{ baseUrl: 'ftp://example.com' }, 'The base URL must start with https:// (or http://); "ftp:" addresses are not accepted.'],
+    [{ baseUrl: 'https://user:pass@example.com' }, 'Leave the user name and password out of the base URL: the API token has its own field.'],
+    [{ baseUrl: 'https://example.com/?tenant=1' }, 'The base URL cannot have a query (?…) or a fragment (#…): the app adds /api/user to it.'],
     [{ apiToken: '' }, 'The API token is empty.'],
     [{ apiToken: 'abc\n' }, 'The API token contains spaces, line breaks or other characters a token cannot have.'],
     [{ timeoutMs: 0 }, 'The timeout must be a positive number of milliseconds.'],
@@ -118,5 +119,32 @@ describe('client options', () => {
     const error = thrownBy(() => createUserApiClient({ baseUrl: 'https://example.com', apiToken: API_TOKEN, ...override }))
     expect(error.code).toBe('invalid_input')
     expect(error.message).toBe(sentence)
+  })
+})
+
+describe('ids the app will not send', () => {
+  it.each([
+    ['a leading space', ' acme', 'user_group_id starts with a space'],
+    ['a trailing space', 'acme ', 'user_group_id ends with a space'],
+    ['a zero-width space', 'ac\u200bme', 'user_group_id holds a hidden character (U+200B, invisible or not a plain space) at position 3'],
+    ['a byte-order mark', '\ufeffacme', 'user_group_id starts with a space'],
+    ['a no-break space', 'ac\u00a0me', 'user_group_id holds a hidden character (U+00A0'],
+  ])('refuses an id with %s before anything is sent', async (_case, id, sentence) => {
+    const client = await recordingClient()
+    for (const send of [() => client.getOrCreate({ user_group_id: id }), () => client.update({ user_group_id: id, name: 'x' })]) {
+      const error = await send().then(
+        () => undefined,
+        (thrown: unknown) => thrown as AppErrorException,
+      )
+      expect(error?.code).toBe('invalid_input')
+      expect(error?.message).toContain(`The request was not sent: ${sentence}`)
+    }
+    expect(server?.requests).toHaveLength(0)
+  })
+
+  it('still sends an id with inner spaces or letters beyond ASCII', async () => {
+    const client = await recordingClient()
+    await client.getOrCreate({ user_group_id: 'Acme Corp — São Paulo' })
+    expect(JSON.parse(lastRequest()?.body ?? '{}')).toEqual({ user_group_id: 'Acme Corp — São Paulo' })
   })
 })

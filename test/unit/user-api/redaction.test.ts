@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
-import { createRedactor, REDACTED } from '../../../src-main/user-api/redact'
+import { createRedactor, REDACTED, redactReturnedTokens } from '../../../src-main/user-api/redact'
 import { startHostileServer, type HostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
 
 // Distinctive on purpose: if either string shows up anywhere in an error, the test names it.
@@ -101,5 +101,24 @@ describe('the canary: the API token and the token being rotated never appear in 
     const client = await canaryClient(401, true)
     const error = await client.getOrCreate({ user_group_id: 'acme' }).catch((thrown: AppErrorException) => thrown)
     expect((error as AppErrorException).message).toContain(`"authorization":"Token ${REDACTED}"`)
+  })
+})
+
+describe('tokens an answer issued', () => {
+  it('are redacted wherever a token field is, in objects and in text cut from a body', () => {
+    const answer = {
+      success: 1,
+      user_group: { token: 'issued-token-1', name: 'token' },
+      groups: [{ token: 'issued-token-2' }],
+      bodyExcerpt: '{"success":1,"user_group":{"token":"issued-token-3","name":"x"},"token" : "issued\\"4"}',
+    }
+    const redacted = redactReturnedTokens(answer)
+    expect(redacted).toEqual({
+      success: 1,
+      user_group: { token: '[redacted]', name: 'token' },
+      groups: [{ token: '[redacted]' }],
+      bodyExcerpt: '{"success":1,"user_group":{"token":"[redacted]","name":"x"},"token" : "[redacted]"}',
+    })
+    expect(JSON.stringify(redacted)).not.toMatch(/issued/)
   })
 })

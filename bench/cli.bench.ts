@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, bench, describe } from 'vitest'
+import { createAppServices } from '../src-main/app-services'
+import { startSandbox } from '../src-main/sandbox/sandbox-server'
+import { describeSpread, interleave, report, spread } from './lib/stats'
+
+// Issue 12's CLI targets: `embed-console --version` and one `groups get-or-create` call each
+// < 150 ms over `node -e 0`, medians of interleaved runs (a slow moment of the machine falls on
+// every case alike). Each round runs every command once, as a script would, in a new process.
+
+const ROUNDS = 21
+const run = promisify(execFile)
+const folder = await mkdtemp(join(tmpdir(), 'ec-bench-cli-'))
+const sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db') })
+
+// A saved profile, for the call that goes through the app's database like the desktop app's.
+const dataDir = join(folder, 'data')
+const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+await setup.router.dispatch('profiles.create', { name: 'Bench', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'file' }, { transport: 'test' })
+await setup.close()
+
+let seq = 0
+const env = { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer }
+const timed = (args: string[]) => async () => {
+  const started = performance.now()
+  await run(process.execPath, args, { env })
+  return performance.now() - started
+}
+const cli = (...args: string[]) => timed(['bin/embed-console.js', ...args])
+
+const rounds = await interleave(ROUNDS, {
+  node: timed(['-e', '0']),
+  version: cli('--version'),
+  baseUrl: async () => cli('groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `bench-${seq++}`, '--name', 'Bench')(),
+  profile: async () => cli('groups', 'get-or-create', '--profile', 'Bench', '--data-dir', dataDir, '--user-group-id', `bench-${seq++}`)(),
+})
+// Per round, so each difference is taken at one moment of the machine.
+const over = (name: 'version' | 'baseUrl' | 'profile') => rounds[name].map((ms, index) => ms - rounds.node[index]!)
+
+afterAll(async () => {
+  report(`CLI start (issue 12): ${ROUNDS} interleaved rounds, median (min, max)`, [
+    ['`node -e 0` (the baseline)', describeSpread(spread(rounds.node), 'ms'), ''],
+    ['`embed-console --version`', describeSpread(spread(rounds.version), 'ms'), ''],
+    ['… over `node -e 0`, per round', describeSpread(spread(over('version')), 'ms'), '< 150 ms'],
+    ['`groups get-or-create --base-url` (to the sandbox)', describeSpread(spread(rounds.baseUrl), 'ms'), ''],
+    ['… over `node -e 0`, per round', describeSpread(spread(over('baseUrl')), 'ms'), '< 150 ms'],
+    ['`groups get-or-create --profile` (database, activity log, catalog)', describeSpread(spread(rounds.profile), 'ms'), ''],
+    ['… over `node -e 0`, per round', describeSpread(spread(over('profile')), 'ms'), ''],
+  ])
+  await sandbox.close()
+})
+
+describe('CLI', () => {
+  bench('`embed-console --version`', async () => void (await cli('--version')()), { iterations: 5, time: 0 })
+})

@@ -1,0 +1,24 @@
+import type { ActivityFilter } from '../../src-shared/activity/schemas'
+import type { z } from 'zod'
+import type { CatalogQuerySchema } from '../../src-shared/catalog/schemas'
+
+/**
+ * Every query key the screens share, typed, in one place: a screen that changes data
+ * invalidates by these prefixes, so a misspelt string can no longer miss a cache.
+ */
+export const queryKeys = {
+  appInfo: ['app.info'] as const,
+  profiles: ['profiles'] as const,
+  catalog: {
+    /** Every catalog query of every profile: what a group call or a profile deletion invalidates. */
+    all: ['catalog'] as const,
+    window: (profileId: string, query: Omit<z.input<typeof CatalogQuerySchema>, 'profileId'>) => ['catalog', profileId, 'window', query] as const,
+    entry: (profileId: string | undefined, groupId: string) => ['catalog', profileId, 'entry', groupId] as const,
+  },
+  activity: {
+    /** Every page and entry of the log: what any API call invalidates. */
+    all: ['activity'] as const,
+    pages: (filter: ActivityFilter) => ['activity', 'pages', filter] as const,
+    entry: (id: string) => ['activity', 'entry', id] as const,
+  },
+}
