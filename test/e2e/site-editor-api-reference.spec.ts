@@ -167,10 +167,11 @@ test('with the local sandbox active, the address is written only if asked, and a
   const warning = problems().getByRole('button', { name: /OpenAPI file 2 is not a valid OpenAPI file/ })
   await expect(warning).toBeVisible()
 
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Profiles' }).click()
-  await page.getByRole('listitem', { name: 'Local sandbox', exact: true }).getByRole('button', { name: 'Use this profile' }).click()
-  await expect(page.getByRole('button', { name: /Active profile: Local sandbox/ })).toBeVisible()
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
+  // Switched in the header, as an operator would, without leaving the editor.
+  const switcher = page.getByRole('combobox', { name: 'Active profile' })
+  const sandbox = await switcher.getByRole('option', { name: /^Local sandbox(?! \(Testing\))/ }).getAttribute('value')
+  await switcher.selectOption(sandbox!)
+  await expect(switcher).toHaveValue(sandbox!)
 
   await action().click()
   const dialog = question()
@@ -187,7 +188,9 @@ test('with the local sandbox active, the address is written only if asked, and a
   await expect(dialog.getByRole('table')).toContainText(/API › Base URL"https:\/\/api\.acme\.test""http:\/\/127\.0\.0\.1:\d+"/)
   await writeLocal.uncheck()
   await dialog.getByRole('checkbox', { name: /Replace the openapi\.json already there \(0\.1 kB, changed .+\): what it holds now is lost\./ }).check()
-  await checkScreen(page, 'site-editor-api-reference-replace')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await checkScreen(page, 'site-editor-api-reference-replace-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
   await expect(add).toBeEnabled()
   await add.click()
 

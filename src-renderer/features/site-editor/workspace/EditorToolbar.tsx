@@ -115,10 +115,9 @@ function DocumentTools() {
       <button type="button" className="btn btn--small" disabled={none} aria-keyshortcuts="F8" title="F8" onClick={() => stepProblem(problems, 1)}>
         Next problem
       </button>
-      <span className="site-toolbar__divider" aria-hidden="true" />
       <button
         type="button"
-        className="btn btn--small"
+        className="btn btn--small site-toolbar__document-action"
         disabled={!editable || busy}
         title={editable ? `Writes ${API_REFERENCE_FILE} beside site.json and points the site at it; asks first` : 'Fix the JSON text first'}
         onClick={() => void startApiReference()}
