@@ -156,14 +156,16 @@ export const sameContent = (a: FileVersion, b: FileVersion) => a.size === b.size
 
 /**
  * Temp file, fsync, rename (write-file-atomic): a crash leaves the old file or the new one, never
- * half. Only a regular file is replaced: a folder, a device or a pipe at the path is refused.
+ * half. Only a regular file is replaced: a folder, a device or a pipe at the path is refused. A
+ * file replaced keeps its mode; a new one gets `newFileMode` when given (else the umask decides).
  */
-export async function writeTextAtomically(path: string, text: string, byteOrderMark = false): Promise<FileVersion> {
+export async function writeTextAtomically(path: string, text: string, byteOrderMark = false, newFileMode?: number): Promise<FileVersion> {
   const existing = await stat(path).catch(() => null)
   const refusal = existing && notARegularFile(existing, path)
   if (refusal) throw new AppErrorException('file_io', refusal, { path })
   const bytes = Buffer.from(byteOrderMark ? `${BYTE_ORDER_MARK}${text}` : text, 'utf8')
-  await writeFileAtomic(path, bytes, { fsync: true }).catch((error: unknown) => rethrowAsAppError(error, path, 'write'))
+  const mode = existing === null ? newFileMode : undefined
+  await writeFileAtomic(path, bytes, { fsync: true, ...(mode === undefined ? {} : { mode }) }).catch((error: unknown) => rethrowAsAppError(error, path, 'write'))
   const info = await stat(path)
   return { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) }
 }

@@ -18,6 +18,8 @@ export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderS
     },
     'site.docsIndex': async ({ documentId, folder }) => ({ index: await docs.index(documentId, folder) }),
     'site.checkOpenApi': async ({ documentId, files: references }) => ({ checks: await docs.checkOpenApi(documentId, references) }),
+    'site.apiReferenceTarget': ({ documentId }) => files.apiReferenceTarget(documentId),
+    'site.writeApiReference': (request) => files.writeApiReference(request),
     'site.recent': async () => ({ files: await files.recent() }),
     'site.forgetRecent': async ({ path }) => ({ files: await files.forgetRecent(path) }),
     'site.draftList': async () => ({ drafts: await files.drafts() }),

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { basename } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type {
+  ApiReferenceTarget,
   FileVersion,
   RecentSiteFile,
   SavedSiteFile,
@@ -10,11 +11,13 @@ import type {
   SiteDraft,
   SiteDraftSummary,
 } from '../../src-shared/ipc/site-calls'
+import { API_REFERENCE_FILE, isLoopbackUrl } from '../../src-shared/site-config/api-reference'
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
 import { checkSiteConfigText } from '../../src-shared/site-config/validate'
 import { parseJsonText } from '../../src-shared/site-config/json-text'
+import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
 import { createDocsFolderService } from './docs-folder-service'
@@ -40,6 +43,10 @@ export interface SiteFileService {
   saveAs(request: SaveRequest & { target: SaveTarget }): Promise<SavedSiteFile | null>
   exportValid(request: SaveRequest & { rules: RuleSet; target: SaveTarget }): Promise<{ path: string; warnings: number } | null>
   setRules(documentId: string, rules: RuleSet): Promise<void>
+  /** Where the document's API reference goes (openapi.json beside its file), and what is there now. */
+  apiReferenceTarget(documentId: string): Promise<ApiReferenceTarget>
+  /** Writes the API reference there: a file already there only with the token of the question that asked. */
+  writeApiReference(request: { documentId: string; serverUrl: string | null; replaceToken?: string }): Promise<{ path: string; replaced: boolean; serverUrl: string | null }>
   /** The file an open document belongs to: only paths main itself opened or chose are ever written. */
   pathOf(documentId: string): string | null
   /** Refuses the data folder, resolving links first: every path from the renderer goes through it. */
@@ -71,6 +78,15 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 
 /** A replace question answered "Replace" is good for this long, and for one write. */
 const REPLACE_TOKEN_MS = 10 * 60_000
+
+/**
+ * The API reference is public documentation, published with the site: readable by all like the
+ * site's other files, not owner-only as the app's own files are. A file replaced keeps its mode.
+ */
+const PUBLIC_FILE_MODE = 0o644
+
+/** What a replace token answers: which question, about which file, as it was then. */
+type ReplacePurpose = 'saveAs' | 'export' | 'apiReference'
 
 /**
  * The text must be JSON at least (its errors against the rules do not stop a save, only an
@@ -106,7 +122,22 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
   const runInTurn = createSerialQueue()
   /** documentId → the file it was opened from or saved to, in this session. */
   const documents = new Map<string, string>()
-  const replaceTokens = new Map<string, { path: string; sha256: string; expires: number }>()
+  const replaceTokens = new Map<string, { purpose: ReplacePurpose; path: string; sha256: string; expires: number }>()
+
+  /** A token that answers "replace it?" for this file as it now is, for one write, for a while. */
+  const issueReplaceToken = (purpose: ReplacePurpose, path: string, onDisk: FileVersion) => {
+    const replaceToken = randomBytes(24).toString('base64url')
+    replaceTokens.set(replaceToken, { purpose, path, sha256: onDisk.sha256, expires: now().getTime() + REPLACE_TOKEN_MS })
+    return replaceToken
+  }
+
+  /** Whether `token` answered that question for this file as it now is; a token is good once. */
+  const takeReplaceToken = (token: string | undefined, purpose: ReplacePurpose, path: string, onDisk: FileVersion) => {
+    const answer = token === undefined ? undefined : replaceTokens.get(token)
+    if (!answer || answer.purpose !== purpose || answer.path !== path || answer.sha256 !== onDisk.sha256 || answer.expires <= now().getTime()) return false
+    replaceTokens.delete(token!)
+    return true
+  }
 
   const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, options.home))
 
@@ -140,14 +171,21 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     const path = await resolveAllowed(target.path)
     const onDisk = await currentVersion(path)
     if (!onDisk) return path
-    const token = target.replaceToken === undefined ? undefined : replaceTokens.get(target.replaceToken)
-    if (token && token.path === path && token.sha256 === onDisk.sha256 && token.expires > now().getTime()) {
-      replaceTokens.delete(target.replaceToken!)
-      return path
-    }
-    const replaceToken = randomBytes(24).toString('base64url')
-    replaceTokens.set(replaceToken, { path, sha256: onDisk.sha256, expires: now().getTime() + REPLACE_TOKEN_MS })
+    if (takeReplaceToken(target.replaceToken, purpose, path, onDisk)) return path
+    const replaceToken = issueReplaceToken(purpose, path, onDisk)
     throw new AppErrorException('conflict', `A file named ${basename(path)} already exists there. Replace it?`, { path, replaceToken })
+  }
+
+  /**
+   * openapi.json beside the document's file: only a file main itself opened or saved has a
+   * place, and the data folder is refused there too (openapi.json could be a link into it).
+   */
+  const apiReferencePath = async (documentId: string) => {
+    const sitePath = documents.get(documentId)
+    if (!sitePath) {
+      throw new AppErrorException('not_found', `This document has no file yet: save it first, since the API reference is written next to it as ${API_REFERENCE_FILE}.`)
+    }
+    return policy.resolve(join(dirname(sitePath), API_REFERENCE_FILE))
   }
 
   const writeDocument = async (documentId: string, path: string, text: string, byteOrderMark: boolean): Promise<SavedSiteFile> => {
@@ -233,6 +271,40 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     async setRules(documentId, rules) {
       const path = documents.get(documentId)
       if (path) await options.rules.set(path, rules)
+    },
+
+    async apiReferenceTarget(documentId) {
+      const path = await apiReferencePath(documentId)
+      const onDisk = await currentVersion(path)
+      if (!onDisk) return { path, existing: null }
+      return {
+        path,
+        existing: { size: onDisk.size, modifiedAt: new Date(onDisk.mtimeMs).toISOString(), replaceToken: issueReplaceToken('apiReference', path, onDisk) },
+      }
+    },
+
+    async writeApiReference({ documentId, serverUrl, replaceToken }) {
+      // The document is published: an address only this computer can reach would send every reader nowhere.
+      if (serverUrl !== null && isLoopbackUrl(serverUrl)) {
+        throw new AppErrorException(
+          'refused',
+          `${serverUrl} is an address only this computer can reach: the API reference is published with the site, so it names no server there.`,
+          { serverUrl },
+        )
+      }
+      const path = await apiReferencePath(documentId)
+      const text = openApiFileText(buildOpenApiDocument(serverUrl === null ? {} : { serverUrl }))
+      return runInTurn(async () => {
+        const onDisk = await currentVersion(path)
+        if (onDisk && !takeReplaceToken(replaceToken, 'apiReference', path, onDisk)) {
+          const question = replaceToken
+            ? `${basename(path)} is not the file you agreed to replace: it changed since, or the answer is over 10 minutes old. Replace it as it is now?`
+            : `${basename(path)} is already there. Replace it?`
+          throw new AppErrorException('conflict', question, { path, replaceToken: issueReplaceToken('apiReference', path, onDisk) })
+        }
+        await writeTextAtomically(path, text, false, PUBLIC_FILE_MODE)
+        return { path, replaced: onDisk !== null, serverUrl }
+      })
     },
 
     pathOf: (documentId) => documents.get(documentId) ?? null,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BaseUrlSchema } from '../profiles/schemas'
 import { DocsIndexSchema, OpenApiCheckSchema } from '../site-config/docs-files'
 import { RuleSetSchema } from '../site-config/rule-sets'
 import { defineCall } from './define'
@@ -92,6 +93,16 @@ export type RecentSiteFile = z.infer<typeof RecentSiteFileSchema>
 
 const recentList = z.object({ files: z.array(RecentSiteFileSchema) })
 
+/**
+ * Where "Add the API reference" writes: openapi.json next to the document's file. An existing
+ * file is described, with the token that answers "replace it?" for that file as it now is.
+ */
+export const ApiReferenceTargetSchema = z.object({
+  path: z.string(),
+  existing: z.object({ size: z.number().int().nonnegative(), modifiedAt: z.string(), replaceToken: z.string() }).nullable(),
+})
+export type ApiReferenceTarget = z.infer<typeof ApiReferenceTargetSchema>
+
 export const siteCalls = {
   'site.environment': defineCall({
     summary: 'How files are chosen here: the system’s dialogs (the desktop app) or typed paths (browser mode).',
@@ -155,6 +166,19 @@ export const siteCalls = {
     summary: 'Parses and validates OpenAPI files of the document’s docs folder, as the site.json names them.',
     input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
     output: z.object({ checks: z.array(OpenApiCheckSchema) }),
+  }),
+  'site.apiReferenceTarget': defineCall({
+    summary: 'Where the API reference of a document goes (openapi.json next to its file), and whether a file is there already.',
+    input: z.object({ documentId: SiteDocumentIdSchema }).strict(),
+    output: ApiReferenceTargetSchema,
+  }),
+  'site.writeApiReference': defineCall({
+    summary:
+      'Writes the OpenAPI document of /api/user as openapi.json next to the document’s file, atomically; an existing file only with the token of the question that asked. The server URL is the profile’s base URL, or null for none (never a loopback address).',
+    input: z
+      .object({ documentId: SiteDocumentIdSchema, serverUrl: BaseUrlSchema.nullable(), replaceToken: z.string().max(100).optional() })
+      .strict(),
+    output: z.object({ path: z.string(), replaced: z.boolean(), serverUrl: z.string().nullable() }),
   }),
   'site.recent': defineCall({
     summary: 'The site.json files opened or saved lately, newest first (at most 10).',

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { SiteDocument, SiteDraft, SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
+import type { ApiReferenceTarget, SiteDocument, SiteDraft, SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
 
 /**
  * What the writer asked for that replaces the open document, held while unsaved changes are
@@ -21,6 +21,8 @@ export type EditorDialog =
   | { kind: 'restoreDraft'; draft: SiteDraft }
   /** Puts a page into a group chosen in the dialog: moved from `from`, or added when it is listed nowhere. */
   | { kind: 'placePage'; page: string; from: readonly (string | number)[] | null }
+  /** "Add the API reference": what will change, asked once; `target` says whether openapi.json is there already. */
+  | { kind: 'apiReference'; target: ApiReferenceTarget }
   | { kind: 'confirm'; title: string; body: string; choices: { label: string; tone?: 'primary' | 'danger'; run: () => void }[] }
 
 interface DialogState {

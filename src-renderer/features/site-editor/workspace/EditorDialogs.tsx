@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useMemo, useState, type FormEvent } from 'react'
 import {
   closeDialog,
   useEditorDialogs,
@@ -18,7 +18,9 @@ import {
   saveAndContinue,
   saveAs,
 } from '../state/file-commands'
+import { ApiReferenceDialog } from './ApiReferenceDialog'
 import { folderOf, formatWhen } from './format-time'
+import { Modal } from './Modal'
 import { RecentFiles } from './RecentFiles'
 
 /** The one modal the editor may show at a time, from the dialog store. */
@@ -28,7 +30,12 @@ export function EditorDialogs() {
   return <DialogFor key={dialogKey(dialog)} dialog={dialog} />
 }
 
-const dialogKey = (dialog: EditorDialog) => (dialog.kind === 'path' ? `path:${dialog.purpose}` : dialog.kind)
+function dialogKey(dialog: EditorDialog): string {
+  if (dialog.kind === 'path') return `path:${dialog.purpose}`
+  // Asked again about a file that changed meanwhile: the earlier answer does not carry over.
+  if (dialog.kind === 'apiReference') return `apiReference:${dialog.target.existing?.replaceToken ?? 'new'}`
+  return dialog.kind
+}
 
 function DialogFor({ dialog }: { dialog: EditorDialog }) {
   switch (dialog.kind) {
@@ -62,6 +69,8 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
       )
     case 'unsaved':
       return <UnsavedDialog dialog={dialog} />
+    case 'apiReference':
+      return <ApiReferenceDialog target={dialog.target} />
     case 'placePage':
       return <PlacePageDialog page={dialog.page} from={dialog.from} />
     case 'confirm':
@@ -264,40 +273,5 @@ function PathDialog({ purpose, then }: { purpose: PathPurpose; then: Extract<Edi
         </div>
       </form>
     </Modal>
-  )
-}
-
-interface ModalProps {
-  title: string
-  children: ReactNode
-  actions?: ReactNode
-  /** Escape; closes the dialog unless said otherwise. */
-  onCancel?: () => void
-  wide?: boolean
-}
-
-function Modal({ title, children, actions, onCancel = closeDialog, wide }: ModalProps) {
-  const dialog = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
-    const element = dialog.current
-    element?.showModal()
-    return () => element?.close()
-  }, [])
-  return (
-    <dialog
-      ref={dialog}
-      className={`dialog${wide ? ' dialog--wide' : ''}`}
-      aria-labelledby="site-dialog-title"
-      onCancel={(event) => {
-        event.preventDefault()
-        onCancel()
-      }}
-    >
-      <h2 id="site-dialog-title" className="dialog__title">
-        {title}
-      </h2>
-      <div className="dialog__body">{children}</div>
-      {actions ? <div className="row dialog__actions">{actions}</div> : null}
-    </dialog>
   )
 }

@@ -1,7 +1,9 @@
+import { API_REFERENCE_FILE } from '../../../../src-shared/site-config/api-reference'
 import { RULE_SET_LABELS, RULE_SETS, type RuleSet } from '../../../../src-shared/site-config/rule-sets'
+import { startApiReference } from '../state/api-reference'
 import { useEditorDialogs } from '../state/dialog-store'
 import { chooseFileToOpen, chooseRules, chooseWhereToWrite, fileNameOf, requestAction, save } from '../state/file-commands'
-import { redo, undo, useCanRedo, useCanUndo, useEditor, useIsUnsaved, useProblemIndex } from '../state/editor-store'
+import { formCanEdit, redo, undo, useCanRedo, useCanUndo, useEditor, useIsUnsaved, useProblemIndex } from '../state/editor-store'
 import { showView, stepProblem, useEditorView, type EditorView } from '../state/view-store'
 import { TabList } from '../../../ui/TabList'
 
@@ -79,13 +81,16 @@ export function EditorToolbar() {
 /**
  * What the document is checked against and how it stands: the rule set (remembered per file),
  * the error and warning counts, and the way through the problems (F8, Shift+F8). Actions that
- * change the document as a whole belong in this group too; they edit through editDocument.
+ * change the document as a whole belong in this group too, and edit through editDocument: Add the
+ * API reference is one.
  */
 function DocumentTools() {
   const rules = useEditor((state) => state.document?.rules ?? 'spec')
   const { counts, problems } = useProblemIndex()
   const cursor = useEditorView((state) => state.problemCursor)
   const none = problems.length === 0
+  const editable = useEditor(formCanEdit)
+  const busy = useEditorDialogs((state) => state.busy)
   return (
     <div className="site-toolbar__tools" role="toolbar" aria-label="Document">
       <label className="site-toolbar__rules">
@@ -109,6 +114,15 @@ function DocumentTools() {
       </button>
       <button type="button" className="btn btn--small" disabled={none} aria-keyshortcuts="F8" title="F8" onClick={() => stepProblem(problems, 1)}>
         Next problem
+      </button>
+      <button
+        type="button"
+        className="btn btn--small site-toolbar__document-action"
+        disabled={!editable || busy}
+        title={editable ? `Writes ${API_REFERENCE_FILE} beside site.json and points the site at it; asks first` : 'Fix the JSON text first'}
+        onClick={() => void startApiReference()}
+      >
+        Add the API reference…
       </button>
     </div>
   )

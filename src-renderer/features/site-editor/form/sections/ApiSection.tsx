@@ -1,3 +1,4 @@
+import { API_REFERENCE_AUTH, isLoopbackUrl } from '../../../../../src-shared/site-config/api-reference'
 import { ApiAuthSchema, ApiSchema, SiteConfigSchema } from '../../../../../src-shared/site-config/schema'
 import { useActiveProfile } from '../../../../lib/profiles'
 import { toast } from '../../../../ui/toasts'
@@ -12,9 +13,6 @@ import { useValueAt } from '../controls/use-field'
 import { meaningOf, unsetLabelOf } from '../schema-hints'
 
 const playgroundMode = ApiSchema.shape.playground.unwrap().shape.mode
-
-/** How the product's API takes its token: an Authorization header reading "Token <token>". */
-const PROFILE_AUTH = { method: 'key', name: 'Authorization', inputPrefix: 'Token ' } as const
 
 export function ApiSection() {
   const method = useValueAt(['api', 'auth', 'method'])
@@ -42,16 +40,6 @@ export function ApiSection() {
   )
 }
 
-/** Whether a base URL only this computer can reach: a published site must not point readers there. */
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '')
-    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0'
-  } catch {
-    return false
-  }
-}
-
 /**
  * Points the playground at the active connection profile. Only its address and the shape of its
  * authentication cross over: the API token stays in main, and is never written to the file. A
@@ -66,7 +54,7 @@ function UseActiveProfile() {
     editValue((value) => {
       const auth = getIn(value, ['api', 'auth'])
       const withUrl = setIn(value, ['api', 'baseUrl'], baseUrl(getIn(value, ['api', 'baseUrl'])))
-      return setIn(withUrl, ['api', 'auth'], { ...(isObject(auth) ? auth : {}), ...PROFILE_AUTH })
+      return setIn(withUrl, ['api', 'auth'], { ...(isObject(auth) ? auth : {}), ...API_REFERENCE_AUTH })
     })
     toast.info(`API settings filled from ${active.name}. The token itself is never written to site.json.`)
   }
