@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
@@ -5,18 +6,30 @@ import tseslint from 'typescript-eslint'
 
 // Import boundaries (DESIGN.md): shared imports neither side; main and the renderer never import
 // each other; a feature folder never imports another feature.
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
+// ESLint keeps one value per rule: a later block matching the same file replaces an earlier
+// block's `no-restricted-imports` whole, so every block repeats the patterns that still apply.
+const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] })
 
-const featureNames = ['groups', 'profiles', 'site-editor', 'activity']
+const rendererPatterns = [
+  { group: ['**/src-main/**', '**/src-main'], message: 'The renderer never imports main: go through the contract.' },
+  { group: ['electron', 'node:*'], message: 'The renderer runs in a sandboxed page: no Electron, no Node. Go through the contract.' },
+]
+
+// Node's modules by their bare names too ('fs', 'path/posix'): matched exactly, unlike patterns.
+const nodeModulePaths = builtinModules.map((name) => ({ name, message: 'The renderer runs in a sandboxed page: no Node. Go through the contract.' }))
+
+const featureNames = ['groups', 'profiles', 'site-editor', 'activity', 'bulk']
+const others = (feature) => featureNames.filter((other) => other !== feature).join('|')
 const featureBoundaries = featureNames.map((feature) => ({
   files: [`src-renderer/features/${feature}/**/*.{ts,tsx}`],
   rules: restrict([
-    { group: ['**/src-main/**', '**/src-main'], message: 'The renderer never imports main: go through the contract.' },
+    ...rendererPatterns,
     {
-      group: featureNames.filter((other) => other !== feature).map((other) => `**/features/${other}/**`),
+      // By a path through features/, or relatively from next door (../profiles/ProfileForm).
+      regex: `(^|/)features/(${others(feature)})(/|$)|^(\\.\\./)+(${others(feature)})(/|$)`,
       message: 'Features do not import each other; compose them in src-renderer/app.',
     },
-  ]),
+  ], nodeModulePaths),
 }))
 
 export default tseslint.config(
@@ -47,7 +60,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict([{ group: ['**/src-main/**', '**/src-main', 'electron', 'node:*'], message: 'The renderer never imports main: go through the contract.' }]),
+      ...restrict(rendererPatterns, nodeModulePaths),
     },
   },
   ...featureBoundaries,

@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron'
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
 import { DOWNLOAD_PATH_PREFIX } from '../src-shared/ipc/downloads'
 import { fail } from '../src-shared/ipc/result'
@@ -12,7 +12,18 @@ import { SECURITY_HEADERS } from './content-security-policy'
 import { downloadResponse } from './downloads'
 import { electronFileDialogs } from './shell/file-dialogs'
 import { readRendererFile } from './static-files'
-import { APP_ENTRY_URL, APP_SCHEME, bringToFront, confirmUnload, denyNewWindow, guardNavigation, isTrustedSender, mainWindowOptions } from './shell/window-policy'
+import {
+  answerPermissionCheck,
+  answerPermissionRequest,
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  bringToFront,
+  confirmUnload,
+  denyNewWindow,
+  guardNavigation,
+  isTrustedSender,
+  mainWindowOptions,
+} from './shell/window-policy'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const rendererDir = join(here, '../renderer')
@@ -64,6 +75,10 @@ export async function startDesktopApp(): Promise<void> {
     if (window) bringToFront(window)
   })
   await app.whenReady()
+  // Every permission the app does not use is denied, asked or checked; no device is ever offered.
+  session.defaultSession.setPermissionRequestHandler(answerPermissionRequest)
+  session.defaultSession.setPermissionCheckHandler(answerPermissionCheck)
+  session.defaultSession.setDevicePermissionHandler(() => false)
   const services = await createAppServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',

@@ -13,7 +13,7 @@ import type { Database } from '../storage/database'
 import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
-import { createRedactor, redactReturnedTokens } from '../user-api/redact'
+import { createRedactor, redactReturnedTokens, redactSuccess } from '../user-api/redact'
 
 export interface GroupServiceDeps {
   db: Database
@@ -47,6 +47,12 @@ interface Called<T> {
 }
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
+
+/**
+ * A group token shorter than this is not searched for in answers: replacing every occurrence of
+ * a two-character "token" would mangle the whole body, and such a token protects nothing anyway.
+ */
+const MIN_REDACTED_GROUP_TOKEN_LENGTH = 8
 
 /**
  * Every /api/user call the app makes, from the UI or the CLI: picks the profile's connection out
@@ -126,20 +132,36 @@ export function createGroupService(deps: GroupServiceDeps) {
     }
   }
 
+  /** The group's token as the vault keeps it, if any: a secret to scrub from what the server says. */
+  const knownGroupToken = (profileId: string, groupId: string): string[] => {
+    const token = vault.get(groupTokenKey(profileId, groupId))
+    return token ? [token] : []
+  }
+
   /** The call's activity entry, the group's token and its catalog row, in one transaction. */
   function remember(
     profileId: string,
-    { result, entry, exchange }: Called<GroupResponse>,
+    { result: answered, entry, exchange }: Called<GroupResponse>,
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
     options: CallOptions,
   ): GroupCallResult {
+    // The client has redacted the API token and the token it rotated; the group tokens this
+    // service knows go too, wherever the server echoed them: the group's token as kept before
+    // the call and as received. Only `user_group.token` keeps the received one (redactSuccess).
+    const knownBefore = knownGroupToken(profileId, answered.value.user_group.provided_id)
+    const groupSecrets = [...knownBefore, answered.value.user_group.token].filter((secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH)
+    const scrubGroupSecrets = createRedactor(groupSecrets)
+    const result = { ...answered, ...redactSuccess(answered, scrubGroupSecrets) }
     const group = result.value.user_group
+    // What the operator sent is stored too (mapping, properties): no token goes in with it.
+    const apiToken = vault.get(profileTokenKey(profileId))
+    const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
     // A rotated token is never stored without its catalog row, nor the reverse.
     return db.transaction(() => {
-      activity.append(entry, exchange)
+      activity.append(entry, scrubGroupSecrets(exchange))
       vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-      const { warnings } = catalog.record({ profileId, group, sent, tokenLast4: visibleTail(group.token), rotated, at: now() })
+      const { warnings } = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
       const answer: GroupCallResult = {
         profileId,
         group,
@@ -158,7 +180,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
       const previous = catalog.get(id, request.user_group_id)
-      const called = await call('getOrCreate', id, request.user_group_id, [], options, request, (client) => client.getOrCreate(request))
+      const called = await call('getOrCreate', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, request, (client) => client.getOrCreate(request))
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
@@ -171,7 +193,7 @@ export function createGroupService(deps: GroupServiceDeps) {
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
-      const called = await call('update', id, request.user_group_id, [], options, request, (client) => client.update(request))
+      const called = await call('update', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, request, (client) => client.update(request))
       return remember(id, called, request, false, options)
     },
 

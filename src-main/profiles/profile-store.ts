@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
   ProfileSchema,
+  sameOrigin,
   type Profile,
   type ProfileChanges,
   type EnvironmentKind,
@@ -220,9 +221,13 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
         const current = editable(id, 'edited')
         if (changes.name !== undefined) assertNameFree(changes.name, id)
         const key = profileTokenKey(id)
+        const tokenBefore = vault.describe(key)
+        // The secrets were issued by the old server: none may reach another (ProfileChangesSchema).
+        const movesServer = changes.baseUrl !== undefined && !sameOrigin(changes.baseUrl, current.baseUrl)
+        if (movesServer) vault.deleteProfileSecrets(id)
         if (changes.clearToken) vault.delete(key)
-        else if (changes.apiToken !== undefined) vault.set(key, changes.apiToken, placeForToken(changes.tokenStorage, vault.describe(key)))
-        else if (changes.tokenStorage !== undefined) moveToken(current, changes.tokenStorage)
+        else if (changes.apiToken !== undefined) vault.set(key, changes.apiToken, placeForToken(changes.tokenStorage, tokenBefore))
+        else if (changes.tokenStorage !== undefined && !movesServer) moveToken(current, changes.tokenStorage)
 
         const updated: Profile = {
           ...current,
@@ -240,9 +245,12 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
 
     /**
      * The copy takes the API token too (copied inside the vault, in the same place, never
-     * decrypted): a duplicate is most often the same account with another label or timeout, and
-     * the operator may no longer have the token at hand to type it again. Group tokens stay
-     * with the original: they belong to the groups fetched through it.
+     * decrypted). That is safe because a duplicate keeps the base URL, so the token still goes
+     * only to the server that issued it; editing the copy to another scheme, host or port then
+     * drops it like any profile (see `update`). And it is what the operator wants: a duplicate
+     * is most often the same account with another label or timeout, and the token may no longer
+     * be at hand to type again. Group tokens stay with the original: they belong to the groups
+     * fetched through it.
      */
     async duplicate(id) {
       return db.transaction(() => {

@@ -21,7 +21,11 @@ export interface SecretVault {
   get(key: string): string | null
   has(key: string): boolean
   describe(key: string): TokenState
-  /** Copies a secret to another key, in the same place, without decrypting it. */
+  /**
+   * Makes `toKey` hold what `fromKey` holds, in the same place, without decrypting it: whatever
+   * `toKey` held before is gone (an older session copy too), and it holds nothing when `fromKey`
+   * holds nothing (then the answer is false).
+   */
   copy(fromKey: string, toKey: string): boolean
   delete(...keys: string[]): void
   /** Every secret of one profile: its API token and its groups' tokens. */
@@ -156,7 +160,10 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
              secret = excluded.secret, last4 = excluded.last4, updated_at = excluded.updated_at`,
           toKey, now().toISOString(), fromKey,
         )
-        if (copied.changes > 0) db.afterCommit(() => session.delete(toKey))
+        // Nothing to copy: the destination is emptied rather than left holding an older secret.
+        if (copied.changes === 0) db.run('DELETE FROM secrets WHERE key = ?', toKey)
+        // A session secret would win over the row in `get`: the copy must not be shadowed by one.
+        db.afterCommit(() => session.delete(toKey))
         return copied.changes > 0
       })
     },

@@ -54,6 +54,33 @@ export function guardNavigation(event: { preventDefault(): void }, url: string):
   if (!isAppUrl(url)) event.preventDefault()
 }
 
+/**
+ * The permissions the page uses: writing the clipboard (Copy token, Copy as curl) and reading it
+ * back, to clear a copied token after 60 s only if the clipboard still holds it. Nothing else
+ * (camera, microphone, location, notifications, devices, full screen…) is ever granted.
+ */
+export const USED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write', 'clipboard-read'])
+
+/** Only a permission the app uses, and only for its own page. */
+export function permissionAllowed(permission: string, requestingUrl: string | undefined): boolean {
+  return USED_PERMISSIONS.has(permission) && isAppUrl(requestingUrl)
+}
+
+/** `session.setPermissionRequestHandler`: a page asking for a permission. */
+export function answerPermissionRequest(
+  _contents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details: { requestingUrl?: string },
+): void {
+  callback(permissionAllowed(permission, details.requestingUrl))
+}
+
+/** `session.setPermissionCheckHandler`: a page asking whether it has a permission. */
+export function answerPermissionCheck(_contents: unknown, permission: string, requestingOrigin: string): boolean {
+  return permissionAllowed(permission, requestingOrigin)
+}
+
 /** `setWindowOpenHandler`: no new windows, ever. Links to the web open in the user's browser. */
 export function denyNewWindow(openExternal: (url: string) => void) {
   return ({ url }: { url: string }): { action: 'deny' } => {

@@ -19,7 +19,7 @@ import {
 } from '../../src-shared/user-api/schemas'
 import { exchangeJson, ExchangeFailure } from './exchange'
 import { readAnswer, type Operation } from './read-answer'
-import { createRedactor, redactException, type Redactor } from './redact'
+import { createRedactor, redactException, redactSuccess, type Redactor } from './redact'
 
 export const DEFAULT_TIMEOUT_MS = 15_000
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024
@@ -37,7 +37,10 @@ export interface UserApiClientOptions {
 export interface UserApiCallResult<T> {
   /** The validated response; fields the spec does not list are kept. */
   value: T
-  /** The JSON body exactly as received. */
+  /**
+   * The JSON body as received, but for the API token and the token being rotated, redacted
+   * wherever a server echoed them (see redactSuccess).
+   */
   raw: unknown
   status: number
   durationMs: number
@@ -49,7 +52,7 @@ export interface UserApiClient {
   rotateToken(request: RotateTokenRequest): Promise<UserApiCallResult<RotateTokenResponse>>
 }
 
-interface OperationSpec<Req, Res> {
+interface OperationSpec<Req, Res extends { user_group: { token: string } }> {
   operation: Operation
   method: 'GET' | 'PUT' | 'POST'
   requestSchema: z.ZodType<Req>
@@ -135,7 +138,7 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
     Authorization: `Token ${options.apiToken}`,
   }
 
-  async function call<Req, Res>(spec: OperationSpec<Req, Res>, request: Req, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
+  async function call<Req, Res extends { user_group: { token: string } }>(spec: OperationSpec<Req, Res>, request: Req, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
     const redact = createRedactor([options.apiToken, ...extraSecrets])
     const valid = validateRequest(spec.requestSchema, request, redact)
     const idProblem = spec.idOf && userGroupIdProblem(spec.idOf(valid))
@@ -153,7 +156,16 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
         freshConnection: spec.operation === 'rotateToken',
       })
       const context = { operation: spec.operation, method: spec.method, endpoint: endpoint.href, redact }
-      const { value, raw } = readAnswer(answer, spec.responseSchema, context)
+      const read = readAnswer(answer, spec.responseSchema, context)
+      // The group token is the one field left unredacted: it must not smuggle the API token out.
+      if (read.value.user_group.token.includes(options.apiToken)) {
+        throw new AppErrorException('bad_response', `The answer (HTTP ${answer.status}) gives the API token as the group’s token; it was not kept.`, {
+          method: spec.method,
+          url: endpoint.href,
+          status: answer.status,
+        })
+      }
+      const { value, raw } = redactSuccess(read, redact)
       return { value, raw, status: answer.status, durationMs: answer.durationMs }
     } catch (error) {
       const failure =

@@ -38,6 +38,25 @@ export function redactException(error: AppErrorException, redact: Redactor): App
   return new AppErrorException(error.code, redact(error.message), redact(error.details))
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/**
+ * A success answer with every secret redacted wherever the server put it (an echoed header, a
+ * loose field, the properties), before anything stores, logs or answers it. One place is left
+ * as it came: `user_group.token`, in the validated value and in the raw body, because handing
+ * over the group's token is what the API answers for (the vault keeps it; the operator copies it).
+ */
+export function redactSuccess<T extends { user_group: { token: string } }>(answer: { value: T; raw: unknown }, redact: Redactor): { value: T; raw: unknown } {
+  const token = answer.value.user_group.token
+  const value = { ...redact(answer.value), user_group: { ...redact(answer.value.user_group), token } }
+  const raw = redact(answer.raw)
+  const rawGroup = isRecord(answer.raw) ? answer.raw.user_group : undefined
+  if (isRecord(raw) && isRecord(raw.user_group) && isRecord(rawGroup) && typeof rawGroup.token === 'string') {
+    raw.user_group = { ...raw.user_group, token: rawGroup.token }
+  }
+  return { value, raw }
+}
+
 const TOKEN_FIELD_IN_TEXT = /("token"\s*:\s*")(?:[^"\\]|\\.)*(")/g
 
 /**

@@ -8,9 +8,18 @@ import { SECURITY_HEADERS } from '../content-security-policy'
 import { downloadResponse } from '../downloads'
 import { readRendererFile } from '../static-files'
 
-export const ACCESS_KEY_HEADER = 'x-embed-console-key'
-const MAX_CALL_BODY_BYTES = 32 * 1024 * 1024
+/** Where the page trades the key of the printed address for its session cookie. */
+export const SESSION_PATH = '/session'
+export const MAX_CALL_BODY_BYTES = 32 * 1024 * 1024
+const MAX_SESSION_BODY_BYTES = 4096
+/** A refused upload is read (and dropped) this far, so the client hears the 413; further, it is cut. */
+const MAX_DRAINED_BYTES = 64 * 1024 * 1024
 const SSE_HEARTBEAT_MS = 15_000
+
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${bytes / 1024} kB`)
+
+/** One name per port: cookies ignore ports, and two browser-mode apps must not clobber each other's. */
+export const sessionCookieName = (port: number) => `embed-console-${port}`
 
 export interface WebServerOptions {
   services: AppServices
@@ -23,27 +32,44 @@ export interface WebServerOptions {
 
 export interface WebServer {
   port: number
+  /** Opens one session, once (see SESSION_PATH). */
   accessKey: string
   /** The address to open: the key rides in the fragment, which browsers never send to a server. */
   url: string
   close(): Promise<void>
 }
 
-const sameKey = (given: string | null | undefined, expected: string): boolean => {
-  if (!given) return false
+const sameSecret = (given: string | null | undefined, expected: string | null): boolean => {
+  if (!given || !expected) return false
   const a = Buffer.from(given)
   const b = Buffer.from(expected)
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
+/** The values of one cookie in a Cookie header (a browser may send a name more than once). */
+function cookieValues(header: string | undefined, name: string): string[] {
+  if (!header) return []
+  return header.split(';').flatMap((pair) => {
+    const at = pair.indexOf('=')
+    return at > 0 && pair.slice(0, at).trim() === name ? [pair.slice(at + 1).trim()] : []
+  })
+}
+
 /**
  * Browser mode: the built renderer and the same router as the Electron shell, on 127.0.0.1 only.
- * Calls (`POST /ipc/<name>`) and the event stream (`GET /events`) need the per-launch key, a Host
- * of this loopback address (so a rebinding DNS name cannot reach it) and, when the browser sends
- * one, this server's own Origin (so another page cannot drive it).
+ *
+ * Access works as in Jupyter, with a one-use key: the printed address carries a random key in its
+ * fragment; the page posts it once to SESSION_PATH and gets an HttpOnly, SameSite=Strict session
+ * cookie, and from then on the key opens nothing, so a copy left in the browser's history or a
+ * terminal's scrollback is useless. Calls (`POST /ipc/<name>`), the event stream (`GET /events`)
+ * and downloads (`GET /download/<name>`) need that cookie, a Host of this loopback address (so a
+ * rebinding DNS name cannot reach them) and, when the browser sends one, this server's own Origin
+ * (so another page, even on another loopback port, cannot drive them).
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const accessKey = options.accessKey ?? randomBytes(24).toString('base64url')
+  let unusedKey: string | null = accessKey
+  let session: string | null = null
   const { router, events } = options.services
   const streams = new Set<ServerResponse>()
   let port = 0
@@ -58,8 +84,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const refuse = (res: ServerResponse, status: 401 | 403, message: string) =>
     sendJson(res, status, { ok: false, error: { code: 'refused', message } })
 
-  /** Answers and returns false when the request may not reach the router or the event stream. */
-  const admit = (req: IncomingMessage, res: ServerResponse, key: string | null | undefined): boolean => {
+  /** Answers and returns false when the request does not come through this loopback address from this origin. */
+  const sameServer = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!allowedHosts().has(req.headers.host ?? '')) {
       refuse(res, 403, 'This server answers only on its loopback address.')
       return false
@@ -69,33 +95,80 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       refuse(res, 403, 'Calls from another origin are refused.')
       return false
     }
-    if (!sameKey(key, accessKey)) {
-      refuse(res, 401, 'The access key is missing or wrong. Open the address Embed Console printed when it started.')
+    return true
+  }
+
+  const hasSession = (req: IncomingMessage) => cookieValues(req.headers.cookie, sessionCookieName(port)).some((value) => sameSecret(value, session))
+
+  /** Answers and returns false when the request may not reach the router, the event stream or a download. */
+  const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!sameServer(req, res)) return false
+    if (!hasSession(req)) {
+      refuse(res, 401, 'This browser has no session with Embed Console. Open the address it printed when it started.')
       return false
     }
     return true
   }
 
-  const readBody = (req: IncomingMessage): Promise<Buffer | null> =>
+  /** The body, or null (after a 413) when it is larger than `limit`. */
+  const readBody = (req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer | null> =>
     new Promise((resolve, reject) => {
       const chunks: Buffer[] = []
       let size = 0
+      const tooLarge = () => {
+        // Answer now and drop the rest as it comes, so the client reads the 413 instead of a reset.
+        sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message: `The request is larger than ${sizeText(limit)}.` } })
+        resolve(null)
+        req.removeAllListeners('data')
+        req.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size > limit + MAX_DRAINED_BYTES) req.destroy()
+        })
+      }
+      const declared = Number(req.headers['content-length'])
+      if (declared > limit) return tooLarge()
       req.on('data', (chunk: Buffer) => {
         size += chunk.length
-        if (size > MAX_CALL_BODY_BYTES) {
-          resolve(null)
-          req.destroy()
-          return
-        }
+        if (size > limit) return tooLarge()
         chunks.push(chunk)
       })
       req.on('end', () => resolve(Buffer.concat(chunks)))
       req.on('error', reject)
     })
 
+  /**
+   * Opens this browser's session: with the session cookie it already has, or with the printed
+   * key, which is spent on the way. Either way the page learns whether it may go on.
+   */
+  const handleSession = async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await readBody(req, res, MAX_SESSION_BODY_BYTES)
+    if (raw === null) return
+    if (hasSession(req)) return sendJson(res, 200, { ok: true, value: { session: 'open' } })
+    let key: unknown
+    try {
+      key = (JSON.parse(raw.toString('utf8') || '{}') as { key?: unknown } | null)?.key
+    } catch {
+      key = undefined
+    }
+    if (typeof key === 'string' && sameSecret(key, unusedKey)) {
+      unusedKey = null
+      session = randomBytes(32).toString('base64url')
+      res.setHeader('Set-Cookie', `${sessionCookieName(port)}=${session}; Path=/; HttpOnly; SameSite=Strict`)
+      return sendJson(res, 200, { ok: true, value: { session: 'opened' } })
+    }
+    const keyGiven = typeof key === 'string' && key.length > 0
+    const message =
+      keyGiven && unusedKey === null
+        ? 'The key in this address has been used: it opens Embed Console once, in one browser.'
+        : keyGiven
+          ? 'The key in this address is wrong.'
+          : 'This page was opened without the key.'
+    return sendJson(res, 401, { ok: false, error: { code: 'refused', message, details: { keyUsed: keyGiven && unusedKey === null } } })
+  }
+
   const handleCall = async (req: IncomingMessage, res: ServerResponse, name: string) => {
-    const raw = await readBody(req)
-    if (raw === null) return sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message: 'The call is larger than 32 MB.' } })
+    const raw = await readBody(req, res, MAX_CALL_BODY_BYTES)
+    if (raw === null) return
     let input: unknown
     try {
       input = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'))
@@ -129,22 +202,30 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const callMatch = /^\/ipc\/([\w.-]+)$/.exec(url.pathname)
     if (callMatch) {
       if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'Calls are POST requests.' } })
-      if (!admit(req, res, req.headers[ACCESS_KEY_HEADER] as string | undefined)) return
+      if (!admit(req, res)) return
       handleCall(req, res, callMatch[1] ?? '').catch(() => {
         if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'The call could not be read.' } })
       })
       return
     }
+    if (url.pathname === SESSION_PATH) {
+      if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'A session is opened with a POST request.' } })
+      if (!sameServer(req, res)) return
+      handleSession(req, res).catch(() => {
+        if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'The session request could not be read.' } })
+      })
+      return
+    }
     if (url.pathname.startsWith(DOWNLOAD_PATH_PREFIX)) {
       if (req.method !== 'GET') return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'Downloads are GET requests.' } })
-      if (!admit(req, res, req.headers[ACCESS_KEY_HEADER] as string | undefined)) return
+      if (!admit(req, res)) return
       const answer = downloadResponse(router, url)
       res.writeHead(answer.status, { ...answer.headers, ...SECURITY_HEADERS })
       void pipeline(answer.body, res).catch(() => res.destroy())
       return
     }
     if (url.pathname === '/events') {
-      if (!admit(req, res, url.searchParams.get('key'))) return
+      if (!admit(req, res)) return
       return handleEvents(req, res)
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

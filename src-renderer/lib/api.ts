@@ -6,11 +6,9 @@ import type { EventName, EventPayload } from '../../src-shared/ipc/events'
 import type { AppError } from '../../src-shared/ipc/result'
 
 let bridge: Bridge | null = null
-let downloadHeaders: Record<string, string> = {}
 
-export function installBridge(value: Bridge, headers: Record<string, string> = {}): void {
+export function installBridge(value: Bridge): void {
   bridge = value
-  downloadHeaders = headers
 }
 
 function requireBridge(): Bridge {
@@ -39,13 +37,14 @@ export async function call<N extends CallName>(name: N, input: CallInput<N>): Pr
 
 /**
  * Fetches a download from main (streamed: an export can be large), or throws a CallError with
- * main's sentence when the query was refused.
+ * main's sentence when the query was refused. Same-origin, so browser mode's session cookie
+ * goes with it; under app:// in Electron nothing needs to.
  */
 export async function fetchDownload<N extends DownloadName>(name: N, query: DownloadQuery<N>): Promise<Response> {
   requireBridge()
   let response: Response
   try {
-    response = await fetch(downloadPath(name, query), { headers: downloadHeaders })
+    response = await fetch(downloadPath(name, query))
   } catch (error) {
     throw new CallError({ code: 'connect_failed', message: 'Embed Console is not answering.', details: String(error) })
   }

@@ -7,31 +7,59 @@ declare global {
   }
 }
 
-const KEY_STORAGE = 'embed-console.access-key'
-const KEY_HEADER = 'X-Embed-Console-Key'
+/** Where browser mode trades the printed key for this browser's session cookie (see web-server.ts). */
+const SESSION_PATH = '/session'
+/** Where releases before the session cookie kept the key; cleared so no copy outlives the tab. */
+const LEGACY_KEY_STORAGE = 'embed-console.access-key'
 
 /**
  * Browser mode's access key arrives in the URL fragment (`#key=…`, never sent to a server). It is
- * moved to session storage and wiped from the address bar so it does not end up in history,
- * bookmarks or screenshots; a reload of the same tab still finds it.
+ * wiped from the address bar at once, kept nowhere, and spent on the first load: the server
+ * trades it for an HttpOnly session cookie and refuses it from then on.
  */
-export function takeAccessKey(location: Location, storage: Storage, history: History): string | null {
-  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('key')
-  if (fromHash) {
-    storage.setItem(KEY_STORAGE, fromHash)
-    history.replaceState(null, '', location.pathname + location.search)
-    return fromHash
-  }
-  return storage.getItem(KEY_STORAGE)
+export function takeKeyFromAddress(location: Location, history: History): string | null {
+  const key = new URLSearchParams(location.hash.replace(/^#/, '')).get('key')
+  if (key !== null) history.replaceState(null, '', location.pathname + location.search)
+  return key
 }
 
-function browserBridge(key: string): Bridge {
+/** Why browser mode could not open: no key, a key already spent, a wrong key, or no server answering. */
+export type NoSessionReason = 'no-key' | 'key-used' | 'key-wrong' | 'unreachable'
+
+/**
+ * Trades the address's key (or this browser's cookie from an earlier load) for the session;
+ * null when it is open, else why not.
+ */
+async function openSession(key: string | null): Promise<NoSessionReason | null> {
+  let response: Response
+  try {
+    response = await fetch(SESSION_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(key === null ? {} : { key }),
+    })
+  } catch {
+    return 'unreachable'
+  }
+  if (response.ok) return null
+  const refusal = (await response.json().catch(() => null)) as { error?: { details?: { keyUsed?: boolean } } } | null
+  return key === null ? 'no-key' : refusal?.error?.details?.keyUsed ? 'key-used' : 'key-wrong'
+}
+
+const NO_SESSION_RESULT = {
+  ok: false as const,
+  error: { code: 'refused' as const, message: 'This browser has no session with Embed Console. Open the address it printed when it started.' },
+}
+
+/** Calls and the event stream wait for the session: the page can draw at once, before it opens. */
+function browserBridge(session: Promise<NoSessionReason | null>): Bridge {
   return {
     async invoke(name, input) {
+      if ((await session) !== null) return NO_SESSION_RESULT
       try {
         const response = await fetch(`/ipc/${encodeURIComponent(name)}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', [KEY_HEADER]: key },
+          headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(input ?? {}),
         })
         return await response.json()
@@ -43,23 +71,32 @@ function browserBridge(key: string): Bridge {
       }
     },
     onEvent(listener) {
-      const source = new EventSource(`/events?key=${encodeURIComponent(key)}`)
-      source.onmessage = (message) => listener(JSON.parse(message.data) as AnyEvent)
-      return () => source.close()
+      let source: EventSource | null = null
+      let closed = false
+      void session.then((reason) => {
+        if (reason !== null || closed) return
+        source = new EventSource('/events')
+        source.onmessage = (message) => listener(JSON.parse(message.data) as AnyEvent)
+      })
+      return () => {
+        closed = true
+        source?.close()
+      }
     },
   }
 }
 
-/**
- * `downloadHeaders` go with every download the renderer fetches from its own origin (see
- * src-shared/ipc/downloads.ts): the access key in browser mode, nothing under app:// in Electron.
- */
-export type BridgeState =
-  | { kind: 'ready'; bridge: Bridge; transport: 'electron' | 'browser'; downloadHeaders: Record<string, string> }
-  | { kind: 'no-key' }
+export interface BridgeConnection {
+  bridge: Bridge
+  transport: 'electron' | 'browser'
+  /** Settles with null once calls may go through, or with why they never will (browser mode only). */
+  session: Promise<NoSessionReason | null>
+}
 
-export function connectBridge(): BridgeState {
-  if (window.api) return { kind: 'ready', bridge: window.api, transport: 'electron', downloadHeaders: {} }
-  const key = takeAccessKey(window.location, window.sessionStorage, window.history)
-  return key ? { kind: 'ready', bridge: browserBridge(key), transport: 'browser', downloadHeaders: { [KEY_HEADER]: key } } : { kind: 'no-key' }
+/** Electron's preload bridge when there is one; else browser mode, opening this browser's session. */
+export function connectBridge(): BridgeConnection {
+  if (window.api) return { bridge: window.api, transport: 'electron', session: Promise.resolve(null) }
+  window.sessionStorage.removeItem(LEGACY_KEY_STORAGE)
+  const session = openSession(takeKeyFromAddress(window.location, window.history))
+  return { bridge: browserBridge(session), transport: 'browser', session }
 }

@@ -32,7 +32,7 @@ export const profileCalls = {
     output: ProfileViewSchema,
   }),
   'profiles.update': defineCall({
-    summary: 'Changes the fields given and keeps the others; the token is replaced only when a new one is given, removed only with clearToken.',
+    summary: 'Changes the fields given and keeps the others; the token is replaced only when a new one is given, removed with clearToken or when the base URL moves to another scheme, host or port (with the group tokens kept for the profile).',
     input: z.object({ id: ProfileIdSchema, changes: ProfileChangesSchema }).strict(),
     output: ProfileViewSchema,
   }),

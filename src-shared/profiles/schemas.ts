@@ -81,6 +81,15 @@ export const BaseUrlSchema = z
   })
 
 /**
+ * Whether two base URLs reach the same server: the same scheme, host and port (default ports
+ * spelled or not). A profile's secrets belong to its server, so an edit that changes any of
+ * the three drops them (see ProfileChangesSchema).
+ */
+export function sameOrigin(a: string, b: string): boolean {
+  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin
+}
+
+/**
  * A sentence for the profile form when plain http leaves this computer, or undefined. Loopback
  * (127.0.0.0/8, ::1, localhost) is exempt: the traffic never reaches a network.
  */
@@ -163,6 +172,11 @@ export type ProfileDraft = z.output<typeof ProfileDraftSchema>
  * An edit: every field left out keeps its value, the token included. So an empty token field in
  * the form is simply not sent; removing the token takes the explicit `clearToken: true`, never a
  * magic empty string. `tokenStorage` alone moves the current token to another place.
+ *
+ * One exception: a `baseUrl` on another scheme, host or port (see `sameOrigin`) removes the API
+ * token and the group tokens kept for the profile, unless `apiToken` gives the new server's token
+ * in the same change. Tokens go only to the server they were issued for, never to a new address
+ * typed over the old one.
  */
 export const ProfileChangesSchema = z
   .object({

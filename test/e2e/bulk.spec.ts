@@ -3,18 +3,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startSandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, launchBrowserMode, test, type BrowserModeApp } from './browser-mode'
+import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
 import { checkScreen } from './screens'
 
 // One story, in order: the steps share an app of their own (with its local sandbox, preselected),
 // so the groups they create stay out of the other files' shared app.
 test.describe.configure({ mode: 'serial' })
 
-let own: BrowserModeApp & { stop(): Promise<void> }
+let own: BrowserModeApp & SessionApp & { stop(): Promise<void> }
 test.beforeAll(async () => {
-  own = await launchBrowserMode()
+  // Its key opens one session: each step's page joins it with the session cookie.
+  own = await openSession(await launchBrowserMode())
 })
 test.afterAll(() => own.stop())
+test.beforeEach(({ context }) => context.addCookies([sessionCookie(own)]))
 
 const csv = (rows: string[]) => Buffer.from(['user_group_id,name,properties', ...rows].join('\n'))
 const rows = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index}}"`)

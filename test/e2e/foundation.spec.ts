@@ -1,5 +1,5 @@
 import { checkScreen } from './screens'
-import { expect, test } from './browser-mode'
+import { expect, launchBrowserMode, NO_SESSION, test } from './browser-mode'
 
 test.describe('the app in browser mode', () => {
   test('loads, hides the key from the address bar and shows where data lives', async ({ page, app }) => {
@@ -57,29 +57,103 @@ test.describe('the app in browser mode', () => {
     expect(dark).not.toBe(light)
   })
 
-  test('round-trips a call through the router from the page', async ({ page, app }) => {
+  test('round-trips a call through the router from the page, with its session cookie only', async ({ page, app }) => {
     await page.goto(app.url)
-    const result = await page.evaluate(async (key) => {
+    const result = await page.evaluate(async () => {
       const response = await fetch('/ipc/catalog.get', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Embed-Console-Key': key },
+        headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ groupId: 'from the page' }),
       })
       return response.json()
-    }, app.key)
+    })
     expect(result).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
   })
 
-  test('refuses a call without the key', async ({ request, app }) => {
-    const response = await request.post(`${app.origin}/ipc/app.info`, { data: {} })
-    expect(response.status()).toBe(401)
-    expect(await response.json()).toMatchObject({ ok: false, error: { code: 'refused' } })
+  test('refuses a call without the session, even with the key', async ({ playwright, app }) => {
+    const request = await playwright.request.newContext({ storageState: NO_SESSION })
+    for (const headers of [{}, { 'X-Embed-Console-Key': app.key }] as Record<string, string>[]) {
+      const response = await request.post(`${app.origin}/ipc/app.info`, { data: {}, headers })
+      expect(response.status()).toBe(401)
+      expect(await response.json()).toMatchObject({ ok: false, error: { code: 'refused' } })
+    }
+    await request.dispose()
   })
 
   test('explains itself when opened without the key', async ({ browser, app }) => {
-    const page = await (await browser.newContext()).newPage()
+    const page = await (await browser.newContext({ storageState: NO_SESSION })).newPage()
     await page.goto(app.origin)
     await expect(page.getByRole('heading', { name: 'Embed Console needs its access key' })).toBeVisible()
+    await expect(page.getByText('opened without the key')).toBeVisible()
     await checkScreen(page, 'no-key')
+  })
+})
+
+test.describe('browser mode access', () => {
+  test('trades the key of the address for a session cookie once; the address then opens nothing', async ({ browser }) => {
+    const fresh = await launchBrowserMode()
+    try {
+      const first = await browser.newContext({ storageState: NO_SESSION })
+      const page = await first.newPage()
+      await page.goto(fresh.url)
+      await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible()
+      expect(page.url()).toBe(`${fresh.origin}/`)
+      // The key is kept nowhere in the page; the session is an HttpOnly, SameSite=Strict cookie.
+      expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie)).not.toContain(fresh.key)
+      expect(await page.evaluate(() => document.cookie)).toBe('')
+      const [cookie] = await first.cookies(fresh.origin)
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' })
+      expect(cookie!.value).not.toContain(fresh.key)
+
+      // A reload, and the address bar's history, still work in this browser: the cookie opens them.
+      await page.goto(fresh.url)
+      await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible()
+      await page.reload()
+      await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible()
+
+      // The same address from history, in another browser: nothing opens, and the page says why.
+      const other = await (await browser.newContext({ storageState: NO_SESSION })).newPage()
+      await other.goto(fresh.url)
+      await expect(other.getByRole('heading', { name: 'Embed Console needs its access key' })).toBeVisible()
+      await expect(other.getByText('has already been used')).toBeVisible()
+      await checkScreen(other, 'key-used')
+      const refused = await other.evaluate(async () => (await fetch('/ipc/app.info', { method: 'POST', body: '{}' })).status)
+      expect(refused).toBe(401)
+      await other.context().close()
+      await first.close()
+    } finally {
+      await fresh.stop()
+    }
+  })
+})
+
+test.describe('a profile moved to another server', () => {
+  test('the form says the tokens go before saving, asks for the new one, and the saved profile has none', async ({ page, app }) => {
+    await page.goto(app.url)
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/ipc/profiles.create', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Moving', baseUrl: 'https://api.example.com', apiToken: 'moving-api-token-1234', tokenStorage: 'session' }),
+      })
+      return response.json()
+    })
+    expect(created).toMatchObject({ ok: true })
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Profiles' }).click()
+    const card = page.getByRole('listitem', { name: 'Moving', exact: true })
+    await card.getByRole('button', { name: 'Edit' }).click()
+    const form = page.getByRole('form', { name: 'Edit profile Moving' })
+    const note = form.getByRole('status').filter({ hasText: 'another server' })
+
+    await form.getByLabel('Base URL').fill('https://api.example.com/v2')
+    await expect(note).toHaveCount(0)
+    await form.getByLabel('Base URL').fill('https://staging.example.com')
+    await expect(note).toBeVisible()
+    await expect(form.getByText('Enter the API token for the new address.', { exact: true })).toBeVisible()
+    await expect(form.getByLabel('Remove the saved API token')).toHaveCount(0)
+    await checkScreen(page, 'profile-moved-to-another-server')
+
+    await form.getByRole('button', { name: 'Save changes' }).click()
+    await expect(card.getByText('https://staging.example.com')).toBeVisible()
+    await expect(card).toContainText('No API token')
   })
 })

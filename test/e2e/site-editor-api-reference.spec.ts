@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { validate } from '@readme/openapi-parser'
 import type { Page } from '@playwright/test'
 import { buildOpenApiDocument } from '../../src-shared/user-api/openapi'
-import { expect, launchBrowserMode, test, type BrowserModeApp } from './browser-mode'
+import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
 import { checkScreen, SCREENSHOT_DIR } from './screens'
 
 // "Add the API reference" in the site editor, as an operator does it: a site.json in a folder of
@@ -30,21 +30,22 @@ const ORIGINAL = [
   '',
 ].join('\n')
 
-let own: BrowserModeApp & { stop(): Promise<void> }
+let own: BrowserModeApp & SessionApp & { stop(): Promise<void> }
 let folder: string
 let sitePath: string
 let referencePath: string
 let page: Page
 
 async function ipc(name: string, input: unknown) {
-  const answer = await fetch(`${own.origin}/ipc/${name}`, { method: 'POST', headers: { 'x-embed-console-key': own.key }, body: JSON.stringify(input) })
+  const answer = await fetch(`${own.origin}/ipc/${name}`, { method: 'POST', headers: { cookie: own.cookieHeader }, body: JSON.stringify(input) })
   const result = (await answer.json()) as { ok: boolean; value: unknown }
   expect(result.ok, `${name}: ${JSON.stringify(result)}`).toBe(true)
   return result.value
 }
 
 test.beforeAll(async ({ browser }) => {
-  own = await launchBrowserMode()
+  // Its key opens one session: the calls below and the page share it.
+  own = await openSession(await launchBrowserMode())
   folder = await mkdtemp(join(tmpdir(), 'ec-e2e-apiref-'))
   sitePath = join(folder, 'site.json')
   referencePath = join(folder, 'openapi.json')
@@ -53,7 +54,7 @@ test.beforeAll(async ({ browser }) => {
   // The production deployment is the active profile: its address is the one readers can reach.
   const created = (await ipc('profiles.create', { name: 'Acme production', baseUrl: PRODUCTION })) as { id: string }
   await ipc('profiles.setActive', { id: created.id })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: { cookies: [sessionCookie(own)], origins: [] } })).newPage()
 })
 test.afterAll(async () => {
   await page.context().close()

@@ -253,7 +253,7 @@ test('"Use active profile" says a local address is not for readers, then fills t
   await expect(question).toContainText('only this computer can reach')
   await question.getByRole('button', { name: 'Write it anyway' }).click()
   // The app is shared by the test files of this worker, so ask it which profile is active.
-  const answer = await fetch(`${app.origin}/ipc/profiles.list`, { method: 'POST', headers: { 'x-embed-console-key': app.key }, body: '{}' })
+  const answer = await fetch(`${app.origin}/ipc/profiles.list`, { method: 'POST', headers: { cookie: app.cookieHeader }, body: '{}' })
   const { value } = (await answer.json()) as { value: { activeId: string; profiles: { id: string; baseUrl: string }[] } }
   const activeUrl = value.profiles.find((profile) => profile.id === value.activeId)!.baseUrl
   await expect(page.getByLabel('Base URL')).toHaveValue(activeUrl)

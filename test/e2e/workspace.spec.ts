@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, launchBrowserMode, test } from './browser-mode'
+import { expect, launchBrowserMode, openSession, sessionCookie, test, type SessionApp } from './browser-mode'
 import { checkScreen, SCREENSHOT_DIR } from './screens'
 
 // The groups workspace as operators use it (issue 12): one app for the file, steps in order.
@@ -11,11 +11,13 @@ test.describe.configure({ mode: 'serial' })
 
 let sandbox: Sandbox
 // An app of this file's own: the steps below start from a first launch, whatever ran before.
-let app: Awaited<ReturnType<typeof launchBrowserMode>>
+let app: SessionApp & { stop(): Promise<void> }
 test.beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-workspace-')), 'sandbox.db') })
-  app = await launchBrowserMode()
+  // Its key opens one session: each step's page joins it with the session cookie.
+  app = await openSession(await launchBrowserMode())
 })
+test.beforeEach(({ context }) => context.addCookies([sessionCookie(app)]))
 test.afterAll(async () => {
   await app.stop()
   await sandbox.close()

@@ -3,6 +3,7 @@ import {
   baseUrlWarning,
   ProfileChangesSchema,
   ProfileDraftSchema,
+  sameOrigin,
   type EnvironmentKind,
   type ProfileChanges,
   type ProfileDraft,
@@ -56,6 +57,11 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
     editing && editing.token.storage !== 'none' && storages.includes(editing.token.storage) ? editing.token.storage : storages[0]!,
   )
 
+  // Tokens belong to the server that issued them: main drops them when the address moves to
+  // another scheme, host or port, so the form says so before saving and asks for the new one.
+  const movesServer = editing !== null && editing.token.set && URL.canParse(baseUrl) && !sameOrigin(baseUrl, editing.baseUrl)
+  // Removing the token is moot when the move removes it anyway.
+  const clearing = clearToken && !movesServer
   const tokenGiven = apiToken.trim() !== ''
   const fields = {
     name,
@@ -66,7 +72,7 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
     ...(tokenGiven ? { apiToken, tokenStorage } : {}),
   }
   // Parsed apart, so each submission keeps its own type.
-  const changes = editing ? ProfileChangesSchema.safeParse(clearToken ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields) : null
+  const changes = editing ? ProfileChangesSchema.safeParse(clearing ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields) : null
   const draft = editing ? null : ProfileDraftSchema.safeParse(fields)
   const parsed = (changes ?? draft)!
   const problemFor = (key: string) => (parsed.success ? null : (parsed.error.issues.find((issue) => issue.path[0] === key)?.message ?? null))
@@ -80,9 +86,11 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
     else if (draft?.success) onSubmit({ kind: 'create', draft: draft.data })
   }
 
-  const tokenHint = editing?.token.set
-    ? `Set, ends in …${editing.token.last4 ?? '????'}. Type a new one to replace it; leave empty to keep it.`
-    : 'The token goes to the app’s main process and is never shown again.'
+  const tokenHint = movesServer
+    ? 'Enter the API token for the new address.'
+    : editing?.token.set
+      ? `Set, ends in …${editing.token.last4 ?? '????'}. Type a new one to replace it; leave empty to keep it.`
+      : 'The token goes to the app’s main process and is never shown again.'
 
   return (
     <form className="card stack" aria-label={editing ? `Edit profile ${editing.name}` : 'New profile'} onSubmit={submit}>
@@ -106,6 +114,12 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
       <Field label="Base URL" required hint="The app calls {base URL}/api/user." error={baseUrl.length > 8 ? problemFor('baseUrl') : null} warning={warning}>
         <input type="url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
       </Field>
+      {movesServer ? (
+        <p className="callout callout--warning" role="status">
+          This address is another server (its scheme, host or port changed). Saving removes the saved API token and the
+          group tokens kept for this profile, so they are never sent there: enter the API token for the new address.
+        </p>
+      ) : null}
       <div className="form-grid">
         <Field label="Timeout (seconds)" error={problemFor('timeoutSeconds')}>
           <input type="number" min={1} max={300} value={timeoutSeconds} onChange={(event) => setTimeoutSeconds(event.target.value)} />
@@ -116,8 +130,8 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
             autoComplete="off"
             spellCheck={false}
             value={apiToken}
-            disabled={clearToken}
-            placeholder={editing?.token.set ? `…${editing.token.last4 ?? ''}` : ''}
+            disabled={clearing}
+            placeholder={editing?.token.set && !movesServer ? `…${editing.token.last4 ?? ''}` : ''}
             onChange={(event) => setApiToken(event.target.value)}
           />
         </Field>
@@ -134,7 +148,7 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
           ))}
         </fieldset>
       ) : null}
-      {editing?.token.set ? (
+      {editing?.token.set && !movesServer ? (
         <label className="inline-field">
           <input type="checkbox" checked={clearToken} onChange={(event) => setClearToken(event.target.checked)} /> Remove the saved API token
         </label>

@@ -68,7 +68,9 @@ describe('embed-console CLI', () => {
 
     const url = new URL(line.replace('Embed Console is running at ', ''))
     const key = url.hash.replace('#key=', '')
-    const response = await fetch(new URL('/ipc/app.info', url), { method: 'POST', headers: { 'x-embed-console-key': key }, body: '{}' })
+    const session = await fetch(new URL('/session', url), { method: 'POST', body: JSON.stringify({ key }) })
+    const cookie = session.headers.getSetCookie()[0]!.split(';')[0]!
+    const response = await fetch(new URL('/ipc/app.info', url), { method: 'POST', headers: { cookie }, body: '{}' })
     expect(await response.json()).toMatchObject({ ok: true, value: { transport: 'browser', dataDir } })
 
     const exitCode = await new Promise<number | null>((resolve) => {

@@ -57,6 +57,9 @@ const electron = vi.hoisted(() => {
         decryptString: () => '',
         getSelectedStorageBackend: () => 'basic_text',
       },
+      session: {
+        defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn(), setDevicePermissionHandler: vi.fn() },
+      },
       shell: { openExternal: vi.fn() },
       dialog: { showMessageBoxSync: vi.fn(() => 1) },
     },
@@ -128,6 +131,39 @@ describe('Electron shell', () => {
     expect(await csv.text()).toBe('id,time,profileId,profileName,operation,groupId,outcome,httpStatus,errorCode,message,durationMs\n')
   })
 
+  it('denies every permission the app does not use, asked or checked, and every device', () => {
+    const { setPermissionRequestHandler, setPermissionCheckHandler, setDevicePermissionHandler } = electron.module.session.defaultSession
+    const request = setPermissionRequestHandler.mock.calls[0]![0] as (
+      contents: unknown,
+      permission: string,
+      callback: (granted: boolean) => void,
+      details: { requestingUrl?: string },
+    ) => void
+    const check = setPermissionCheckHandler.mock.calls[0]![0] as (contents: unknown, permission: string, origin: string) => boolean
+    const asked = (permission: string, requestingUrl: string) => {
+      const callback = vi.fn()
+      request({}, permission, callback, { requestingUrl })
+      expect(callback).toHaveBeenCalledTimes(1)
+      return callback.mock.calls[0]![0] as boolean
+    }
+    const app = 'app://embed-console/index.html'
+    const unused = ['media', 'geolocation', 'notifications', 'midiSysex', 'pointerLock', 'fullscreen', 'openExternal', 'display-capture', 'hid', 'serial', 'usb', 'fileSystem', 'idle-detection', 'window-management', 'unknown']
+    for (const permission of unused) {
+      expect(asked(permission, app), permission).toBe(false)
+      expect(check({}, permission, 'app://embed-console'), permission).toBe(false)
+    }
+    for (const permission of ['clipboard-sanitized-write', 'clipboard-read']) {
+      expect(asked(permission, app), permission).toBe(true)
+      expect(check({}, permission, 'app://embed-console'), permission).toBe(true)
+      for (const elsewhere of ['https://evil.example/', 'file:///etc/passwd', 'app://embed-console.evil.example/']) {
+        expect(asked(permission, elsewhere), `${permission} for ${elsewhere}`).toBe(false)
+        expect(check({}, permission, elsewhere), `${permission} for ${elsewhere}`).toBe(false)
+      }
+    }
+    const device = setDevicePermissionHandler.mock.calls[0]![0] as (details: unknown) => boolean
+    expect(device({ deviceType: 'usb', origin: 'app://embed-console' })).toBe(false)
+  })
+
   it('answers IPC from the app’s own frame through the router', async () => {
     const handler = electron.ipcHandlers.get('embed-console:call')!
     const result = await handler({ senderFrame: { url: 'app://embed-console/index.html', parent: null } }, 'catalog.get', { groupId: 'hi' })
@@ -152,6 +188,19 @@ describe('Electron shell', () => {
     created!({}, contents)
     const events = contents.on.mock.calls.map(([name]) => name)
     expect(events).toEqual(expect.arrayContaining(['will-navigate', 'will-redirect', 'will-attach-webview']))
+    // The listeners themselves refuse: a registered no-op would pass the line above.
+    const listener = (name: string) => contents.on.mock.calls.find(([event]) => event === name)![1] as (event: unknown, url?: string) => void
+    for (const name of ['will-navigate', 'will-redirect']) {
+      const away = { preventDefault: vi.fn() }
+      listener(name)(away, 'https://evil.example/phish')
+      expect(away.preventDefault, name).toHaveBeenCalled()
+      const inside = { preventDefault: vi.fn() }
+      listener(name)(inside, 'app://embed-console/index.html')
+      expect(inside.preventDefault, name).not.toHaveBeenCalled()
+    }
+    const webview = { preventDefault: vi.fn() }
+    listener('will-attach-webview')(webview)
+    expect(webview.preventDefault).toHaveBeenCalled()
     const openHandler = contents.setWindowOpenHandler.mock.calls[0]![0] as (details: { url: string }) => unknown
     expect(openHandler({ url: 'https://docs.example/' })).toEqual({ action: 'deny' })
     expect(electron.module.shell.openExternal).toHaveBeenCalledWith('https://docs.example/')

@@ -104,6 +104,49 @@ describe('profiles: update', () => {
     expect((await failureOf(store.update(created.id, { tokenStorage: 'file' }))).message).toMatch(/has no API token to move/)
   })
 
+  it('drops the API token and the group tokens when the base URL moves to another scheme, host or port', async () => {
+    for (const elsewhere of ['https://evil.example', 'http://api.example.com', 'https://api.example.com:8443', 'https://API.example.com.evil.example']) {
+      const { store, vault } = await openProfiles(await tempDataDir(), fakeSafeStorage())
+      const created = await store.create({ ...prod, apiToken: TOKEN })
+      vault.set(groupTokenKey(created.id, 'g1'), 'group-token-abcdefgh', 'keychain')
+      vault.set(groupTokenKey(created.id, 'g2'), 'group-session-token-abcdefgh', 'session')
+
+      const moved = await store.update(created.id, { baseUrl: elsewhere, name: 'Moved' })
+      expect(moved).toMatchObject({ baseUrl: elsewhere, name: 'Moved' })
+      expect(vault.describe(profileTokenKey(created.id))).toEqual({ set: false, storage: 'none' })
+      expect(vault.has(groupTokenKey(created.id, 'g1'))).toBe(false)
+      expect(vault.has(groupTokenKey(created.id, 'g2'))).toBe(false)
+      expect((await failureOf(store.resolveConnection(created.id))).message).toMatch(/has no API token/)
+    }
+  })
+
+  it('keeps the tokens when the base URL stays on the same server', async () => {
+    for (const sameServer of ['https://api.example.com/v2', 'https://API.EXAMPLE.com:443/', 'https://api.example.com']) {
+      const { store, vault } = await openProfiles(await tempDataDir(), fakeSafeStorage())
+      const created = await store.create({ ...prod, apiToken: TOKEN })
+      vault.set(groupTokenKey(created.id, 'g1'), 'group-token-abcdefgh', 'keychain')
+      await store.update(created.id, { baseUrl: sameServer })
+      expect(await store.resolveConnection(created.id)).toMatchObject({ apiToken: TOKEN })
+      expect(vault.get(groupTokenKey(created.id, 'g1'))).toBe('group-token-abcdefgh')
+    }
+  })
+
+  it('keeps a new token given with the new base URL, in the place the old one was, and no old group token', async () => {
+    const { db, store, vault } = await openProfiles(await tempDataDir())
+    const created = await store.create({ ...prod, apiToken: TOKEN, tokenStorage: 'file' })
+    vault.set(groupTokenKey(created.id, 'g1'), 'group-token-abcdefgh', 'file')
+    await store.update(created.id, { baseUrl: 'https://other.example', apiToken: 'new-server-token-7777' })
+    expect(vault.describe(profileTokenKey(created.id))).toEqual({ set: true, storage: 'file', last4: '7777' })
+    expect(await store.resolveConnection(created.id)).toMatchObject({ baseUrl: 'https://other.example', apiToken: 'new-server-token-7777' })
+    expect(vault.has(groupTokenKey(created.id, 'g1'))).toBe(false)
+
+    // A session token given with the move stays in this session only.
+    const session = await store.create({ ...prod, name: 'Session', apiToken: TOKEN, tokenStorage: 'session' })
+    await store.update(session.id, { baseUrl: 'https://third.example', apiToken: 'third-server-token-8888' })
+    expect(vault.describe(profileTokenKey(session.id))).toEqual({ set: true, storage: 'session', last4: '8888' })
+    expect(storedSecretKeys(db)).not.toContain(profileTokenKey(session.id))
+  })
+
   it('refuses a name another profile has, but not the profile’s own', async () => {
     const { store } = await openProfiles(await tempDataDir())
     const first = await store.create(prod)
@@ -127,6 +170,15 @@ describe('profiles: duplicate', () => {
     expect(vault.has(groupTokenKey(copy.id, 'g1'))).toBe(false)
 
     expect((await store.duplicate(source.id)).name).toBe('Production (copy) (2)')
+  })
+
+  it('gives the copy the token only for the same server: the copy moved elsewhere loses it, the original keeps it', async () => {
+    const { store } = await openProfiles(await tempDataDir(), fakeSafeStorage())
+    const source = await store.create({ ...prod, apiToken: TOKEN })
+    const copy = await store.duplicate(source.id)
+    await store.update(copy.id, { baseUrl: 'https://staging.example.com' })
+    expect((await failureOf(store.resolveConnection(copy.id))).message).toMatch(/has no API token/)
+    expect(await store.resolveConnection(source.id)).toMatchObject({ apiToken: TOKEN })
   })
 
   it('makes an ordinary, editable profile of a built-in one', async () => {

@@ -183,6 +183,30 @@ describe('secrets across places', () => {
     expect(ciphertext).toBeUndefined()
   })
 
+  it('a copy replaces whatever the destination held, an older session secret or row included', async () => {
+    const vault = open(await tempDataDir(), fakeSafeStorage())
+    const DEST = 'profile:p2:api-token'
+    vault.set(KEY, SECRET, 'keychain')
+    vault.set(DEST, 'old-session-copy-0000', 'session')
+    expect(vault.copy(KEY, DEST)).toBe(true)
+    expect(vault.get(DEST)).toBe(SECRET)
+    expect(vault.describe(DEST)).toEqual({ set: true, storage: 'keychain', last4: SECRET.slice(-4) })
+
+    // From a session secret over a stored row: the row goes, the session copy is the one read.
+    vault.set('profile:p3:api-token', 'session-source-secret-3333', 'session')
+    expect(vault.copy('profile:p3:api-token', DEST)).toBe(true)
+    expect(vault.get(DEST)).toBe('session-source-secret-3333')
+    expect(storedSecretKeys(vault.db)).toEqual([KEY])
+
+    // From nothing: the destination ends empty, whatever it held.
+    vault.set(DEST, 'old-row-secret-4444', 'keychain')
+    expect(vault.copy('profile:missing:api-token', DEST)).toBe(false)
+    expect(vault.has(DEST)).toBe(false)
+    vault.set(DEST, 'old-session-secret-5555', 'session')
+    expect(vault.copy('profile:missing:api-token', DEST)).toBe(false)
+    expect(vault.get(DEST)).toBeNull()
+  })
+
   it('a write that fails inside a transaction leaves neither the row nor the session copy', async () => {
     const vault = open(await tempDataDir(), fakeSafeStorage())
     vault.set(KEY, 'old-session-secret-1234', 'session')
@@ -194,5 +218,18 @@ describe('secrets across places', () => {
     ).toThrow('the catalog write failed')
     expect(vault.get(KEY)).toBe('old-session-secret-1234')
     expect(storedSecretKeys(vault.db)).toEqual([])
+  })
+
+  it('a move to the session that fails inside a transaction keeps the stored secret, and no session copy', async () => {
+    const vault = open(await tempDataDir(), fakeSafeStorage())
+    vault.set(KEY, SECRET, 'keychain')
+    expect(() =>
+      vault.db.transaction(() => {
+        vault.set(KEY, 'new-session-secret-6789', 'session')
+        throw new Error('the catalog write failed')
+      }),
+    ).toThrow('the catalog write failed')
+    expect(vault.get(KEY)).toBe(SECRET)
+    expect(vault.describe(KEY).storage).toBe('keychain')
   })
 })
