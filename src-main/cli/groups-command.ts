@@ -8,7 +8,7 @@ import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../
 import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
-import { APPLY_SUMMARY, applyCommand, runGroupsApply } from './groups-apply-command'
+import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
 import { printJson, UsageError, type CliIo, type Command } from './usage'
 
 const OPERATIONS = {
@@ -156,7 +156,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
 
 async function runGroups(argv: string[], io: CliIo): Promise<number> {
   const [operation, ...rest] = argv
-  if (operation === 'apply') return runGroupsApply(rest, io)
+  if (operation === 'apply') return applyCommand.run(rest, io)
   if (!operation || !Object.hasOwn(OPERATIONS, operation)) throw new UsageError(`Name an operation: ${Object.keys(OPERATIONS).join(', ')}, or apply FILE.`)
   const { values } = parseArgs({
     args: rest,

@@ -3,7 +3,9 @@ import type { FSWatcher } from 'chokidar'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { DocsIndex, OpenApiCheck } from '../../src-shared/site-config/docs-files'
 import type { EventHub } from '../event-hub'
-import { checkOpenApiFile, indexDocsFolder, watchDocsFolder } from './docs-folder'
+// The indexer, watcher and OpenAPI parser load on the first docs-folder call: the app's start and
+// a CLI call through a profile do not pay for them.
+const docsFolder = () => import('./docs-folder')
 import type { SiteFileDialogs } from './file-dialogs'
 import type { SiteFileService } from './site-file-service'
 
@@ -47,6 +49,7 @@ export function createDocsFolderService({ files, dataDir, dialogs, events }: Doc
   const watchOnly = async (root: string) => {
     if (watched?.root === root) return
     await watched?.watcher.close()
+    const { watchDocsFolder } = await docsFolder()
     watched = { root, watcher: watchDocsFolder(root, dataDir, () => events?.emit('site.docsChanged', { root })) }
   }
 
@@ -54,13 +57,14 @@ export function createDocsFolderService({ files, dataDir, dialogs, events }: Doc
     async index(documentId, folder) {
       const root = await rootOf(documentId, folder)
       if (root === null) return null
-      const index = await indexDocsFolder(root, dataDir)
+      const index = await (await docsFolder()).indexDocsFolder(root, dataDir)
       await watchOnly(root)
       return index
     },
     async checkOpenApi(documentId, references) {
       const root = await rootOf(documentId)
       if (root === null) throw new AppErrorException('not_found', 'This document has no docs folder yet: save it, or choose the folder.')
+      const { checkOpenApiFile } = await docsFolder()
       return Promise.all(references.map((reference) => checkOpenApiFile(root, reference)))
     },
     async close() {

@@ -41,8 +41,10 @@ async function openSession(key: string | null): Promise<NoSessionReason | null> 
   } catch {
     return 'unreachable'
   }
+  // Read to the end either way: an unread body keeps the request open in the browser's eyes.
+  const answer = (await response.json().catch(() => null)) as { error?: { details?: { keyUsed?: boolean } } } | null
   if (response.ok) return null
-  const refusal = (await response.json().catch(() => null)) as { error?: { details?: { keyUsed?: boolean } } } | null
+  const refusal = answer
   return key === null ? 'no-key' : refusal?.error?.details?.keyUsed ? 'key-used' : 'key-wrong'
 }
 

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useId, useRef, useState, type DragEvent } from 'react'
+import { useId, useState, type DragEvent } from 'react'
 import { DEFAULT_BULK_CONCURRENCY, MAX_BULK_CONCURRENCY, MAX_BULK_FILE_CHARACTERS, type BulkKind } from '../../../src-shared/bulk/schemas'
 import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
 import { call } from '../../lib/api'
 import { useCustomerWrites } from '../../lib/customer-writes'
 import { useActiveProfile } from '../../lib/profiles'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { toast } from '../../ui/toasts'
 import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
 
@@ -31,7 +32,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   const [sendCreate, setSendCreate] = useState(true)
   const [sendUpdate, setSendUpdate] = useState(true)
   const fileInputId = useId()
-  const customerDialog = useRef<HTMLDialogElement>(null)
+  const [asking, setAsking] = useState(false)
   const confirmCustomer = useCustomerWrites((state) => state.confirm)
 
   const settings = () => ({ concurrency: kind === 'rotate' ? 1 : concurrency, ratePerMinute: rate.trim() ? Number(rate) : null, sendCreate, sendUpdate })
@@ -150,7 +151,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
             event.preventDefault()
             if (blocked) return
             // Many writes at once to production: a Customer profile asks every time, not once a session.
-            if (customer) customerDialog.current?.showModal()
+            if (customer) setAsking(true)
             else starter.mutate(plan.runId!)
           }}
         >
@@ -199,30 +200,21 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
           </div>
         </form>
       ) : null}
-      <dialog ref={customerDialog} className="dialog" aria-labelledby="bulk-customer-title">
-        <h2 id="bulk-customer-title" className="dialog__title">
-          Send {countFormat.format(toSend)} rows to production?
-        </h2>
+      <ConfirmDialog
+        open={asking}
+        title={`Send ${countFormat.format(toSend)} rows to production?`}
+        confirmLabel="Send to production"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false)
+          confirmCustomer(active.id)
+          if (plan?.runId) starter.mutate(plan.runId)
+        }}
+      >
         <p>
           “{active.name}” is a Customer (production) profile: {kind === 'rotate' ? 'each rotated token stops working at once for the dashboards embedded with it.' : 'the groups change for the customers who use them.'}
         </p>
-        <div className="row dialog__actions">
-          <button type="button" className="btn" autoFocus onClick={() => customerDialog.current?.close()}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn--danger"
-            onClick={() => {
-              customerDialog.current?.close()
-              confirmCustomer(active.id)
-              if (plan?.runId) starter.mutate(plan.runId)
-            }}
-          >
-            Send to production
-          </button>
-        </div>
-      </dialog>
+      </ConfirmDialog>
     </section>
   )
 }

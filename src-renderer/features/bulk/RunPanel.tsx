@@ -1,8 +1,9 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useDeferredValue, useRef, useState } from 'react'
+import { useDeferredValue, useState } from 'react'
 import type { BulkOutcome, BulkResultsFormat, BulkRun } from '../../../src-shared/bulk/schemas'
 import { call } from '../../lib/api'
 import { saveDownload } from '../../lib/download'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { toast } from '../../ui/toasts'
 import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
 
@@ -40,7 +41,7 @@ export function RunPanel({ runId }: { runId: string }) {
   const [includeTokens, setIncludeTokens] = useState(false)
   const [path, setPath] = useState('')
   const [format, setFormat] = useState<BulkResultsFormat>('csv')
-  const cancelDialog = useRef<HTMLDialogElement>(null)
+  const [asking, setAsking] = useState(false)
 
   const items = useInfiniteQuery({
     queryKey: [...bulkQueryKeys.items(runId), outcome, deferredSearch, pushed?.done ?? 0],
@@ -132,7 +133,7 @@ export function RunPanel({ runId }: { runId: string }) {
           </button>
         ) : null}
         {state !== 'finished' && state !== 'cancelled' ? (
-          <button type="button" className="btn btn--ghost" onClick={() => cancelDialog.current?.showModal()}>
+          <button type="button" className="btn btn--ghost" onClick={() => setAsking(true)}>
             Cancel run…
           </button>
         ) : null}
@@ -257,27 +258,19 @@ export function RunPanel({ runId }: { runId: string }) {
         </div>
       ) : null}
 
-      <dialog ref={cancelDialog} className="dialog" aria-labelledby="bulk-cancel-title">
-        <h2 id="bulk-cancel-title" className="dialog__title">
-          Cancel this run?
-        </h2>
+      <ConfirmDialog
+        open={asking}
+        title="Cancel this run?"
+        confirmLabel="Cancel run"
+        cancelLabel="Keep the run"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false)
+          control.mutate('cancel')
+        }}
+      >
         <p>The requests in flight finish; the {countFormat.format(tallies.pending)} rows not sent yet are skipped. A cancelled run cannot be resumed: plan the file again to send them.</p>
-        <div className="row dialog__actions">
-          <button type="button" className="btn" autoFocus onClick={() => cancelDialog.current?.close()}>
-            Keep the run
-          </button>
-          <button
-            type="button"
-            className="btn btn--danger"
-            onClick={() => {
-              cancelDialog.current?.close()
-              control.mutate('cancel')
-            }}
-          >
-            Cancel run
-          </button>
-        </div>
-      </dialog>
+      </ConfirmDialog>
     </section>
   )
 }

@@ -8,12 +8,13 @@ import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 import { call, CallError } from '../../lib/api'
 import { useCallHandoff, type CallHandoff } from '../../lib/call-handoff'
 import { PROFILES_QUERY_KEY, useActiveProfile, useProfiles } from '../../lib/profiles'
+import { needsWriteConfirmation, useCustomerWrites } from '../../lib/customer-writes'
 import { queryKeys } from '../../lib/query-keys'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { EmptyState } from '../../ui/EmptyState'
 import { TabList } from '../../ui/TabList'
 import { toast } from '../../ui/toasts'
 import { CatalogPanel } from './CatalogPanel'
-import { needsWriteConfirmation, useCustomerWrites } from '../../lib/customer-writes'
 import { fieldsFromCatalog, fieldsFromRequest, useGroupForm, type GroupOperation } from './group-form-state'
 import { GroupForm } from './GroupForm'
 import { ResultPanel } from './ResultPanel'
@@ -46,7 +47,6 @@ export default function GroupsScreen() {
   const [awaitingConfirmation, setAwaitingConfirmation] = useState<Submission | null>(null)
   const [askRotation, setAskRotation] = useState(false)
   const resultHeading = useRef<HTMLHeadingElement>(null)
-  const customerDialog = useRef<HTMLDialogElement>(null)
   const profiles = useProfiles()
   const profileId = active?.id
 
@@ -88,7 +88,6 @@ export default function GroupsScreen() {
     const confirmedNow = useCustomerWrites.getState().confirmed
     if (submission.operation !== 'rotateToken' && needsWriteConfirmation(profile, confirmedNow)) {
       setAwaitingConfirmation(submission)
-      customerDialog.current?.showModal()
       return
     }
     if (needsWriteConfirmation(profile, confirmedNow)) confirm(profile.id) // the rotation's own dialog said it
@@ -203,32 +202,23 @@ export default function GroupsScreen() {
           <p className="muted groups-result__empty">The result of a call shows here, with its code in curl, HTTPie, JavaScript and Python.</p>
         )}
       </div>
-      <dialog ref={customerDialog} className="dialog" aria-labelledby="customer-dialog-title" aria-describedby="customer-dialog-body" onClose={() => setAwaitingConfirmation(null)}>
-        <h2 id="customer-dialog-title" className="dialog__title">
-          Write to a Customer (production) environment?
-        </h2>
-        <p id="customer-dialog-body">
+      <ConfirmDialog
+        open={awaitingConfirmation !== null}
+        title="Write to a Customer (production) environment?"
+        confirmLabel="Continue"
+        onCancel={() => setAwaitingConfirmation(null)}
+        onConfirm={() => {
+          const submission = awaitingConfirmation
+          setAwaitingConfirmation(null)
+          confirm(active.id)
+          if (submission) send.mutate(submission)
+        }}
+      >
+        <p>
           You are about to {awaitingConfirmation ? VERBS[awaitingConfirmation.operation] : 'write'} through “{active.name}”, a Customer (production) profile: this changes live
           groups at <code className="long-value">{active.baseUrl}</code>. Once you confirm, writes through it are not asked about again this session.
         </p>
-        <div className="row dialog__actions">
-          <button type="button" className="btn" autoFocus onClick={() => customerDialog.current?.close()}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn--danger"
-            onClick={() => {
-              const submission = awaitingConfirmation
-              customerDialog.current?.close()
-              confirm(active.id)
-              if (submission) send.mutate(submission)
-            }}
-          >
-            Continue
-          </button>
-        </div>
-      </dialog>
+      </ConfirmDialog>
     </div>
   )
 }
