@@ -9,6 +9,8 @@ import type { CatalogQuerySchema } from '../../src-shared/catalog/schemas'
 export const queryKeys = {
   appInfo: ['app.info'] as const,
   profiles: ['profiles'] as const,
+  /** Whether this window has the system's file dialogs (a boolean: see lib/file-dialogs.ts). */
+  fileDialogs: ['site', 'environment', 'fileDialogs'] as const,
   catalog: {
     /** Every catalog query of every profile: what a group call or a profile deletion invalidates. */
     all: ['catalog'] as const,

@@ -3,6 +3,7 @@ import { useDeferredValue, useState } from 'react'
 import type { BulkOutcome, BulkResultsFormat, BulkRun } from '../../../src-shared/bulk/schemas'
 import { call } from '../../lib/api'
 import { saveDownload } from '../../lib/download'
+import { useFileDialogs } from '../../lib/file-dialogs'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { toast } from '../../ui/toasts'
 import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
@@ -62,8 +63,7 @@ export function RunPanel({ runId }: { runId: string }) {
     onError: (error) => toast.error(error.message),
   })
   // The desktop app picks the file with the system's dialog; browser mode takes a typed path.
-  const environment = useQuery({ queryKey: ['site', 'environment'], queryFn: () => call('site.environment', {}), staleTime: Infinity })
-  const dialogs = environment.data?.fileDialogs ?? false
+  const dialogs = useFileDialogs().data ?? false
   const saver = useMutation({
     mutationFn: (overwrite: boolean) =>
       call('bulk.saveResults', { runId, format, includeTokens, target: dialogs ? { kind: 'dialog' } : { kind: 'path', path, overwrite } }),

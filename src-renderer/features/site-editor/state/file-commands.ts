@@ -7,6 +7,7 @@ import { closeDialog, openDialog, showDialogError, useEditorDialogs, type PathPu
 import { adoptDraft, discardDraft, forgetDraft, settleDrafts } from './draft-autosave'
 import { showTextPosition } from './view-store'
 import { closeDocument, isUnsaved, loadDocument, markSaved, replaceText, updateDocument, useEditor } from './editor-store'
+import { usesFileDialogs } from '../../../lib/file-dialogs'
 
 // The File commands. Each reports its outcome itself (a toast, a dialog, a banner) so that a
 // button, a shortcut and a dialog can all just call it.
@@ -25,12 +26,6 @@ async function whileBusy<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Whether files are chosen with the system's dialogs (the desktop app) or typed (browser mode); asked once. */
-let fileDialogs: Promise<boolean> | null = null
-export const usesFileDialogs = () =>
-  (fileDialogs ??= call('site.environment', {})
-    .then((environment) => environment.fileDialogs)
-    .catch(() => false))
 
 function showOpened(document: SiteDocument) {
   loadDocument({

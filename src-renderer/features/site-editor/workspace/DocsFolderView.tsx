@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState, type DragEvent, type FormEvent } from 'react'
 import { isExternal, pageKey, referencedFiles, unlistedPages, type DocsPage } from '../../../../src-shared/site-config/docs-files'
 import { openDialog } from '../state/dialog-store'
 import { loadDocs, useDocsLoading } from '../state/docs-store'
 import { editValue, useEditor } from '../state/editor-store'
-import { usesFileDialogs } from '../state/file-commands'
+import { useFileDialogs } from '../../../lib/file-dialogs'
 import { isObject, type Path } from '../state/json-path'
 import { placePage } from '../state/navigation-edits'
 import { focusField } from '../state/view-store'
@@ -74,7 +73,7 @@ function DocsSummary({ unlisted }: { unlisted: number }) {
 
 /** Another folder: the system's dialog in the desktop app, a typed path in browser mode. */
 function FolderChoice() {
-  const dialogs = useQuery({ queryKey: ['site', 'environment'], queryFn: usesFileDialogs })
+  const dialogs = useFileDialogs()
   const [path, setPath] = useState('')
   const submit = (event: FormEvent) => {
     event.preventDefault()

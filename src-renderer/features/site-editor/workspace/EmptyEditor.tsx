@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react'
 import type { SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
 import { call } from '../../../lib/api'
 import { toast } from '../../../ui/toasts'
-import { chooseFileToOpen, fileNameOf, openPath, requestAction, usesFileDialogs } from '../state/file-commands'
+import { useFileDialogs } from '../../../lib/file-dialogs'
+import { chooseFileToOpen, fileNameOf, openPath, requestAction } from '../state/file-commands'
 import { formatWhen } from './format-time'
 import { RecentFiles } from './RecentFiles'
 
@@ -14,7 +15,7 @@ export function EmptyEditor() {
     event.preventDefault()
     if (path.trim()) void openAndSay(path.trim())
   }
-  const dialogs = useQuery({ queryKey: ['site', 'environment'], queryFn: usesFileDialogs })
+  const dialogs = useFileDialogs()
   return (
     <div className="site-empty">
       <DraftsToRestore />
