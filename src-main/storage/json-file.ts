@@ -1,4 +1,4 @@
-import { readFile, rename, rm } from 'node:fs/promises'
+import { readFile, rename } from 'node:fs/promises'
 import { basename } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import type { z } from 'zod'
@@ -66,35 +66,4 @@ export async function writeJsonFile(path: string, value: unknown): Promise<void>
   }
 }
 
-export async function removeFile(path: string): Promise<void> {
-  try {
-    await rm(path, { force: true })
-  } catch (error) {
-    throw new AppErrorException('file_io', `${basename(path)} could not be removed: ${errorMessage(error)}`)
-  }
-}
-
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error))
-
-/**
- * Serialises saves of one file and coalesces bursts: requests made while a save runs share one
- * further save, which reads the newest state when it starts. Every caller's promise settles after
- * a save that began after its request, so awaiting it means "my change is on disk".
- */
-export class SaveQueue {
-  private tail: Promise<void> = Promise.resolve()
-  private queued: Promise<void> | null = null
-
-  constructor(private readonly save: () => Promise<void>) {}
-
-  request(): Promise<void> {
-    if (this.queued) return this.queued
-    const next = this.tail.then(() => {
-      this.queued = null
-      return this.save()
-    })
-    this.queued = next
-    this.tail = next.catch(() => {})
-    return next
-  }
-}

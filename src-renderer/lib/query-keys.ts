@@ -23,4 +23,11 @@ export const queryKeys = {
     pages: (filter: ActivityFilter) => ['activity', 'pages', filter] as const,
     entry: (id: string) => ['activity', 'entry', id] as const,
   },
+  bulk: {
+    /** Every run and row: what a run's progress invalidates. */
+    all: ['bulk'] as const,
+    runs: ['bulk', 'runs'] as const,
+    run: (runId: string) => ['bulk', 'run', runId] as const,
+    items: (runId: string) => ['bulk', 'items', runId] as const,
+  },
 }

@@ -10,12 +10,6 @@ export type SandboxStatus = z.infer<typeof SandboxStatusSchema>
 
 /** Events pushed from main to the renderer, on one channel, each validated before it is sent. */
 export const events = {
-  progress: z.object({
-    id: z.string(),
-    label: z.string(),
-    done: z.number().int().nonnegative(),
-    total: z.number().int().nonnegative(),
-  }),
   'sandbox.status': SandboxStatusSchema,
   'bulk.progress': BulkProgressSchema,
   /** A watched docs folder changed (a page or file came, went or changed): the site editor indexes it again. */

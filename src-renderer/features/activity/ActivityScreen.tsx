@@ -15,12 +15,12 @@ import { useProfiles } from '../../lib/profiles'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 import { CallDetail } from './CallDetail'
+import { countFormat } from '../../lib/format'
 
 const OUTCOME_LABELS: Record<ActivityOutcome, string> = { success: 'Success', failure: 'Failure', unknown: 'Outcome unknown' }
 const PAGE_SIZE = 200
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
-const countFormat = new Intl.NumberFormat()
 
 /** A `datetime-local` value (local time, no zone) as the ISO instant the log filters on. */
 const instantOf = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined)

@@ -4,9 +4,11 @@ import { defaultRateFor } from '../../../src-shared/bulk/schemas'
 import { call, useMainEvent } from '../../lib/api'
 import { useActiveProfile } from '../../lib/profiles'
 import { EmptyState } from '../../ui/EmptyState'
-import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
+import { useBulkScreen } from './bulk-state'
 import { NewRunPanel } from './NewRunPanel'
 import { RunPanel } from './RunPanel'
+import { countFormat } from '../../lib/format'
+import { queryKeys } from '../../lib/query-keys'
 
 const STATE_LABELS = { planned: 'Planned', running: 'Running', paused: 'Paused', interrupted: 'Interrupted', cancelled: 'Cancelled', finished: 'Finished' } as const
 
@@ -15,14 +17,14 @@ export default function BulkScreen() {
   const queryClient = useQueryClient()
   const { runId, open, took } = useBulkScreen()
   const lastRefresh = useRef(0)
-  const runs = useQuery({ queryKey: bulkQueryKeys.runs, queryFn: () => call('bulk.runs', { limit: 50 }) })
+  const runs = useQuery({ queryKey: queryKeys.bulk.runs, queryFn: () => call('bulk.runs', { limit: 50 }) })
 
   // Progress arrives a few times a second; the run and its rows are read again at most once a second.
   useMainEvent('bulk.progress', (progress) => {
     took(progress)
     if (progress.state !== 'running' || Date.now() - lastRefresh.current > 1000) {
       lastRefresh.current = Date.now()
-      void queryClient.invalidateQueries({ queryKey: bulkQueryKeys.all })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.bulk.all })
     }
   })
 

@@ -7,7 +7,9 @@ import { useCustomerWrites } from '../../lib/customer-writes'
 import { useActiveProfile } from '../../lib/profiles'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { toast } from '../../ui/toasts'
-import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
+import { useBulkScreen } from './bulk-state'
+import { countFormat } from '../../lib/format'
+import { queryKeys } from '../../lib/query-keys'
 
 interface Chosen {
   fileName: string
@@ -42,7 +44,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
       call('bulk.plan', { kind, profileId: active!.id, fileName: file.fileName, text: file.text, excludeInvalid, settings: settings() }),
     onSuccess: (answer) => {
       setPlan(answer)
-      void queryClient.invalidateQueries({ queryKey: bulkQueryKeys.runs })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.bulk.runs })
     },
     onError: (error) => toast.error(error.message),
   })
@@ -53,7 +55,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
       open(run.id)
       setChosen(null)
       setPlan(null)
-      void queryClient.invalidateQueries({ queryKey: bulkQueryKeys.all })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.bulk.all })
     },
     onError: (error) => toast.error(error.message),
   })

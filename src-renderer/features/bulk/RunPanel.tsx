@@ -6,7 +6,9 @@ import { saveDownload } from '../../lib/download'
 import { useFileDialogs } from '../../lib/file-dialogs'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { toast } from '../../ui/toasts'
-import { bulkQueryKeys, countFormat, useBulkScreen } from './bulk-state'
+import { useBulkScreen } from './bulk-state'
+import { countFormat } from '../../lib/format'
+import { queryKeys } from '../../lib/query-keys'
 
 const PAGE = 200
 
@@ -35,7 +37,7 @@ const duration = (seconds: number) => (seconds < 90 ? `${seconds} s` : seconds <
 export function RunPanel({ runId }: { runId: string }) {
   const queryClient = useQueryClient()
   const pushed = useBulkScreen((state) => state.progress[runId])
-  const run = useQuery({ queryKey: bulkQueryKeys.run(runId), queryFn: () => call('bulk.run', { runId }) })
+  const run = useQuery({ queryKey: queryKeys.bulk.run(runId), queryFn: () => call('bulk.run', { runId }) })
   const [outcome, setOutcome] = useState<BulkOutcome | ''>('')
   const [search, setSearch] = useState('')
   const deferredSearch = useDeferredValue(search)
@@ -45,13 +47,13 @@ export function RunPanel({ runId }: { runId: string }) {
   const [asking, setAsking] = useState(false)
 
   const items = useInfiniteQuery({
-    queryKey: [...bulkQueryKeys.items(runId), outcome, deferredSearch, pushed?.done ?? 0],
+    queryKey: [...queryKeys.bulk.items(runId), outcome, deferredSearch, pushed?.done ?? 0],
     queryFn: ({ pageParam }) => call('bulk.items', { runId, filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) }, offset: pageParam, limit: PAGE }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => (pages.length * PAGE < last.matching ? pages.length * PAGE : undefined),
     placeholderData: keepPreviousData,
   })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: bulkQueryKeys.all })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.bulk.all })
   const control = useMutation({
     mutationFn: async (action: 'pause' | 'resume' | 'cancel' | 'start') => {
       if (action === 'start') {

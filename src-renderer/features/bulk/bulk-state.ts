@@ -16,12 +16,3 @@ export const useBulkScreen = create<BulkScreenState>((set) => ({
   open: (runId) => set({ runId }),
   took: (progress) => set((state) => ({ progress: { ...state.progress, [progress.runId]: progress } })),
 }))
-
-export const bulkQueryKeys = {
-  all: ['bulk'] as const,
-  runs: ['bulk', 'runs'] as const,
-  run: (runId: string) => ['bulk', 'run', runId] as const,
-  items: (runId: string) => ['bulk', 'items', runId] as const,
-}
-
-export const countFormat = new Intl.NumberFormat()

@@ -4,13 +4,13 @@ import { useDeferredValue, useRef, useState, type KeyboardEvent } from 'react'
 import type { CatalogQuery, CatalogRow } from '../../../src-shared/catalog/schemas'
 import { call } from '../../lib/api'
 import { queryKeys } from '../../lib/query-keys'
+import { countFormat } from '../../lib/format'
 
 const ROW_HEIGHT = 52
 /** Rows fetched per request: main answers windows, so 100,000 groups cost as much as the rows in view. */
 const WINDOW = 100
 /** Rows PageUp and PageDown move by. */
 const PAGE = 8
-const countFormat = new Intl.NumberFormat()
 
 export interface CatalogPanelProps {
   profileId: string

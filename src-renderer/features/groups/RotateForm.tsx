@@ -5,10 +5,10 @@ import { call } from '../../lib/api'
 import { queryKeys } from '../../lib/query-keys'
 import { Field } from '../../ui/Field'
 import { useGroupForm } from './group-form-state'
+import { countFormat } from '../../lib/format'
 
 /** Suggestions shown for the typed id: the catalog may hold 100,000 groups, so it is searched, not listed. */
 const SUGGESTIONS = 20
-const countFormat = new Intl.NumberFormat()
 
 export interface RotateFormProps {
   profileId: string

@@ -38,7 +38,8 @@ describe('contract', () => {
 
   it('gives every event a schema', () => {
     for (const schema of Object.values(events)) expect(schema).toBeInstanceOf(z.ZodType)
-    expect(events.progress.safeParse({ id: 'a', label: 'x', done: 1, total: 2 }).success).toBe(true)
-    expect(events.progress.safeParse({ id: 'a', label: 'x', done: -1, total: 2 }).success).toBe(false)
+    const progress = { runId: 'r', state: 'running', total: 2, done: 1, failed: 0, unknown: 0, retried: 0, ratePerMinute: 60, etaSeconds: 1, waitingUntil: null }
+    expect(events['bulk.progress'].safeParse(progress).success).toBe(true)
+    expect(events['bulk.progress'].safeParse({ ...progress, done: 1.5 }).success).toBe(false)
   })
 })

@@ -242,7 +242,7 @@ describe('browser mode server', () => {
         let text = ''
         res.on('data', (chunk: Buffer) => {
           text += chunk.toString('utf8')
-          if (text.includes(': connected')) services.events.emit('progress', { id: 'p', label: 'Working', done: 1, total: 3 })
+          if (text.includes(': connected')) services.events.emit('sandbox.status', { state: 'running', baseUrl: 'http://127.0.0.1:9' })
           if (text.includes('data: ')) {
             req.destroy()
             resolve(text)
@@ -253,7 +253,7 @@ describe('browser mode server', () => {
       req.end()
     })
     const line = received.split('\n').find((candidate) => candidate.startsWith('data: '))!
-    expect(JSON.parse(line.slice(6))).toEqual({ name: 'progress', payload: { id: 'p', label: 'Working', done: 1, total: 3 } })
+    expect(JSON.parse(line.slice(6))).toEqual({ name: 'sandbox.status', payload: { state: 'running', baseUrl: 'http://127.0.0.1:9' } })
   })
 
   it('serves the renderer with a strict Content-Security-Policy and nothing outside its folder', async () => {
