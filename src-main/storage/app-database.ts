@@ -152,6 +152,15 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 4,
+    name: 'an index of the secrets kept in clear',
+    up(db) {
+      // The desktop app looks for them at every start, to encrypt them: without this it read
+      // every secret (one per group) to find none.
+      db.exec("CREATE INDEX secrets_in_clear ON secrets (storage) WHERE storage = 'file'")
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {
