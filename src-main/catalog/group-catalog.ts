@@ -45,6 +45,9 @@ const SORT_COLUMNS: Record<CatalogQuery['sortBy'], string> = {
   updatedAt: 'updated_at',
 }
 
+/** Sort columns that may be empty: they sort last, through indexes on (column IS NULL, column). */
+const NULLABLE_SORT_COLUMNS = new Set(['name_sort', 'environment_tag', 'team_id'])
+
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value))
 
 function entryOf(row: CatalogRowRecord): CatalogEntry {
@@ -190,9 +193,17 @@ export class GroupCatalog {
     const filter = where.join(' AND ')
     const total = this.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog WHERE profile_id = ?', query.profileId)?.n ?? 0
     const matching = where.length === 1 ? total : (this.db.get<{ n: number }>(`SELECT count(*) AS n FROM catalog WHERE ${filter}`, ...params)?.n ?? 0)
-    // Missing values sort last in either direction; ties fall back to the id, so windows never overlap.
+    // Missing values sort last in either direction (only nullable columns need the term, and an
+    // index of the same shape serves it); ties fall back to the id, so windows never overlap.
+    // Whether a token is kept is asked for the window's rows only, not for every row sorted.
+    const nullsLast = NULLABLE_SORT_COLUMNS.has(column) ? `(${column} IS NULL), ` : ''
+    // A search matches few rows: scanning the table and sorting those beats walking the sort
+    // index row by row (the unary + keeps SQLite from choosing that index).
+    const ordered = search ? `+${column}` : column
     const rows = this.db.all<CatalogRowRecord & { token_kept: number }>(
-      `SELECT *, ${TOKEN_KEPT_SQL} AS token_kept FROM catalog WHERE ${filter} ORDER BY (${column} IS NULL), ${column} ${direction}, group_sort ASC LIMIT ? OFFSET ?`,
+      `SELECT *, ${TOKEN_KEPT_SQL} AS token_kept FROM (
+         SELECT * FROM catalog WHERE ${filter} ORDER BY ${nullsLast}${ordered} ${direction}, group_sort ASC LIMIT ? OFFSET ?
+       ) AS catalog`,
       sessionIds,
       ...params,
       query.limit,

@@ -161,6 +161,22 @@ export const appMigrations: readonly Migration[] = [
       db.exec("CREATE INDEX secrets_in_clear ON secrets (storage) WHERE storage = 'file'")
     },
   },
+  {
+    version: 5,
+    name: 'catalog sort indexes that put missing values last',
+    up(db) {
+      // The catalog sorts an empty name, tag or team id after the others: an index in that shape
+      // lets a window of 100 rows be read in order instead of sorting the profile's every group.
+      db.exec(`
+        DROP INDEX catalog_by_name;
+        DROP INDEX catalog_by_environment;
+        DROP INDEX catalog_by_team;
+        CREATE INDEX catalog_by_name ON catalog (profile_id, (name_sort IS NULL), name_sort, group_sort);
+        CREATE INDEX catalog_by_environment ON catalog (profile_id, (environment_tag IS NULL), environment_tag, group_sort);
+        CREATE INDEX catalog_by_team ON catalog (profile_id, (team_id IS NULL), team_id, group_sort);
+      `)
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {

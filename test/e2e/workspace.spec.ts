@@ -268,6 +268,8 @@ test('an Activity row opens its request and redacted response; Open in form and 
 
   // A rotation is never re-run: it reopens its confirmation, with the token kept now.
   await page.keyboard.press('Control+4')
+  // Counted once the run-again call is listed (newest first), not from the list as it was.
+  await expect(table.getByRole('row').nth(1)).toContainText('ctrl-enter-1')
   const calls = await table.getByRole('row').count()
   await table.getByRole('button', { name: /for toast-check$/ }).first().click()
   await page.getByRole('dialog').getByRole('button', { name: 'Rotate again…' }).click()
