@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises'
-import writeFileAtomic from 'write-file-atomic'
 import type { bulkCalls } from '../../src-shared/ipc/bulk-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { DownloadHandlers, HandlersFor } from '../router'
 import { FileAccessPolicy, resolveUserPath } from '../site-files/file-access'
+import { writeFileAtomically } from '../storage/atomic-write'
 import type { SiteFileDialogs } from '../site-files/file-dialogs'
 import type { BulkService } from './bulk-service'
 
@@ -50,11 +50,7 @@ export function createBulkHandlers(bulk: BulkService, options: { dataDir: string
       if (existing && target.kind === 'path' && !target.overwrite) throw new AppErrorException('conflict', `${path} exists already. Replace it?`, { path })
       let text = ''
       for await (const chunk of bulk.results(runId, format, includeTokens)) text += chunk
-      try {
-        await writeFileAtomic(path, text, { mode: 0o600, fsync: true })
-      } catch (error) {
-        throw new AppErrorException('file_io', `${path} could not be written: ${(error as Error).message}`)
-      }
+      await writeFileAtomically(path, text, { mode: 0o600, forceMode: true })
       return { path, rows: run.planned.total }
     },
   }

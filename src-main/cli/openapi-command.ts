@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util'
-import writeFileAtomic from 'write-file-atomic'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
+import { writeFileAtomically } from '../storage/atomic-write'
 import { UsageError, type CliIo, type Command } from './usage'
 
 function writeFailure(error: unknown): string {
-  switch ((error as NodeJS.ErrnoException).code) {
+  switch ((error as { details?: { errno?: string } }).details?.errno) {
     case 'ENOENT':
       return 'its folder does not exist'
     case 'EISDIR':
@@ -43,7 +43,7 @@ export async function runOpenApi(argv: string[], io: CliIo): Promise<number> {
     return 0
   }
   try {
-    await writeFileAtomic(values.out, text)
+    await writeFileAtomically(values.out, text)
   } catch (error) {
     io.stderr(`${values.out} could not be written: ${writeFailure(error)}. Nothing was changed.`)
     return 1

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto'
 import { open, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { MAX_SITE_FILE_CHARACTERS, type FileVersion } from '../../src-shared/ipc/site-calls'
+import { writeError, writeFileAtomically } from '../storage/atomic-write'
 
 /**
  * Paths arrive typed or pasted (browser mode has no file dialog), so `~` is expanded; anything
@@ -155,8 +155,8 @@ export async function currentVersion(path: string): Promise<FileVersion | null> 
 export const sameContent = (a: FileVersion, b: FileVersion) => a.size === b.size && a.sha256 === b.sha256
 
 /**
- * Temp file, fsync, rename (write-file-atomic): a crash leaves the old file or the new one, never
- * half. Only a regular file is replaced: a folder, a device or a pipe at the path is refused. A
+ * Written whole or not at all (writeFileAtomically): a crash or a full disk leaves the old file or
+ * the new one, never half. Only a regular file is replaced: a folder, a device or a pipe at the path is refused. A
  * file replaced keeps its mode; a new one gets `newFileMode` when given (else the umask decides).
  */
 export async function writeTextAtomically(path: string, text: string, byteOrderMark = false, newFileMode?: number): Promise<FileVersion> {
@@ -165,7 +165,7 @@ export async function writeTextAtomically(path: string, text: string, byteOrderM
   if (refusal) throw new AppErrorException('file_io', refusal, { path })
   const bytes = Buffer.from(byteOrderMark ? `${BYTE_ORDER_MARK}${text}` : text, 'utf8')
   const mode = existing === null ? newFileMode : undefined
-  await writeFileAtomic(path, bytes, { fsync: true, ...(mode === undefined ? {} : { mode }) }).catch((error: unknown) => rethrowAsAppError(error, path, 'write'))
+  await writeFileAtomically(path, bytes, mode === undefined ? {} : { mode })
   const info = await stat(path)
   return { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) }
 }
@@ -197,6 +197,7 @@ export function rethrowAsAppError(error: unknown, path: string, action: 'read' |
     if (action === 'read') throw new AppErrorException('not_found', `There is no file at ${path}.`, details)
     throw new AppErrorException('file_io', `The folder of ${path} does not exist.`, details)
   }
+  if (action === 'write') throw writeError(error, path)
   if (code === 'EACCES' || code === 'EPERM') {
     throw new AppErrorException('file_io', `Embed Console is not allowed to ${action} ${path}.`, details)
   }

@@ -1,8 +1,8 @@
 import { readFile, rename } from 'node:fs/promises'
 import { basename } from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { writeFileAtomically } from './atomic-write'
 
 /*
  * Every file main keeps (profiles, vault, catalog, sandbox data, recent files, drafts) is a small
@@ -57,13 +57,9 @@ function fileTimestamp(date: Date): string {
   return date.toISOString().replace(/[:.]/g, '-')
 }
 
-/** Written to a 0600 temporary file, then renamed over the old one: never half a file. */
+/** Owner-only, written whole or not at all (see writeFileAtomically). */
 export async function writeJsonFile(path: string, value: unknown): Promise<void> {
-  try {
-    await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { mode: OWNER_ONLY })
-  } catch (error) {
-    throw new AppErrorException('file_io', `${basename(path)} could not be saved: ${errorMessage(error)}`)
-  }
+  await writeFileAtomically(path, `${JSON.stringify(value, null, 2)}\n`, { mode: OWNER_ONLY, forceMode: true })
 }
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error))

@@ -11,7 +11,8 @@ const SavedSchema = z.object({ save: z.number().int(), pages: z.array(z.string()
 
 /** Whether a file named like `path` (the file, or a temporary one beside it) is there but not yet whole. */
 async function partlyWritten(path: string, wholeSize: number): Promise<boolean> {
-  const names = (await readdir(dirname(path))).filter((name) => name.startsWith(basename(path)))
+  // The temporary file is hidden: `.<name>.<random>.tmp`.
+  const names = (await readdir(dirname(path))).filter((name) => name.startsWith(basename(path)) || name.startsWith(`.${basename(path)}.`))
   for (const name of names) {
     const size = await stat(join(dirname(path), name)).then((found) => found.size, () => 0)
     if (size > 0 && size < wholeSize) return true
