@@ -43,7 +43,7 @@ async function bulkRun(): Promise<number> {
   const { services, profileId } = await freshApp()
   const text = csvOf(`bulk-${round}`)
   const started = performance.now()
-  const settings = { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true }
+  const settings = { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
   const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'bench.csv', text, excludeInvalid: false, settings })
   const state = await services.bulk.launch(plan.runId!, settings).done
   const seconds = (performance.now() - started) / 1000
@@ -141,7 +141,7 @@ afterAll(async () => {
 describe('bulk runs', () => {
   bench('plan 10,000 rows (parse, validate, classify, journal)', async () => {
     const { services, profileId } = await freshApp()
-    services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'bench.csv', text: csvOf(`plan-${round}`), excludeInvalid: false, settings: { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true } })
+    services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'bench.csv', text: csvOf(`plan-${round}`), excludeInvalid: false, settings: { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false } })
     await services.close()
   }, { iterations: 3, time: 0 })
 })

@@ -4,11 +4,13 @@ import type { SandboxStatus } from '../src-shared/ipc/events'
 import { ActivityLog } from './activity/activity-log'
 import { createBulkDownload, createBulkHandlers } from './bulk/bulk-handlers'
 import { createBulkService, type BulkService } from './bulk/bulk-service'
+import { leaseOwner, type LeaseClient } from './bulk/run-leases'
 import { GroupCatalog } from './catalog/group-catalog'
 import { ensureDataDir } from './data-dir'
 import { EventHub } from './event-hub'
 import { createActivityDownload, createGroupHandlers } from './groups/group-handlers'
 import { createGroupService, type GroupService } from './groups/group-service'
+import { RotationJournal } from './groups/rotation-journal'
 import { createProfileHandlers } from './profiles/profile-handlers'
 import { openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { openSecretVault } from './profiles/vault'
@@ -31,6 +33,8 @@ export interface SafeStorageLike {
 export interface AppServicesOptions {
   dataDir: string
   transport: 'electron' | 'browser'
+  /** Who this process is, as a run's lease names it to another process (default: from the transport). */
+  client?: LeaseClient
   log?: (line: string) => void
   /** Electron's safeStorage in the desktop app; absent in browser mode and the CLI. */
   safeStorage?: SafeStorageLike
@@ -71,8 +75,21 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const catalog = new GroupCatalog(db)
   const activity = new ActivityLog(db)
   const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
-  const groups = createGroupService({ db, profiles, vault, catalog, activity })
-  const bulk = createBulkService({ db, profiles, vault, catalog, groups, onProgress: (progress) => events.emit('bulk.progress', progress) })
+  const owner = leaseOwner(options.client ?? (options.transport === 'electron' ? 'app' : 'browser'))
+  const profileName = (profileId: string) => {
+    try {
+      return profiles.get(profileId).name
+    } catch {
+      return profileId
+    }
+  }
+  const rotations = new RotationJournal(db, activity, profileName, owner.id)
+  const groups = createGroupService({ db, profiles, vault, catalog, activity, rotations, recoveryDir: join(dataDir, 'recovered-tokens') })
+  const bulk = createBulkService({ db, profiles, vault, catalog, groups, owner, onProgress: (progress) => events.emit('bulk.progress', progress) })
+  rotations.listen({ unknown: (run, message) => bulk.journal.rotationUnknown(run, message), settled: (run, outcome, message) => bulk.journal.rotationSettled(run, outcome, message) })
+  // Rotations a process left in flight when it died become unknown, for the operator to settle.
+  const lostRotations = rotations.sweep()
+  if (lostRotations) notices.push(`${lostRotations === 1 ? 'A token rotation was' : `${lostRotations} token rotations were`} being sent when Embed Console last stopped: Activity lists ${lostRotations === 1 ? 'it' : 'them'} as unknown, with Check now.`)
   const interrupted = bulk.interrupted()
   if (interrupted.length) notices.push(`${interrupted.length === 1 ? 'A bulk run was' : `${interrupted.length} bulk runs were`} interrupted when Embed Console last stopped: resume ${interrupted.length === 1 ? 'it' : 'them'} on the Bulk screen.`)
   for (const notice of notices) log(notice)

@@ -6,6 +6,7 @@ import {
   type ActivityEntry,
   type ActivityExportFormat,
   type ActivityFilter,
+  type RotationSettlement,
 } from '../../src-shared/activity/schemas'
 import type { Database, SqlValue } from '../storage/database'
 
@@ -22,6 +23,8 @@ interface ActivityRecord {
   error_code: string | null
   message: string | null
   duration_ms: number
+  settled_outcome: string | null
+  settled_at: string | null
 }
 
 interface ActivityBodiesRecord {
@@ -30,7 +33,7 @@ interface ActivityBodiesRecord {
 }
 
 /** The list's columns: pages and exports never read the bodies. */
-const ENTRY_COLUMNS = 'seq, id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms'
+const ENTRY_COLUMNS = 'seq, id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms, settled_outcome, settled_at'
 
 /** A body larger than this (as JSON text) is not kept: the log is a history, not an archive. */
 export const MAX_KEPT_BODY_CHARACTERS = 64 * 1024
@@ -64,6 +67,8 @@ function entryOf(row: ActivityRecord): ActivityEntry {
     ...(row.error_code !== null ? { errorCode: row.error_code } : {}),
     ...(row.message !== null ? { message: row.message } : {}),
     durationMs: row.duration_ms,
+    ...(row.settled_outcome !== null ? { settledOutcome: row.settled_outcome as RotationSettlement } : {}),
+    ...(row.settled_at !== null ? { settledAt: row.settled_at } : {}),
   }
 }
 
@@ -103,9 +108,23 @@ export interface ActivityPage {
 export class ActivityLog {
   constructor(private readonly db: Database) {}
 
-  /** `bodies` must already be redacted: the log stores them as given (see GroupService). */
+  /**
+   * `bodies` must already be redacted: the log stores them as given (see GroupService). An entry
+   * already there under this id is replaced: a rotation presumed unknown (its process seemed gone)
+   * whose answer did come is recorded as what it was.
+   */
   append(entry: ActivityEntry, bodies: ActivityBodies = {}): void {
-    this.insert(ActivityEntrySchema.parse(entry), '', bodies)
+    this.insert(ActivityEntrySchema.parse(entry), 'replace', bodies)
+  }
+
+  /** An entry presumed for a call whose process died; one already written by the call itself wins. */
+  appendIfMissing(entry: ActivityEntry): void {
+    this.insert(ActivityEntrySchema.parse(entry), 'ignore')
+  }
+
+  /** A rotation of unknown outcome, settled: how it turned out and when that was learned. */
+  settle(id: string, outcome: RotationSettlement, at: string): void {
+    this.db.run("UPDATE activity SET settled_outcome = ?, settled_at = ? WHERE id = ? AND outcome = 'unknown'", outcome, at, id)
   }
 
   /** One call with its request and response, for the detail view; undefined when there is none. */
@@ -126,13 +145,19 @@ export class ActivityLog {
 
   /** Entries carried over from an earlier release's log; an id already here is skipped. */
   importEntries(entries: readonly ActivityEntry[]): void {
-    this.db.transaction(() => entries.forEach((entry) => this.insert(entry, 'OR IGNORE')))
+    this.db.transaction(() => entries.forEach((entry) => this.insert(entry, 'ignore')))
   }
 
-  private insert(entry: ActivityEntry, conflict: '' | 'OR IGNORE', bodies: ActivityBodies = {}): void {
+  private insert(entry: ActivityEntry, conflict: 'replace' | 'ignore', bodies: ActivityBodies = {}): void {
+    const onConflict =
+      conflict === 'ignore'
+        ? 'DO NOTHING'
+        : `DO UPDATE SET outcome = excluded.outcome, http_status = excluded.http_status, error_code = excluded.error_code, message = excluded.message,
+             duration_ms = excluded.duration_ms, request = coalesce(excluded.request, activity.request), response = excluded.response,
+             settled_outcome = NULL, settled_at = NULL`
     this.db.run(
-      `INSERT ${conflict} INTO activity (id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms, request, response)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO activity (id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms, request, response)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) ${onConflict}`,
       entry.id,
       entry.time,
       entry.profileId,

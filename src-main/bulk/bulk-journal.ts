@@ -6,6 +6,7 @@ import type {
   BulkKind,
   BulkOutcome,
   BulkRun,
+  BulkRunOwner,
   BulkRunState,
   BulkSettings,
   BulkTallies,
@@ -13,6 +14,7 @@ import type {
 import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
 import type { PlannedRow } from './bulk-plan'
+import type { Lease } from './run-leases'
 
 interface RunRecord {
   id: string
@@ -26,8 +28,14 @@ interface RunRecord {
   send_update: number
   concurrency: number
   rate_per_minute: number | null
-  owner_pid: number | null
-  heartbeat_at: string | null
+  bail: number
+  lease_holder: string | null
+  lease_expires_at: number | null
+  lease_since: number | null
+  lease_pid: number | null
+  lease_host: string | null
+  lease_client: BulkRunOwner['client'] | null
+  paused_reason: string | null
   created_at: string
   updated_at: string
 }
@@ -84,19 +92,14 @@ export interface ItemFilter {
   search?: string
 }
 
-/** A run whose process stopped writing this long ago is taken to be dead. */
-const STALE_AFTER_MS = 30_000
 const INSERT_BATCH = 10_000
 
-const isAlive = (pid: number | null) => {
-  if (!pid) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+/** A rotation row in flight when its run's holder was replaced: it may have happened. */
+export const ROTATION_IN_FLIGHT =
+  'The run stopped while this rotation was being sent: the old token may already be invalid. It is never sent again on its own: the next fetch of the group (Check now in Activity) tells whether it happened.'
+
+/** A run not yet sent or stopped part way: the states a second plan of the same file must respect. */
+const UNFINISHED = "('planned', 'running', 'paused', 'interrupted')"
 
 /**
  * The bulk runs and their journal in the app database: a row per input row, written as each one
@@ -114,10 +117,10 @@ export class BulkJournal {
     const at = this.stamp()
     this.db.transaction(() => {
       this.db.run(
-        `INSERT INTO bulk_runs (id, kind, profile_id, base_url, file_name, input_sha256, state, send_create, send_update, concurrency, rate_per_minute, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'planned', ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO bulk_runs (id, kind, profile_id, base_url, file_name, input_sha256, state, send_create, send_update, concurrency, rate_per_minute, bail, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'planned', ?, ?, ?, ?, ?, ?, ?)`,
         run.id, run.kind, run.profileId, run.baseUrl, run.fileName, run.inputSha256, Number(run.settings.sendCreate), Number(run.settings.sendUpdate),
-        run.settings.concurrency, run.settings.ratePerMinute, at, at,
+        run.settings.concurrency, run.settings.ratePerMinute, Number(run.settings.bail), at, at,
       )
     })
     // In batches of their own: 100,000 rows never hold the write lock for long at once.
@@ -158,11 +161,20 @@ export class BulkJournal {
       sendUpdate: record.send_update === 1,
       concurrency: record.concurrency,
       ratePerMinute: record.rate_per_minute,
+      bail: record.bail === 1,
       planned: this.planned(record.id),
       tallies: this.tallies(record.id),
+      pausedReason: record.state === 'paused' ? record.paused_reason : null,
+      owner: this.ownerOf(record),
       createdAt: record.created_at,
       updatedAt: record.updated_at,
     }
+  }
+
+  /** The process sending the run now: the holder of a lease that has not expired. */
+  private ownerOf(record: RunRecord): BulkRunOwner | null {
+    if (!record.lease_holder || (record.lease_expires_at ?? 0) <= this.now().getTime()) return null
+    return { client: record.lease_client ?? 'cli', pid: record.lease_pid ?? 0, host: record.lease_host ?? '', since: new Date(record.lease_since ?? 0).toISOString() }
   }
 
   planned(id: string): BulkCounts {
@@ -187,56 +199,65 @@ export class BulkJournal {
     return this.db.all<RunRecord>('SELECT * FROM bulk_runs ORDER BY created_at DESC LIMIT ?', limit).map((record) => this.view(record, profileName))
   }
 
-  /** A run left `running` by a process that is gone (or silent for 30 s) is `interrupted`. */
+  /** A run left `running` whose lease expired (its process died, or stalled for the lease's life) is `interrupted`. */
   markInterrupted(): string[] {
-    const stale = new Date(this.now().getTime() - STALE_AFTER_MS).toISOString()
-    const left = this.db
-      .all<RunRecord>("SELECT * FROM bulk_runs WHERE state = 'running'")
-      .filter((run) => run.owner_pid !== process.pid && (!isAlive(run.owner_pid) || (run.heartbeat_at ?? run.updated_at) < stale))
-    for (const run of left) this.db.run("UPDATE bulk_runs SET state = 'interrupted', updated_at = ? WHERE id = ? AND state = 'running'", this.stamp(), run.id)
+    const left = this.db.all<{ id: string }>(
+      "UPDATE bulk_runs SET state = 'interrupted', updated_at = ? WHERE state = 'running' AND (lease_holder IS NULL OR lease_expires_at <= ?) RETURNING id",
+      this.stamp(), this.now().getTime(),
+    )
     return left.map((run) => run.id)
   }
 
-  /** The newest run of this input, against this profile or base URL, that did not finish. */
-  unfinishedRun(inputSha256: string, target: { profileId: string | null; baseUrl: string }): string | undefined {
+  /**
+   * The newest run of this input, against this profile or base URL, that did not finish
+   * (planned, going, paused or interrupted), with who is sending it, if anyone.
+   */
+  unfinishedRun(inputSha256: string, target: { profileId: string | null; baseUrl: string }): { id: string; state: BulkRunState; sent: boolean } | undefined {
     this.markInterrupted()
-    return this.db.get<{ id: string }>(
-      `SELECT id FROM bulk_runs WHERE input_sha256 = ? AND state IN ('planned', 'paused', 'interrupted')
+    const run = this.db.get<{ id: string; state: BulkRunState }>(
+      `SELECT id, state FROM bulk_runs WHERE input_sha256 = ? AND state IN ${UNFINISHED}
          AND (profile_id = ? OR (profile_id IS NULL AND ? IS NULL AND base_url = ?)) ORDER BY created_at DESC LIMIT 1`,
       inputSha256, target.profileId, target.profileId, target.baseUrl,
-    )?.id
+    )
+    if (!run) return undefined
+    const sent = this.db.get("SELECT 1 AS sent FROM bulk_items WHERE run_id = ? AND state NOT IN ('pending', 'skipped') AND outcome IS NOT 'unchanged' LIMIT 1", run.id) !== undefined
+    return { ...run, sent }
+  }
+
+  /** A plan never started, replaced by a newer plan of the same file: it will never be sent. */
+  supersede(id: string): void {
+    this.db.run(
+      "UPDATE bulk_runs SET state = 'cancelled', paused_reason = NULL, updated_at = ? WHERE id = ? AND state = 'planned' AND (lease_holder IS NULL OR lease_expires_at <= ?)",
+      this.stamp(), id, this.now().getTime(),
+    )
+    this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending'", this.stamp(), id)
   }
 
   /**
-   * Takes a run for this process. Rows a crash left `sending` are sent again when that is safe
-   * (get-or-create and update are idempotent); a rotation left `sending` may have happened, so it
-   * becomes `unknown` and is never sent again. Rows the operator chose not to send are skipped.
+   * Takes a run for a new lease (in the transaction that took it). Rows a holder left `sending`
+   * under an earlier lease are sent again when that is safe (get-or-create and update are
+   * idempotent); a rotation left `sending` may have happened, so it becomes `unknown` and is
+   * never sent again on its own. Rows the operator chose not to send are skipped.
    */
-  claim(id: string): void {
+  takeOver(id: string, lease: Lease): void {
     const at = this.stamp()
-    this.db.transaction(() => {
-      const run = this.record(id)
-      if (!run) return
-      this.db.run("UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE run_id = ? AND state = 'sending' AND action = 'rotate'",
-        'The run stopped while this rotation was being sent: the old token may already be invalid. Check the group before rotating it again.', at, id)
-      this.db.run("UPDATE bulk_items SET state = 'pending', updated_at = ? WHERE run_id = ? AND state = 'sending'", at, id)
-      if (!run.send_create) this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'create'", at, id)
-      if (!run.send_update) this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'update'", at, id)
-      this.db.run("UPDATE bulk_runs SET state = 'running', owner_pid = ?, heartbeat_at = ?, updated_at = ? WHERE id = ?", process.pid, at, at, id)
-    })
+    const run = this.record(id)
+    if (!run) return
+    const earlier = "run_id = ? AND state = 'sending' AND (lease_epoch IS NULL OR lease_epoch < ?)"
+    this.db.run(`UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE ${earlier} AND action = 'rotate'`, ROTATION_IN_FLIGHT, at, id, lease.epoch)
+    this.db.run(`UPDATE bulk_items SET state = 'pending', updated_at = ? WHERE ${earlier}`, at, id, lease.epoch)
+    if (!run.send_create) this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'create'", at, id)
+    if (!run.send_update) this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'update'", at, id)
+    this.db.run("UPDATE bulk_runs SET state = 'running', paused_reason = NULL, updated_at = ? WHERE id = ?", at, id)
   }
 
   setSettings(id: string, settings: BulkSettings): void {
-    this.db.run('UPDATE bulk_runs SET send_create = ?, send_update = ?, concurrency = ?, rate_per_minute = ?, updated_at = ? WHERE id = ?',
-      Number(settings.sendCreate), Number(settings.sendUpdate), settings.concurrency, settings.ratePerMinute, this.stamp(), id)
+    this.db.run('UPDATE bulk_runs SET send_create = ?, send_update = ?, concurrency = ?, rate_per_minute = ?, bail = ?, updated_at = ? WHERE id = ?',
+      Number(settings.sendCreate), Number(settings.sendUpdate), settings.concurrency, settings.ratePerMinute, Number(settings.bail), this.stamp(), id)
   }
 
-  setState(id: string, state: BulkRunState): void {
-    this.db.run('UPDATE bulk_runs SET state = ?, owner_pid = CASE WHEN ? = \'running\' THEN owner_pid ELSE NULL END, updated_at = ? WHERE id = ?', state, state, this.stamp(), id)
-  }
-
-  heartbeat(id: string): void {
-    this.db.run('UPDATE bulk_runs SET heartbeat_at = ? WHERE id = ?', this.stamp(), id)
+  setState(id: string, state: BulkRunState, pausedReason: string | null = null): void {
+    this.db.run('UPDATE bulk_runs SET state = ?, paused_reason = ?, updated_at = ? WHERE id = ?', state, pausedReason, this.stamp(), id)
   }
 
   /** The next rows to send, in file order. */
@@ -247,11 +268,37 @@ export class BulkJournal {
   }
 
   /**
-   * Written before a row is sent. A rotation marked so is never sent again after a crash; a
-   * get-or-create or update is sent again (it is idempotent) and known to have been tried.
+   * Claims a row before it is sent, fenced on the lease: false when another process took the
+   * run over (then nothing may be sent). A rotation claimed so is never sent again after a
+   * crash; a get-or-create or update is sent again (it is idempotent) and known to have been tried.
    */
-  markSending(id: string, seq: number, attempts: number): void {
-    this.db.run("UPDATE bulk_items SET state = 'sending', attempts = ?, updated_at = ? WHERE run_id = ? AND seq = ?", attempts, this.stamp(), id, seq)
+  claimRow(lease: Lease, seq: number, attempts: number): boolean {
+    return (
+      this.db.run(
+        `UPDATE bulk_items SET state = 'sending', attempts = ?, lease_epoch = ?, updated_at = ?
+          WHERE run_id = ? AND seq = ? AND (state = 'pending' OR (state = 'sending' AND lease_epoch = ?))
+            AND EXISTS (SELECT 1 FROM bulk_runs WHERE id = ? AND lease_holder = ? AND lease_epoch = ?)`,
+        attempts, lease.epoch, this.stamp(), lease.runId, seq, lease.epoch, lease.runId, lease.holder, lease.epoch,
+      ).changes === 1
+    )
+  }
+
+  /** A row claimed but not sent on (the run paused itself while it waited to try again): pending again. */
+  unclaimRow(lease: Lease, seq: number): void {
+    this.db.run("UPDATE bulk_items SET state = 'pending', updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending' AND lease_epoch = ?", this.stamp(), lease.runId, seq, lease.epoch)
+  }
+
+  /** A rotation row presumed unknown because its process died (see RotationJournal.sweep). */
+  rotationUnknown(run: { runId: string; seq: number }, message: string): void {
+    this.db.run("UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending'", message, this.stamp(), run.runId, run.seq)
+  }
+
+  /** A rotation row of unknown outcome, settled by a fetch of its group. */
+  rotationSettled(run: { runId: string; seq: number }, outcome: 'rotated' | 'not_rotated', message: string): void {
+    this.db.run(
+      "UPDATE bulk_items SET state = ?, outcome = ?, message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state IN ('unknown', 'sending')",
+      outcome === 'rotated' ? 'done' : 'failed', outcome === 'rotated' ? 'rotated' : 'failed', message, this.stamp(), run.runId, run.seq,
+    )
   }
 
   settle(id: string, seq: number, settlement: ItemSettlement): void {

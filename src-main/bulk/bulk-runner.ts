@@ -1,15 +1,18 @@
-import type { BulkOutcome, BulkProgress, BulkRunState, BulkSettings, BulkTallies } from '../../src-shared/bulk/schemas'
+import { BREAKER_FAILURES, type BulkOutcome, type BulkProgress, type BulkRunState, type BulkSettings, type BulkTallies } from '../../src-shared/bulk/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import { visibleTail } from '../../src-shared/profiles/schemas'
 import type { BulkJournal, ItemSettlement, JournalItem } from './bulk-journal'
 import { rowDiffers } from './bulk-plan'
+import { LEASE_RENEW_EVERY_MS, type Lease } from './run-leases'
 
 /** What one request came back with. */
 export interface SentGroup {
   group: UserGroup
   newUserGroup?: boolean
   httpStatus: number
+  /** Set when the answer could not be recorded (a full disk): the run must stop. */
+  unsaved?: string
 }
 
 export type SenderSettlement = { ok: true; sent: SentGroup } | { ok: false; error: AppErrorException }
@@ -22,7 +25,11 @@ export type SenderSettlement = { ok: true; sent: SentGroup } | { ok: false; erro
 export interface BulkSender {
   getOrCreate(request: GetOrCreateRequest, settle: (settlement: SenderSettlement) => void): Promise<SentGroup>
   update(request: GetOrCreateRequest, settle: (settlement: SenderSettlement) => void): Promise<SentGroup>
-  rotate(groupId: string, settle: (settlement: SenderSettlement) => void): Promise<SentGroup>
+  /**
+   * `claim` runs in the durable transaction that journals the rotation before it is sent (it
+   * claims the row, fenced on the run's lease, and throws when the lease was lost).
+   */
+  rotate(groupId: string, settle: (settlement: SenderSettlement) => void, row: { claim: () => void; runId: string; seq: number }): Promise<SentGroup>
   /** The mapping this app last sent for a group, when it knows it (the API never returns one). */
   knownMapping?(groupId: string): unknown
 }
@@ -40,11 +47,19 @@ const MAX_RATE_LIMITED = 50
 const MAX_BACKOFF_MS = 60_000
 const FETCH_BATCH = 500
 const PROGRESS_EVERY_MS = 250
-const HEARTBEAT_EVERY_MS = 5_000
 const RATE_WINDOW_MS = 10_000
+
+/** The run's lease, as the runner keeps it: taken at start and on resume, renewed, given back when it stops. */
+export interface RunLease {
+  /** Takes the lease (a new epoch) and re-reads the journal; throws a refusal naming the holder. */
+  acquire(): Lease
+  renew(lease: Lease): boolean
+  release(lease: Lease): void
+}
 
 export interface RunnerOptions {
   journal: BulkJournal
+  lease: RunLease
   runId: string
   sender: BulkSender
   settings: BulkSettings
@@ -58,8 +73,9 @@ export interface RunnerOptions {
 }
 
 export interface RunControl {
-  /** Takes no new row; the rows in flight finish, then the run is `paused`. */
+  /** Takes no new row; the rows in flight finish, then the run is `paused` (and its lease given back). */
   pause(): void
+  /** Takes the lease again (throws a refusal when another process holds it) and goes on. */
   resume(): void
   /** Takes no new row; the rows in flight finish, the rest are skipped and the run is `cancelled`. */
   cancel(): void
@@ -94,6 +110,12 @@ const isTransient = (error: AppErrorException) => {
   if (status !== undefined && status >= 500) return true
   return ['connect_failed', 'timeout', 'outcome_unknown'].includes(error.code) || (error.code === 'bad_response' && status === undefined)
 }
+
+/** The server is not there, or not well: what the circuit breaker counts (a 4xx is an answer). */
+const isServerDown = (error: AppErrorException) => isTransient(error) || error.code === 'dns_failed' || error.code === 'tls_failed'
+
+/** Failures that say nothing of the row: the run cannot go on here (it lost its lease, the disk is full). */
+const stopsTheRun = (error: AppErrorException) => error.code === 'lease_lost' || error.code === 'storage'
 
 /**
  * The pace of requests to one server: a rate a minute, evenly spaced (a token bucket of one),
@@ -134,10 +156,12 @@ export class Pacer {
 
 /**
  * Runs a planned bulk run: `concurrency` workers take the journal's pending rows in file order,
- * paced by the rate limit. A 429 makes every worker wait for its Retry-After (with backoff and
- * jitter) and is never a failure; get-or-create and update are sent again after a 5xx or a
- * network failure, up to a limit; a rotation is journaled before it is sent and never sent
- * again. Pause and cancel let the requests in flight finish; nothing is half-sent.
+ * paced by the rate limit, each row claimed under the run's lease before it is sent. A 429 makes
+ * every worker wait for its Retry-After (with backoff and jitter) and is never a failure;
+ * get-or-create and update are sent again after a 5xx or a network failure, up to a limit; a
+ * rotation is journaled before it is sent and never sent again. Requests that find the server
+ * down five times in a row pause the run (the circuit breaker), as does a failed row under
+ * `bail`; resuming goes on where it stopped. Pause and cancel let the requests in flight finish.
  */
 export function startRun(options: RunnerOptions): RunControl {
   const { journal, runId, sender } = options
@@ -147,15 +171,19 @@ export function startRun(options: RunnerOptions): RunControl {
   const pacer = options.pacer ?? new Pacer(options.settings.ratePerMinute, now, sleep)
   pacer.setRate(options.settings.ratePerMinute)
 
-  journal.claim(runId)
-  const tallies: BulkTallies = journal.tallies(runId)
+  let lease = options.lease.acquire()
+  let tallies: BulkTallies = journal.tallies(runId)
   const planned = journal.planned(runId)
   // The rows this run sends: not the unchanged ones, nor those the operator chose not to send.
-  const total = planned.total - planned.unchanged - tallies.skipped
+  const totalOf = () => planned.total - planned.unchanged - tallies.skipped
+  let total = totalOf()
 
   let state: BulkRunState = 'running'
   let pausing = false
   let cancelling = false
+  /** Why the run stops itself (the breaker, bail, a lost lease, a full disk); null when the operator paused it. */
+  let stopReason: string | null = null
+  let consecutiveDown = 0
   let retried = 0
   let lastSeq = -1
   let exhausted = false
@@ -181,6 +209,7 @@ export function startRun(options: RunnerOptions): RunControl {
       ratePerMinute: Math.round(ratePerMinute),
       etaSeconds: ratePerMinute > 0 && state === 'running' ? Math.round((tallies.pending / ratePerMinute) * 60) : null,
       waitingUntil: pacer.waitingUntil() ? new Date(pacer.waitingUntil()!).toISOString() : null,
+      pausedReason: state === 'paused' ? stopReason : null,
     }
   }
 
@@ -190,14 +219,42 @@ export function startRun(options: RunnerOptions): RunControl {
     options.onProgress(progress())
   }
 
-  const heartbeat = setInterval(() => journal.heartbeat(runId), HEARTBEAT_EVERY_MS)
-  heartbeat.unref?.()
+  /** The run stops taking rows, for a reason the operator is told; the first reason stands. */
+  const stopFor = (reason: string) => {
+    if (stopReason === null) stopReason = reason
+    pausing = true
+  }
+
+  let renewal: ReturnType<typeof setInterval> | undefined
+  const keepLease = () => {
+    clearInterval(renewal)
+    renewal = setInterval(() => {
+      if (!options.lease.renew(lease)) stopFor('Another Embed Console process took this run over: this one stopped sending.')
+    }, LEASE_RENEW_EVERY_MS)
+    renewal.unref?.()
+  }
+  keepLease()
 
   const record = (item: JournalItem, settlement: ItemSettlement) => {
     journal.settle(runId, item.seq, settlement)
     tallies[settlement.outcome ?? 'failed'] += 1
     tallies.pending -= 1
     finishedAt.push(now())
+    if (options.settings.bail && (settlement.outcome === 'failed' || settlement.outcome === 'unknown')) {
+      stopFor(`Line ${item.line} (${item.groupId}) did not succeed${settlement.message ? `: ${settlement.message}` : ''}. This run stops at the first failure.`)
+    }
+  }
+
+  /** Counts requests that found the server down; an answer of any other kind resets the count. */
+  const noteAnswer = (error?: AppErrorException) => {
+    if (!error || !isServerDown(error)) {
+      consecutiveDown = 0
+      return
+    }
+    consecutiveDown += 1
+    if (consecutiveDown >= BREAKER_FAILURES) {
+      stopFor(`The server is not answering: ${consecutiveDown} requests in a row failed (the last: ${error.message}). The run is paused; resume it when the server is back.`)
+    }
   }
 
   function nextItem(): JournalItem | undefined {
@@ -210,7 +267,7 @@ export function startRun(options: RunnerOptions): RunControl {
   }
 
   /** What a failure leads to: a wait and another try, or a final outcome. */
-  function decide(item: JournalItem, attempts: number, rateLimited: number, error: AppErrorException): Retry | { settle: ItemSettlement } {
+  function decide(item: JournalItem, tries: number, attempts: number, rateLimited: number, error: AppErrorException): Retry | { settle: ItemSettlement } {
     const status = statusOf(error)
     const base = { attempts, httpStatus: status ?? null, errorCode: error.code, message: error.message }
     if (status === 429 && rateLimited < MAX_RATE_LIMITED) {
@@ -221,8 +278,8 @@ export function startRun(options: RunnerOptions): RunControl {
       // Never sent twice: a lost answer is listed for the operator, never retried.
       return { settle: { ...base, state: error.code === 'outcome_unknown' ? 'unknown' : 'failed', outcome: error.code === 'outcome_unknown' ? 'unknown' : 'failed' } }
     }
-    if (isTransient(error) && attempts < MAX_ATTEMPTS) {
-      const backoff = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (attempts - 1))
+    if (isTransient(error) && tries < MAX_ATTEMPTS) {
+      const backoff = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (tries - 1))
       return { retryInMs: backoff * (0.5 + random()), rateLimited: false }
     }
     return { settle: { ...base, state: 'failed', outcome: 'failed' } }
@@ -231,21 +288,30 @@ export function startRun(options: RunnerOptions): RunControl {
   /** Sends one row to its end: retries, a follow-up update, and its journal row settled. */
   async function send(item: JournalItem): Promise<void> {
     let attempts = item.attempts
+    let tries = 0
     let rateLimited = 0
     let followUp = false
     const previouslyTried = item.attempts > 0
+    const held = lease
     for (;;) {
       await pacer.take()
+      // The run stopped itself while this row waited (the server is down, the lease was lost):
+      // it was not sent this time, so it waits for the resume as it stands.
+      if (stopReason !== null) return journal.unclaimRow(held, item.seq)
       attempts += 1
+      tries += 1
       const call = followUp || item.action === 'update' ? 'update' : item.action === 'rotate' ? 'rotate' : 'getOrCreate'
-      journal.markSending(runId, item.seq, attempts)
+      const claim = () => {
+        if (!journal.claimRow(held, item.seq, attempts)) throw new AppErrorException('lease_lost', 'Another Embed Console process took this run over: this one stopped sending.')
+      }
 
       let outcome: { settled: true } | { followUp: true } | Retry = { settled: true }
       let heard = false
       const settle = (settlement: SenderSettlement) => {
         heard = true
+        noteAnswer(settlement.ok ? undefined : settlement.error)
         if (!settlement.ok) {
-          const decision = decide(item, attempts, rateLimited, settlement.error)
+          const decision = decide(item, tries, attempts, rateLimited, settlement.error)
           if ('settle' in decision) record(item, decision.settle)
           else outcome = decision
           return
@@ -265,12 +331,23 @@ export function startRun(options: RunnerOptions): RunControl {
       }
 
       try {
-        if (call === 'rotate') await sender.rotate(item.groupId, settle)
-        else if (call === 'update') await sender.update(item.request, settle)
-        else await sender.getOrCreate(item.request, settle)
+        if (call === 'rotate') {
+          const sent = await sender.rotate(item.groupId, settle, { claim, runId, seq: item.seq })
+          if (sent.unsaved) stopFor(sent.unsaved)
+        } else {
+          claim()
+          const sent = call === 'update' ? await sender.update(item.request, settle) : await sender.getOrCreate(item.request, settle)
+          if (sent.unsaved) stopFor(sent.unsaved)
+        }
       } catch (error) {
         if (!(error instanceof AppErrorException)) {
           record(item, { state: 'failed', outcome: 'failed', attempts, message: `The call failed unexpectedly: ${(error as Error).message}` })
+          return
+        }
+        if (stopsTheRun(error)) {
+          // Nothing was sent (the claim or the journal refused): the row is not this run's to settle now.
+          stopFor(error.code === 'storage' ? `${error.message} The run is paused; nothing more is sent until it is resumed.` : error.message)
+          if (!heard) journal.unclaimRow(held, item.seq)
           return
         }
         // Refused before anything was sent (the profile is gone, no token is kept): settle it here.
@@ -302,6 +379,19 @@ export function startRun(options: RunnerOptions): RunControl {
     }
   }
 
+  /**
+   * Rotations whose answer was lost are settled before the run reports its end: a fetch of each
+   * group tells whether it happened (another token) or not (the same). A failure leaves the row
+   * unknown, for Check now later.
+   */
+  async function settleUnknowns(): Promise<void> {
+    if (tallies.unknown === 0) return
+    for (const item of journal.items(runId, { action: 'rotate', state: 'unknown' }, 0, 10_000).items) {
+      await sender.getOrCreate({ user_group_id: item.groupId }, () => {}).catch(() => undefined)
+    }
+    tallies = journal.tallies(runId)
+  }
+
   /** Runs the workers until they run dry or stop, then settles the run's state. */
   async function cycle(): Promise<void> {
     await Promise.all(Array.from({ length: options.settings.concurrency }, worker))
@@ -309,15 +399,17 @@ export function startRun(options: RunnerOptions): RunControl {
       journal.skipPending(runId)
       tallies.skipped += tallies.pending
       tallies.pending = 0
+      total = totalOf()
       state = 'cancelled'
-    } else state = pausing || tallies.pending > 0 ? 'paused' : 'finished'
+    } else state = tallies.pending > 0 ? 'paused' : 'finished'
     pausing = false
-    journal.setState(runId, state)
+    if (state === 'finished' && !stopReason) await settleUnknowns()
+    journal.setState(runId, state, state === 'paused' ? stopReason : null)
+    // Given back at once: a paused run may be resumed by another process (the CLI, another window).
+    clearInterval(renewal)
+    options.lease.release(lease)
     report(true)
-    if (state !== 'paused') {
-      clearInterval(heartbeat)
-      resolveDone(state)
-    }
+    if (state !== 'paused') resolveDone(state)
     for (const waiter of idleWaiters.splice(0)) waiter(state)
   }
 
@@ -330,8 +422,13 @@ export function startRun(options: RunnerOptions): RunControl {
     },
     resume() {
       if (state !== 'paused' || cancelling) return
+      lease = options.lease.acquire()
+      keepLease()
+      tallies = journal.tallies(runId)
+      total = totalOf()
       state = 'running'
-      journal.claim(runId)
+      stopReason = null
+      consecutiveDown = 0
       queue = []
       exhausted = false
       lastSeq = -1

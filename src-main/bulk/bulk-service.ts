@@ -25,7 +25,8 @@ import type { UserApiClient } from '../user-api/client'
 import { parseBulkInput } from './bulk-input'
 import { BulkJournal, type ItemFilter } from './bulk-journal'
 import { countActions, planRows } from './bulk-plan'
-import { Pacer, startRun, type BulkSender, type RunControl, type SenderSettlement, type SentGroup } from './bulk-runner'
+import { Pacer, startRun, type BulkSender, type RunControl, type RunLease, type SenderSettlement, type SentGroup } from './bulk-runner'
+import { leaseRefusal, SqliteRunLeases, type LeaseOwner, type RunLeases } from './run-leases'
 
 /** At most this many problems travel back with a plan; the count says how many there are. */
 const PROBLEMS_SHOWN = 500
@@ -41,6 +42,8 @@ export interface PlanRequest {
   /** Plan the valid rows and leave the bad ones out (after the operator has seen them). */
   excludeInvalid: boolean
   settings: BulkSettings
+  /** Take the run's lease with the plan, in one transaction (the CLI sends at once). */
+  hold?: boolean
 }
 
 export interface PlanAnswer {
@@ -53,7 +56,12 @@ export interface PlanAnswer {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
-const sentOf = (result: GroupCallResult): SentGroup => ({ group: result.group, httpStatus: result.httpStatus, ...(result.newUserGroup !== undefined ? { newUserGroup: result.newUserGroup } : {}) })
+const sentOf = (result: GroupCallResult): SentGroup => ({
+  group: result.group,
+  httpStatus: result.httpStatus,
+  ...(result.newUserGroup !== undefined ? { newUserGroup: result.newUserGroup } : {}),
+  ...(result.unsaved ? { unsaved: result.warnings[0] ?? 'The answer could not be recorded.' } : {}),
+})
 
 /** The group service, with each call's journal row written in the transaction that records it. */
 export function profileSender(groups: GroupService, catalog: GroupCatalog, profileId: string): BulkSender {
@@ -63,7 +71,8 @@ export function profileSender(groups: GroupService, catalog: GroupCatalog, profi
   return {
     getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, hook(settle))),
     update: async (request, settle) => sentOf(await groups.update(profileId, request, hook(settle))),
-    rotate: async (groupId, settle) => sentOf(await groups.rotateToken(profileId, { kind: 'catalog', groupId }, hook(settle))),
+    rotate: async (groupId, settle, row) =>
+      sentOf(await groups.rotateToken(profileId, { kind: 'catalog', groupId }, { ...hook(settle), claim: row.claim, run: { runId: row.runId, seq: row.seq } })),
     knownMapping: (groupId) => catalog.get(profileId, groupId)?.mapping,
   }
 }
@@ -102,6 +111,10 @@ export interface BulkServiceDeps {
   vault: SecretVault
   catalog: GroupCatalog
   groups: GroupService
+  /** This process, as leases name it. */
+  owner: LeaseOwner
+  /** Where leases are kept: this database, or (team mode) a shared one. */
+  leases?: RunLeases
   onProgress: (progress: BulkProgress) => void
 }
 
@@ -110,8 +123,21 @@ export interface BulkServiceDeps {
  * (one runner per run, in this process), and answers for its rows and results.
  */
 export function createBulkService(deps: BulkServiceDeps) {
-  const { db, profiles, vault, catalog, groups } = deps
+  const { db, profiles, vault, catalog, groups, owner } = deps
   const journal = new BulkJournal(db)
+  const leases = deps.leases ?? new SqliteRunLeases(db)
+  const labelOf = (run: Pick<BulkRun, 'fileName'>) => `The run of ${run.fileName}`
+  /** The run's lease for this process: taken with the journal re-read in the same transaction. */
+  const leaseFor = (run: BulkRun): RunLease => ({
+    acquire: () =>
+      db.transaction(() => {
+        const lease = leases.acquire(run.id, owner, labelOf(run))
+        journal.takeOver(run.id, lease)
+        return lease
+      }),
+    renew: (lease) => leases.renew(lease),
+    release: (lease) => leases.release(lease),
+  })
   const running = new Map<string, RunControl>()
   // One pace per server: two runs to one profile keep to its limit together, and a 429 holds both.
   const pacers = new Map<string, Pacer>()
@@ -150,11 +176,24 @@ export function createBulkService(deps: BulkServiceDeps) {
   return {
     journal,
 
-    /** The newest run of this input to this target that did not finish, if any. */
-    unfinishedRun(text: string, target: BulkTarget): string | undefined {
-      return journal.unfinishedRun(sha256(text), resolveTarget(target))
+    /**
+     * The newest run of this input to this target that did not finish, if any: whether any of
+     * its rows went out, and who sends it now (with the sentence that refuses another sender).
+     */
+    unfinishedRun(text: string, target: BulkTarget) {
+      const run = journal.unfinishedRun(sha256(text), resolveTarget(target))
+      if (!run) return undefined
+      const holder = leases.holder(run.id)
+      const fileName = journal.run(run.id)?.fileName ?? 'this file'
+      return { ...run, owner: holder, refusal: holder ? leaseRefusal(labelOf({ fileName }), holder, Date.now()) : null }
     },
 
+    /**
+     * Plans a file into a run. A second plan of a file whose run has not finished is refused
+     * (checked in the transaction that records the new one, so two processes planning at once
+     * cannot both get one): while it is sent, with a sentence naming the process that sends it;
+     * once stopped part way, with "resume it". A plan that was never started is replaced.
+     */
     plan(request: PlanRequest): PlanAnswer {
       if (request.text.length > MAX_BULK_FILE_CHARACTERS) {
         throw new AppErrorException('invalid_input', `${request.fileName} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`)
@@ -171,7 +210,25 @@ export function createBulkService(deps: BulkServiceDeps) {
       const answer = { format: parsed.format, planned: countActions(planned), problems: problems.slice(0, PROBLEMS_SHOWN), problemCount: problems.length }
       if ((problems.length > 0 && !request.excludeInvalid) || planned.length === 0) return { runId: null, ...answer }
       const runId = randomUUID()
-      journal.createRun({ id: runId, kind: request.kind, ...target, fileName: request.fileName, inputSha256: sha256(request.text), settings: request.settings }, planned)
+      const inputSha256 = sha256(request.text)
+      db.transaction(() => {
+        const earlier = journal.unfinishedRun(inputSha256, target)
+        if (earlier) {
+          const holder = leases.holder(earlier.id)
+          if (holder) throw leaseRefusal(labelOf(request), holder, Date.now())
+          if (earlier.sent || earlier.state !== 'planned') {
+            const left = journal.tallies(earlier.id).pending
+            throw new AppErrorException(
+              'conflict',
+              `An earlier run of ${request.fileName} stopped with ${left} ${left === 1 ? 'row' : 'rows'} not sent: resume it (or cancel it) rather than sending the file again.`,
+              { runId: earlier.id, pending: left },
+            )
+          }
+          journal.supersede(earlier.id)
+        }
+        journal.createRun({ id: runId, kind: request.kind, ...target, fileName: request.fileName, inputSha256, settings: request.settings }, planned)
+        if (request.hold) leases.acquire(runId, owner, labelOf(request))
+      })
       return { runId, ...answer }
     },
 
@@ -182,8 +239,7 @@ export function createBulkService(deps: BulkServiceDeps) {
      */
     launch(runId: string, settings: BulkSettings, options: { client?: UserApiClient; onProgress?: (progress: BulkProgress) => void } = {}): RunControl {
       const run = runOrThrow(runId)
-      if (running.has(runId)) throw new AppErrorException('conflict', 'This run is going already.')
-      if (run.state === 'running') throw new AppErrorException('conflict', 'Another Embed Console process is running this run.')
+      if (running.get(runId)?.progress().state === 'running') throw new AppErrorException('conflict', 'This run is going already.')
       if (run.state === 'finished' || run.state === 'cancelled') throw new AppErrorException('refused', `This run is ${run.state}: plan the file again to send it again.`)
       let sender: BulkSender
       if (run.profileId) sender = profileSender(groups, catalog, run.profileId)
@@ -191,7 +247,8 @@ export function createBulkService(deps: BulkServiceDeps) {
       else throw new AppErrorException('refused', 'This run was started from the command line against a base URL: resume it there, with --resume.')
       const sendSettings = run.kind === 'rotate' ? { ...settings, concurrency: 1 } : settings
       journal.setSettings(runId, sendSettings)
-      const runner = startRun({ journal, runId, settings: sendSettings, sender, pacer: pacerFor(run), onProgress: options.onProgress ?? deps.onProgress })
+      // Takes the lease (or throws the sentence naming who holds it) before anything is sent.
+      const runner = startRun({ journal, lease: leaseFor(run), runId, settings: sendSettings, sender, pacer: pacerFor(run), onProgress: options.onProgress ?? deps.onProgress })
       running.set(runId, runner)
       void runner.done.finally(() => running.delete(runId))
       return runner
@@ -201,12 +258,18 @@ export function createBulkService(deps: BulkServiceDeps) {
     resume: (runId: string) => control(runId).resume(),
     cancel(runId: string): void {
       const runner = running.get(runId)
-      if (runner) return runner.cancel()
+      if (runner && runner.progress().state === 'running') return runner.cancel()
       const run = runOrThrow(runId)
-      if (run.state === 'running') throw new AppErrorException('conflict', 'Another Embed Console process is running this run.')
       if (run.state === 'finished' || run.state === 'cancelled') return
-      journal.skipPending(runId)
-      journal.setState(runId, 'cancelled')
+      // Cancelling is sending nothing more: it needs the lease too, so a run going elsewhere is not cut under its holder.
+      db.transaction(() => {
+        const lease = leases.acquire(runId, owner, labelOf(run))
+        journal.takeOver(runId, lease)
+        journal.skipPending(runId)
+        journal.setState(runId, 'cancelled')
+        leases.release(lease)
+      })
+      runner?.cancel()
     },
 
     run: (runId: string) => runOrThrow(runId),

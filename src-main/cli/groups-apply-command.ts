@@ -88,6 +88,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       resume: { type: 'boolean', default: false },
       'exclude-invalid': { type: 'boolean', default: false },
       rotate: { type: 'boolean', default: false },
+      bail: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
     },
@@ -113,7 +114,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
   const fileName = basename(file)
   const say = (sentence: string) => (values.json ? undefined : io.stderr(sentence))
 
-  const services = await createAppServices({ dataDir: values['data-dir'] ?? defaultDataDir(io.env), transport: 'browser', sandbox: false })
+  const services = await createAppServices({ dataDir: values['data-dir'] ?? defaultDataDir(io.env), transport: 'browser', client: 'cli', sandbox: false })
   try {
     const profile = values.profile ? services.profiles.list().find((candidate) => candidate.id === values.profile || candidate.name === values.profile) : undefined
     if (values.profile && !profile) throw new UsageError(`There is no saved profile named “${values.profile}”.`)
@@ -124,9 +125,14 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       ratePerMinute: rate ?? defaultRateFor(isLoopbackHostname(new URL(targetUrl).hostname)),
       sendCreate: true,
       sendUpdate: true,
+      bail: values.bail,
     }
 
-    let runId = values['dry-run'] ? undefined : services.bulk.unfinishedRun(text, target)
+    const earlier = values['dry-run'] ? undefined : services.bulk.unfinishedRun(text, target)
+    // Being sent elsewhere (the app, another terminal): refused with who sends it, resume or not.
+    if (earlier?.owner) throw earlier.refusal
+    // A plan never started is replaced; one stopped part way is gone on with, never sent afresh.
+    let runId = earlier && (earlier.sent || earlier.state !== 'planned') ? earlier.id : undefined
     if (runId && !values.resume) {
       const left = services.bulk.tallies(runId).pending
       throw new UsageError(`An earlier run of ${fileName} stopped with ${left} ${left === 1 ? 'row' : 'rows'} not sent: add --resume to go on from there.`)
@@ -135,7 +141,8 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     else {
       if (values.resume && !values['dry-run']) say(`No unfinished run of ${fileName} was found: starting it afresh.`)
       // A dry run is a plan with the bad rows left out and nothing kept.
-      const plan = services.bulk.plan({ kind, target, fileName, text, excludeInvalid: values['exclude-invalid'] && !values['dry-run'], settings })
+      // Planned with the lease held at once: a second process planning the same file now is refused.
+      const plan = services.bulk.plan({ kind, target, fileName, text, excludeInvalid: values['exclude-invalid'] && !values['dry-run'], settings, hold: true })
       for (const problem of plan.problems) (values.json ? io.stdout : io.stderr)(values.json ? JSON.stringify({ event: 'problem', ...problem }) : problemLine(fileName, problem))
       if (plan.problemCount > plan.problems.length) say(`… and ${plan.problemCount - plan.problems.length} more problems.`)
       const valid = plan.planned.total
@@ -184,11 +191,15 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     const notShown = tallies.failed + tallies.unknown - unsuccessful.length
     if (notShown > 0) say(`… and ${notShown} more rows that did not succeed.`)
     const ok = state === 'finished' && tallies.failed === 0 && tallies.unknown === 0
-    const counts = { runId, state, ...tallies }
+    // The run paused itself (the server stopped answering, --bail, a full disk): say why.
+    const pausedReason = state === 'paused' ? services.bulk.run(runId).pausedReason : null
+    const counts = { runId, state, ...tallies, ...(pausedReason ? { pausedReason } : {}) }
     if (values.json) {
-      const unfinished = state === 'finished' ? `${tallies.failed + tallies.unknown} rows did not succeed` : `The run stopped with ${tallies.pending} rows not sent: resume it with --resume`
-      envelope(io, ok ? { ok: true, value: counts } : { ok: false, error: { code: state === 'finished' ? 'api_failure' : 'refused', message: `${unfinished} (${summarySentence(tallies)}).`, details: counts } })
+      const unfinished =
+        state === 'finished' ? `${tallies.failed + tallies.unknown} rows did not succeed` : `${pausedReason ? `${pausedReason} ` : ''}The run stopped with ${tallies.pending} rows not sent: resume it with --resume`
+      envelope(io, ok ? { ok: true, value: counts } : { ok: false, error: { code: state === 'finished' ? 'api_failure' : 'paused', message: `${unfinished} (${summarySentence(tallies)}).`, details: counts } })
     } else {
+      if (pausedReason) io.stderr(pausedReason)
       if (state !== 'finished') io.stdout(`Stopped with ${tallies.pending} rows not sent: run the same command with --resume to go on.`)
       io.stdout(`${state === 'finished' ? 'Done' : 'Stopped'}: ${summarySentence(tallies)}.`)
     }

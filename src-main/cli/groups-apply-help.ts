@@ -11,7 +11,9 @@ const APPLY_USAGE = [
   '',
   'CSV: a header row naming user_group_id, name, mapping, properties (the last two as JSON text).',
   'Every row is checked before anything is sent; the run is journaled row by row in the data folder,',
-  'so an interrupted run goes on with --resume and never creates a group twice.',
+  'so an interrupted run goes on with --resume and never creates a group twice. One process sends a',
+  'run at a time: the same file started elsewhere (the app, another terminal) is refused, naming it.',
+  'Five requests in a row that find the server down (no connection, a timeout, a 5xx) pause the run.',
   '',
   'Options:',
   '  --dry-run             plan only: what would be created, updated, left unchanged',
@@ -20,6 +22,7 @@ const APPLY_USAGE = [
   '  --resume              go on with the last run of this file that did not finish',
   '  --exclude-invalid     send the valid rows and leave the bad ones out',
   '  --rotate              rotate the tokens of the groups the file lists (needs --profile)',
+  '  --bail                pause at the first row that fails, not only when the server is down',
   `  --data-dir DIR        where profiles and the run journal are kept`,
   'Output:',
   '  (terminal)            a progress bar on stderr, then the summary sentence',
@@ -39,7 +42,7 @@ export const applyCommand: Command = {
   ],
   exitCodes: [
     [0, 'every row succeeded (or, with --dry-run, the file is valid)'],
-    [1, 'a row failed or its outcome is unknown (each is listed), or the run was stopped (resume it with --resume)'],
+    [1, 'a row failed or its outcome is unknown (each is listed), the run paused or was stopped (resume it with --resume), or another process is sending it'],
     [2, 'bad usage, or an invalid file (each problem is listed by line and column)'],
   ],
   // The runner (the database, the HTTP client, the bulk modules) loads only when a file is applied.

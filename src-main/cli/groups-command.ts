@@ -131,7 +131,7 @@ async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: nu
 /** Through a saved profile: the same service as the app, so the call lands in its activity log and catalog. */
 async function callProfile(profileName: string, dataDir: string, call: Call, timeoutMs: number | undefined): Promise<Outcome> {
   const { createAppServices } = await import('../app-services')
-  const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+  const services = await createAppServices({ dataDir, transport: 'browser', client: 'cli', sandbox: false })
   try {
     const profile = services.profiles.list().find((candidate) => candidate.id === profileName || candidate.name === profileName)
     if (!profile) throw new UsageError(`There is no saved profile named “${profileName}”.`)

@@ -13,6 +13,7 @@ export function createGroupHandlers(groups: GroupService, catalog: GroupCatalog,
     'groups.getOrCreate': ({ profileId, request }) => groups.getOrCreate(profileId, request),
     'groups.update': ({ profileId, request }) => groups.update(profileId, request),
     'groups.rotateToken': ({ profileId, source }) => groups.rotateToken(profileId, source),
+    'groups.checkRotation': ({ activityId }) => groups.checkRotation(activityId),
     'groups.revealToken': async ({ profileId, groupId }) => ({ token: await groups.revealToken(profileId, groupId) }),
     'catalog.list': (query) => {
       const profileId = profileOrActive(query.profileId)

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ActivityEntry, ApiOperation } from '../../src-shared/activity/schemas'
-import type { ConnectionTest, GroupCallResult, RotationSource } from '../../src-shared/ipc/group-calls'
+import type { ConnectionTest, GroupCallResult, RotationCheck, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
@@ -9,7 +12,9 @@ import type { GroupCatalog } from '../catalog/group-catalog'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
 import { fieldsNotApplied, notAppliedWarning } from './not-applied'
 import type { SecretVault } from '../profiles/vault'
+import { writeFileAtomically } from '../storage/atomic-write'
 import type { Database } from '../storage/database'
+import type { RotationJournal } from './rotation-journal'
 import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
@@ -21,6 +26,10 @@ export interface GroupServiceDeps {
   vault: SecretVault
   catalog: GroupCatalog
   activity: ActivityLog
+  /** Every rotation is journaled here (and synced) before it is sent. */
+  rotations: RotationJournal
+  /** Where a rotated token that could not be recorded is written for the operator (owner-only). */
+  recoveryDir: string
   now?: () => Date
   /** Replaced in tests that need a client with a shorter timeout or a hostile server. */
   createClient?: (connection: Connection) => UserApiClient
@@ -37,6 +46,19 @@ export interface CallOptions {
    * whatever it writes (a bulk run's journal) commits with them or not at all. Synchronous.
    */
   settle?: (settlement: CallSettlement) => void
+  /**
+   * A rotation of a bulk run's row: runs inside the durable transaction that journals the
+   * rotation before it is sent (the run claims its row there, fenced on its lease, and throws if
+   * it lost it: then nothing is sent).
+   */
+  claim?: () => void
+  run?: { runId: string; seq: number }
+}
+
+/** A rotation about to be sent: journaled first (see RotationJournal). */
+interface RotationToSend {
+  groupId: string | null
+  sentToken: string
 }
 
 /** A call that answered: its result, its activity entry, and the bodies the log keeps (redacted). */
@@ -60,7 +82,7 @@ const MIN_REDACTED_GROUP_TOKEN_LENGTH = 8
  * with the group's token kept in the vault beside the profile's own.
  */
 export function createGroupService(deps: GroupServiceDeps) {
-  const { db, profiles, vault, catalog, activity } = deps
+  const { db, profiles, vault, catalog, activity, rotations } = deps
   const now = deps.now ?? (() => new Date())
   const createClient =
     deps.createClient ??
@@ -94,6 +116,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     options: CallOptions,
     request: unknown,
     run: (client: UserApiClient) => Promise<UserApiCallResult<T>>,
+    rotation?: RotationToSend,
   ): Promise<Called<T>> {
     const profile = profiles.get(profileId)
     const startedAt = now()
@@ -101,11 +124,24 @@ export function createGroupService(deps: GroupServiceDeps) {
     const base = { id: randomUUID(), time: startedAt.toISOString(), profileId, profileName: profile.name, operation, ...(groupId ? { groupId } : {}) }
     let redact = createRedactor(secrets)
     const kept = (body: unknown) => redactReturnedTokens(redact(body))
+    let journaled = false
     try {
       const connection = await profiles.resolveConnection(profileId)
       redact = createRedactor([connection.apiToken, ...secrets])
-      const { timeoutMs } = options
-      const result = await run(createClient({ ...connection, ...(timeoutMs ? { timeoutMs } : {}) }))
+      const timeoutMs = options.timeoutMs ?? connection.timeoutMs
+      if (rotation) {
+        // On the disk before the request leaves: a crash from here on can never send it again.
+        db.transaction(
+          () => {
+            rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
+            options.claim?.()
+            rotations.begin({ id: base.id, profileId, ...rotation, ...(options.run ? { run: options.run } : {}), timeoutMs })
+          },
+          { durable: true },
+        )
+        journaled = true
+      }
+      const result = await run(createClient({ ...connection, timeoutMs }))
       return {
         result,
         entry: { ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs },
@@ -123,9 +159,17 @@ export function createGroupService(deps: GroupServiceDeps) {
         durationMs: performance.now() - started,
         ...(typeof status === 'number' ? { httpStatus: status } : {}),
       }
-      const redacted = new AppErrorException(failure.code, redact(failure.message), redact(failure.details))
+      const details = journaled && failure.code === 'outcome_unknown' ? { ...(failure.details as object | undefined), activityId: base.id } : failure.details
+      const redacted = new AppErrorException(failure.code, redact(failure.message), redact(details))
+      // Refused before anything was journaled or sent (another rotation unsettled, a lost lease):
+      // nothing happened, so nothing is logged as if it had.
+      if (rotation && !journaled) throw redacted
       db.transaction(() => {
         activity.append(entry, { request: kept(request), response: kept(failure.details) })
+        if (journaled) {
+          if (failure.code === 'outcome_unknown') rotations.lost(base.id)
+          else rotations.answered(base.id)
+        }
         options.settle?.({ ok: false, error: redacted })
       })
       throw redacted
@@ -138,14 +182,20 @@ export function createGroupService(deps: GroupServiceDeps) {
     return token ? [token] : []
   }
 
-  /** The call's activity entry, the group's token and its catalog row, in one transaction. */
-  function remember(
+  /**
+   * The call's activity entry, the group's token and its catalog row, in one transaction. A
+   * fetch that found the group settles its unknown rotations there too (its token is the
+   * server's word); a rotation's journal entry is closed there. A rotation whose recording fails
+   * (a full disk) still hands its new token back, once, with a recovery file where one could be
+   * written: the server has the token, and this answer may be the only other copy.
+   */
+  async function remember(
     profileId: string,
     { result: answered, entry, exchange }: Called<GroupResponse>,
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
     options: CallOptions,
-  ): GroupCallResult {
+  ): Promise<GroupCallResult> {
     // The client has redacted the API token and the token it rotated; the group tokens this
     // service knows go too, wherever the server echoed them: the group's token as kept before
     // the call and as received. Only `user_group.token` keeps the received one (redactSuccess).
@@ -157,26 +207,67 @@ export function createGroupService(deps: GroupServiceDeps) {
     // What the operator sent is stored too (mapping, properties): no token goes in with it.
     const apiToken = vault.get(profileTokenKey(profileId))
     const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
-    // A rotated token is never stored without its catalog row, nor the reverse.
-    return db.transaction(() => {
-      activity.append(entry, scrubGroupSecrets(exchange))
-      vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-      const { warnings } = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
-      const answer: GroupCallResult = {
-        profileId,
-        group,
-        ...(result.value.new_user_group !== undefined ? { newUserGroup: result.value.new_user_group } : {}),
-        raw: result.raw,
-        httpStatus: result.status,
-        durationMs: result.durationMs,
-        warnings,
-      }
-      options.settle?.({ ok: true, result: answer })
-      return answer
-    })
+    const answer: GroupCallResult = {
+      profileId,
+      group,
+      ...(result.value.new_user_group !== undefined ? { newUserGroup: result.value.new_user_group } : {}),
+      raw: result.raw,
+      httpStatus: result.status,
+      durationMs: result.durationMs,
+      warnings: [],
+    }
+    try {
+      // A rotated token is never stored without its catalog row, nor the reverse.
+      return db.transaction(() => {
+        activity.append(entry, scrubGroupSecrets(exchange))
+        if (rotated) rotations.answered(entry.id)
+        vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
+        const { warnings } = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+        const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
+        const recorded: GroupCallResult = {
+          ...answer,
+          warnings: [...settled.map(settledWarning), ...warnings],
+          ...(settled.length ? { settledRotations: settled.map(({ id, outcome, at }) => ({ activityId: id, outcome, at })) } : {}),
+        }
+        options.settle?.({ ok: true, result: recorded })
+        return recorded
+      })
+    } catch (error) {
+      if (!rotated) throw error
+      rotations.unrecorded(entry.id)
+      const recoveryFile = await writeRecoveryFile(profileId, group.provided_id, group.token)
+      const reason = error instanceof Error ? error.message : String(error)
+      const warning =
+        `The token was rotated, but it could not be saved (${reason}). Copy it now: the app has no other copy.` +
+        (recoveryFile ? ` It was also written to ${recoveryFile} (owner-only): delete that file once the token is stored.` : '')
+      return { ...answer, warnings: [warning], unsaved: { recoveryFile } }
+    }
   }
 
-  return {
+  const settledWarning = ({ outcome, at }: { outcome: 'rotated' | 'not_rotated'; at: string }) =>
+    outcome === 'rotated'
+      ? `An earlier rotation of this group whose answer was lost did happen: the server's new token is kept now (checked ${new Date(at).toLocaleTimeString('en-GB')}).`
+      : `An earlier rotation of this group whose answer was lost did not happen: the old token still works (checked ${new Date(at).toLocaleTimeString('en-GB')}).`
+
+  /** The only other copy of a rotated token the database could not take: the data folder, else the temp folder. */
+  async function writeRecoveryFile(profileId: string, groupId: string, token: string): Promise<string | null> {
+    const stamp = now().toISOString().replace(/[:.]/g, '-')
+    const name = `${stamp}-${groupId.replace(/[^\w.-]+/g, '_').slice(0, 80)}.txt`
+    const text = `Embed Console could not save this rotated token. Store it, then delete this file.\nprofile: ${profileId}\nuser_group_id: ${groupId}\ntoken: ${token}\n`
+    for (const folder of [deps.recoveryDir, join(tmpdir(), `embed-console-recovered-${process.getuid?.() ?? 'user'}`)]) {
+      try {
+        await mkdir(folder, { recursive: true, mode: 0o700 })
+        const file = join(folder, name)
+        await writeFileAtomically(file, text, { mode: 0o600, forceMode: true })
+        return file
+      } catch {
+        // That disk is full too: try the next place.
+      }
+    }
+    return null
+  }
+
+  const service = {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
       const previous = catalog.get(id, request.user_group_id)
@@ -184,7 +275,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
-      const remembered = remember(id, called, existing ? undefined : request, false, options)
+      const remembered = await remember(id, called, existing ? undefined : request, false, options)
       if (!existing) return remembered
       const notApplied = fieldsNotApplied(request, called.result.value.user_group, previous?.mapping)
       if (notApplied.length === 0) return remembered
@@ -206,8 +297,36 @@ export function createGroupService(deps: GroupServiceDeps) {
       }
       const groupId = source.kind === 'catalog' ? source.groupId : undefined
       const request = { current_token: currentToken }
-      const called = await call('rotateToken', id, groupId, [currentToken], options, request, (client) => client.rotateToken(request))
+      const called = await call('rotateToken', id, groupId, [currentToken], options, request, (client) => client.rotateToken(request), {
+        groupId: groupId ?? null,
+        sentToken: currentToken,
+      })
       return remember(id, called, undefined, true, options)
+    },
+
+    /**
+     * "Check now" on a rotation whose answer was lost: a get-or-create of its group, which
+     * settles it (see remember). Only a group that existed can answer: one that get-or-create had
+     * to create says nothing of the rotation, which stays unknown.
+     */
+    async checkRotation(activityId: string): Promise<RotationCheck> {
+      const entry = activity.get(activityId)
+      if (!entry || entry.operation !== 'rotateToken') throw new AppErrorException('not_found', 'There is no rotation with this id in the activity log.')
+      if (entry.settledOutcome && entry.settledAt) return { outcome: entry.settledOutcome, checkedAt: entry.settledAt, tokenLast4: catalog.get(entry.profileId, entry.groupId ?? '')?.tokenLast4 ?? null }
+      if (entry.outcome !== 'unknown') throw new AppErrorException('refused', 'The outcome of this rotation is known already: nothing to check.')
+      if (!entry.groupId) {
+        throw new AppErrorException(
+          'refused',
+          'This rotation was sent with a pasted token and named no group, so it cannot be checked here: fetch the group by its id (Get or create) and compare its token with the one you pasted.',
+        )
+      }
+      if (!rotations.unsettled(entry.profileId, entry.groupId).some((earlier) => earlier.id === activityId)) {
+        throw new AppErrorException('refused', 'This rotation was recorded before Embed Console kept what each rotation sent, so it cannot be checked: fetch the group to see its current token.')
+      }
+      const fetched = await service.getOrCreate(entry.profileId, { user_group_id: entry.groupId })
+      const settled = fetched.settledRotations?.find((item) => item.activityId === activityId)
+      if (!settled) throw new AppErrorException('refused', `The group “${entry.groupId}” did not exist any more: get-or-create made a new one, which says nothing of the rotation.`)
+      return { outcome: settled.outcome, checkedAt: settled.at, tokenLast4: visibleTail(fetched.group.token) ?? null }
     },
 
     /** Whether the vault still holds this group's token (a rotation from the catalog needs it). */
@@ -249,6 +368,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       }
     },
   }
+  return service
 }
 
 export type GroupService = ReturnType<typeof createGroupService>

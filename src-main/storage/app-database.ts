@@ -177,6 +177,54 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 6,
+    name: 'run leases, rotations journaled before they are sent, and how unknown ones were settled',
+    up(db) {
+      db.exec(`
+        -- A run is sent by one process at a time: the holder of its lease (see bulk/run-leases.ts).
+        -- Times are milliseconds since 1970, so the same statements run on a server database.
+        ALTER TABLE bulk_runs DROP COLUMN owner_pid;
+        ALTER TABLE bulk_runs DROP COLUMN heartbeat_at;
+        ALTER TABLE bulk_runs ADD COLUMN lease_holder TEXT;
+        ALTER TABLE bulk_runs ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE bulk_runs ADD COLUMN lease_expires_at INTEGER;
+        ALTER TABLE bulk_runs ADD COLUMN lease_since INTEGER;
+        ALTER TABLE bulk_runs ADD COLUMN lease_pid INTEGER;
+        ALTER TABLE bulk_runs ADD COLUMN lease_host TEXT;
+        ALTER TABLE bulk_runs ADD COLUMN lease_client TEXT;
+        -- Why a run paused itself (the server stopped answering, a row failed under --bail).
+        ALTER TABLE bulk_runs ADD COLUMN paused_reason TEXT;
+        -- Pause at the first failed row (--bail), not only when the server stops answering.
+        ALTER TABLE bulk_runs ADD COLUMN bail INTEGER NOT NULL DEFAULT 0;
+        -- The lease epoch a row was claimed under: a takeover knows which rows were in flight.
+        ALTER TABLE bulk_items ADD COLUMN lease_epoch INTEGER;
+        CREATE INDEX bulk_runs_unfinished ON bulk_runs (input_sha256, state);
+
+        -- Every rotation, from the form or a run, is written here (and synced) before it is sent,
+        -- and stays until it is settled: 'sending' while in flight (or when its process died),
+        -- 'unknown' when no answer came. A later get-or-create of the group settles it by
+        -- comparing the server's token with the one sent (its fingerprint: never the token).
+        CREATE TABLE rotations (
+          id TEXT PRIMARY KEY,
+          profile_id TEXT NOT NULL,
+          group_id TEXT,
+          sent_token_sha256 TEXT NOT NULL,
+          run_id TEXT,
+          run_seq INTEGER,
+          state TEXT NOT NULL CHECK (state IN ('sending', 'unknown')),
+          holder TEXT NOT NULL,
+          started_at TEXT NOT NULL,
+          expires_at INTEGER NOT NULL
+        );
+        CREATE INDEX rotations_by_group ON rotations (profile_id, group_id);
+
+        -- How an unknown rotation turned out, and when that was learned (the call keeps its own time).
+        ALTER TABLE activity ADD COLUMN settled_outcome TEXT CHECK (settled_outcome IN ('rotated', 'not_rotated'));
+        ALTER TABLE activity ADD COLUMN settled_at TEXT;
+      `)
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {

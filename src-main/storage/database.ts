@@ -45,8 +45,11 @@ export interface Database {
    * Runs `work` in one transaction: BEGIN IMMEDIATE at the outermost level (the write lock is
    * taken up front, so a read-then-write cannot be overtaken by another process), a savepoint
    * inside another transaction. `work` must be synchronous: nothing may interleave with it.
+   * `durable`: the commit is synced to the disk before this returns (synchronous = FULL for this
+   * commit), for what must survive a power cut, such as a rotation written before it is sent.
+   * Only the outermost transaction decides; a durable one inside another is refused.
    */
-  transaction<T>(work: () => T): T
+  transaction<T>(work: () => T, options?: { durable?: boolean }): T
   /** Runs `effect` once the current transaction commits (at once outside one); dropped on rollback. */
   afterCommit(effect: () => void): void
   /**
@@ -147,10 +150,21 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     all: <T>(sql: string, ...params: SqlValue[]) => guarded(() => prepare(sql).all(...params) as T[]),
     exec: (sql) => guarded(() => void native.exec(sql)),
 
-    transaction<T>(work: () => T): T {
+    transaction<T>(work: () => T, options?: { durable?: boolean }): T {
+      const durable = options?.durable === true
+      if (durable && depth > 0) throw new Error('A durable transaction must be the outermost one: its commit is what is synced.')
       const savepoint = `sp${depth}`
       const effectsBefore = pendingEffects.length
-      guarded(() => native.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`))
+      if (durable) guarded(() => native.pragma('synchronous = FULL'))
+      const restore = () => {
+        if (durable) native.pragma('synchronous = NORMAL')
+      }
+      try {
+        guarded(() => native.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`))
+      } catch (error) {
+        restore()
+        throw error
+      }
       depth += 1
       let result: T
       try {
@@ -159,6 +173,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
         depth -= 1
         pendingEffects.length = effectsBefore
         native.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
+        restore()
         throw error
       }
       depth -= 1
@@ -166,7 +181,22 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
         guarded(() => native.exec(`RELEASE ${savepoint}`))
         return result
       }
-      guarded(() => native.exec('COMMIT'))
+      try {
+        guarded(() => native.exec('COMMIT'))
+      } catch (error) {
+        // A commit that failed (a full disk) leaves the transaction open: end it, so the
+        // connection is usable for the next call and nothing half-done is kept.
+        if (native.inTransaction) {
+          try {
+            native.exec('ROLLBACK')
+          } catch {
+            // Rolled back by SQLite itself meanwhile.
+          }
+        }
+        throw error
+      } finally {
+        restore()
+      }
       const effects = pendingEffects
       pendingEffects = []
       for (const effect of effects) effect()

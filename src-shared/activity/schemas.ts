@@ -14,6 +14,10 @@ export const OPERATION_LABELS: Record<ApiOperation, string> = {
 export const ActivityOutcomeSchema = z.enum(['success', 'failure', 'unknown'])
 export type ActivityOutcome = z.infer<typeof ActivityOutcomeSchema>
 
+/** What a later fetch of the group showed of a rotation whose answer was lost. */
+export const RotationSettlementSchema = z.enum(['rotated', 'not_rotated'])
+export type RotationSettlement = z.infer<typeof RotationSettlementSchema>
+
 /** One API call as the activity log keeps it. By construction it holds no token of any kind. */
 export const ActivityEntrySchema = z.object({
   id: z.string(),
@@ -27,6 +31,8 @@ export const ActivityEntrySchema = z.object({
   errorCode: z.string().optional(),
   message: z.string().optional().describe('The error sentence, secrets redacted'),
   durationMs: z.number().nonnegative(),
+  settledOutcome: RotationSettlementSchema.optional().describe('How a rotation of unknown outcome turned out, learned by fetching the group later'),
+  settledAt: z.string().optional().describe('When that was learned, ISO 8601 (the call keeps its own time)'),
 })
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>
 

@@ -12,6 +12,8 @@ export const MAX_BULK_ROWS = 100_000
 export const MAX_BULK_FILE_CHARACTERS = 30 * 1024 * 1024
 export const DEFAULT_BULK_CONCURRENCY = 4
 export const MAX_BULK_CONCURRENCY = 32
+/** Requests in a row that found the server down (no connection, a timeout, a 5xx) before a run pauses itself. */
+export const BREAKER_FAILURES = 5
 /** Requests a minute to a server that is not the local sandbox, unless the operator says otherwise. */
 export const DEFAULT_RATE_PER_MINUTE = 120
 
@@ -65,6 +67,15 @@ export const BulkTalliesSchema = z.object({
 })
 export type BulkTallies = z.infer<typeof BulkTalliesSchema>
 
+/** The process sending a run now (the holder of its lease), as another process names it. */
+export const BulkRunOwnerSchema = z.object({
+  client: z.enum(['app', 'browser', 'cli']).describe('the desktop app, browser mode or the command line'),
+  pid: z.number().int(),
+  host: z.string(),
+  since: z.string(),
+})
+export type BulkRunOwner = z.infer<typeof BulkRunOwnerSchema>
+
 export const BulkRunSchema = z.object({
   id: z.string(),
   kind: BulkKindSchema,
@@ -77,8 +88,11 @@ export const BulkRunSchema = z.object({
   sendUpdate: z.boolean(),
   concurrency: z.number().int(),
   ratePerMinute: z.number().int().nullable().describe('null: no limit'),
+  bail: z.boolean().describe('Pauses at the first row that fails'),
   planned: BulkCountsSchema,
   tallies: BulkTalliesSchema,
+  pausedReason: z.string().nullable().describe('Why the run paused itself (the server stopped answering, a row failed with "stop at the first failure")'),
+  owner: BulkRunOwnerSchema.nullable().describe('The process sending it now, if any'),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
@@ -110,6 +124,7 @@ export const BulkProgressSchema = z.object({
   ratePerMinute: z.number().describe('Rows finished a minute, over the last seconds'),
   etaSeconds: z.number().nullable(),
   waitingUntil: z.string().nullable().describe('Set while the server asked to wait (429 Retry-After)'),
+  pausedReason: z.string().nullable().describe('Why the run paused itself, if it did'),
 })
 export type BulkProgress = z.infer<typeof BulkProgressSchema>
 
@@ -118,6 +133,7 @@ export const BulkSettingsSchema = z.object({
   ratePerMinute: z.number().int().min(1).max(100_000).nullable().describe('null: no limit'),
   sendCreate: z.boolean().default(true),
   sendUpdate: z.boolean().default(true),
+  bail: z.boolean().default(false).describe('Pause at the first row that fails, not only when the server stops answering'),
 })
 export type BulkSettings = z.infer<typeof BulkSettingsSchema>
 

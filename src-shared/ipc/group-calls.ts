@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ActivityDetailSchema, ActivityEntrySchema, ActivityFilterSchema } from '../activity/schemas'
+import { ActivityDetailSchema, ActivityEntrySchema, ActivityFilterSchema, RotationSettlementSchema } from '../activity/schemas'
 import { CatalogEntrySchema, CatalogQuerySchema, CatalogRowSchema } from '../catalog/schemas'
 import { GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
 import { defineCall } from './define'
@@ -20,8 +20,23 @@ export const GroupCallResultSchema = z.object({
     .array(z.enum(['name', 'mapping', 'properties']))
     .optional()
     .describe('Get-or-create found the group: these fields were given but not applied (Update applies them)'),
+  settledRotations: z
+    .array(z.object({ activityId: z.string(), outcome: RotationSettlementSchema, at: z.string() }))
+    .optional()
+    .describe('Rotations of this group whose outcome was unknown, settled by this fetch'),
+  unsaved: z
+    .object({ recoveryFile: z.string().nullable() })
+    .optional()
+    .describe('The rotation happened but could not be recorded (a full disk): the token shown here is the only copy the app has'),
 })
 export type GroupCallResult = z.infer<typeof GroupCallResultSchema>
+
+export const RotationCheckSchema = z.object({
+  outcome: RotationSettlementSchema,
+  checkedAt: z.string(),
+  tokenLast4: z.string().nullable().describe('The last characters of the token the server holds now (kept in the vault)'),
+})
+export type RotationCheck = z.infer<typeof RotationCheckSchema>
 
 export const RotationSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('catalog'), groupId: z.string().min(1) }).strict(),
@@ -58,6 +73,12 @@ export const groupCalls = {
     summary: 'POST /api/user: issues a new group token; the old one stops working. Never retried.',
     input: z.object({ ...ProfileChoice, source: RotationSourceSchema }).strict(),
     output: GroupCallResultSchema,
+  }),
+  'groups.checkRotation': defineCall({
+    summary:
+      'Settles a rotation whose answer was lost: fetches the group (get-or-create) and compares its token with the one sent. Another token means it happened (the new one is kept); the same means it did not.',
+    input: z.object({ activityId: z.string().min(1).max(64) }).strict(),
+    output: RotationCheckSchema,
   }),
   'groups.revealToken': defineCall({
     summary: 'The last known token of a group in the catalog, for copying on request.',

@@ -23,6 +23,9 @@ export const ErrorCodeSchema = z.enum([
   'api_failure',
   'response_too_large',
   'outcome_unknown',
+  // bulk runs
+  'paused',
+  'lease_lost',
   // the app's databases
   'storage',
   // site.json files

@@ -183,7 +183,13 @@ export default function ActivityScreen() {
                     {entry.groupId ? <code>{entry.groupId}</code> : '—'}
                   </td>
                   <td>
-                    <span className={`badge badge--${entry.outcome}`}>{OUTCOME_LABELS[entry.outcome]}</span>
+                    {entry.settledOutcome ? (
+                      <span className={`badge badge--${entry.settledOutcome === 'rotated' ? 'success' : 'failure'}`} title={`The answer was lost; settled ${timeFormat.format(new Date(entry.settledAt ?? entry.time))}`}>
+                        {entry.settledOutcome === 'rotated' ? 'Rotated (confirmed later)' : 'Not rotated (checked later)'}
+                      </span>
+                    ) : (
+                      <span className={`badge badge--${entry.outcome}`}>{OUTCOME_LABELS[entry.outcome]}</span>
+                    )}
                   </td>
                   <td className="numeric nowrap">{Math.round(entry.durationMs)} ms</td>
                   <td className="detail">{entry.message ?? (entry.httpStatus ? `HTTP ${entry.httpStatus}` : '')}</td>

@@ -8,6 +8,7 @@ import { call } from '../../lib/api'
 import { useCallHandoff, type CallHandoff } from '../../lib/call-handoff'
 import { queryKeys } from '../../lib/query-keys'
 import { CodeSamples } from '../../ui/CodeSamples'
+import { RotationCheck, settlementSentence } from '../../ui/RotationCheck'
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' })
 
@@ -95,7 +96,14 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
                 <dd className="long-value">{entry.message}</dd>
               </>
             ) : null}
+            {entry.settledOutcome && entry.settledAt ? (
+              <>
+                <dt>Settled</dt>
+                <dd>{settlementSentence(entry.settledOutcome, entry.settledAt)}</dd>
+              </>
+            ) : null}
           </dl>
+          {entry.operation === 'rotateToken' && entry.outcome === 'unknown' && !entry.settledOutcome ? <RotationCheck activityId={entry.id} /> : null}
           <div className="row">
             <button type="button" className="btn" disabled={typeof open === 'string'} onClick={() => go(open)}>
               Open in form

@@ -33,11 +33,12 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   const [rate, setRate] = useState<string>(initialRate === null ? '' : String(initialRate))
   const [sendCreate, setSendCreate] = useState(true)
   const [sendUpdate, setSendUpdate] = useState(true)
+  const [bail, setBail] = useState(false)
   const fileInputId = useId()
   const [asking, setAsking] = useState(false)
   const confirmCustomer = useCustomerWrites((state) => state.confirm)
 
-  const settings = () => ({ concurrency: kind === 'rotate' ? 1 : concurrency, ratePerMinute: rate.trim() ? Number(rate) : null, sendCreate, sendUpdate })
+  const settings = () => ({ concurrency: kind === 'rotate' ? 1 : concurrency, ratePerMinute: rate.trim() ? Number(rate) : null, sendCreate, sendUpdate, bail })
 
   const planner = useMutation({
     mutationFn: ({ file, excludeInvalid }: { file: Chosen; excludeInvalid: boolean }) =>
@@ -192,6 +193,10 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
             </label>
             <span className="muted">{active.builtin ? 'The local sandbox takes any pace.' : 'A real API limits requests: 120 a minute unless you know its limit.'}</span>
           </div>
+          <label>
+            <input type="checkbox" checked={bail} onChange={(event) => setBail(event.target.checked)} /> Stop at the first failure{' '}
+            <span className="muted">(the run always pauses itself when the server stops answering)</span>
+          </label>
           <div className="row">
             <button type="submit" className={kind === 'rotate' ? 'btn btn--danger' : 'btn btn--primary'} disabled={Boolean(blocked) || starter.isPending} aria-describedby="bulk-start-reason">
               {kind === 'rotate' ? `Rotate ${countFormat.format(toSend)} tokens` : `Send ${countFormat.format(toSend)} rows`}

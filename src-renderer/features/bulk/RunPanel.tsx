@@ -31,6 +31,8 @@ const STATE_SENTENCES: Record<BulkRun['state'], string> = {
   finished: 'Finished.',
 }
 
+const CLIENT_NAMES = { app: 'the app', browser: 'browser mode', cli: 'the command line' } as const
+
 const duration = (seconds: number) => (seconds < 90 ? `${seconds} s` : seconds < 5400 ? `${Math.round(seconds / 60)} min` : `${(seconds / 3600).toFixed(1)} h`)
 
 /** One run: its progress and controls while it goes, its rows, and its results once done. */
@@ -57,8 +59,8 @@ export function RunPanel({ runId }: { runId: string }) {
   const control = useMutation({
     mutationFn: async (action: 'pause' | 'resume' | 'cancel' | 'start') => {
       if (action === 'start') {
-        const { sendCreate, sendUpdate, concurrency, ratePerMinute } = run.data!.run
-        await call('bulk.start', { runId, settings: { sendCreate, sendUpdate, concurrency, ratePerMinute } })
+        const { sendCreate, sendUpdate, concurrency, ratePerMinute, bail } = run.data!.run
+        await call('bulk.start', { runId, settings: { sendCreate, sendUpdate, concurrency, ratePerMinute, bail } })
       } else await call(`bulk.${action}`, { runId })
     },
     onSettled: () => void refresh(),
@@ -110,6 +112,16 @@ export function RunPanel({ runId }: { runId: string }) {
         {STATE_SENTENCES[state]}
         {live?.waitingUntil ? ' The server asked to wait (429): sending again shortly.' : ''}
       </p>
+      {state === 'paused' && (live?.pausedReason ?? current.pausedReason) ? (
+        <p className="callout callout--warning" role="alert">
+          {live?.pausedReason ?? current.pausedReason}
+        </p>
+      ) : null}
+      {current.owner && !run.data.progress ? (
+        <p className="callout" role="note">
+          Being sent by {CLIENT_NAMES[current.owner.client]}, pid {current.owner.pid}, since {new Date(current.owner.since).toLocaleTimeString()}: pause it there to go on here.
+        </p>
+      ) : null}
       <div className="bulk-progress">
         <progress max={Math.max(1, total)} value={settled} aria-label="Rows sent" />
         <span className="bulk-progress__numbers">
@@ -156,7 +168,7 @@ export function RunPanel({ runId }: { runId: string }) {
       </dl>
       {tallies.unknown > 0 ? (
         <p className="callout callout--warning" role="alert">
-          {tallies.unknown} {tallies.unknown === 1 ? 'rotation' : 'rotations'} may or may not have happened: the answer was lost. They are never sent again on their own; check those groups before rotating them again.
+          {tallies.unknown} {tallies.unknown === 1 ? 'rotation' : 'rotations'} may or may not have happened: the answer was lost. They are never sent again on their own: Check now in Activity (or fetch the group) tells whether each happened, and keeps the server’s token.
         </p>
       ) : null}
 

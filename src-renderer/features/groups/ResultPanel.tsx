@@ -4,6 +4,7 @@ import { maskedToken } from '../../../src-shared/profiles/schemas'
 import type { SampleCall } from '../../../src-shared/user-api/code-samples'
 import { copySecret } from '../../lib/clipboard'
 import { CodeSamples } from '../../ui/CodeSamples'
+import { RotationCheck } from '../../ui/RotationCheck'
 import { toast } from '../../ui/toasts'
 import type { GroupOperation } from './group-form-state'
 
@@ -18,6 +19,12 @@ function maskTokens(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === 'token' && typeof inner === 'string' ? maskedToken(inner) : maskTokens(inner)]))
   }
   return value
+}
+
+/** A rotation whose answer was lost names its activity entry: the one "Check now" settles. */
+const activityIdOf = (details: unknown): string | undefined => {
+  const id = (details as { activityId?: unknown } | undefined)?.activityId
+  return typeof id === 'string' ? id : undefined
 }
 
 const TITLES: Record<GroupOperation, string> = { getOrCreate: 'Get or create', update: 'Update', rotateToken: 'Token rotation' }
@@ -65,6 +72,7 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
         <p className="result__message" role="alert">
           {outcome.message}
         </p>
+        {outcome.code === 'outcome_unknown' && activityIdOf(outcome.details) ? <RotationCheck activityId={activityIdOf(outcome.details)!} /> : null}
         {outcome.details !== undefined ? (
           <details>
             <summary>Raw detail</summary>
@@ -102,7 +110,11 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
       {operation === 'rotateToken' ? (
         <div className="new-token">
           <h3 className="new-token__title">New token</h3>
-          <p className="muted">Shown once here. Save it where your app renders dashboards: the old token no longer works.</p>
+          <p className="muted">
+            {result.unsaved
+              ? 'The app could not save it: this is the only copy it has. Copy it now.'
+              : 'Shown once here. Save it where your app renders dashboards: the old token no longer works.'}
+          </p>
           <TokenValue token={group.token} prominent />
         </div>
       ) : null}

@@ -7,7 +7,7 @@ import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-se
 import type { SiteFileDialogs } from '../../../src-main/site-files/file-dialogs'
 
 const context = { transport: 'test' } as const
-const settings = { concurrency: 2, ratePerMinute: null, sendCreate: true, sendUpdate: true }
+const settings = { concurrency: 2, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
 
 let opened: Array<{ close(): Promise<void> }> = []
 afterEach(async () => {

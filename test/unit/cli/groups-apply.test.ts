@@ -132,13 +132,24 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
     expect(before).toBeGreaterThanOrEqual(500)
     expect(before).toBeLessThan(2000)
 
+    const rerun = (extra: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [cli, ...args.filter((arg) => arg !== '--json'), ...extra], { stdio: ['ignore', 'ignore', 'pipe'] })
+        let stderr = ''
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+        child.once('exit', (code) => done({ code, stderr }))
+      })
+    // The dead process's lease has not expired: nothing takes the run over yet, --resume or not.
+    const early = await rerun(['--resume'])
+    expect(early.code).toBe(1)
+    expect(early.stderr).toMatch(new RegExp(`^The run of rows\\.csv was being sent by the command line, pid ${child.pid}, since \\d\\d:\\d\\d, which has stopped\\. Its lease ends at`))
+    // Time passes past the lease's expiry (30 s), without this test waiting for it.
+    const clock = new Libsql(join(dataDir, 'embed-console.db'))
+    clock.prepare('UPDATE bulk_runs SET lease_expires_at = lease_expires_at - 60000').run()
+    clock.close()
+
     // The same command without --resume is refused: it would start over.
-    const again = await new Promise<{ code: number | null; stderr: string }>((done) => {
-      const rerun = spawn(process.execPath, [cli, ...args.filter((arg) => arg !== '--json')], { stdio: ['ignore', 'ignore', 'pipe'] })
-      let stderr = ''
-      rerun.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-      rerun.once('exit', (code) => done({ code, stderr }))
-    })
+    const again = await rerun([])
     expect(again.code).toBe(2)
     expect(again.stderr).toMatch(/An earlier run of rows\.csv stopped with \d+ rows not sent: add --resume/)
 

@@ -74,7 +74,7 @@ describe('group service through the router, against the sandbox', () => {
     if (!csv.ok) throw new Error(csv.error.message)
     let text = ''
     for await (const chunk of csv.value.chunks) text += chunk
-    expect(text.split('\n')[0]).toBe('id,time,profileId,profileName,operation,groupId,outcome,httpStatus,errorCode,message,durationMs')
+    expect(text.split('\n')[0]).toBe('id,time,profileId,profileName,operation,groupId,outcome,httpStatus,errorCode,message,durationMs,settledOutcome,settledAt')
     expect(text).not.toContain((before as { value: { token: string } }).value.token)
   })
 
