@@ -241,7 +241,7 @@ export function startRun(options: RunnerOptions): RunControl {
     tallies.pending -= 1
     finishedAt.push(now())
     if (options.settings.bail && (settlement.outcome === 'failed' || settlement.outcome === 'unknown')) {
-      stopFor(`Line ${item.line} (${item.groupId}) did not succeed${settlement.message ? `: ${settlement.message}` : ''}. This run stops at the first failure.`)
+      stopFor(`Line ${item.line} (${item.groupId}) did not succeed${settlement.message ? `: ${settlement.message.replace(/\.$/, '')}` : ''}. This run stops at the first failure.`)
     }
   }
 
@@ -253,7 +253,7 @@ export function startRun(options: RunnerOptions): RunControl {
     }
     consecutiveDown += 1
     if (consecutiveDown >= BREAKER_FAILURES) {
-      stopFor(`The server is not answering: ${consecutiveDown} requests in a row failed (the last: ${error.message}). The run is paused; resume it when the server is back.`)
+      stopFor(`The server is not answering: ${consecutiveDown} requests in a row failed (the last: ${error.message.replace(/\.$/, '')}). The run is paused; resume it when the server is back.`)
     }
   }
 

@@ -36,6 +36,7 @@ const USAGE = [
   '  --mapping JSON|@FILE  an object of schema id → data source',
   '  --properties JSON|@FILE',
   '  --current-token -     rotate-token: the group’s current token, read from standard input',
+  '                        (with --profile, --user-group-id ID alone rotates the token the profile keeps for it)',
   'Output:',
   '  (default)             the API’s answer as JSON on stdout; errors and warnings as sentences on stderr',
   '  --json                one JSON envelope on stdout, for success and failure alike (usage mistakes too):',
@@ -87,11 +88,18 @@ interface Outcome {
   notApplied?: SentField[]
 }
 
-type Call = { operation: 'getOrCreate' | 'update'; request: GetOrCreateRequest } | { operation: 'rotateToken'; currentToken: string }
+type Call =
+  | { operation: 'getOrCreate' | 'update'; request: GetOrCreateRequest }
+  | { operation: 'rotateToken'; currentToken: string }
+  | { operation: 'rotateToken'; keptFor: string }
 
 async function readCall(operation: OperationName, values: Record<string, string | boolean | undefined>, io: CliIo): Promise<Call> {
   if (operation === 'rotate-token') {
-    if (values['current-token'] !== '-') throw new UsageError('rotate-token reads the current group token from standard input: pass --current-token -')
+    // The kept token of a group the profile knows: journaled by group, so a lost answer can be settled by a fetch.
+    if (values['current-token'] === undefined && typeof values['user-group-id'] === 'string' && values.profile) {
+      return { operation: 'rotateToken', keptFor: values['user-group-id'] }
+    }
+    if (values['current-token'] !== '-') throw new UsageError('rotate-token reads the current group token from standard input: pass --current-token - (or, with --profile, --user-group-id ID for the token it keeps)')
     const currentToken = (await io.stdin()).trim()
     if (!currentToken) throw new UsageError('Standard input held no token.')
     return { operation: 'rotateToken', currentToken }
@@ -114,6 +122,7 @@ async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: nu
   if (!apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
   const client = createUserApiClient({ baseUrl, apiToken, ...(timeoutMs ? { timeoutMs } : {}) })
   if (call.operation === 'rotateToken') {
+    if (!('currentToken' in call)) throw new UsageError('--base-url keeps no tokens: pass the current token with --current-token -')
     const result = await client.rotateToken({ current_token: call.currentToken })
     return { httpStatus: result.status, durationMs: result.durationMs, response: result.raw, warnings: [] }
   }
@@ -138,7 +147,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
     const overrides = timeoutMs ? { timeoutMs } : {}
     const result =
       call.operation === 'rotateToken'
-        ? await services.groups.rotateToken(profile.id, { kind: 'token', currentToken: call.currentToken }, overrides)
+        ? await services.groups.rotateToken(profile.id, 'keptFor' in call ? { kind: 'catalog', groupId: call.keptFor } : { kind: 'token', currentToken: call.currentToken }, overrides)
         : call.operation === 'getOrCreate'
           ? await services.groups.getOrCreate(profile.id, call.request, overrides)
           : await services.groups.update(profile.id, call.request, overrides)
@@ -188,6 +197,10 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
     if (!(error instanceof AppErrorException)) throw error
     if (values.json) printJson(io, { ok: false, error: error.toAppError() })
     else io.stderr(error.message)
+    // A lost answer to a rotation of a known group is settled by fetching it: say how.
+    if (error.code === 'outcome_unknown' && 'keptFor' in call && !values.json) {
+      io.stderr(`Fetch the group to learn whether it happened (nothing is rotated again): embed-console groups get-or-create --profile ${JSON.stringify(values.profile)} --user-group-id ${JSON.stringify(call.keptFor)}`)
+    }
     // A request refused before it was sent is a usage mistake (2); anything after is a failure (1).
     return error.code === 'invalid_input' ? 2 : 1
   }
@@ -207,6 +220,7 @@ export const groupsCommand: Command = {
     `EMBED_CONSOLE_TOKEN=… embed-console groups get-or-create --base-url https://api.example.com --user-group-id acme --name "Acme" --properties '{"plan":"pro"}'`,
     'embed-console groups update --profile Production --user-group-id acme --mapping @mapping.json --json',
     'printf %s "$CURRENT_GROUP_TOKEN" | embed-console groups rotate-token --profile Production --current-token -',
+    'embed-console groups rotate-token --profile Production --user-group-id acme',
   ],
   exitCodes: [
     [0, 'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply)'],

@@ -6,6 +6,7 @@ import { createAppServices } from '../../../src-main/app-services'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { startFlakyProxy } from '../../helpers/flaky-proxy'
 
 function io(env: NodeJS.ProcessEnv = {}, stdin = ''): CliIo & { out: string[]; err: string[] } {
   const out: string[] = []
@@ -55,6 +56,33 @@ describe('embed-console groups', () => {
     expect(await main(['groups', 'rotate-token', '--base-url', sandbox.baseUrl, '--current-token', '-'], again)).toBe(1)
     expect(again.err.join('\n')).toMatch(/404/)
     expect(again.err.join('\n')).not.toContain(oldToken)
+  })
+
+  it('rotates the token a profile keeps by --user-group-id; a lost answer says how to settle it, and get-or-create does', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-rotate-kept-'))
+    // The gateway forwards the rotation, the server acts, and the answer is lost.
+    const proxy = await startFlakyProxy(sandbox.baseUrl, () => null, { loseAnswer: (_index, req) => req.method === 'POST' })
+    try {
+      const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+      await services.profiles.create({ name: 'Kept', baseUrl: proxy.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'file' })
+      await services.close()
+      const args = ['--profile', 'Kept', '--data-dir', dataDir, '--user-group-id', 'cli-kept']
+      expect(await main(['groups', 'get-or-create', ...args], io())).toBe(0)
+      const lost = io()
+      expect(await main(['groups', 'rotate-token', ...args], lost)).toBe(1)
+      expect(lost.err[0]).toMatch(/outcome/i)
+      expect(lost.err[1]).toBe('Fetch the group to learn whether it happened (nothing is rotated again): embed-console groups get-or-create --profile "Kept" --user-group-id "cli-kept"')
+      // Rotating again is refused before anything is sent.
+      const again = io()
+      expect(await main(['groups', 'rotate-token', ...args], again)).toBe(1)
+      expect(again.err[0]).toMatch(/^An earlier rotation of “cli-kept” \(at \d\d:\d\d\) has an unknown outcome/)
+      expect(proxy.rotated.get('cli-kept')).toBe(1)
+      const settle = io()
+      expect(await main(['groups', 'get-or-create', ...args], settle)).toBe(0)
+      expect(settle.err).toEqual([expect.stringMatching(/^Warning: An earlier rotation of this group whose answer was lost did happen: the server's new token is kept now/)])
+    } finally {
+      await proxy.close()
+    }
   })
 
   it('answers a refused API token with exit 1, and as JSON on stdout with --json', async () => {
