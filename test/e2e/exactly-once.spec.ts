@@ -1,14 +1,21 @@
 import { join } from 'node:path'
 import { startFlakyProxy, type FlakyProxy } from '../helpers/flaky-proxy'
 import { readSandboxData } from '../helpers/sandbox-data'
-import { expect, test, type SessionApp } from './browser-mode'
+import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
 import { checkScreen } from './screens'
 
 // A rotation whose answer is lost on the way back (the server acted), as an operator meets it:
 // the result says so and offers Check now; Activity lists it, and keeps what the check learned.
+// An app of its own: the profiles made active here stay out of the other files' shared app.
 test.describe.configure({ mode: 'serial' })
 
 let proxy: FlakyProxy
+let own: BrowserModeApp & SessionApp & { stop(): Promise<void> }
+test.beforeAll(async () => {
+  own = await openSession(await launchBrowserMode())
+})
+test.afterAll(() => own.stop())
+test.beforeEach(({ context }) => context.addCookies([sessionCookie(own)]))
 
 async function ipc(app: SessionApp, name: string, input: unknown): Promise<unknown> {
   const answer = await fetch(`${app.origin}/ipc/${name}`, { method: 'POST', headers: { cookie: app.cookieHeader, 'Content-Type': 'application/json' }, body: JSON.stringify(input) })
@@ -19,7 +26,8 @@ async function ipc(app: SessionApp, name: string, input: unknown): Promise<unkno
 
 test.afterAll(() => proxy?.close())
 
-test('a lost rotation answer: outcome unknown with Check now, settled with the server’s token kept', async ({ page, app }) => {
+test('a lost rotation answer: outcome unknown with Check now, settled with the server’s token kept', async ({ page }) => {
+  const app = own
   const info = (await ipc(app, 'app.info', {})) as { sandbox: { baseUrl: string } }
   // A gateway in front of the app's own sandbox that loses every answer to a rotation.
   proxy = await startFlakyProxy(info.sandbox.baseUrl, () => null, { loseAnswer: (_index, req) => req.method === 'POST' })
@@ -55,7 +63,8 @@ test('a lost rotation answer: outcome unknown with Check now, settled with the s
   await checkScreen(page, 'activity-rotation-settled')
 })
 
-test('a run into a server that is down pauses itself, says why, and resumes once it is back', async ({ page, app }) => {
+test('a run into a server that is down pauses itself, says why, and resumes once it is back', async ({ page }) => {
+  const app = own
   const info = (await ipc(app, 'app.info', {})) as { sandbox: { baseUrl: string } }
   // A gateway that is down (every connection cut at once) until the test brings it back.
   let down = true
