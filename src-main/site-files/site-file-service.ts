@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type {
@@ -22,6 +22,7 @@ import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
 import { createDocsFolderService } from './docs-folder-service'
 import { openDraftStore, type DraftStore } from './draft-store'
+import { UserFileWrites } from './user-file-writes'
 import { currentVersion, FileAccessPolicy, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
@@ -76,17 +77,11 @@ export const documentIdForPath = (path: string) => `file-${createHash('sha256').
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
-/** A replace question answered "Replace" is good for this long, and for one write. */
-const REPLACE_TOKEN_MS = 10 * 60_000
-
 /**
  * The API reference is public documentation, published with the site: readable by all like the
  * site's other files, not owner-only as the app's own files are. A file replaced keeps its mode.
  */
 const PUBLIC_FILE_MODE = 0o644
-
-/** What a replace token answers: which question, about which file, as it was then. */
-type ReplacePurpose = 'saveAs' | 'export' | 'apiReference'
 
 /**
  * The text must be JSON at least (its errors against the rules do not stop a save, only an
@@ -122,22 +117,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
   const runInTurn = createSerialQueue()
   /** documentId → the file it was opened from or saved to, in this session. */
   const documents = new Map<string, string>()
-  const replaceTokens = new Map<string, { purpose: ReplacePurpose; path: string; sha256: string; expires: number }>()
-
-  /** A token that answers "replace it?" for this file as it now is, for one write, for a while. */
-  const issueReplaceToken = (purpose: ReplacePurpose, path: string, onDisk: FileVersion) => {
-    const replaceToken = randomBytes(24).toString('base64url')
-    replaceTokens.set(replaceToken, { purpose, path, sha256: onDisk.sha256, expires: now().getTime() + REPLACE_TOKEN_MS })
-    return replaceToken
-  }
-
-  /** Whether `token` answered that question for this file as it now is; a token is good once. */
-  const takeReplaceToken = (token: string | undefined, purpose: ReplacePurpose, path: string, onDisk: FileVersion) => {
-    const answer = token === undefined ? undefined : replaceTokens.get(token)
-    if (!answer || answer.purpose !== purpose || answer.path !== path || answer.sha256 !== onDisk.sha256 || answer.expires <= now().getTime()) return false
-    replaceTokens.delete(token!)
-    return true
-  }
+  const writes = new UserFileWrites(policy, () => now().getTime())
 
   const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, options.home))
 
@@ -164,16 +144,11 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     if (target.kind === 'dialog') {
       if (!dialogs) throw new AppErrorException('refused', 'This window has no file dialogs: type the path instead.')
       const chosen = await dialogs.chooseFileToSave(purpose, current)
-      // The dialog asked before replacing a file; the data folder is refused all the same.
-      return chosen === null ? null : policy.resolve(chosen)
+      // The dialog asked before replacing a file; links and the data folder are refused all the same.
+      return chosen === null ? null : (await writes.allow(chosen, purpose, undefined, true)).path
     }
     if (dialogs) throw new AppErrorException('refused', 'The desktop app chooses where to write with its save dialog, not a typed path.')
-    const path = await resolveAllowed(target.path)
-    const onDisk = await currentVersion(path)
-    if (!onDisk) return path
-    if (takeReplaceToken(target.replaceToken, purpose, path, onDisk)) return path
-    const replaceToken = issueReplaceToken(purpose, path, onDisk)
-    throw new AppErrorException('conflict', `A file named ${basename(path)} already exists there. Replace it?`, { path, replaceToken })
+    return (await writes.allow(resolveUserPath(target.path, options.home), purpose, target.replaceToken)).path
   }
 
   /**
@@ -274,13 +249,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     },
 
     async apiReferenceTarget(documentId) {
-      const path = await apiReferencePath(documentId)
-      const onDisk = await currentVersion(path)
-      if (!onDisk) return { path, existing: null }
-      return {
-        path,
-        existing: { size: onDisk.size, modifiedAt: new Date(onDisk.mtimeMs).toISOString(), replaceToken: issueReplaceToken('apiReference', path, onDisk) },
-      }
+      return writes.ask(await apiReferencePath(documentId), 'apiReference')
     },
 
     async writeApiReference({ documentId, serverUrl, replaceToken }) {
@@ -295,15 +264,9 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
       const path = await apiReferencePath(documentId)
       const text = openApiFileText(buildOpenApiDocument(serverUrl === null ? {} : { serverUrl }))
       return runInTurn(async () => {
-        const onDisk = await currentVersion(path)
-        if (onDisk && !takeReplaceToken(replaceToken, 'apiReference', path, onDisk)) {
-          const question = replaceToken
-            ? `${basename(path)} is not the file you agreed to replace: it changed since, or the answer is over 10 minutes old. Replace it as it is now?`
-            : `${basename(path)} is already there. Replace it?`
-          throw new AppErrorException('conflict', question, { path, replaceToken: issueReplaceToken('apiReference', path, onDisk) })
-        }
-        await writeTextAtomically(path, text, false, PUBLIC_FILE_MODE)
-        return { path, replaced: onDisk !== null, serverUrl }
+        const allowed = await writes.allow(path, 'apiReference', replaceToken)
+        await writeTextAtomically(allowed.path, text, false, PUBLIC_FILE_MODE)
+        return { path: allowed.path, replaced: allowed.replaces, serverUrl }
       })
     },
 
