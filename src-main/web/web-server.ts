@@ -28,6 +28,8 @@ export interface WebServerOptions {
   port?: number
   /** Fixed only by tests; a new random key is made for every launch otherwise. */
   accessKey?: string
+  /** Told once the key is spent (the redirect file that carried it can go). */
+  onKeySpent?: () => void
 }
 
 export interface WebServer {
@@ -152,6 +154,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     if (typeof key === 'string' && sameSecret(key, unusedKey)) {
       unusedKey = null
+      options.onKeySpent?.()
       session = randomBytes(32).toString('base64url')
       res.setHeader('Set-Cookie', `${sessionCookieName(port)}=${session}; Path=/; HttpOnly; SameSite=Strict`)
       return sendJson(res, 200, { ok: true, value: { session: 'opened' } })
