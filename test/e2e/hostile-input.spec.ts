@@ -25,3 +25,30 @@ test('a Windows-1252 CSV is refused with its line, never planned with U+FFFD, an
   await expect(page.getByRole('status').filter({ hasText: 'Plan for cafes.csv' })).toContainText('2 new')
   await expect(alert).toHaveCount(0)
 })
+
+test('a page on another loopback port cannot make the browser download the activity log, though the cookie goes along', async ({ page }) => {
+  const { createServer } = await import('node:http')
+  const downloadUrl = `${own.origin}/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`
+  const other = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' })
+    res.end(`<!doctype html><title>Elsewhere</title><a id="take" href="${downloadUrl}">take it</a>`)
+  })
+  await new Promise<void>((done) => other.listen(0, '127.0.0.1', done))
+  try {
+    const port = (other.address() as { port: number }).port
+    await page.goto(`http://127.0.0.1:${port}/`)
+    const downloads: unknown[] = []
+    page.on('download', (download) => downloads.push(download))
+    const answer = page.waitForResponse(downloadUrl)
+    await page.click('#take')
+    expect((await answer).status()).toBe(403)
+    await expect(page.locator('body')).toContainText('Requests that do not come from Embed Console’s own page are refused.')
+    expect(downloads).toEqual([])
+    // From the app's own page, the same download works.
+    await page.goto(own.url)
+    await page.keyboard.press('ControlOrMeta+4')
+    expect(await page.evaluate(async (url) => (await fetch(url)).status, downloadUrl)).toBe(200)
+  } finally {
+    await new Promise((done) => other.close(done))
+  }
+})
