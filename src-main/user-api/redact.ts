@@ -44,6 +44,12 @@ export type Redactor = <T>(value: T) => T
 
 /** At least this long to be searched for: shorter "secrets" would redact half of every text and protect nothing. */
 const MIN_SECRET_LENGTH = 4
+/**
+ * Longer than any token: a "secret" this long (a pasted file, 32 MB in a test) is searched for as
+ * typed, JSON-escaped and URL-encoded only, by plain string search: its \u-escaped form alone
+ * would be six times its size, and a pattern of it would not compile.
+ */
+const LONG_SECRET_LENGTH = 4096
 
 /**
  * Returns a function that replaces every secret, in any of its forms, wherever it appears in
@@ -54,14 +60,24 @@ const MIN_SECRET_LENGTH = 4
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
   const patterns = new Set<string>()
+  const longForms = new Set<string>()
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue
+    if (secret.length > LONG_SECRET_LENGTH) {
+      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(wellFormed(secret))]) longForms.add(form)
+      continue
+    }
     const hex = /^[0-9a-fA-F]+$/.test(secret)
     for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) patterns.add(hex && form === secret ? anyCaseHex(form) : escapeRegExp(form))
   }
   const ordered = [...patterns].sort((a, b) => b.length - a.length)
   const pattern = ordered.length ? new RegExp(ordered.join('|'), 'g') : null
-  const redactText = (text: string): string => (pattern ? text.replace(pattern, REDACTED) : text)
+  const long = [...longForms].sort((a, b) => b.length - a.length)
+  const redactText = (text: string): string => {
+    let redacted = text
+    for (const form of long) if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED)
+    return pattern ? redacted.replace(pattern, REDACTED) : redacted
+  }
   const redact = (value: unknown): unknown => {
     if (typeof value === 'string') return redactText(value)
     if (Array.isArray(value)) return value.map(redact)

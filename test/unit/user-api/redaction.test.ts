@@ -65,6 +65,17 @@ describe('createRedactor', () => {
     expect(createRedactor([CANARY_API_TOKEN])(JSON.stringify(JSON.stringify(CANARY_API_TOKEN)))).toBe(`"\\"${REDACTED}\\""`)
   })
 
+  it('takes a secret of any length: one of 32 MB is found as typed, JSON-escaped and URL-encoded, without blowing up', () => {
+    const huge = `${'x'.repeat(32 * 1024 * 1024)}"é`
+    const redactHuge = createRedactor([huge, CANARY_API_TOKEN])
+    expect(redactHuge({ a: `<${huge}>`, b: `<${JSON.stringify(huge).slice(1, -1)}>`, c: `<${encodeURIComponent(huge)}>`, d: CANARY_API_TOKEN })).toEqual({
+      a: `<${REDACTED}>`,
+      b: `<${REDACTED}>`,
+      c: `<${REDACTED}>`,
+      d: REDACTED,
+    })
+  })
+
   it('ignores an empty secret instead of redacting between every character', () => {
     expect(createRedactor([''])('abc')).toBe('abc')
   })
