@@ -3,12 +3,16 @@ import type { Profile, ProfileView } from '../../src-shared/profiles/schemas'
 import type { HandlersFor } from '../router'
 import type { ProfileStore } from './profile-store'
 import type { SecretVault } from './vault'
-import { profileTokenKey } from './vault-keys'
+import { profileProxyPasswordKey, profileTokenKey } from './vault-keys'
 
 export type ProfileHandlers = HandlersFor<typeof profileCalls>
 
 export function createProfileHandlers(store: ProfileStore, vault: SecretVault): ProfileHandlers {
-  const view = (profile: Profile): ProfileView => ({ ...profile, token: vault.describe(profileTokenKey(profile.id)) })
+  const view = (profile: Profile): ProfileView => ({
+    ...profile,
+    token: vault.describe(profileTokenKey(profile.id)),
+    proxyPasswordSet: vault.has(profileProxyPasswordKey(profile.id)),
+  })
 
   return {
     'profiles.list': () => ({

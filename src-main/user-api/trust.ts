@@ -1,0 +1,104 @@
+import { createHash, X509Certificate } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import tls, { type SecureContext } from 'node:tls'
+import { AppErrorException } from '../../src-shared/ipc/result'
+
+/**
+ * Which certificate authorities verify the servers a call reaches. Node already trusts its
+ * bundled list plus NODE_EXTRA_CA_CERTS (read once, at start). On top of them: the system's
+ * store, where the runtime can read it (`tls.getCACertificates('system')`, Node 22.15 and later,
+ * which the desktop app's Electron has), and a profile's CA bundle. There is no switch that
+ * turns verification off.
+ */
+export interface Trust {
+  /** Undefined: the runtime's own context is enough (no bundle, no system store to add). */
+  secureContext?: SecureContext
+  /** Where the authorities come from, a sentence each (for doctor). */
+  sources: string[]
+  /** The profile's bundle, when it has one: named in the advice of a TLS failure. */
+  caBundlePath?: string
+}
+
+type CaReader = (type: 'default' | 'system' | 'bundled' | 'extra') => string[]
+/** Present from Node 22.15 (and so in Electron 45's main); absent in Node 20. */
+const getCACertificates = (tls as unknown as { getCACertificates?: CaReader }).getCACertificates
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
+
+/** The certificates of a PEM file, each checked to be one; throws a sentence naming the file. */
+export function readPemCertificates(path: string, what: string): { pems: string[]; subjects: string[] } {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new AppErrorException('invalid_input', `${what} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): correct the path, or clear it.`, { path })
+  }
+  const pems = text.match(PEM_CERTIFICATE) ?? []
+  if (pems.length === 0) throw new AppErrorException('invalid_input', `${what} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`, { path })
+  const subjects = pems.map((pem, index) => {
+    try {
+      return new X509Certificate(pem).subject.replaceAll('\n', ', ')
+    } catch {
+      throw new AppErrorException('invalid_input', `Certificate ${index + 1} of ${what} ${path} cannot be read as an X.509 certificate.`, { path })
+    }
+  })
+  return { pems, subjects }
+}
+
+/** NODE_EXTRA_CA_CERTS as Node read it at start: a sentence, never a failure (Node ignores a bad file with a warning). */
+function extraCertificatesSentence(): string | undefined {
+  const path = process.env.NODE_EXTRA_CA_CERTS
+  if (!path) return undefined
+  try {
+    const { subjects } = readPemCertificates(path, 'NODE_EXTRA_CA_CERTS')
+    return `NODE_EXTRA_CA_CERTS=${path}: ${plural(subjects.length, 'certificate')} (${subjects.join('; ')}).`
+  } catch (error) {
+    return `NODE_EXTRA_CA_CERTS=${path} adds nothing: ${(error as Error).message}`
+  }
+}
+
+const contexts = new Map<string, SecureContext>()
+
+/** One TLS context per set of authorities, made once: parsing hundreds of certificates per connection would cost milliseconds each time. */
+function contextFor(ca: string[]): SecureContext {
+  const key = createHash('sha256').update(ca.join('\n')).digest('hex')
+  let context = contexts.get(key)
+  if (!context) {
+    context = tls.createSecureContext({ ca })
+    contexts.set(key, context)
+  }
+  return context
+}
+
+export function resolveTrust(caBundlePath: string | undefined): Trust {
+  const sources: string[] = []
+  const bundle = caBundlePath ? readPemCertificates(caBundlePath, 'The CA bundle') : undefined
+  let ca: string[] | undefined
+  if (getCACertificates) {
+    const system = getCACertificates('system')
+    sources.push(`The runtime's certificate authorities (${plural(getCACertificates('default').length, 'certificate')}, NODE_EXTRA_CA_CERTS included).`)
+    sources.push(`The system's trust store: ${plural(system.length, 'certificate')}.`)
+    ca = [...new Set([...getCACertificates('default'), ...system, ...(bundle?.pems ?? [])])]
+  } else {
+    sources.push(`Node's bundled certificate authorities (${plural(tls.rootCertificates.length, 'certificate')}).`)
+    const extra = extraCertificatesSentence()
+    if (extra) sources.push(extra)
+    sources.push(`The system's trust store is not read by Node ${process.version} (Node 22.15 and later, and the desktop app, read it): give a private CA through NODE_EXTRA_CA_CERTS or the profile's CA bundle.`)
+    // `ca` replaces Node's list, so the bundle goes with the bundled and NODE_EXTRA_CA_CERTS ones.
+    if (bundle) ca = [...tls.rootCertificates, ...extraCertificates(), ...bundle.pems]
+  }
+  if (bundle) sources.push(`The profile's CA bundle ${caBundlePath}: ${plural(bundle.pems.length, 'certificate')} (${bundle.subjects.join('; ')}).`)
+  return { sources, ...(ca ? { secureContext: contextFor(ca) } : {}), ...(caBundlePath ? { caBundlePath } : {}) }
+}
+
+function extraCertificates(): string[] {
+  const path = process.env.NODE_EXTRA_CA_CERTS
+  if (!path) return []
+  try {
+    return readPemCertificates(path, 'NODE_EXTRA_CA_CERTS').pems
+  } catch {
+    return []
+  }
+}
