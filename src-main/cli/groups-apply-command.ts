@@ -158,7 +158,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       runId = plan.runId
     }
 
-    const client = profile ? undefined : createUserApiClient({ baseUrl: targetUrl, apiToken: apiToken! })
+    const client = profile ? undefined : createUserApiClient({ baseUrl: targetUrl, apiToken: apiToken!, env: io.env })
     const runner = services.bulk.launch(runId, settings, { client, onProgress: progressPrinter(io, values.json) })
     // Ctrl+C: take no new row, let the requests in flight finish, keep the run for --resume.
     let interrupts = 0

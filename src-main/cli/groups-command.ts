@@ -112,7 +112,7 @@ async function readCall(operation: OperationName, values: Record<string, string 
 async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: number | undefined): Promise<Outcome> {
   const apiToken = io.env[TOKEN_ENV]
   if (!apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
-  const client = createUserApiClient({ baseUrl, apiToken, ...(timeoutMs ? { timeoutMs } : {}) })
+  const client = createUserApiClient({ baseUrl, apiToken, env: io.env, ...(timeoutMs ? { timeoutMs } : {}) })
   if (call.operation === 'rotateToken') {
     const result = await client.rotateToken({ current_token: call.currentToken })
     return { httpStatus: result.status, durationMs: result.durationMs, response: result.raw, warnings: [] }

@@ -30,6 +30,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./groups-command')).groupsCommand,
   },
   {
+    name: 'doctor',
+    summary: 'Say which proxy, CA and TLS version a call uses, and where it fails: DNS, TCP, proxy CONNECT, TLS, HTTP.',
+    load: async () => (await import('./doctor-command')).doctorCommand,
+  },
+  {
     name: 'validate',
     summary: 'Check site.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
     load: async () => (await import('./validate-command')).validateCommand,

@@ -1,6 +1,7 @@
 import type { profileCalls } from '../../src-shared/ipc/profile-calls'
 import type { Profile, ProfileView } from '../../src-shared/profiles/schemas'
 import type { HandlersFor } from '../router'
+import { diagnoseConnection } from '../user-api/diagnose'
 import type { ProfileStore } from './profile-store'
 import type { SecretVault } from './vault'
 import { profileProxyPasswordKey, profileTokenKey } from './vault-keys'
@@ -37,6 +38,7 @@ export function createProfileHandlers(store: ProfileStore, vault: SecretVault): 
       const imported = await store.importProfiles(text)
       return { imported: imported.length, names: imported.map((profile) => profile.name) }
     },
+    'profiles.diagnose': async ({ id }) => diagnoseConnection(await store.connectionForDiagnosis(id)),
     'profiles.vaultStatus': () => vault.status(),
   }
 }

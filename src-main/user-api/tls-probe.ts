@@ -160,8 +160,8 @@ export async function probeConnection(endpoint: URL, route: ProxyRoute, trust: T
           connection.once('error', reject)
         })
       }),
-    () => `Connected to ${hopName} (${address}).`,
-    (error) => `Could not connect to ${hopName} (${address}): ${reason(error)}.`,
+    () => `Connected to ${hopName}${address === host ? '' : ` at ${address}`}.`,
+    (error) => `Could not connect to ${hopName}${address === host ? '' : ` at ${address}`}: ${reason(error)}.`,
   )
   if (!socket) return finish('tcp')
 

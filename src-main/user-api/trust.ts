@@ -27,6 +27,9 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
+/** A few certificates by name; a whole store (hundreds) by its count alone. */
+const certificatesPhrase = (subjects: string[]) => (subjects.length <= 3 ? `${plural(subjects.length, 'certificate')} (${subjects.join('; ')})` : plural(subjects.length, 'certificate'))
+
 /** The certificates of a PEM file, each checked to be one; throws a sentence naming the file. */
 export function readPemCertificates(path: string, what: string): { pems: string[]; subjects: string[] } {
   let text: string
@@ -53,7 +56,7 @@ function extraCertificatesSentence(): string | undefined {
   if (!path) return undefined
   try {
     const { subjects } = readPemCertificates(path, 'NODE_EXTRA_CA_CERTS')
-    return `NODE_EXTRA_CA_CERTS=${path}: ${plural(subjects.length, 'certificate')} (${subjects.join('; ')}).`
+    return `NODE_EXTRA_CA_CERTS=${path}: ${certificatesPhrase(subjects)}.`
   } catch (error) {
     return `NODE_EXTRA_CA_CERTS=${path} adds nothing: ${(error as Error).message}`
   }
@@ -89,7 +92,7 @@ export function resolveTrust(caBundlePath: string | undefined): Trust {
     // `ca` replaces Node's list, so the bundle goes with the bundled and NODE_EXTRA_CA_CERTS ones.
     if (bundle) ca = [...tls.rootCertificates, ...extraCertificates(), ...bundle.pems]
   }
-  if (bundle) sources.push(`The profile's CA bundle ${caBundlePath}: ${plural(bundle.pems.length, 'certificate')} (${bundle.subjects.join('; ')}).`)
+  if (bundle) sources.push(`The profile's CA bundle ${caBundlePath}: ${certificatesPhrase(bundle.subjects)}.`)
   return { sources, ...(ca ? { secureContext: contextFor(ca) } : {}), ...(caBundlePath ? { caBundlePath } : {}) }
 }
 

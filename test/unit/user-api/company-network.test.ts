@@ -2,7 +2,10 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../../../src-main/cli/index'
+import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { createUserApiClient, type NetworkSettings, type UserApiClient } from '../../../src-main/user-api/client'
+import { diagnoseConnection, type DiagnosisTarget } from '../../../src-main/user-api/diagnose'
 import { closeDispatchers } from '../../../src-main/user-api/dispatchers'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { API_HOST, makeCertificates, startGateway, startProxy, type Certificates, type Gateway, type GatewayMode, type Proxy } from '../../helpers/company-network'
@@ -229,5 +232,81 @@ describe('trust', () => {
   it('refuses a CA bundle that cannot be read or holds no certificate, before anything is sent', async () => {
     expect(() => client({ network: { proxy: { mode: 'environment' }, caBundlePath: join(certificates.dir, 'missing.pem') } })).toThrow(/The CA bundle .*missing\.pem cannot be read \(ENOENT\)/)
     expect(() => client({ network: { proxy: { mode: 'environment' }, caBundlePath: join(certificates.dir, 'server.ext') } })).toThrow(/holds no PEM certificate/)
+  })
+})
+
+describe('the diagnosis (embed-console doctor, "Diagnose connection")', () => {
+  const target = (overrides: Partial<DiagnosisTarget> = {}): DiagnosisTarget => ({
+    baseUrl: `https://${API_HOST}`,
+    apiToken: API_TOKEN,
+    timeoutMs: 5000,
+    network: trusted(),
+    env: { HTTPS_PROXY: proxy.url },
+    ...overrides,
+  })
+  const outcomes = (diagnosis: Diagnosis) => Object.fromEntries(diagnosis.steps.map((step) => [step.step, step.outcome]))
+
+  it('says which proxy, CA and TLS version a call uses, and that every step passes', async () => {
+    const diagnosis = await diagnoseConnection(target())
+    expect(diagnosis).toMatchObject({
+      ok: true,
+      endpoint: `https://${API_HOST}/api/user`,
+      proxy: { url: proxy.url, source: 'HTTPS_PROXY', reason: 'HTTPS_PROXY is set.' },
+      tls: { version: expect.stringMatching(/^TLSv1\.[23]$/), certificate: { subject: `CN=${API_HOST}`, issuer: 'O=Embed Test Corp, CN=Embed Test Private CA' } },
+      summary: 'The connection works: every step passed, and the API accepted the token.',
+    })
+    expect(outcomes(diagnosis)).toEqual({ dns: 'skipped', tcp: 'ok', proxy: 'ok', tls: 'ok', http: 'ok' })
+    expect(diagnosis.steps.find((step) => step.step === 'proxy')?.message).toBe(`CONNECT ${API_HOST}:443 → 200: the proxy opened a tunnel to the server.`)
+    expect(diagnosis.trust.join('\n')).toContain(`The profile's CA bundle ${certificates.caFile}: 1 certificate (O=Embed Test Corp, CN=Embed Test Private CA).`)
+  })
+
+  it.each([
+    ['DNS', 'dns', () => target({ env: { HTTPS_PROXY: 'http://proxy.embed-console-test.invalid:3128' } }), /^The host name of the proxy proxy\.embed-console-test\.invalid:3128 \(from HTTPS_PROXY\) could not be resolved/],
+    ['TCP', 'tcp', async () => target({ env: { HTTPS_PROXY: `http://127.0.0.1:${await closedPort()}` } }), /^Could not connect to the proxy 127\.0\.0\.1:\d+ \(from HTTPS_PROXY\): the connection was refused\.$/],
+    ['proxy CONNECT', 'proxy', () => target({ network: { proxy: { mode: 'custom', url: guardedProxy.url } } }), /asks for credentials \(HTTP 407\)/],
+    ['TLS', 'tls', () => target({ network: { proxy: { mode: 'environment' } } }), /issued by “O=Embed Test Corp, CN=Embed Test Private CA”, which is not among the certificate authorities Embed Console trusts \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/],
+    ['HTTP', 'http', () => target({ apiToken: 'not-the-api-token' }), /^The API token was refused \(HTTP 401\)/],
+  ] as const)('says where it fails: at %s', async (_label, step, make, message) => {
+    const diagnosis = await diagnoseConnection(await make())
+    expect(diagnosis.ok).toBe(false)
+    expect(diagnosis.failedAt).toBe(step)
+    const failed = diagnosis.steps.find((entry) => entry.step === step)!
+    expect(failed.outcome).toBe('failed')
+    expect(failed.message).toMatch(message)
+    expect(diagnosis.summary).toMatch(/^It fails at the .+ step: /)
+    // The steps after the failure are not tried.
+    const after = diagnosis.steps.slice(diagnosis.steps.indexOf(failed) + 1)
+    expect(after.every((entry) => entry.outcome === 'skipped')).toBe(true)
+  })
+
+  it('checks the way without an API token, and says the API was not asked', async () => {
+    const diagnosis = await diagnoseConnection(target({ apiToken: null }))
+    expect(diagnosis.ok).toBe(true)
+    expect(outcomes(diagnosis).http).toBe('skipped')
+    expect(diagnosis.summary).toBe('The way to the server works. No API token is kept for this profile: the API was not asked.')
+  })
+
+  it('says a plain http call through a proxy is forwarded, without a tunnel or TLS', async () => {
+    const diagnosis = await diagnoseConnection(target({ baseUrl: `http://${API_HOST}`, env: { HTTP_PROXY: proxy.url } }))
+    expect(outcomes(diagnosis)).toEqual({ dns: 'skipped', tcp: 'ok', proxy: 'skipped', tls: 'skipped', http: 'ok' })
+  })
+
+  it('never quotes the proxy password', async () => {
+    const diagnosis = await diagnoseConnection(target({ network: { proxy: { mode: 'custom', url: guardedProxy.url, username: 'alice', password: PROXY_PASSWORD }, caBundlePath: certificates.caFile } }))
+    expect(diagnosis.ok).toBe(true)
+    expect(JSON.stringify(diagnosis)).not.toContain(PROXY_PASSWORD)
+  })
+
+  it('prints the diagnosis from `embed-console doctor --base-url`, exit 0 when it works and 1 where it fails', async () => {
+    const out: string[] = []
+    const io = (env: Record<string, string>) => ({ stdout: (text: string) => out.push(text), stderr: (text: string) => out.push(text), stdin: async () => '', env })
+    expect(await main(['doctor', '--base-url', `http://${API_HOST}`], io({ HTTP_PROXY: proxy.url, EMBED_CONSOLE_TOKEN: API_TOKEN }))).toBe(0)
+    const text = out.join('\n')
+    expect(text).toContain(`Diagnosis of http://${API_HOST}/api/user (--base-url, with the API token in EMBED_CONSOLE_TOKEN)`)
+    expect(text).toContain(`Proxy:  ${proxy.url} (from HTTP_PROXY). HTTP_PROXY is set.`)
+    expect(text).toMatch(/ {2}ok {6}HTTP {11}PUT \/api\/user answered HTTP 404 from the API/)
+    out.length = 0
+    expect(await main(['doctor', '--base-url', `https://${API_HOST}`, '--json'], io({ HTTPS_PROXY: proxy.url }))).toBe(1)
+    expect(JSON.parse(out.join('\n'))).toMatchObject({ ok: true, value: { ok: false, failedAt: 'tls' } })
   })
 })
