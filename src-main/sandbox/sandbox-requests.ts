@@ -99,6 +99,8 @@ export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): ParsedReque
   }
 }
 
+// A NUL is exactly what this looks for.
+// eslint-disable-next-line no-control-regex
 const NUL_OR_LONE_SURROGATE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /**
