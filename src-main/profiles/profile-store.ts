@@ -296,7 +296,7 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
           updatedAt: now().toISOString(),
         }
         checkProxy(updated)
-        if (changes.caBundlePath !== undefined) checkCaBundle(updated.caBundlePath)
+        if (updated.caBundlePath !== current.caBundlePath) checkCaBundle(updated.caBundlePath)
         // The secrets were issued by the old server: none may reach another (ProfileChangesSchema).
         // The proxy password belongs to the network, not the server: it stays.
         const passwordKey = profileProxyPasswordKey(id)
