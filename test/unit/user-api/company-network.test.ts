@@ -1,4 +1,6 @@
 import { mkdtemp } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -142,6 +144,33 @@ describe('the proxy', () => {
     // Credentials in the variable, as curl takes them.
     const fromVariable = await client({ env: { HTTPS_PROXY: `http://alice:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${guardedProxy.port}` } }).getOrCreate({ user_group_id: nextId() })
     expect(fromVariable.status).toBe(200)
+  })
+
+  it('takes a forwarded (plain http) rotation the proxy refused for credentials as never sent: not outcome unknown', async () => {
+    const error = await failureOf(client({ base: `http://${API_HOST}`, env: { HTTP_PROXY: guardedProxy.url } }).rotateToken({ current_token: 'some-group-token' }))
+    expect(error.code).toBe('connect_failed')
+    expect(error.message).toContain('asks for credentials (HTTP 407)')
+  })
+
+  it('redacts the proxy password from what a proxy sends back, in any form', async () => {
+    // A broken proxy that answers a forwarded request with the credentials it was given.
+    const echoing = createServer((req, res) => {
+      const given = Buffer.from((req.headers['proxy-authorization'] ?? '').replace(/^Basic /, ''), 'base64').toString('utf8')
+      res.writeHead(502, { 'Content-Type': 'text/plain', 'X-Request-Id': given }).end(`bad gateway for ${given} (${req.headers['proxy-authorization']})`)
+    })
+    await new Promise<void>((resolve) => echoing.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (echoing.address() as AddressInfo).port
+      const network: NetworkSettings = { proxy: { mode: 'custom', url: `http://127.0.0.1:${port}`, username: 'alice', password: PROXY_PASSWORD } }
+      const error = await failureOf(client({ base: `http://${API_HOST}`, network }).getOrCreate({ user_group_id: nextId() }))
+      expect(error.code).toBe('http_status')
+      const exposed = JSON.stringify([error.message, error.details, error.stack])
+      expect(exposed).toContain('bad gateway for alice:[redacted]')
+      expect(exposed).not.toContain(PROXY_PASSWORD)
+      expect(exposed).not.toContain(Buffer.from(`alice:${PROXY_PASSWORD}`).toString('base64'))
+    } finally {
+      await new Promise<void>((resolve) => echoing.close(() => resolve()))
+    }
   })
 
   it('names the proxy when it cannot be reached, and a rotation that never left is not outcome unknown', async () => {
