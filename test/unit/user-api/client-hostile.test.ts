@@ -266,6 +266,19 @@ describe('the client’s sentences for HTTP statuses from something that is not 
     expect(detailsOf(error).status).toBe(status)
   })
 
+  it.each([
+    ['Django REST framework’s detail (a read-only token)', 403, { detail: 'You do not have permission to perform this action.' }, 'You do not have permission to perform this action.'],
+    ['FastAPI’s validation detail', 422, { detail: [{ loc: ['body', 'user_group_id'], msg: 'field required', type: 'value_error.missing' }] }, 'body.user_group_id: field required'],
+    ['a message', 401, { message: 'Invalid API key.' }, 'Invalid API key.'],
+    ['a list of errors', 400, { errors: [{ message: 'name is too long' }, 'mapping is invalid'] }, 'name is too long; mapping is invalid'],
+    ['errors by field', 400, { errors: { name: ['is too long'], user_group_id: ['is taken'] } }, 'name: is too long; user_group_id: is taken'],
+  ])('quotes %s after the status sentence', async (_case, status, body, said) => {
+    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(status, body) })))
+    expect(error.code).toBe('http_status')
+    expect(error.message).toMatch(new RegExp(`\\(HTTP ${status}\\).* The server said: “${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”$`))
+    expect(detailsOf(error).serverMessage).toBe(said)
+  })
+
   it('puts Retry-After into the 429 sentence and the details, in seconds or as a date', async () => {
     const seconds = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(429, 'slow down', { 'Retry-After': '30' }) })))
     expect(seconds.message).toBe('The server is limiting requests (HTTP 429): try again in 30 seconds (Retry-After).')
