@@ -70,7 +70,7 @@ export async function diagnoseConnection(target: DiagnosisTarget): Promise<Diagn
   return redact({
     endpoint: endpoint.href,
     proxy,
-    trust: trust.sources,
+    trust: trust.sources(),
     ...(probe.tls?.certificate ? { tls: { version: probe.tls.version, cipher: probe.tls.cipher, certificate: certificateSummary(probe.tls.certificate) } } : {}),
     steps,
     ok: failedAt === undefined,

@@ -13,8 +13,8 @@ import { AppErrorException } from '../../src-shared/ipc/result'
 export interface Trust {
   /** Undefined: the runtime's own context is enough (no bundle, no system store to add). */
   secureContext?: SecureContext
-  /** Where the authorities come from, a sentence each (for doctor). */
-  sources: string[]
+  /** Where the authorities come from, a sentence each (for doctor; made on demand, as it reads files). */
+  sources(): string[]
   /** The profile's bundle, when it has one: named in the advice of a TLS failure. */
   caBundlePath?: string
 }
@@ -76,25 +76,28 @@ function contextFor(ca: string[]): SecureContext {
 }
 
 export function resolveTrust(caBundlePath: string | undefined): Trust {
-  const sources: string[] = []
   const bundle = caBundlePath ? readPemCertificates(caBundlePath, 'The CA bundle') : undefined
   let ca: string[] | undefined
-  if (getCACertificates) {
-    const system = getCACertificates('system')
-    sources.push(`The runtime's certificate authorities (${plural(getCACertificates('default').length, 'certificate')}, NODE_EXTRA_CA_CERTS included).`)
-    sources.push(`The system's trust store: ${plural(system.length, 'certificate')}.`)
-    ca = [...new Set([...getCACertificates('default'), ...system, ...(bundle?.pems ?? [])])]
-  } else {
-    sources.push(`Node's bundled certificate authorities (${plural(tls.rootCertificates.length, 'certificate')}).`)
-    const extra = extraCertificatesSentence()
-    if (extra) sources.push(extra)
-    sources.push(`The system's trust store is not read by Node ${process.version} (Node 22.15 and later, and the desktop app, read it): give a private CA through NODE_EXTRA_CA_CERTS or the profile's CA bundle.`)
-    // `ca` replaces Node's list, so the bundle goes with the bundled and NODE_EXTRA_CA_CERTS ones.
-    if (bundle) ca = [...tls.rootCertificates, ...extraCertificates(), ...bundle.pems]
+  if (getCACertificates) ca = [...new Set([...getCACertificates('default'), ...getCACertificates('system'), ...(bundle?.pems ?? [])])]
+  // `ca` replaces Node's list, so the bundle goes with the bundled and NODE_EXTRA_CA_CERTS ones.
+  else if (bundle) ca = [...tls.rootCertificates, ...extraCertificates(), ...bundle.pems]
+  const sources = () => {
+    const said: string[] = []
+    if (getCACertificates) {
+      said.push(`The runtime's certificate authorities (${plural(getCACertificates('default').length, 'certificate')}, NODE_EXTRA_CA_CERTS included).`)
+      said.push(`The system's trust store: ${plural(getCACertificates('system').length, 'certificate')}.`)
+    } else {
+      said.push(`Node's bundled certificate authorities (${plural(tls.rootCertificates.length, 'certificate')}).`)
+      const extra = extraCertificatesSentence()
+      if (extra) said.push(extra)
+      said.push(`The system's trust store is not read by Node ${process.version} (Node 22.15 and later, and the desktop app, read it): give a private CA through NODE_EXTRA_CA_CERTS or the profile's CA bundle.`)
+    }
+    if (bundle) said.push(`The profile's CA bundle ${caBundlePath}: ${certificatesPhrase(bundle.subjects)}.`)
+    return said
   }
-  if (bundle) sources.push(`The profile's CA bundle ${caBundlePath}: ${certificatesPhrase(bundle.subjects)}.`)
   return { sources, ...(ca ? { secureContext: contextFor(ca) } : {}), ...(caBundlePath ? { caBundlePath } : {}) }
 }
+
 
 function extraCertificates(): string[] {
   const path = process.env.NODE_EXTRA_CA_CERTS

@@ -3,7 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { createUserApiClient, type NetworkSettings, type UserApiClient } from '../../../src-main/user-api/client'
@@ -70,6 +70,9 @@ let ids = 0
 const nextId = () => `company-${++ids}`
 
 describe('the proxy', () => {
+  // Calls keep their connections (a tunnel too): each test counts the CONNECTs of its own.
+  beforeEach(() => closeDispatchers())
+
   it('carries https through HTTPS_PROXY with CONNECT, and the GET’s JSON body arrives', async () => {
     const before = proxy.connects.length
     const id = nextId()
