@@ -23,7 +23,6 @@ import { exchangeJson, ExchangeFailure } from './exchange'
 import { resolveProxyRoute, type ProxyChoice, type ProxyRoute } from './proxy-route'
 import { readAnswer, type Operation } from './read-answer'
 import { createRedactor, redactException, redactSuccess, type Redactor } from './redact'
-import { explainCertificateFailure } from './tls-probe'
 import { resolveTrust, type Trust } from './trust'
 
 export const DEFAULT_TIMEOUT_MS = 15_000
@@ -146,6 +145,8 @@ function rotationOutcomeUnknown(error: AppErrorException): boolean {
 async function withCertificate(failure: AppErrorException, endpoint: URL, route: ProxyRoute, trust: Trust, timeoutMs: number): Promise<AppErrorException> {
   if (!(failure instanceof ExchangeFailure) || failure.code !== 'tls_failed') return failure
   const cause = (failure.details as { cause?: { code?: string } }).cause?.code ?? ''
+  // Loaded only here: the probe's modules (tls, dns) are a cost no successful call should pay.
+  const { explainCertificateFailure } = await import('./tls-probe')
   const explained = await explainCertificateFailure(cause, endpoint, route, trust, timeoutMs).catch(() => undefined)
   if (!explained) return failure
   return new ExchangeFailure('tls_failed', explained.message, { ...(failure.details as Record<string, unknown>), certificate: explained.certificate }, failure.requestMayHaveArrived)
