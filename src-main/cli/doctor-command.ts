@@ -6,7 +6,7 @@ import { defaultDataDir } from '../data-dir'
 import { ENVIRONMENT_NETWORK } from '../user-api/client'
 import { diagnoseConnection, type DiagnosisTarget } from '../user-api/diagnose'
 import { TOKEN_ENV } from './groups-command'
-import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { parseTimeoutSeconds, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
 
 const USAGE = [
   'embed-console doctor (--profile NAME | --base-url URL) [--timeout SECONDS] [--data-dir DIR] [--json]',
@@ -16,13 +16,6 @@ const USAGE = [
   '  --timeout SECONDS  per step (default: the profile’s, or 15)',
   '  --json             the diagnosis as {"ok": true, "value": {…}} on stdout',
 ].join('\n')
-
-function parseTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const seconds = Number(value)
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) throw new UsageError('--timeout takes a number of seconds from 0 to 300.')
-  return seconds * 1000
-}
 
 const OUTCOME_WORDS = { ok: 'ok', failed: 'FAILED', skipped: '-' } as const
 
@@ -50,8 +43,7 @@ async function profileTarget(profileName: string, dataDir: string): Promise<{ ta
   const { createAppServices } = await import('../app-services')
   const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
   try {
-    const profile = services.profiles.list().find((candidate) => candidate.id === profileName || candidate.name === profileName)
-    if (!profile) throw new UsageError(`There is no saved profile named “${profileName}”.`)
+    const profile = profileNamed(services.profiles, profileName)
     return { target: await services.profiles.connectionForDiagnosis(profile.id), subject: `profile “${profile.name}”` }
   } finally {
     await services.close()
@@ -71,7 +63,7 @@ async function runDoctor(argv: string[], io: CliIo): Promise<number> {
     strict: true,
   })
   if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
-  const timeoutMs = parseTimeout(values.timeout)
+  const timeoutMs = parseTimeoutSeconds(values.timeout)
   let target: DiagnosisTarget
   let subject: string
   if (values['base-url'] !== undefined) {

@@ -9,7 +9,7 @@ import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
-import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { parseTimeoutSeconds, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
 
 const OPERATIONS = {
   'get-or-create': 'getOrCreate',
@@ -63,13 +63,6 @@ async function readJsonOption<T>(flag: string, value: string | undefined, schema
   const checked = schema.safeParse(parsed)
   if (!checked.success) throw new UsageError(`--${flag}: ${checked.error.issues[0]?.message ?? 'not the expected shape'}.`)
   return checked.data
-}
-
-function parseTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const seconds = Number(value)
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) throw new UsageError('--timeout takes a number of seconds from 0 to 300.')
-  return seconds * 1000
 }
 
 function parseBaseUrl(value: string): string {
@@ -133,8 +126,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
   const { createAppServices } = await import('../app-services')
   const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
   try {
-    const profile = services.profiles.list().find((candidate) => candidate.id === profileName || candidate.name === profileName)
-    if (!profile) throw new UsageError(`There is no saved profile named “${profileName}”.`)
+    const profile = profileNamed(services.profiles, profileName)
     const overrides = timeoutMs ? { timeoutMs } : {}
     const result =
       call.operation === 'rotateToken'
@@ -175,7 +167,7 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
     strict: true,
   })
   if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
-  const timeoutMs = parseTimeout(values.timeout)
+  const timeoutMs = parseTimeoutSeconds(values.timeout)
   const baseUrl = values['base-url'] === undefined ? undefined : parseBaseUrl(values['base-url'])
   const call = await readCall(operation as OperationName, values, io)
 
