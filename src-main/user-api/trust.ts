@@ -1,4 +1,4 @@
-import { createHash, X509Certificate } from 'node:crypto'
+import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import tls, { type SecureContext } from 'node:tls'
 import { AppErrorException } from '../../src-shared/ipc/result'
@@ -62,14 +62,24 @@ function extraCertificatesSentence(): string | undefined {
   }
 }
 
+/*
+ * One TLS context per CA bundle (none included), made once: a context parses its hundreds of
+ * certificates, milliseconds that no call should pay again. The runtime's list and the system's
+ * store are read once too: they do not change while the app runs (NODE_EXTRA_CA_CERTS is read at
+ * start anyway).
+ */
 const contexts = new Map<string, SecureContext>()
+let runtimeCertificates: string[] | undefined
 
-/** One TLS context per set of authorities, made once: parsing hundreds of certificates per connection would cost milliseconds each time. */
-function contextFor(ca: string[]): SecureContext {
-  const key = createHash('sha256').update(ca.join('\n')).digest('hex')
+function contextFor(bundle: string[]): SecureContext {
+  const key = bundle.join('\n')
   let context = contexts.get(key)
   if (!context) {
-    context = tls.createSecureContext({ ca })
+    runtimeCertificates ??= getCACertificates
+      ? [...getCACertificates('default'), ...getCACertificates('system')]
+      : // Node 20: `ca` replaces Node's list, so it goes with the bundled and NODE_EXTRA_CA_CERTS ones.
+        [...tls.rootCertificates, ...extraCertificates()]
+    context = tls.createSecureContext({ ca: [...new Set([...runtimeCertificates, ...bundle])] })
     contexts.set(key, context)
   }
   return context
@@ -77,10 +87,9 @@ function contextFor(ca: string[]): SecureContext {
 
 export function resolveTrust(caBundlePath: string | undefined): Trust {
   const bundle = caBundlePath ? readPemCertificates(caBundlePath, 'The CA bundle') : undefined
-  let ca: string[] | undefined
-  if (getCACertificates) ca = [...new Set([...getCACertificates('default'), ...getCACertificates('system'), ...(bundle?.pems ?? [])])]
-  // `ca` replaces Node's list, so the bundle goes with the bundled and NODE_EXTRA_CA_CERTS ones.
-  else if (bundle) ca = [...tls.rootCertificates, ...extraCertificates(), ...bundle.pems]
+  // Without a bundle, Node's own context already holds its list and NODE_EXTRA_CA_CERTS; one is
+  // made only to add the system's store, where the runtime reads it.
+  const secureContext = bundle || getCACertificates ? contextFor(bundle?.pems ?? []) : undefined
   const sources = () => {
     const said: string[] = []
     if (getCACertificates) {
@@ -95,7 +104,7 @@ export function resolveTrust(caBundlePath: string | undefined): Trust {
     if (bundle) said.push(`The profile's CA bundle ${caBundlePath}: ${certificatesPhrase(bundle.subjects)}.`)
     return said
   }
-  return { sources, ...(ca ? { secureContext: contextFor(ca) } : {}), ...(caBundlePath ? { caBundlePath } : {}) }
+  return { sources, ...(secureContext ? { secureContext } : {}), ...(caBundlePath ? { caBundlePath } : {}) }
 }
 
 
