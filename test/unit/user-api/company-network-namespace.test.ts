@@ -23,6 +23,7 @@ interface Run {
 type Envelope = { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string } }
 const envelope = (run: Run) => JSON.parse(run.stdout) as Envelope
 
+if (!support.ok && !underCi) console.warn(`Skipping issue 20's calls in a network namespace: ${support.reason}. Run as root on Linux (CI=true makes this a failure).`)
 if (!support.ok && underCi) {
   it('needs a network namespace under CI (CI=true)', () => {
     throw new Error(`The company-network test cannot run: ${support.reason}. CI runs as root on a machine with unshare; fix the runner.`)
