@@ -21,7 +21,7 @@ const DECODERS: Record<string, (body: Buffer, options: ZlibOptions) => Promise<B
   deflate: (body, options) => (isZlibWrapped(body) ? inflateAsync : inflateRawAsync)(body, options),
 }
 
-export type BodyProblem =
+type BodyProblem =
   | { kind: 'unsupported'; encoding: string }
   | { kind: 'too_large'; encoding: string }
   | { kind: 'corrupt'; encoding: string; reason: string }
@@ -65,7 +65,7 @@ const BOMS: Array<[bytes: number[], encoding: string]> = [
 ]
 
 /** The charset a Content-Type names, or undefined. */
-export function charsetOf(contentType: string | undefined): string | undefined {
+function charsetOf(contentType: string | undefined): string | undefined {
   const match = /;\s*charset\s*=\s*("?)([^";\s]+)\1/i.exec(contentType ?? '')
   return match?.[2]?.toLowerCase()
 }

@@ -67,7 +67,7 @@ export const CERTIFICATE_CODES = new Set([
   'HOSTNAME_MISMATCH',
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ])
-export const isTlsCode = (code: string) => code === 'EPROTO' || CERTIFICATE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')
+const isTlsCode = (code: string) => code === 'EPROTO' || CERTIFICATE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')
 
 /** undici's words for a proxy that answered CONNECT (or a forwarded request) with a refusal. */
 const PROXY_STATUS = /Proxy response \((\d+)\) !== 200|Proxy Authentication Required \((\d+)\)/

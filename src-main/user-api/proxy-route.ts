@@ -57,7 +57,7 @@ function proxyFromVariable(name: string, value: string): NonNullable<ProxyRoute[
  * a domain (a leading `.` or `*.` is ignored) for itself and every subdomain; an IP address or
  * CIDR range for addresses in it; any of them with `:port` for that port only.
  */
-export function noProxyMatch(url: URL, noProxy: string): string | undefined {
+function noProxyMatch(url: URL, noProxy: string): string | undefined {
   const hostname = url.hostname.toLowerCase().replace(/^\[|\]$/g, '')
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
   const hostIp = isIP(hostname)

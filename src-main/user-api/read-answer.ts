@@ -74,7 +74,7 @@ function redirectSentence(status: number, location: string | undefined, context:
  * `message`, Django REST framework's and FastAPI's `detail` (a string, or a list of `{msg}`),
  * and `errors` (a list of strings or of `{message}`, or an object of field → messages).
  */
-export function serverWords(body: unknown): string | undefined {
+function serverWords(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined
   const record = body as Record<string, unknown>
   const text = (value: unknown): string | undefined => {

@@ -62,7 +62,7 @@ const reason = (error: unknown) => {
 }
 
 /** `CN=api.example.com, O=Example` from a certificate's subject or issuer. */
-export const distinguishedName = (name: Record<string, string | string[]> | undefined) =>
+const distinguishedName = (name: Record<string, string | string[]> | undefined) =>
   Object.entries(name ?? {})
     .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`)
     .join(', ') || '(no name)'
@@ -77,7 +77,7 @@ export function certificateSummary(certificate: DetailedPeerCertificate): Certif
 }
 
 /** What to do about a certificate OpenSSL refused, naming it and the option that would trust it. */
-export function certificateProblemSentence(code: string, certificate: DetailedPeerCertificate | undefined, host: string, trust: Trust): string {
+function certificateProblemSentence(code: string, certificate: DetailedPeerCertificate | undefined, host: string, trust: Trust): string {
   if (!certificate?.subject) return `its certificate was refused (${code}).`
   const { subject, issuer, validTo, altNames } = certificateSummary(certificate)
   const trustIt = trust.caBundlePath
