@@ -55,6 +55,12 @@ test('a profile behind a proxy with a private CA: saved, tested and diagnosed', 
   await expect(form.getByRole('alert')).toContainText('missing.pem cannot be read (ENOENT)')
   await form.getByLabel('CA bundle file').fill(certificates.caFile)
   await checkScreen(page, 'profiles-network-form')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.setViewportSize({ width: 800, height: 900 })
+  await form.getByLabel('Proxy address').scrollIntoViewIfNeeded()
+  await checkScreen(page, 'profiles-network-form-dark-800')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 1280, height: 800 })
   await form.getByRole('button', { name: 'Create profile' }).click()
 
   const card = page.getByRole('listitem', { name: 'Corp' })
