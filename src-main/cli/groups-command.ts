@@ -9,7 +9,7 @@ import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
-import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { parseTimeoutSeconds, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
 
 const OPERATIONS = {
   'get-or-create': 'getOrCreate',
@@ -66,13 +66,6 @@ async function readJsonOption<T>(flag: string, value: string | undefined, schema
   return checked.data
 }
 
-function parseTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const seconds = Number(value)
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) throw new UsageError('--timeout takes a number of seconds from 0 to 300.')
-  return seconds * 1000
-}
-
 function parseBaseUrl(value: string): string {
   const parsed = BaseUrlSchema.safeParse(value)
   if (!parsed.success) throw new UsageError(`--base-url: ${parsed.error.issues[0]?.message ?? 'not an http(s) address.'}`)
@@ -120,7 +113,7 @@ async function readCall(operation: OperationName, values: Record<string, string 
 async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: number | undefined): Promise<Outcome> {
   const apiToken = io.env[TOKEN_ENV]
   if (!apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
-  const client = createUserApiClient({ baseUrl, apiToken, ...(timeoutMs ? { timeoutMs } : {}) })
+  const client = createUserApiClient({ baseUrl, apiToken, env: io.env, ...(timeoutMs ? { timeoutMs } : {}) })
   if (call.operation === 'rotateToken') {
     if (!('currentToken' in call)) throw new UsageError('--base-url keeps no tokens: pass the current token with --current-token -')
     const result = await client.rotateToken({ current_token: call.currentToken })
@@ -142,8 +135,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
   const { createAppServices } = await import('../app-services')
   const services = await createAppServices({ dataDir, transport: 'browser', client: 'cli', sandbox: false })
   try {
-    const profile = services.profiles.list().find((candidate) => candidate.id === profileName || candidate.name === profileName)
-    if (!profile) throw new UsageError(`There is no saved profile named “${profileName}”.`)
+    const profile = profileNamed(services.profiles, profileName)
     const overrides = timeoutMs ? { timeoutMs } : {}
     const result =
       call.operation === 'rotateToken'
@@ -184,7 +176,7 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
     strict: true,
   })
   if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
-  const timeoutMs = parseTimeout(values.timeout)
+  const timeoutMs = parseTimeoutSeconds(values.timeout)
   const baseUrl = values['base-url'] === undefined ? undefined : parseBaseUrl(values['base-url'])
   const call = await readCall(operation as OperationName, values, io)
 

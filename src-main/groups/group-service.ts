@@ -84,9 +84,7 @@ const MIN_REDACTED_GROUP_TOKEN_LENGTH = 8
 export function createGroupService(deps: GroupServiceDeps) {
   const { db, profiles, vault, catalog, activity, rotations } = deps
   const now = deps.now ?? (() => new Date())
-  const createClient =
-    deps.createClient ??
-    ((connection: Connection) => createUserApiClient({ baseUrl: connection.baseUrl, apiToken: connection.apiToken, timeoutMs: connection.timeoutMs }))
+  const createClient = deps.createClient ?? ((connection: Connection) => createUserApiClient(connection))
 
   const profileIdOrActive = (profileId: string | undefined): string => {
     const id = profileId ?? profiles.activeId()

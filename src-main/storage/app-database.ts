@@ -225,6 +225,20 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 7,
+    name: 'a profile says how it reaches its server: proxy and CA bundle',
+    up(db) {
+      // proxy_mode: environment (HTTPS_PROXY… decide), direct, or custom (proxy_url, proxy_username;
+      // the password is a secret row). ca_bundle_path: a PEM file of CAs to trust besides the runtime's.
+      db.exec(`
+        ALTER TABLE profiles ADD COLUMN proxy_mode TEXT NOT NULL DEFAULT 'environment';
+        ALTER TABLE profiles ADD COLUMN proxy_url TEXT NOT NULL DEFAULT '';
+        ALTER TABLE profiles ADD COLUMN proxy_username TEXT NOT NULL DEFAULT '';
+        ALTER TABLE profiles ADD COLUMN ca_bundle_path TEXT NOT NULL DEFAULT '';
+      `)
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {
