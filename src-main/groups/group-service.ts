@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { ActivityEntry, ApiOperation } from '../../src-shared/activity/schemas'
 import type { ConnectionTest, GroupCallResult, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { environmentMismatch, environmentMismatchWarning } from '../../src-shared/profiles/environment'
 import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { ActivityLog } from '../activity/activity-log'
@@ -98,7 +99,16 @@ export function createGroupService(deps: GroupServiceDeps) {
     const profile = profiles.get(profileId)
     const startedAt = now()
     const started = performance.now()
-    const base = { id: randomUUID(), time: startedAt.toISOString(), profileId, profileName: profile.name, operation, ...(groupId ? { groupId } : {}) }
+    const requestedName = (request as { name?: unknown } | undefined)?.name
+    const base = {
+      id: randomUUID(),
+      time: startedAt.toISOString(),
+      profileId,
+      profileName: profile.name,
+      operation,
+      ...(groupId ? { groupId } : {}),
+      ...(typeof requestedName === 'string' && requestedName ? { groupName: requestedName } : {}),
+    }
     let redact = createRedactor(secrets)
     const kept = (body: unknown) => redactReturnedTokens(redact(body))
     try {
@@ -138,13 +148,19 @@ export function createGroupService(deps: GroupServiceDeps) {
     return token ? [token] : []
   }
 
-  /** The call's activity entry, the group's token and its catalog row, in one transaction. */
+  /**
+   * The call's activity entry, the group's token and its catalog row, in one transaction, with
+   * what the operator should know: the catalog's warnings, `callWarnings` from the caller, and
+   * where the server put the group when the profile's kind says otherwise (the server's word,
+   * remembered on the profile).
+   */
   function remember(
     profileId: string,
     { result: answered, entry, exchange }: Called<GroupResponse>,
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
     options: CallOptions,
+    callWarnings: string[] = [],
   ): GroupCallResult {
     // The client has redacted the API token and the token it rotated; the group tokens this
     // service knows go too, wherever the server echoed them: the group's token as kept before
@@ -158,10 +174,15 @@ export function createGroupService(deps: GroupServiceDeps) {
     const apiToken = vault.get(profileTokenKey(profileId))
     const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
     // A rotated token is never stored without its catalog row, nor the reverse.
+    const profile = profiles.get(profileId)
+    const mismatch = environmentMismatch(profile.environmentKind, group.api_environment_tag)
     return db.transaction(() => {
-      activity.append(entry, scrubGroupSecrets(exchange))
       vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-      const { warnings } = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+      const recorded = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+      if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
+      const warnings = [...(mismatch ? [environmentMismatchWarning(profile.name, mismatch)] : []), ...callWarnings, ...recorded.warnings]
+      const name = group.name ?? entry.groupName
+      activity.append({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }, scrubGroupSecrets(exchange))
       const answer: GroupCallResult = {
         profileId,
         group,
@@ -170,6 +191,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         httpStatus: result.status,
         durationMs: result.durationMs,
         warnings,
+        ...(mismatch ? { environmentMismatch: mismatch } : {}),
       }
       options.settle?.({ ok: true, result: answer })
       return answer
@@ -184,11 +206,10 @@ export function createGroupService(deps: GroupServiceDeps) {
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
-      const remembered = remember(id, called, existing ? undefined : request, false, options)
-      if (!existing) return remembered
-      const notApplied = fieldsNotApplied(request, called.result.value.user_group, previous?.mapping)
-      if (notApplied.length === 0) return remembered
-      return { ...remembered, notApplied, warnings: [notAppliedWarning(request.user_group_id, notApplied), ...remembered.warnings] }
+      const notApplied = existing ? fieldsNotApplied(request, called.result.value.user_group, previous?.mapping) : []
+      const warnings = notApplied.length ? [notAppliedWarning(request.user_group_id, notApplied)] : []
+      const remembered = remember(id, called, existing ? undefined : request, false, options, warnings)
+      return notApplied.length ? { ...remembered, notApplied } : remembered
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {

@@ -11,6 +11,7 @@ import {
   type TokenState,
   type TokenStorage,
 } from '../../src-shared/profiles/schemas'
+import type { EnvironmentTag } from '../../src-shared/user-api/schemas'
 import { isUniqueViolation, type Database } from '../storage/database'
 import { buildProfilesExport, parseProfilesExport, uniqueName } from './profile-transfer'
 import type { SecretVault } from './vault'
@@ -50,6 +51,12 @@ export interface ProfileStore {
   /** Adds the file's profiles under new ids, renaming any whose name is taken. */
   importProfiles(text: string): Promise<Profile[]>
   resolveConnection(id: string): Promise<Connection>
+  /**
+   * Remembers where the server put a group returned through this profile (its
+   * api_environment_tag): the server's word, which wins over the kind. Synchronous, for the
+   * transaction that records the call. Built-in profiles keep nothing.
+   */
+  noteServerEnvironment(id: string, tag: EnvironmentTag): void
   /** Sentences for the operator about this launch, e.g. a stored profile that could not be read. */
   notices(): string[]
 }
@@ -72,6 +79,7 @@ interface ProfileRow {
   timeout_seconds: number
   environment_label: string
   environment_kind: string
+  server_environment: string | null
   created_at: string
   updated_at: string
 }
@@ -100,6 +108,7 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       timeoutSeconds: row.timeout_seconds,
       environmentLabel: row.environment_label,
       environmentKind: row.environment_kind,
+      serverEnvironment: row.server_environment,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })
@@ -310,6 +319,10 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
           return profile
         })
       })
+    },
+
+    noteServerEnvironment(id, tag) {
+      db.run('UPDATE profiles SET server_environment = ? WHERE id = ? AND server_environment IS NOT ?', tag, id, tag)
     },
 
     async resolveConnection(id) {

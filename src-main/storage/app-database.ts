@@ -1,5 +1,7 @@
 import { join } from 'node:path'
 import { openDatabase, type Database, type Migration } from './database'
+import { createFullTextIndex } from './full-text'
+import { ACTIVITY_SEARCH } from '../activity/activity-search'
 
 /** The app's own data: profiles, secrets, the catalog of groups and the activity log. */
 export const APP_DATABASE_FILE = 'embed-console.db'
@@ -175,6 +177,26 @@ export const appMigrations: readonly Migration[] = [
         CREATE INDEX catalog_by_environment ON catalog (profile_id, (environment_tag IS NULL), environment_tag, group_sort);
         CREATE INDEX catalog_by_team ON catalog (profile_id, (team_id IS NULL), team_id, group_sort);
       `)
+    },
+  },
+  // 6 and 7 come from work merged alongside this one: the runner applies each by its version.
+  {
+    version: 8,
+    name: 'activity: the group name, the warnings and a full-text index; the environment a profile\'s server last gave',
+    up(db) {
+      db.exec(`
+        -- The group's name as the answer gave it (else as the request sent it), for search.
+        ALTER TABLE activity ADD COLUMN group_name TEXT;
+        -- JSON array of sentences: what a call that succeeded still said (an environment mismatch).
+        ALTER TABLE activity ADD COLUMN warnings TEXT;
+        UPDATE activity SET group_name = coalesce(
+          CASE WHEN json_valid(response) THEN json_extract(response, '$.user_group.name') END,
+          CASE WHEN json_valid(request) THEN json_extract(request, '$.name') END)
+        WHERE group_id IS NOT NULL;
+        -- Customer or Testing: the api_environment_tag of the last group the server returned through it.
+        ALTER TABLE profiles ADD COLUMN server_environment TEXT;
+      `)
+      createFullTextIndex(db, ACTIVITY_SEARCH)
     },
   },
 ]

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { ActivityDetailSchema, ActivityEntrySchema, ActivityFilterSchema } from '../activity/schemas'
 import { CatalogEntrySchema, CatalogQuerySchema, CatalogRowSchema } from '../catalog/schemas'
-import { GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
+import { EnvironmentKindSchema } from '../profiles/schemas'
+import { EnvironmentTagSchema, GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
 import { defineCall } from './define'
 
 /** Which profile a call goes through; omitted means the active one. */
@@ -20,6 +21,10 @@ export const GroupCallResultSchema = z.object({
     .array(z.enum(['name', 'mapping', 'properties']))
     .optional()
     .describe('Get-or-create found the group: these fields were given but not applied (Update applies them)'),
+  environmentMismatch: z
+    .object({ profileKind: EnvironmentKindSchema.exclude(['unspecified']), serverTag: EnvironmentTagSchema })
+    .optional()
+    .describe('The profile is marked for one environment and the server put the group in the other (its warning is in warnings)'),
 })
 export type GroupCallResult = z.infer<typeof GroupCallResultSchema>
 
