@@ -157,6 +157,8 @@ export function startRun(options: RunnerOptions): RunControl {
   let pausing = false
   let cancelling = false
   let retried = 0
+  /** Rows a cancel skipped: never sent, so never counted as done. */
+  let cancelledRows = 0
   let lastSeq = -1
   let exhausted = false
   let queue: JournalItem[] = []
@@ -174,7 +176,7 @@ export function startRun(options: RunnerOptions): RunControl {
       runId,
       state,
       total,
-      done: total - tallies.pending,
+      done: total - tallies.pending - cancelledRows,
       failed: tallies.failed,
       unknown: tallies.unknown,
       retried,
@@ -307,6 +309,7 @@ export function startRun(options: RunnerOptions): RunControl {
     await Promise.all(Array.from({ length: options.settings.concurrency }, worker))
     if (cancelling) {
       journal.skipPending(runId)
+      cancelledRows = tallies.pending
       tallies.skipped += tallies.pending
       tallies.pending = 0
       state = 'cancelled'

@@ -98,12 +98,12 @@ test('get-or-create of an existing id says the name and properties were not appl
   await page.goto(app.url)
   await idField(page).fill('existing-1')
   await nameField(page).fill('First name')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page).getByText('New group')).toBeVisible()
 
   await nameField(page).fill('Second name')
   await setEditorText(page, editor(page, 'properties'), '{"plan": "team"}')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page).getByText('Existing group')).toBeVisible()
   await expect(result(page).getByRole('alert')).toContainText(
     '“existing-1” already existed, so get-or-create returned it unchanged: the name and properties you gave were not applied. Use Update to change them.',
@@ -118,7 +118,7 @@ test('get-or-create of an existing id says the name and properties were not appl
 
 test('an id with a space at an end or a hidden character is refused in the form, with the reason', async ({ page }) => {
   await page.goto(app.url)
-  const submit = page.getByRole('button', { name: 'Get or create group' })
+  const submit = page.getByRole('button', { name: /^Get or create in / })
   for (const [id, reason] of [
     ['acme ', 'user_group_id ends with a space'],
     [' acme', 'user_group_id starts with a space'],
@@ -154,6 +154,9 @@ test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a g
   // One stop: the next Tab leaves the list for the operation tabs.
   await list.focus()
   await page.keyboard.press('Tab')
+  // The highlighted group's history is the one stop after the list.
+  await expect(page.getByRole('button', { name: /^History of / })).toBeFocused()
+  await page.keyboard.press('Tab')
   await expect(page.getByRole('tab', { name: 'Update' })).toBeFocused()
 })
 
@@ -161,7 +164,7 @@ test('toasts sit in their own row and never cover the result’s buttons', async
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await page.goto(app.url)
   await idField(page).fill('toast-check')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
   await result(page).getByText('Code for this call').click()
   await result(page).getByRole('combobox', { name: 'Language' }).selectOption('python')
@@ -191,7 +194,7 @@ test('the rotation’s code names both variables, and puts the token where the s
   await page.goto(app.url)
   await page.getByRole('tab', { name: 'Rotate token' }).click()
   await page.getByLabel('Group', { exact: true }).fill('toast-check')
-  await page.getByRole('button', { name: 'Rotate token…' }).click()
+  await page.getByRole('button', { name: /^Rotate token in .*…$/ }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Rotate token', exact: true }).click()
   await expect(result(page)).toContainText('Token rotation succeeded')
   await result(page).getByText('Code for this call').click()
@@ -221,26 +224,26 @@ test('a Customer profile tints the header and asks once per session before the f
   await expect(page.getByTestId('environment-kind')).toHaveText('Customer · production')
   await page.keyboard.press('Control+1')
   await idField(page).fill('prod-1')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   const ask = page.getByRole('dialog', { name: 'Write to a Customer (production) environment?' })
   await expect(ask).toContainText('You are about to get or create through “Production”, a Customer (production) profile')
   await checkScreen(page, 'groups-customer-confirm')
   await ask.getByRole('button', { name: 'Cancel' }).click()
   await expect(result(page)).toHaveCount(0)
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await ask.getByRole('button', { name: 'Continue' }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
   await checkScreen(page, 'groups-customer')
   // Asked once this session: the next write goes straight through.
   await idField(page).fill('prod-2')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('prod-2')
   await expect(ask).toBeHidden()
 
   await switcher.selectOption({ label: 'Local sandbox · Sandbox · Customer' })
   await expect(page.locator('.app-header')).not.toHaveClass(/app-header--customer/)
   await idField(page).fill('sandbox-1')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('sandbox-1')
   await expect(ask).toBeHidden()
 })
@@ -287,7 +290,7 @@ test('the layout holds at 800, 1280 and 1920 px, light and dark, with long ids a
   await page.getByRole('combobox', { name: 'Active profile' }).selectOption({ label: 'Local sandbox · Sandbox · Customer' })
   await idField(page).fill(longId)
   await nameField(page).fill('A name that goes on and on '.repeat(12))
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
   await result(page).getByText('Raw response').click()
   await result(page).getByText('Code for this call').click()
@@ -329,7 +332,7 @@ test('the rotation picker offers only groups whose token is still kept, and says
   try {
     await page.goto(first.url)
     await idField(page).fill('kept-then-lost')
-    await page.getByRole('button', { name: 'Get or create group' }).click()
+    await page.getByRole('button', { name: /^Get or create in / }).click()
     await expect(result(page)).toContainText('Get or create succeeded')
   } finally {
     await first.stop()
@@ -338,7 +341,7 @@ test('the rotation picker offers only groups whose token is still kept, and says
   try {
     await page.goto(second.url)
     await idField(page).fill('kept-now')
-    await page.getByRole('button', { name: 'Get or create group' }).click()
+    await page.getByRole('button', { name: /^Get or create in / }).click()
     await expect(result(page)).toContainText('Get or create succeeded')
     await page.getByRole('tab', { name: 'Rotate token' }).click()
     await expect(page.getByText('1 known group has no kept token and is not offered: paste its current token instead.')).toBeVisible()
@@ -346,7 +349,7 @@ test('the rotation picker offers only groups whose token is still kept, and says
     expect(offered).toEqual(['kept-now'])
     await page.getByLabel('Group', { exact: true }).fill('kept-then-lost')
     await expect(page.locator('#rotate-submit-reason')).toContainText('No token is kept for “kept-then-lost”')
-    await expect(page.getByRole('button', { name: 'Rotate token…' })).toBeDisabled()
+    await expect(page.getByRole('button', { name: /^Rotate token in .*…$/ })).toBeDisabled()
     await checkScreen(page, 'groups-rotate-token-not-kept')
   } finally {
     await second.stop()

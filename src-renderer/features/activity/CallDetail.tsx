@@ -86,6 +86,7 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
                 <dt>Group</dt>
                 <dd>
                   <code className="long-value">{entry.groupId}</code>
+                  {entry.groupName ? <span className="long-value"> · {entry.groupName}</span> : null}
                 </dd>
               </>
             ) : null}
@@ -93,6 +94,18 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
               <>
                 <dt>Message</dt>
                 <dd className="long-value">{entry.message}</dd>
+              </>
+            ) : null}
+            {entry.warnings?.length ? (
+              <>
+                <dt>Warnings</dt>
+                <dd>
+                  {entry.warnings.map((warning) => (
+                    <p key={warning} className="callout callout--warning">
+                      {warning}
+                    </p>
+                  ))}
+                </dd>
               </>
             ) : null}
           </dl>

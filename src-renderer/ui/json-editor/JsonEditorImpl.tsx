@@ -47,7 +47,19 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
     if (schema) registerJsonSchema(path, schema)
   }, [path, schema])
 
+  // The wrapper keeps one model per path and, when the path changes back to one it had, shows
+  // that model's old text rather than the value given: a form refilled as a whole (a call "Run
+  // again" from Activity, another profile's workspace) would show, and then send, what it held
+  // before. The value given is the text.
+  const mounted = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
+  useEffect(() => {
+    const editor = mounted.current
+    if (editor && editor.getValue() !== value) editor.setValue(value)
+  }, [path, value])
+
   const handleMount: OnMount = (editor, monacoApi) => {
+    mounted.current = editor
+    if (editor.getValue() !== value) editor.setValue(value)
     editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, () => submit.current?.())
     onMount?.(editor)
   }
@@ -75,6 +87,9 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
           renderLineHighlight: 'none',
           accessibilitySupport: 'auto',
           tabFocusMode: tabMovesFocus ?? false,
+          // Typed over a selection, a bracket or quote replaces it, as in any text field: Monaco
+          // would wrap the selection in it instead, so select-all and typing left text behind.
+          autoSurround: 'never',
         }}
       />
     </div>
