@@ -47,19 +47,20 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
     if (schema) registerJsonSchema(path, schema)
   }, [path, schema])
 
-  // The wrapper keeps one model per path and, when the path changes back to one it had, shows
-  // that model's old text rather than the value given: a form refilled as a whole (a call "Run
-  // again" from Activity, another profile's workspace) would show, and then send, what it held
-  // before. The value given is the text.
-  const mounted = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
+  // The editor takes the value it is given, whenever it changes. The wrapper does not quite: it
+  // creates the editor asynchronously with the props of its first render (a change meanwhile is
+  // lost), and it keeps the model of a path it left and shows that model's old text when the
+  // path comes back. So a form refilled as a whole (a call from Activity, another profile's
+  // workspace) showed, and then sent, what it held before. Keyed by its path below, an editor
+  // is one path's; once it exists, the value given is its text.
+  const [mounted, setMounted] = useState<{ path: string; editor: monaco.editor.IStandaloneCodeEditor } | null>(null)
   useEffect(() => {
-    const editor = mounted.current
-    if (editor && editor.getValue() !== value) editor.setValue(value)
-  }, [path, value])
+    if (!mounted || mounted.path !== path) return
+    if (mounted.editor.getValue() !== value) mounted.editor.setValue(value)
+  }, [mounted, path, value])
 
   const handleMount: OnMount = (editor, monacoApi) => {
-    mounted.current = editor
-    if (editor.getValue() !== value) editor.setValue(value)
+    setMounted({ path, editor })
     editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, () => submit.current?.())
     onMount?.(editor)
   }
@@ -67,6 +68,7 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
   return (
     <div className="json-editor" style={{ height }}>
       <Editor
+        key={path}
         path={path}
         language="json"
         value={value}
