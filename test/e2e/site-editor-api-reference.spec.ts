@@ -6,7 +6,7 @@ import { validate } from '@readme/openapi-parser'
 import type { Page } from '@playwright/test'
 import { buildOpenApiDocument } from '../../src-shared/user-api/openapi'
 import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
-import { checkScreen, SCREENSHOT_DIR } from './screens'
+import { checkScreen } from './screens'
 
 // "Add the API reference" in the site editor, as an operator does it: a site.json in a folder of
 // its own, the action, its one question, then openapi.json on disk (valid), site.json changed one
@@ -131,8 +131,7 @@ test('asks once, saying what changes; writes a valid openapi.json beside site.js
   await expect(text).toContainText(`"baseUrl": "${PRODUCTION}"`)
   await expect(text).toContainText('"auth": {"method": "key", "name": "Authorization", "inputPrefix": "Token "}')
   await expect(text).not.toContainText(/token"\s*:/i)
-  // A screenshot only: axe objects to Monaco's own dimmed line numbers, which are not this screen's.
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/site-editor-api-reference-json.png` })
+  await checkScreen(page, 'site-editor-api-reference-json')
 })
 
 test('the docs folder finds openapi.json and validates it: no problem for the OpenAPI file', async () => {
@@ -235,6 +234,7 @@ test('an untitled document is asked to be saved first', async () => {
   await checkScreen(page, 'site-editor-api-reference-untitled')
   await save.getByRole('button', { name: 'Save as…' }).click()
   await expect(page.getByRole('dialog', { name: 'Save as' })).toBeVisible()
+  await checkScreen(page, 'site-editor-save-as')
   await page.getByRole('dialog', { name: 'Save as' }).getByRole('button', { name: 'Cancel' }).click()
 
   // The narrowest window the app supports: the Document group wraps, the action stays in reach.

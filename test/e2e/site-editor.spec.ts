@@ -251,6 +251,7 @@ test('"Use active profile" says a local address is not for readers, then fills t
   await page.getByRole('button', { name: 'Use active profile' }).click()
   const question = page.getByRole('dialog', { name: 'Write a local address into the site?' })
   await expect(question).toContainText('only this computer can reach')
+  await checkScreen(page, 'site-editor-local-address-question')
   await question.getByRole('button', { name: 'Write it anyway' }).click()
   // The app is shared by the test files of this worker, so ask it which profile is active.
   const answer = await fetch(`${app.origin}/ipc/profiles.list`, { method: 'POST', headers: { cookie: app.cookieHeader }, body: '{}' })
@@ -303,6 +304,7 @@ test('New starts from the template; saving it asks for a path, and asks again be
   await dialog.getByRole('button', { name: 'Save', exact: true }).click()
   const replace = page.getByRole('dialog', { name: 'Replace site.json?' })
   await expect(replace).toContainText('already exists')
+  await checkScreen(page, 'site-editor-replace-question')
   await replace.getByRole('button', { name: 'Cancel' }).click()
 
   const freshPath = join(folder, 'fresh.json')
@@ -338,6 +340,7 @@ test('a file that is not JSON opens as text at the break, with the form waiting'
   await page.getByRole('button', { name: 'Open…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
   await dialog.getByLabel('File path').fill(brokenPath)
+  await checkScreen(page, 'site-editor-open-dialog')
   await dialog.getByRole('button', { name: 'Open', exact: true }).click()
   await expect(view('JSON')).toHaveAttribute('aria-selected', 'true')
   await expect(page.getByRole('textbox', { name: 'site.json text' })).toBeFocused()
@@ -464,9 +467,11 @@ test('a nested group under the spec can be flattened into its parent, moved to t
   await expect(page.getByLabel('Rules')).toHaveValue('spec')
   const pageField = (index: number) => page.locator(`[id="site-field:navigation[0].pages[${index}]"]`)
   await expect(pageField(1)).toHaveValue('A nested group, “Concepts”, with 2 pages')
+  await pageField(1).scrollIntoViewIfNeeded()
   await checkScreen(page, 'site-editor-nested-spec')
   await page.setViewportSize({ width: 800, height: 800 })
   await page.emulateMedia({ colorScheme: 'dark' })
+  await pageField(1).scrollIntoViewIfNeeded()
   await checkScreen(page, 'site-editor-nested-spec-800-dark')
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.emulateMedia({ colorScheme: 'light' })
@@ -560,6 +565,7 @@ test('the docs folder: missing pages and files reported, unlisted pages dragged 
   await unlisted.getByRole('button', { name: 'Add guides/plain to a group' }).click()
   const place = page.getByRole('dialog', { name: 'Add guides/plain to a group' })
   await place.getByLabel('Group').selectOption({ label: 'Get started' })
+  await checkScreen(page, 'site-editor-place-page')
   await place.getByRole('button', { name: 'Add', exact: true }).click()
   await expect(page.getByText('Every page in the folder is in a group.')).toBeVisible()
 

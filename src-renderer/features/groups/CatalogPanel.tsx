@@ -202,7 +202,7 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
       {activeRow ? (
         <div className="catalog__footer">
           {/* The list's highlighted group: its calls through this profile, in Activity. */}
-          <button type="button" className="btn btn--small btn--ghost catalog__history" title={`Every call for ${activeRow.groupId} through this profile`} onClick={() => showHistory({ profileId, groupId: activeRow.groupId })}>
+          <button type="button" className="btn btn--small catalog__history" title={`Every call for ${activeRow.groupId} through this profile`} onClick={() => showHistory({ profileId, groupId: activeRow.groupId })}>
             History of <code className="catalog__history-id">{activeRow.groupId}</code>
           </button>
         </div>

@@ -92,6 +92,8 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
           // Typed over a selection, a bracket or quote replaces it, as in any text field: Monaco
           // would wrap the selection in it instead, so select-all and typing left text behind.
           autoSurround: 'never',
+          // The last line's number drawn like the others: dimmed, it is below the contrast readers need.
+          renderFinalNewline: 'on',
         }}
       />
     </div>
