@@ -1,33 +1,14 @@
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type SessionApp } from './browser-mode'
+import { expect, test } from './browser-mode'
+import { editor, idField, nameField, ownAppAndSandbox, result, setEditorText } from './groups-page'
 import { checkScreen } from './screens'
 
 // Issue 19: what the operator sees and sends belongs to the profile and environment they think.
 // One app and one sandbox for the file, the steps in order.
 test.describe.configure({ mode: 'serial' })
 
-let sandbox: Sandbox
-let app: SessionApp & { stop(): Promise<void> }
-test.beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-right-target-')), 'sandbox.db') })
-  app = await openSession(await launchBrowserMode())
-})
-test.beforeEach(({ context }) => context.addCookies([sessionCookie(app)]))
-test.afterAll(async () => {
-  await app.stop()
-  await sandbox.close()
-})
-
-const result = (page: Page) => page.getByRole('region', { name: 'Result' })
-const idField = (page: Page) => page.getByLabel('user_group_id', { exact: true })
-const nameField = (page: Page) => page.getByLabel('name', { exact: true })
+const own = ownAppAndSandbox('ec-e2e-right-target-')
 const switcher = (page: Page) => page.getByRole('combobox', { name: 'Active profile' })
-const editor = (page: Page, field: 'mapping' | 'properties') => page.getByRole('textbox', { name: `${field} (JSON)` })
-const monacoHasFocus = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-editor')))
 
 /** The text an editor shows: Monaco's lines once it took over, else the light view's. */
 const editorText = (page: Page, field: 'mapping' | 'properties') =>
@@ -36,20 +17,14 @@ const editorText = (page: Page, field: 'mapping' | 'properties') =>
     .filter({ has: page.getByText(field, { exact: true }) })
     .evaluate((element) => (element.querySelector('.view-lines')?.textContent ?? element.querySelector('textarea')?.value ?? '').replace(/\u00a0/g, ' '))
 
-/** Focuses an editor (Monaco takes over) and replaces its text in one insertion. */
-async function setEditorText(page: Page, field: 'mapping' | 'properties', text: string) {
-  await editor(page, field).focus()
-  await expect.poll(() => monacoHasFocus(page)).toBe(true)
-  await page.keyboard.press('ControlOrMeta+A')
-  await page.keyboard.press('Delete')
-  if (text) await page.keyboard.insertText(text)
-}
+/** Replaces the text of the mapping or properties editor in one insertion. */
+const setText = (page: Page, field: 'mapping' | 'properties', text: string) => setEditorText(page, editor(page, field), text)
 
 /** A saved profile, made through the app's own call (the Profiles screen is tested elsewhere). */
 async function createProfile(page: Page, draft: { name: string; apiToken: string; environmentKind: 'customer' | 'testing' }) {
   const answer = await page.evaluate(
     async (body) => (await fetch('/ipc/profiles.create', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json(),
-    { ...draft, baseUrl: sandbox.baseUrl, tokenStorage: 'session' },
+    { ...draft, baseUrl: own.sandbox.baseUrl, tokenStorage: 'session' },
   )
   expect(answer).toMatchObject({ ok: true })
 }
@@ -60,8 +35,8 @@ async function useProfile(page: Page, name: string) {
 }
 
 test('a profile marked Testing that holds a Customer token is called out on its first call, asks before the next, and can be corrected', async ({ page }) => {
-  await page.goto(app.url)
-  await createProfile(page, { name: 'Bravo', apiToken: sandbox.tokens.Customer, environmentKind: 'testing' })
+  await page.goto(own.app.url)
+  await createProfile(page, { name: 'Bravo', apiToken: own.sandbox.tokens.Customer, environmentKind: 'testing' })
   await page.reload()
   await useProfile(page, 'Bravo')
   await expect(page.getByTestId('environment-kind')).toHaveText('Testing')
@@ -100,13 +75,13 @@ test('a profile marked Testing that holds a Customer token is called out on its 
 })
 
 test('each profile has its own form, chosen group and result, titled with its profile; the send button names where it goes', async ({ page }) => {
-  await page.goto(app.url)
-  await createProfile(page, { name: 'Alpha', apiToken: sandbox.tokens.Testing, environmentKind: 'testing' })
+  await page.goto(own.app.url)
+  await createProfile(page, { name: 'Alpha', apiToken: own.sandbox.tokens.Testing, environmentKind: 'testing' })
   await page.reload()
   await useProfile(page, 'Alpha')
   await idField(page).fill('alpha-1')
   await nameField(page).fill('Alpha’s group')
-  await setEditorText(page, 'mapping', '{"schema-a": "warehouse-a"}')
+  await setText(page, 'mapping', '{"schema-a": "warehouse-a"}')
   await page.getByRole('button', { name: 'Get or create in Alpha' }).click()
   await expect(result(page).getByRole('heading', { level: 2 })).toContainText('in “Alpha”')
   await idField(page).fill('alpha-typed-not-sent')
@@ -142,19 +117,19 @@ test('each profile has its own form, chosen group and result, titled with its pr
 })
 
 test('Run again and Open in form replace the whole form with the call: what it did not send is emptied', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await useProfile(page, 'Alpha')
   // A call that sent only an id…
   await idField(page).fill('bare-call')
   await nameField(page).fill('')
-  await setEditorText(page, 'mapping', '')
+  await setText(page, 'mapping', '')
   await page.getByRole('button', { name: 'Get or create in Alpha' }).click()
   await expect(result(page)).toContainText('bare-call')
   // …then one that sent everything, and the form left on another tab.
   await idField(page).fill('full-call')
   await nameField(page).fill('Full')
-  await setEditorText(page, 'mapping', '{"schema-f": "full"}')
-  await setEditorText(page, 'properties', '{"plan": "full"}')
+  await setText(page, 'mapping', '{"schema-f": "full"}')
+  await setText(page, 'properties', '{"plan": "full"}')
   await page.getByRole('button', { name: 'Get or create in Alpha' }).click()
   await expect(result(page)).toContainText('full-call')
   await page.getByRole('tab', { name: 'Update' }).click()
@@ -170,7 +145,7 @@ test('Run again and Open in form replace the whole form with the call: what it d
   await expect.poll(() => editorText(page, 'properties')).toBe('')
 
   // Run again the same way: the form shows the call it sent, nothing of the one before.
-  await setEditorText(page, 'properties', '{"typed": "after"}')
+  await setText(page, 'properties', '{"typed": "after"}')
   await page.keyboard.press('Control+4')
   await table.getByRole('button', { name: /for bare-call$/ }).first().click()
   await page.getByRole('dialog').getByRole('button', { name: 'Run again' }).click()
@@ -180,18 +155,18 @@ test('Run again and Open in form replace the whole form with the call: what it d
 })
 
 test('select-all then typing in a JSON editor replaces the text, leaving nothing behind', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await useProfile(page, 'Alpha')
-  await setEditorText(page, 'properties', '{"old": "value"}')
+  await setText(page, 'properties', '{"old": "value"}')
   await editor(page, 'properties').focus()
   await page.keyboard.press('ControlOrMeta+A')
   await page.keyboard.type('{"plan": "pro"}')
   await expect.poll(() => editorText(page, 'properties')).toBe('{"plan": "pro"}')
-  await setEditorText(page, 'properties', '')
+  await setText(page, 'properties', '')
 })
 
 test('Activity finds calls by any part of a group id, a group name or an error, and a group of the catalog opens its history', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await useProfile(page, 'Alpha')
   for (const [id, name] of [
     ['north-wind-1', 'Café Crème'],
@@ -239,7 +214,7 @@ test('Activity finds calls by any part of a group id, a group name or an error, 
 })
 
 test('a token too short to show its end is said so, never as question marks', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await createProfile(page, { name: 'Short token', apiToken: 'short-tok', environmentKind: 'testing' })
   await page.keyboard.press('Control+2')
   const card = page.getByRole('listitem', { name: 'Short token' })
@@ -253,7 +228,7 @@ test('a token too short to show its end is said so, never as question marks', as
 })
 
 test('after a cancel, a bulk run counts the rows it sent, not the ones it skipped', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await useProfile(page, 'Alpha')
   await page.keyboard.press('Control+5')
   const rows = Array.from({ length: 200 }, (_, index) => `cancel-${index},Row ${index},`)

@@ -1,47 +1,19 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Locator, Page } from '@playwright/test'
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type SessionApp } from './browser-mode'
+import { expect, launchBrowserMode, test } from './browser-mode'
+import { editor, idField, monacoHasFocus, nameField, ownAppAndSandbox, result, setEditorText } from './groups-page'
 import { checkScreen, SCREENSHOT_DIR } from './screens'
 
 // The groups workspace as operators use it (issue 12): one app for the file, steps in order.
 test.describe.configure({ mode: 'serial' })
 
-let sandbox: Sandbox
-// An app of this file's own: the steps below start from a first launch, whatever ran before.
-let app: SessionApp & { stop(): Promise<void> }
-test.beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-workspace-')), 'sandbox.db') })
-  // Its key opens one session: each step's page joins it with the session cookie.
-  app = await openSession(await launchBrowserMode())
-})
-test.beforeEach(({ context }) => context.addCookies([sessionCookie(app)]))
-test.afterAll(async () => {
-  await app.stop()
-  await sandbox.close()
-})
-
-const result = (page: Page) => page.getByRole('region', { name: 'Result' })
-const idField = (page: Page) => page.getByLabel('user_group_id', { exact: true })
-const nameField = (page: Page) => page.getByLabel('name', { exact: true })
-const editor = (page: Page, field: 'mapping' | 'properties') => page.getByRole('textbox', { name: `${field} (JSON)` })
-const monacoHasFocus = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-editor')))
-
-/** Focuses an editor (Monaco loads and takes over) and replaces its text in one edit. */
-async function setEditorText(page: Page, field: Locator, text: string) {
-  await field.focus()
-  await expect.poll(() => monacoHasFocus(page)).toBe(true)
-  await page.keyboard.press('ControlOrMeta+A')
-  await page.keyboard.press('Delete')
-  if (text) await page.keyboard.insertText(text)
-}
+const own = ownAppAndSandbox('ec-e2e-workspace-')
 
 test('the first screen is small and compressed; Monaco loads only when an editor is used, and takes over its text', async ({ page }) => {
   const responses: { url: string; encoding: string | undefined; cache: string | undefined }[] = []
   page.on('response', (response) => responses.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] }))
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await expect(idField(page)).toBeVisible()
   await expect(page.getByText('No groups yet.')).toBeVisible()
   const monaco = () => responses.filter((response) => /JsonEditorImpl|editor\.worker|json\.worker/.test(response.url))
@@ -67,7 +39,7 @@ test('the first screen is small and compressed; Monaco loads only when an editor
 })
 
 test('Ctrl+Enter inside an editor sends the request as it is now', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   // The editor mounts while the form is still empty: its shortcut must not keep that request.
   await editor(page, 'properties').focus()
   await expect.poll(() => monacoHasFocus(page)).toBe(true)
@@ -83,7 +55,7 @@ test('Ctrl+Enter inside an editor sends the request as it is now', async ({ page
 })
 
 test('Tab leaves a small editor, and the hint says so', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await expect(page.getByText('Tab moves to the next field (Ctrl+M to type tabs instead)').first()).toBeVisible()
   await setEditorText(page, editor(page, 'mapping'), '{}')
   await page.keyboard.press('Tab')
@@ -95,7 +67,7 @@ test('Tab leaves a small editor, and the hint says so', async ({ page }) => {
 })
 
 test('get-or-create of an existing id says the name and properties were not applied, and offers Update', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await idField(page).fill('existing-1')
   await nameField(page).fill('First name')
   await page.getByRole('button', { name: /^Get or create in / }).click()
@@ -117,7 +89,7 @@ test('get-or-create of an existing id says the name and properties were not appl
 })
 
 test('an id with a space at an end or a hidden character is refused in the form, with the reason', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   const submit = page.getByRole('button', { name: /^Get or create in / })
   for (const [id, reason] of [
     ['acme ', 'user_group_id ends with a space'],
@@ -134,7 +106,7 @@ test('an id with a space at an end or a hidden character is refused in the form,
 })
 
 test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a group, with a visible ring', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('groupId:asc')
   await page.getByRole('combobox', { name: 'Sort by' }).focus()
   await page.keyboard.press('Tab')
@@ -162,7 +134,7 @@ test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a g
 
 test('toasts sit in their own row and never cover the result’s buttons', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await idField(page).fill('toast-check')
   await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
@@ -191,7 +163,7 @@ test('toasts sit in their own row and never cover the result’s buttons', async
 
 test('the rotation’s code names both variables, and puts the token where the shell expands it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('tab', { name: 'Rotate token' }).click()
   await page.getByLabel('Group', { exact: true }).fill('toast-check')
   await page.getByRole('button', { name: /^Rotate token in .*…$/ }).click()
@@ -206,13 +178,13 @@ test('the rotation’s code names both variables, and puts the token where the s
 })
 
 test('a Customer profile tints the header and asks once per session before the first write; the sandbox never asks', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Profiles' }).click()
   await page.getByRole('button', { name: 'New profile' }).click()
   const form = page.getByRole('form', { name: 'New profile' })
   await form.getByLabel('Name', { exact: true }).fill('Production')
-  await form.getByLabel('Base URL').fill(sandbox.baseUrl)
-  await form.getByLabel('API token').fill(sandbox.tokens.Customer)
+  await form.getByLabel('Base URL').fill(own.sandbox.baseUrl)
+  await form.getByLabel('API token').fill(own.sandbox.tokens.Customer)
   await expect(form.getByRole('radio', { name: /^Customer \(production\)/ })).toBeChecked()
   await form.getByLabel('For this session only').check()
   await form.getByRole('button', { name: 'Create profile' }).click()
@@ -249,7 +221,7 @@ test('a Customer profile tints the header and asks once per session before the f
 })
 
 test('an Activity row opens its request and redacted response; Open in form and Run again', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.keyboard.press('Control+4')
   const table = page.getByRole('table', { name: 'API calls' })
   await table.getByRole('button', { name: /for existing-1$/ }).first().click()
@@ -286,7 +258,7 @@ test('an Activity row opens its request and redacted response; Open in form and 
 test('the layout holds at 800, 1280 and 1920 px, light and dark, with long ids and names', async ({ page }) => {
   const longId = `long-${'x'.repeat(180)}`
   await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('combobox', { name: 'Active profile' }).selectOption({ label: 'Local sandbox · Sandbox · Customer' })
   await idField(page).fill(longId)
   await nameField(page).fill('A name that goes on and on '.repeat(12))

@@ -57,7 +57,7 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
   }
   const activeIndex = Math.min(active, Math.max(shown - 1, 0))
   const activeRow = shown > 0 ? rowAt(activeIndex) : undefined
-  const showHistory = useHistoryHandoff((state) => state.showHistory)
+  const showHistory = useHistoryHandoff((state) => state.handOff)
 
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(shown - 1, index))
