@@ -108,7 +108,7 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       timeoutSeconds: row.timeout_seconds,
       environmentLabel: row.environment_label,
       environmentKind: row.environment_kind,
-      serverEnvironment: row.server_environment,
+      ...(row.server_environment ? { serverEnvironment: row.server_environment } : {}),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })
