@@ -144,6 +144,12 @@ test('Run again and Open in form replace the whole form with the call: what it d
   await expect.poll(() => editorText(page, 'mapping')).toBe('')
   await expect.poll(() => editorText(page, 'properties')).toBe('')
 
+  // The form is one for both tabs: what is typed under Update is what Get or create shows.
+  await page.getByRole('tab', { name: 'Update' }).click()
+  await setText(page, 'properties', '{"typed": "under update"}')
+  await page.getByRole('tab', { name: 'Get or create' }).click()
+  await expect.poll(() => editorText(page, 'properties')).toBe('{"typed": "under update"}')
+
   // Run again the same way: the form shows the call it sent, nothing of the one before.
   await setText(page, 'properties', '{"typed": "after"}')
   await page.keyboard.press('Control+4')

@@ -43,8 +43,9 @@ export default function GroupsScreen() {
   const { operation, setOperation, fields, openGroup, rotateGroupId, result } = workspace
   const showResult = useWorkspaces((state) => state.showResult)
   const { confirmed, confirm } = useCustomerWrites()
-  // The result shown when the screen opened is not news: only a new one takes focus.
-  const announced = useRef(result?.id ?? 0)
+  // The result shown when the screen opened is not news, nor another profile's shown on a switch:
+  // only a new one (results are numbered across profiles) takes focus.
+  const announced = useRef(useWorkspaces.getState().lastResultId)
   const [awaitingConfirmation, setAwaitingConfirmation] = useState<Submission | null>(null)
   const [askRotation, setAskRotation] = useState(false)
   const resultHeading = useRef<HTMLHeadingElement>(null)
@@ -91,7 +92,7 @@ export default function GroupsScreen() {
 
   // A new result is where the eye is: scrolled into view, its heading focused for screen readers.
   useEffect(() => {
-    if (!result || result.id === announced.current || !resultHeading.current) return
+    if (!result || result.id <= announced.current || !resultHeading.current) return
     announced.current = result.id
     resultHeading.current.focus({ preventScroll: true })
     resultHeading.current.closest('section')?.scrollIntoView({ block: 'nearest', behavior: 'instant' })

@@ -1,5 +1,5 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { registerJsonSchema, type monaco } from './monaco-setup'
 
 export interface JsonEditorProps {
@@ -47,20 +47,20 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
     if (schema) registerJsonSchema(path, schema)
   }, [path, schema])
 
-  // The editor takes the value it is given, whenever it changes. The wrapper does not quite: it
-  // creates the editor asynchronously with the props of its first render (a change meanwhile is
-  // lost), and it keeps the model of a path it left and shows that model's old text when the
-  // path comes back. So a form refilled as a whole (a call from Activity, another profile's
-  // workspace) showed, and then sent, what it held before. Keyed by its path below, an editor
-  // is one path's; once it exists, the value given is its text.
-  const [mounted, setMounted] = useState<{ path: string; editor: monaco.editor.IStandaloneCodeEditor } | null>(null)
-  useEffect(() => {
-    if (!mounted || mounted.path !== path) return
-    if (mounted.editor.getValue() !== value) mounted.editor.setValue(value)
-  }, [mounted, path, value])
+  // The editor shows the value it is given. The wrapper does not quite: it keeps the model of a
+  // path it left and shows that model's old text when the path comes back, and it creates the
+  // editor asynchronously with the props of its first render, so a value given meanwhile is
+  // lost. A form refilled as a whole (a call from Activity, another profile's workspace) showed,
+  // and then sent, what it held before. Keyed by its path below, an editor is one path's (its
+  // model goes with it); created, it takes the latest value. After that the wrapper keeps them
+  // in step, typing included (an effect here would race the keyboard).
+  const latestValue = useRef(value)
+  useLayoutEffect(() => {
+    latestValue.current = value
+  })
 
   const handleMount: OnMount = (editor, monacoApi) => {
-    setMounted({ path, editor })
+    if (editor.getValue() !== latestValue.current) editor.setValue(latestValue.current)
     editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, () => submit.current?.())
     onMount?.(editor)
   }
