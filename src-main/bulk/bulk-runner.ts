@@ -185,6 +185,8 @@ export function startRun(options: RunnerOptions): RunControl {
   let stopReason: string | null = null
   let consecutiveDown = 0
   let retried = 0
+  /** Rows a cancel skipped: never sent, so never counted as done. */
+  let cancelledRows = 0
   let lastSeq = -1
   let exhausted = false
   let queue: JournalItem[] = []
@@ -202,7 +204,7 @@ export function startRun(options: RunnerOptions): RunControl {
       runId,
       state,
       total,
-      done: total - tallies.pending,
+      done: total - tallies.pending - cancelledRows,
       failed: tallies.failed,
       unknown: tallies.unknown,
       retried,
@@ -397,6 +399,7 @@ export function startRun(options: RunnerOptions): RunControl {
     await Promise.all(Array.from({ length: options.settings.concurrency }, worker))
     if (cancelling) {
       journal.skipPending(runId)
+      cancelledRows = tallies.pending
       tallies.skipped += tallies.pending
       tallies.pending = 0
       total = totalOf()

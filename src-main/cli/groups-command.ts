@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import type { z } from 'zod'
 import type { ApiOperation } from '../../src-shared/activity/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import type { EnvironmentMismatch } from '../../src-shared/profiles/environment'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import { defaultDataDir } from '../data-dir'
@@ -40,7 +41,7 @@ const USAGE = [
   'Output:',
   '  (default)             the API’s answer as JSON on stdout; errors and warnings as sentences on stderr',
   '  --json                one JSON envelope on stdout, for success and failure alike (usage mistakes too):',
-  '                        {"ok": true, "value": {"httpStatus", "durationMs", "response", "warnings", "notApplied"?}}',
+  '                        {"ok": true, "value": {"httpStatus", "durationMs", "response", "warnings", "notApplied"?, "environmentMismatch"?}}',
   '                        {"ok": false, "error": {"code", "message", "details"?}}',
 ].join('\n')
 
@@ -79,6 +80,8 @@ interface Outcome {
   response: unknown
   warnings: string[]
   notApplied?: SentField[]
+  /** The profile is marked for one environment and the server put the group in the other. */
+  environmentMismatch?: EnvironmentMismatch
 }
 
 type Call =
@@ -149,6 +152,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
       response: result.raw,
       warnings: result.warnings,
       ...(result.notApplied ? { notApplied: result.notApplied } : {}),
+      ...(result.environmentMismatch ? { environmentMismatch: result.environmentMismatch } : {}),
     }
   } finally {
     await services.close()
@@ -215,7 +219,7 @@ export const groupsCommand: Command = {
     'embed-console groups rotate-token --profile Production --user-group-id acme',
   ],
   exitCodes: [
-    [0, 'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply)'],
+    [0, 'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply, or a profile marked for another environment than the server put the group in)'],
     [1, 'the API refused the call or failed, the network failed, or the outcome of a rotation is unknown'],
     [2, 'bad usage, or a request refused before it was sent (a missing id, an id with hidden spaces, bad JSON)'],
   ],

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { ActivityEntry, ApiOperation } from '../../src-shared/activity/schemas'
 import type { ConnectionTest, GroupCallResult, RotationCheck, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { environmentMismatch, environmentMismatchWarning } from '../../src-shared/profiles/environment'
 import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { ActivityLog } from '../activity/activity-log'
@@ -119,7 +120,16 @@ export function createGroupService(deps: GroupServiceDeps) {
     const profile = profiles.get(profileId)
     const startedAt = now()
     const started = performance.now()
-    const base = { id: randomUUID(), time: startedAt.toISOString(), profileId, profileName: profile.name, operation, ...(groupId ? { groupId } : {}) }
+    const requestedName = (request as { name?: unknown } | undefined)?.name
+    const base = {
+      id: randomUUID(),
+      time: startedAt.toISOString(),
+      profileId,
+      profileName: profile.name,
+      operation,
+      ...(groupId ? { groupId } : {}),
+      ...(typeof requestedName === 'string' && requestedName ? { groupName: requestedName } : {}),
+    }
     let redact = createRedactor(secrets)
     const kept = (body: unknown) => redactReturnedTokens(redact(body))
     let journaled = false
@@ -181,11 +191,14 @@ export function createGroupService(deps: GroupServiceDeps) {
   }
 
   /**
-   * The call's activity entry, the group's token and its catalog row, in one transaction. A
-   * fetch that found the group settles its unknown rotations there too (its token is the
-   * server's word); a rotation's journal entry is closed there. A rotation whose recording fails
-   * (a full disk) still hands its new token back, once, with a recovery file where one could be
-   * written: the server has the token, and this answer may be the only other copy.
+   * The call's activity entry, the group's token and its catalog row, in one transaction, with
+   * what the operator should know: the catalog's warnings, `callWarnings` from the caller, and
+   * where the server put the group when the profile's kind says otherwise (the server's word,
+   * remembered on the profile). A fetch that found the group settles its unknown rotations there
+   * too (its token is the server's word); a rotation's journal entry is closed there. A rotation
+   * whose recording fails (a full disk) still hands its new token back, once, with a recovery
+   * file where one could be written: the server has the token, and this answer may be the only
+   * other copy.
    */
   async function remember(
     profileId: string,
@@ -193,6 +206,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
     options: CallOptions,
+    callWarnings: string[] = [],
   ): Promise<GroupCallResult> {
     // The client has redacted the API token and the token it rotated; the group tokens this
     // service knows go too, wherever the server echoed them: the group's token as kept before
@@ -205,6 +219,8 @@ export function createGroupService(deps: GroupServiceDeps) {
     // What the operator sent is stored too (mapping, properties): no token goes in with it.
     const apiToken = vault.get(profileTokenKey(profileId))
     const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
+    const profile = profiles.get(profileId)
+    const mismatch = environmentMismatch(profile.environmentKind, group.api_environment_tag)
     const answer: GroupCallResult = {
       profileId,
       group,
@@ -213,22 +229,27 @@ export function createGroupService(deps: GroupServiceDeps) {
       httpStatus: result.status,
       durationMs: result.durationMs,
       warnings: [],
+      ...(mismatch ? { environmentMismatch: mismatch } : {}),
     }
+    const mismatchWarnings = mismatch ? [environmentMismatchWarning(profile.name, mismatch)] : []
     try {
       // A rotated token is never stored without its catalog row, nor the reverse.
       return db.transaction(() => {
-        activity.append(entry, scrubGroupSecrets(exchange))
-        if (rotated) rotations.answered(entry.id)
         vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-        const { warnings } = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+        const recorded = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+        if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
         const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
-        const recorded: GroupCallResult = {
+        const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
+        const name = group.name ?? entry.groupName
+        activity.append({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }, scrubGroupSecrets(exchange))
+        if (rotated) rotations.answered(entry.id)
+        const done: GroupCallResult = {
           ...answer,
-          warnings: [...settled.map(settledWarning), ...warnings],
+          warnings,
           ...(settled.length ? { settledRotations: settled.map(({ id, outcome, at }) => ({ activityId: id, outcome, at })) } : {}),
         }
-        options.settle?.({ ok: true, result: recorded })
-        return recorded
+        options.settle?.({ ok: true, result: done })
+        return done
       })
     } catch (error) {
       if (!rotated) throw error
@@ -238,7 +259,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       const warning =
         `The token was rotated, but it could not be saved (${reason}). Copy it now: the app has no other copy.` +
         (recoveryFile ? ` It was also written to ${recoveryFile} (owner-only): delete that file once the token is stored.` : '')
-      return { ...answer, warnings: [warning], unsaved: { recoveryFile } }
+      return { ...answer, warnings: [warning, ...mismatchWarnings], unsaved: { recoveryFile } }
     }
   }
 
@@ -273,11 +294,10 @@ export function createGroupService(deps: GroupServiceDeps) {
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
-      const remembered = await remember(id, called, existing ? undefined : request, false, options)
-      if (!existing) return remembered
-      const notApplied = fieldsNotApplied(request, called.result.value.user_group, previous?.mapping)
-      if (notApplied.length === 0) return remembered
-      return { ...remembered, notApplied, warnings: [notAppliedWarning(request.user_group_id, notApplied), ...remembered.warnings] }
+      const notApplied = existing ? fieldsNotApplied(request, called.result.value.user_group, previous?.mapping) : []
+      const warnings = notApplied.length ? [notAppliedWarning(request.user_group_id, notApplied)] : []
+      const remembered = await remember(id, called, existing ? undefined : request, false, options, warnings)
+      return notApplied.length ? { ...remembered, notApplied } : remembered
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {

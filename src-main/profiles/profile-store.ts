@@ -12,6 +12,7 @@ import {
   type TokenState,
   type TokenStorage,
 } from '../../src-shared/profiles/schemas'
+import type { EnvironmentTag } from '../../src-shared/user-api/schemas'
 import { isUniqueViolation, type Database } from '../storage/database'
 import type { NetworkSettings } from '../user-api/client'
 import { readPemCertificates } from '../user-api/trust'
@@ -59,6 +60,12 @@ export interface ProfileStore {
   resolveConnection(id: string): Promise<Connection>
   /** The same, with the API token null when none is kept: a diagnosis still checks the way there. */
   connectionForDiagnosis(id: string): Promise<Omit<Connection, 'apiToken'> & { apiToken: string | null }>
+  /**
+   * Remembers where the server put a group returned through this profile (its
+   * api_environment_tag): the server's word, which wins over the kind. Synchronous, for the
+   * transaction that records the call. Built-in profiles keep nothing.
+   */
+  noteServerEnvironment(id: string, tag: EnvironmentTag): void
   /** Sentences for the operator about this launch, e.g. a stored profile that could not be read. */
   notices(): string[]
 }
@@ -87,6 +94,7 @@ interface ProfileRow {
   proxy_url: string
   proxy_username: string
   ca_bundle_path: string
+  server_environment: string | null
   created_at: string
   updated_at: string
 }
@@ -119,6 +127,7 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       proxyUrl: row.proxy_url,
       proxyUsername: row.proxy_username,
       caBundlePath: row.ca_bundle_path,
+      ...(row.server_environment ? { serverEnvironment: row.server_environment } : {}),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })
@@ -390,6 +399,10 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
           return profile
         })
       })
+    },
+
+    noteServerEnvironment(id, tag) {
+      db.run('UPDATE profiles SET server_environment = ? WHERE id = ? AND server_environment IS NOT ?', tag, id, tag)
     },
 
     async resolveConnection(id) {

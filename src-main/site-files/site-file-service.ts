@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type {
@@ -12,6 +13,7 @@ import type {
   SiteDraftSummary,
 } from '../../src-shared/ipc/site-calls'
 import { API_REFERENCE_FILE, isLoopbackUrl } from '../../src-shared/site-config/api-reference'
+import { apiReferenceGroups, apiReferencePageText } from '../../src-shared/site-config/api-reference-pages'
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
@@ -22,7 +24,7 @@ import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
 import { createDocsFolderService } from './docs-folder-service'
 import { openDraftStore, type DraftStore } from './draft-store'
-import { currentVersion, FileAccessPolicy, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
+import { currentVersion, fileExists, FileAccessPolicy, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
@@ -32,6 +34,15 @@ export interface SaveRequest {
   documentId: string
   text: string
   byteOrderMark: boolean
+}
+
+export interface WrittenApiReference {
+  path: string
+  replaced: boolean
+  serverUrl: string | null
+  /** The endpoint pages written, relative to the docs folder; `pagesKept` were there already and left as they are. */
+  pagesWritten: string[]
+  pagesKept: string[]
 }
 
 export interface SiteFileService {
@@ -45,8 +56,11 @@ export interface SiteFileService {
   setRules(documentId: string, rules: RuleSet): Promise<void>
   /** Where the document's API reference goes (openapi.json beside its file), and what is there now. */
   apiReferenceTarget(documentId: string): Promise<ApiReferenceTarget>
-  /** Writes the API reference there: a file already there only with the token of the question that asked. */
-  writeApiReference(request: { documentId: string; serverUrl: string | null; replaceToken?: string }): Promise<{ path: string; replaced: boolean; serverUrl: string | null }>
+  /**
+   * Writes the API reference there (a file already there only with the token of the question that
+   * asked), and an endpoint page for each operation that has none yet (a page there is kept).
+   */
+  writeApiReference(request: { documentId: string; serverUrl: string | null; replaceToken?: string }): Promise<WrittenApiReference>
   /** The file an open document belongs to: only paths main itself opened or chose are ever written. */
   pathOf(documentId: string): string | null
   /** Refuses the data folder, resolving links first: every path from the renderer goes through it. */
@@ -293,7 +307,8 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
         )
       }
       const path = await apiReferencePath(documentId)
-      const text = openApiFileText(buildOpenApiDocument(serverUrl === null ? {} : { serverUrl }))
+      const document = buildOpenApiDocument(serverUrl === null ? {} : { serverUrl })
+      const text = openApiFileText(document)
       return runInTurn(async () => {
         const onDisk = await currentVersion(path)
         if (onDisk && !takeReplaceToken(replaceToken, 'apiReference', path, onDisk)) {
@@ -302,8 +317,27 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
             : `${basename(path)} is already there. Replace it?`
           throw new AppErrorException('conflict', question, { path, replaceToken: issueReplaceToken('apiReference', path, onDisk) })
         }
+        // The endpoint pages the navigation lists: written where there are none; a page the
+        // writer has (edited) is never replaced. Each goes through the same refusal of the data
+        // folder, all of them before anything is written.
+        const pages = await Promise.all(
+          apiReferenceGroups(document)
+            .flatMap((group) => group.pages)
+            .map(async (page) => ({ page, pagePath: await policy.resolve(join(dirname(path), page.file)) })),
+        )
         await writeTextAtomically(path, text, false, PUBLIC_FILE_MODE)
-        return { path, replaced: onDisk !== null, serverUrl }
+        const pagesWritten: string[] = []
+        const pagesKept: string[] = []
+        for (const { page, pagePath } of pages) {
+          if (await fileExists(pagePath)) {
+            pagesKept.push(page.file)
+            continue
+          }
+          await mkdir(dirname(pagePath), { recursive: true })
+          await writeTextAtomically(pagePath, apiReferencePageText(page), false, PUBLIC_FILE_MODE)
+          pagesWritten.push(page.file)
+        }
+        return { path, replaced: onDisk !== null, serverUrl, pagesWritten, pagesKept }
       })
     },
 

@@ -1,5 +1,7 @@
 import { join } from 'node:path'
 import { openDatabase, type Database, type Migration } from './database'
+import { createFullTextIndex } from './full-text'
+import { ACTIVITY_SEARCH } from '../activity/activity-search'
 
 /** The app's own data: profiles, secrets, the catalog of groups and the activity log. */
 export const APP_DATABASE_FILE = 'embed-console.db'
@@ -237,6 +239,25 @@ export const appMigrations: readonly Migration[] = [
         ALTER TABLE profiles ADD COLUMN proxy_username TEXT NOT NULL DEFAULT '';
         ALTER TABLE profiles ADD COLUMN ca_bundle_path TEXT NOT NULL DEFAULT '';
       `)
+    },
+  },
+  {
+    version: 8,
+    name: 'activity: the group name, the warnings and a full-text index; the environment a profile\'s server last gave',
+    up(db) {
+      db.exec(`
+        -- The group's name as the answer gave it (else as the request sent it), for search.
+        ALTER TABLE activity ADD COLUMN group_name TEXT;
+        -- JSON array of sentences: what a call that succeeded still said (an environment mismatch).
+        ALTER TABLE activity ADD COLUMN warnings TEXT;
+        UPDATE activity SET group_name = coalesce(
+          CASE WHEN json_valid(response) THEN json_extract(response, '$.user_group.name') END,
+          CASE WHEN json_valid(request) THEN json_extract(request, '$.name') END)
+        WHERE group_id IS NOT NULL;
+        -- Customer or Testing: the api_environment_tag of the last group the server returned through it.
+        ALTER TABLE profiles ADD COLUMN server_environment TEXT;
+      `)
+      createFullTextIndex(db, ACTIVITY_SEARCH)
     },
   },
 ]

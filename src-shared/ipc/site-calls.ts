@@ -174,11 +174,17 @@ export const siteCalls = {
   }),
   'site.writeApiReference': defineCall({
     summary:
-      'Writes the OpenAPI document of /api/user as openapi.json next to the document’s file, atomically; an existing file only with the token of the question that asked. The server URL is the profile’s base URL, or null for none (never a loopback address).',
+      'Writes the OpenAPI document of /api/user as openapi.json next to the document’s file, atomically (an existing file only with the token of the question that asked), and an MDX page per operation under api-reference/ where there is none. The server URL is the profile’s base URL, or null for none (never a loopback address).',
     input: z
       .object({ documentId: SiteDocumentIdSchema, serverUrl: BaseUrlSchema.nullable(), replaceToken: z.string().max(100).optional() })
       .strict(),
-    output: z.object({ path: z.string(), replaced: z.boolean(), serverUrl: z.string().nullable() }),
+    output: z.object({
+      path: z.string(),
+      replaced: z.boolean(),
+      serverUrl: z.string().nullable(),
+      pagesWritten: z.array(z.string()).describe('The endpoint pages written (relative to the docs folder), one per operation'),
+      pagesKept: z.array(z.string()).describe('Endpoint pages that were there already: left as they are'),
+    }),
   }),
   'site.recent': defineCall({
     summary: 'The site.json files opened or saved lately, newest first (at most 10).',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EnvironmentTagSchema } from '../user-api/schemas'
 
 /*
  * Connection profiles as both sides see them. Each field is written once here and every shape
@@ -185,8 +186,16 @@ export type TokenStorage = z.infer<typeof TokenStorageSchema>
  * catalog, a masked token on screen): the last 4, and none of a token shorter than 12.
  */
 export function visibleTail(secret: string): string | undefined {
-  return secret.length >= 12 ? secret.slice(-4) : undefined
+  const characters = [...secret]
+  if (characters.length < 12) return undefined
+  // By characters, not UTF-16 units: half of an emoji would be stored and shown as "?". A tail
+  // that is not 4 plain units long (astral characters) is not shown at all.
+  const tail = characters.slice(-4).join('')
+  return tail.length === 4 ? tail : undefined
 }
+
+/** How a token the screen never shows is described: by its visible tail, or as too short to show any. */
+export const tokenTailHint = (last4: string | undefined): string => (last4 ? `ends in …${last4}` : 'too short to show any of it')
 
 /** A token as the screen shows it before it is revealed: dots, then its visible tail. */
 export const maskedToken = (secret: string): string => `${'•'.repeat(12)}${visibleTail(secret) ?? ''}`
@@ -211,6 +220,9 @@ export const ProfileSchema = z.object({
   proxyUrl: ProxyUrlSchema.default(''),
   proxyUsername: ProxyUsernameSchema.default(''),
   caBundlePath: CaBundlePathSchema.default(''),
+  serverEnvironment: EnvironmentTagSchema.nullable()
+    .optional()
+    .describe('Where the server put the last group returned through this profile (api_environment_tag); it wins over the kind'),
   builtin: z.boolean().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

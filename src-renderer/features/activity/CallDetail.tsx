@@ -87,6 +87,7 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
                 <dt>Group</dt>
                 <dd>
                   <code className="long-value">{entry.groupId}</code>
+                  {entry.groupName ? <span className="long-value"> · {entry.groupName}</span> : null}
                 </dd>
               </>
             ) : null}
@@ -100,6 +101,18 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
               <>
                 <dt>Settled</dt>
                 <dd>{settlementSentence(entry.settledOutcome, entry.settledAt)}</dd>
+              </>
+            ) : null}
+            {entry.warnings?.length ? (
+              <>
+                <dt>Warnings</dt>
+                <dd>
+                  {entry.warnings.map((warning) => (
+                    <p key={warning} className="callout callout--warning">
+                      {warning}
+                    </p>
+                  ))}
+                </dd>
               </>
             ) : null}
           </dl>

@@ -4,6 +4,7 @@ import {
   ProfileChangesSchema,
   ProfileDraftSchema,
   sameOrigin,
+  tokenTailHint,
   type EnvironmentKind,
   type ProxyMode,
   type ProfileChanges,
@@ -113,7 +114,7 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
   const tokenHint = movesServer
     ? 'Enter the API token for the new address.'
     : editing?.token.set
-      ? `Set, ends in …${editing.token.last4 ?? '????'}. Type a new one to replace it; leave empty to keep it.`
+      ? `Set, ${tokenTailHint(editing.token.last4)}. Type a new one to replace it; leave empty to keep it.`
       : 'The token goes to the app’s main process and is never shown again.'
 
   return (
@@ -155,7 +156,7 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
             spellCheck={false}
             value={apiToken}
             disabled={clearing}
-            placeholder={editing?.token.set && !movesServer ? `…${editing.token.last4 ?? ''}` : ''}
+            placeholder={editing?.token.set && !movesServer && editing.token.last4 ? `…${editing.token.last4}` : ''}
             onChange={(event) => setApiToken(event.target.value)}
           />
         </Field>

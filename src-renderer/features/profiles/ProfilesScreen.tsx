@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState, type ChangeEvent } from 'react'
 import type { ConnectionTest } from '../../../src-shared/ipc/group-calls'
-import type { ProfileView } from '../../../src-shared/profiles/schemas'
+import { tokenTailHint, type ProfileView } from '../../../src-shared/profiles/schemas'
 import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { call } from '../../lib/api'
 import { downloadText } from '../../lib/download'
@@ -19,7 +19,7 @@ const TEST_TONES: Record<ConnectionTest['outcome'], string> = { ok: 'success', t
 function tokenSummary(profile: ProfileView): string {
   if (!profile.token.set) return 'No API token'
   const where = { keychain: 'encrypted', session: 'this session only', file: 'unencrypted file', none: '' }[profile.token.storage]
-  return `Token set, ends in …${profile.token.last4 ?? '????'} (${where})`
+  return `Token set, ${tokenTailHint(profile.token.last4)} (${where})`
 }
 
 export default function ProfilesScreen() {
