@@ -402,7 +402,6 @@ export function startRun(options: RunnerOptions): RunControl {
       cancelledRows = tallies.pending
       tallies.skipped += tallies.pending
       tallies.pending = 0
-      total = totalOf()
       state = 'cancelled'
     } else state = tallies.pending > 0 ? 'paused' : 'finished'
     pausing = false
