@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util'
+import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { BaseUrlSchema, EnvironmentKindSchema, EnvironmentLabelSchema, ProfileNameSchema, TimeoutSecondsSchema } from '../../src-shared/profiles/schemas'
 import { TeamActivityQuerySchema, type TeamActivityEntry, type TeamStatus } from '../../src-shared/team/schemas'
 import type { AppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
@@ -156,6 +158,65 @@ const addOperator: Command = {
   },
 }
 
+/** A value checked with the profile schema's own rule, or a usage mistake naming the flag. */
+function checked<T>(flag: string, schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new UsageError(`--${flag}: ${result.error.issues[0]?.message ?? 'not valid'}`)
+  return result.data
+}
+
+const shareProfile: Command = {
+  name: 'team share-profile',
+  usage: [
+    'embed-console team share-profile NAME --base-url URL --url ADMIN_URL [--environment customer|testing|unspecified] [--label TEXT] [--timeout SECONDS] [--json]',
+    'embed-console team share-profile NAME --remove --url ADMIN_URL',
+    '',
+    'Admin: shares a connection profile’s settings with the team (never a token): every joined machine',
+    'pulls it as a profile of its own, and each operator enters their own API token in it. Sharing a',
+    'name again updates it; --remove withdraws it (machines keep their copy).',
+    PASSWORD_HELP,
+  ].join('\n'),
+  examples: ['embed-console team share-profile Production --base-url https://api.example.com --environment customer --url "postgres://admin@db.example.com/embed_team?sslmode=verify-full"'],
+  exitCodes,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        url: { type: 'string' },
+        password: { type: 'string' },
+        'base-url': { type: 'string' },
+        environment: { type: 'string', default: 'customer' },
+        label: { type: 'string', default: '' },
+        timeout: { type: 'string', default: '15' },
+        remove: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    })
+    if (positionals.length !== 1) throw new UsageError('Name one profile: embed-console team share-profile NAME --base-url URL --url ADMIN_URL')
+    if (!values.url) throw new UsageError('team share-profile needs --url (the team database’s address, as an admin).')
+    if (!values.remove && !values['base-url']) throw new UsageError('team share-profile needs --base-url (the API’s address), or --remove.')
+    const profile = {
+      name: checked('name', ProfileNameSchema, positionals[0]),
+      baseUrl: values.remove ? 'https://removed.invalid' : checked('base-url', BaseUrlSchema, values['base-url']),
+      timeoutSeconds: checked('timeout', TimeoutSecondsSchema, Number(values.timeout)),
+      environmentLabel: checked('label', EnvironmentLabelSchema, values.label),
+      environmentKind: checked('environment', EnvironmentKindSchema, values.environment),
+    }
+    const password = await passwordOf(values, io)
+    return answer(
+      io,
+      values.json,
+      async () => {
+        const { shareProfile: share } = await import('../team/team-admin')
+        return share(values.url!, password, profile, values.remove)
+      },
+      (shared) => io.stdout(shared.removed ? `The shared profile “${shared.name}” is withdrawn: machines keep their copy.` : `“${shared.name}” is shared: every joined machine pulls it, and each operator enters their own API token in it.`),
+    )
+  },
+}
+
 const join: Command = {
   name: 'team join',
   usage: [
@@ -276,6 +337,7 @@ const activity: Command = {
 const SUBCOMMANDS: Record<string, Subcommand> = {
   migrate: { summary: 'Admin: create or upgrade the shared schema in the team database.', command: migrate },
   'add-operator': { summary: 'Admin: create an operator’s login role and print its password once.', command: addOperator },
+  'share-profile': { summary: 'Admin: share a connection profile’s settings (never a token) with every machine.', command: shareProfile },
   join: { summary: 'Join this data folder to the team database.', command: join },
   leave: { summary: 'Leave the team (local data stays).', command: leave },
   status: { summary: 'How this data folder’s link to the team stands.', command: status },
@@ -283,7 +345,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
 }
 
 const USAGE = [
-  'embed-console team <migrate|add-operator|join|leave|status|activity> [options]',
+  'embed-console team <migrate|add-operator|share-profile|join|leave|status|activity> [options]',
   '',
   'Team mode: data folders on many machines share one audit log and catalog in a Postgres database,',
   'and never rotate a group twice. Secrets stay on each machine: the team database holds no token.',

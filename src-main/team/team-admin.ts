@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { OperatorNameSchema } from '../../src-shared/team/schemas'
@@ -73,5 +74,33 @@ export async function addOperator(url: string, password: string | undefined, nam
       await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${verifier} IN ROLE embed_console_operator`)
     }
     return { name, password: generated }
+  })
+}
+
+export interface SharedProfileSettings {
+  name: string
+  baseUrl: string
+  timeoutSeconds: number
+  environmentLabel: string
+  environmentKind: 'customer' | 'testing' | 'unspecified'
+}
+
+/**
+ * Admin: shares connection settings (never a token) as a team profile, found by name: every
+ * joined machine pulls it as a profile of its own, where each operator enters their own API
+ * token. `remove` withdraws it (machines keep their copy: it may hold their tokens).
+ */
+export async function shareProfile(url: string, password: string | undefined, profile: SharedProfileSettings, remove: boolean): Promise<{ id: string; name: string; removed: boolean }> {
+  const { address, password: secret } = target(url, password)
+  return withClient(address, secret, async (client) => {
+    const version = await readSchemaVersion(client)
+    if (version !== TEAM_SCHEMA_VERSION) throw new AppErrorException('refused', 'The team database’s schema is not the one this Embed Console writes: run `embed-console team migrate` (or update Embed Console) first.')
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM embed_console.profiles WHERE lower(name) = lower($1) AND NOT deleted', [profile.name])
+    if (remove && rows.length === 0) throw new AppErrorException('not_found', `There is no shared profile named “${profile.name}”.`)
+    const id = rows[0]?.id ?? randomUUID()
+    await client.query('SELECT embed_console.upsert_profile($1, $2, $3, $4, $5, $6, $7)', [
+      id, profile.name, profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.environmentKind, remove,
+    ])
+    return { id, name: profile.name, removed: remove }
   })
 }

@@ -11,7 +11,16 @@ import { pgConnection, type TeamAddress } from './team-url'
  */
 
 /** A connection that fails, breaks or times out: the team database is away (not a refusal). */
-const OFFLINE_ERRNO = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE'])
+const OFFLINE_ERRNO: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ETIMEDOUT: 'timed out',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'the connection broke',
+}
 
 const sqlState = (error: unknown) => (error as { code?: unknown }).code
 
@@ -20,8 +29,8 @@ export function teamError(error: unknown, user: string): AppErrorException {
   if (error instanceof AppErrorException) return error
   const code = String(sqlState(error) ?? '')
   const message = error instanceof Error ? error.message : String(error)
-  if (OFFLINE_ERRNO.has(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code) || /timeout|terminated|Connection ended/i.test(message)) {
-    const reason = OFFLINE_ERRNO.has(code) ? code.toLowerCase().replace(/^e/, '') : /timeout/i.test(message) ? 'no answer in time' : 'the connection broke'
+  if (Object.hasOwn(OFFLINE_ERRNO, code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code) || /timeout|terminated|Connection ended/i.test(message)) {
+    const reason = OFFLINE_ERRNO[code] ?? (code === '57P03' ? 'it is starting up or shutting down' : code === '53300' ? 'too many connections' : /timeout/i.test(message) ? 'no answer in time' : 'the connection broke')
     return new AppErrorException('team_offline', `The team database cannot be reached (${reason}).`, { reason: code || 'connection' })
   }
   if (code === '28P01' || code === '28000') {
@@ -197,8 +206,9 @@ export class TeamLink {
 
   /** Refuses (with the sentence) unless the schema is the one this client writes. */
   async assertWritable(): Promise<void> {
-    const problem = schemaProblem(await this.schema())
-    if (problem) throw new AppErrorException('refused', problem)
+    const fit = await this.schema()
+    const problem = schemaProblem(fit)
+    if (problem) throw new AppErrorException('refused', problem, { schemaVersion: fit.version })
   }
 
   async whoami(): Promise<Whoami> {

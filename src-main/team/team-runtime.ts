@@ -53,9 +53,15 @@ export function claimRefusal(answer: ClaimAnswer, groupId: string | null): AppEr
   }
 }
 
-/** A rotation cannot be claimed while the team database is away: said for rotations. */
+/**
+ * A rotation cannot be claimed while the team database is away, or has a schema this version
+ * cannot write: said for rotations, and as `team_offline`, which pauses a run (resumable) rather
+ * than failing its rows.
+ */
 function rotationRefused(error: unknown): AppErrorException {
   if (!(error instanceof AppErrorException)) return new AppErrorException('internal', `The rotation could not be claimed: ${(error as Error).message}`)
+  const schemaVersion = (error.details as { schemaVersion?: unknown } | undefined)?.schemaVersion
+  if (typeof schemaVersion === 'number') return new AppErrorException('team_offline', error.message, error.details)
   if (error.code !== 'team_offline') return error
   return new AppErrorException(
     'team_offline',

@@ -35,7 +35,7 @@ export function schemaFit(version: number): SchemaFit {
 /** The sentence for a database this client cannot use as it is (null when it can). */
 export function schemaProblem(fit: SchemaFit): string | null {
   if (fit.state === 'newer') {
-    return `The team database has schema version ${fit.version}, newer than this Embed Console knows (${TEAM_SCHEMA_VERSION}): update Embed Console. Until then team mode is read-only here: rotations are refused and calls wait in this machine's outbox.`
+    return `The team database has schema version ${fit.version}, newer than this Embed Console knows (${TEAM_SCHEMA_VERSION}): update Embed Console. Until then team mode is read-only here: rotations are refused and calls wait in this machine’s outbox.`
   }
   if (fit.state === 'older') {
     return fit.version === 0
@@ -47,10 +47,10 @@ export function schemaProblem(fit: SchemaFit): string | null {
 
 /** The version the database is at: 0 when it has no Embed Console schema. */
 export async function readSchemaVersion(client: pg.ClientBase): Promise<number> {
-  const { rows } = await client.query<{ version: number | null }>(
-    `SELECT CASE WHEN to_regclass('embed_console.schema_version') IS NULL THEN 0
-                 ELSE (SELECT coalesce(max(version), 0) FROM embed_console.schema_version) END AS version`,
-  )
+  // Two statements: a query naming a table that does not exist fails when parsed, whatever CASE says.
+  const { rows: found } = await client.query<{ table: string | null }>("SELECT to_regclass('embed_console.schema_version')::text AS table")
+  if (!found[0]?.table) return 0
+  const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM embed_console.schema_version')
   return Number(rows[0]?.version ?? 0)
 }
 

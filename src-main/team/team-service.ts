@@ -128,12 +128,14 @@ export function createTeamService(deps: TeamServiceDeps) {
       const [{ TeamLink }, { schemaProblem }] = await Promise.all([import('./team-link'), import('./team-schema')])
       const probe = new TeamLink(address, secret)
       try {
-        const fit = await probe.schema(true)
-        if (fit.state === 'older') throw new AppErrorException('refused', schemaProblem(fit)!)
         const who = await probe.whoami()
-        if (!who.operator) {
-          throw new AppErrorException('refused', `“${who.user}” is not an Embed Console operator in this database: ask an admin to run \`embed-console team add-operator ${who.user}\`.`)
-        }
+        const notOperator = new AppErrorException('refused', `“${who.user}” is not an Embed Console operator in this database: ask an admin to run \`embed-console team add-operator ${who.user}\`.`)
+        // A role that is no operator may not even read the schema's version.
+        const fit = await probe.schema(true).catch((error: unknown) => {
+          throw who.operator ? error : notOperator
+        })
+        if (fit.state === 'older') throw new AppErrorException('refused', schemaProblem(fit)!)
+        if (!who.operator) throw notOperator
       } finally {
         await probe.close()
       }

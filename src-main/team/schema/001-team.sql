@@ -270,6 +270,12 @@ BEGIN
        WHERE a.id = event_id AND a.actor = session_user AND a.outcome = 'unknown' AND a.settled_outcome IS NULL;
       GET DIAGNOSTICS n = ROW_COUNT;
       written := written + n;
+      -- A rotation that did happen, learned later: the group was rotated by its actor, then.
+      IF n = 1 AND e->>'outcome' = 'rotated' THEN
+        UPDATE groups g SET rotated_by = a.actor, rotated_at = a.called_at, change_seq = nextval('change_seq')
+          FROM activity a
+         WHERE a.id = event_id AND g.server = a.server AND g.group_id = a.group_id AND (g.rotated_at IS NULL OR g.rotated_at < a.called_at);
+      END IF;
       CONTINUE;
     END IF;
     IF e->>'kind' IS DISTINCT FROM 'call' THEN
