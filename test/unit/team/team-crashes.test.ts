@@ -87,7 +87,7 @@ describe.skipIf(!team)('the outbox through kill -9', () => {
     const lost = local.filter((id) => !shared.includes(id))
     const duplicated = shared.length - new Set(shared).size
     const extra = shared.filter((id) => !local.includes(id))
-    console.log(
+    console.warn(
       `Outbox after kill -9 (3 kills, published at each kill: ${kills.map((kill) => kill.published).join(', ')}; waiting in the outbox: ${kills.map((kill) => kill.waiting).join(', ')}): ` +
         `${local.length} calls recorded, ${shared.length} in the audit log, lost ${lost.length}, duplicated ${duplicated}, unrecorded ${extra.length}.`,
     )

@@ -87,7 +87,7 @@ describe.skipIf(!team)('two machines, one team, the same 200-group rotation plan
       expect(run.code, run.stderr).toBe(0)
       return lastJson(run.stdout).value as { rotated: number; skipped: number; failed: number; unknown: number }
     })
-    console.log(`Two machines, one 200-group plan at once: ${summaries.map((summary, index) => `${machines[index]!.operator} rotated ${summary.rotated}, skipped ${summary.skipped}`).join('; ')}; rotation requests ${rotationRequests}, groups rotated twice ${twice.length}.`)
+    console.warn(`Two machines, one 200-group plan at once: ${summaries.map((summary, index) => `${machines[index]!.operator} rotated ${summary.rotated}, skipped ${summary.skipped}`).join('; ')}; rotation requests ${rotationRequests}, groups rotated twice ${twice.length}.`)
     expect(summaries[0]!.rotated + summaries[1]!.rotated).toBe(200)
     for (const summary of summaries) expect(summary).toMatchObject({ failed: 0, unknown: 0 })
     expect(summaries[0]!.rotated).toBeGreaterThan(0)
@@ -145,7 +145,7 @@ describe.skipIf(!team)('two machines, one team, the same 200-group rotation plan
     // 400 group tokens (200 before, 200 after), 2 API tokens, 2 team passwords.
     expect(secrets.size).toBe(404)
     const leaked = [...secrets].filter((secret) => dump.includes(secret))
-    console.log(`pg_dump canary: ${dump.length} characters searched for ${secrets.size} secrets (every group token issued, the API tokens, the team passwords): ${leaked.length} found.`)
+    console.warn(`pg_dump canary: ${dump.length} characters searched for ${secrets.size} secrets (every group token issued, the API tokens, the team passwords): ${leaked.length} found.`)
     expect(leaked).toEqual([])
   })
 })
