@@ -18,7 +18,7 @@ async function withClient<T>(address: TeamAddress, password: string | undefined,
   try {
     await client.connect()
   } catch (error) {
-    throw teamError(error, address.user)
+    throw teamError(error, address.user, 'connect')
   }
   try {
     return await work(client)

@@ -5,6 +5,10 @@ import type { TeamService } from './team-service'
 export function createTeamHandlers(team: TeamService, activeProfileId: () => string | null): HandlersFor<typeof teamCalls> {
   return {
     'team.status': () => team.status(),
+    'team.pull': async () => {
+      await team.pull()
+      return team.status()
+    },
     'team.join': ({ url, password }) => team.join(url, password),
     'team.leave': ({ discardUnpublished }) => team.leave(discardUnpublished),
     'team.migrate': ({ url, password }) => team.migrate(url, password),

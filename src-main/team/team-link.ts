@@ -24,8 +24,12 @@ const OFFLINE_ERRNO: Record<string, string> = {
 
 const sqlState = (error: unknown) => (error as { code?: unknown }).code
 
-/** The link's failures as sentences: away (team_offline), or refused (a login, a permission, a schema). */
-export function teamError(error: unknown, user: string): AppErrorException {
+/**
+ * The link's failures as sentences: away (team_offline), or refused (a login, a permission, a
+ * schema). While connecting, anything else is the database being out of reach too (a socket
+ * error, a TLS handshake that failed): only a statement's unexpected error is `internal`.
+ */
+export function teamError(error: unknown, user: string, phase: 'connect' | 'query' = 'query'): AppErrorException {
   if (error instanceof AppErrorException) return error
   const code = String(sqlState(error) ?? '')
   const message = error instanceof Error ? error.message : String(error)
@@ -41,6 +45,7 @@ export function teamError(error: unknown, user: string): AppErrorException {
     return new AppErrorException('refused', 'The team database lacks part of the Embed Console schema: ask an admin to run `embed-console team migrate --url …`.')
   }
   if (code === '3D000') return new AppErrorException('refused', 'The database named in the team address does not exist.')
+  if (phase === 'connect') return new AppErrorException('team_offline', `The team database cannot be reached (${message.slice(0, 200).replace(/\.$/, '')}).`, { reason: code || 'connection' })
   return new AppErrorException('internal', `The team database answered with an error: ${message.slice(0, 300)}`)
 }
 
@@ -190,7 +195,7 @@ export class TeamLink {
     if (!force && this.fit && Date.now() - this.fit.checkedAt < SCHEMA_CHECK_EVERY_MS) return this.fit.fit
     let version: number
     const client = await this.pool.connect().catch((error: unknown) => {
-      throw teamError(error, this.address.user)
+      throw teamError(error, this.address.user, 'connect')
     })
     try {
       version = await readSchemaVersion(client)

@@ -20,6 +20,11 @@ export const teamCalls = {
     input: z.object({}).strict(),
     output: TeamStatusSchema,
   }),
+  'team.pull': defineCall({
+    summary: 'Pulls the team’s changes (catalog and shared profiles) now, then answers the status.',
+    input: z.object({}).strict(),
+    output: TeamStatusSchema,
+  }),
   'team.join': defineCall({
     summary: 'Joins this data folder to the team database as an operator; the password goes to the vault.',
     input: z.object(Connection).strict(),
