@@ -2,6 +2,7 @@ import pg from 'pg'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { TeamActivityEntry, TeamActivityQuery } from '../../src-shared/team/schemas'
 import { readSchemaVersion, schemaFit, schemaProblem, type SchemaFit } from './team-schema'
+import type { SharedRunHolder, SharedRunLease } from './team-run-leases'
 import { pgConnection, type TeamAddress } from './team-url'
 
 /*
@@ -58,21 +59,6 @@ export interface ClaimAnswer {
   groupKey: string
 }
 
-export interface SharedRunLease {
-  runId: string
-  holder: string
-  epoch: number
-}
-
-export interface SharedRunHolder {
-  holder: string
-  actor: string
-  pid: number
-  host: string
-  client: string
-  since: Date
-  expiresAt: Date
-}
 
 export interface SharedGroupRow {
   server: string
@@ -152,11 +138,6 @@ const activityEntry = (row: ActivityRow): TeamActivityEntry => ({
 /** How long a schema check is trusted before the next statement asks again. */
 const SCHEMA_CHECK_EVERY_MS = 30_000
 
-export interface TeamLinkOptions {
-  connectTimeoutMs?: number
-  queryTimeoutMs?: number
-}
-
 export class TeamLink {
   private readonly pool: pg.Pool
   private fit: { checkedAt: number; fit: SchemaFit } | null = null
@@ -165,13 +146,12 @@ export class TeamLink {
   constructor(
     readonly address: Pick<TeamAddress, 'url' | 'user'>,
     password: string | undefined,
-    options: TeamLinkOptions = {},
   ) {
     this.pool = new pg.Pool({
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: 5_000,
       ...pgConnection(address.url, password),
       max: 2,
-      query_timeout: options.queryTimeoutMs ?? 15_000,
+      query_timeout: 15_000,
       idleTimeoutMillis: 30_000,
       keepAlive: true,
       application_name: 'embed-console',
@@ -233,7 +213,7 @@ export class TeamLink {
     )
     const row = rows[0]!
     if (row.epoch !== null) return { lease: { runId, holder: owner.id, epoch: Number(row.epoch) } }
-    return { holder: { holder: row.holder, actor: row.actor, pid: row.pid, host: row.host, client: row.client, since: row.since, expiresAt: row.expires_at } }
+    return { holder: { actor: row.actor, pid: row.pid, host: row.host, client: row.client, expiresAt: row.expires_at } }
   }
 
   async renewRun(lease: SharedRunLease, ttlMs: number): Promise<boolean> {

@@ -27,16 +27,18 @@ export interface SharedRunHolder {
 
 /** The team database's side of run leases (TeamLink). */
 export interface SharedLeases {
-  acquireRun(runId: string, label: string, owner: LeaseOwner, ttlMs: number): Promise<{ lease: SharedRunLease } | { holder: SharedRunHolder }>
+  acquireRun(runId: string, label: string, owner: LeaseOwner, ttlMs: number): Promise<SharedAnswer>
   renewRun(lease: SharedRunLease, ttlMs: number): Promise<boolean>
   releaseRun(lease: SharedRunLease): Promise<void>
 }
 
+type SharedAnswer = { lease: SharedRunLease } | { holder: SharedRunHolder }
+
 const clock = (at: Date) => at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })
 
 export class TeamRunLeases implements RunLeases {
-  /** Per run this process holds: its shared lease, as the last acquisition left it (acquisitions run in order). */
-  private readonly shared = new Map<string, Promise<{ lease: SharedRunLease } | { holder: SharedRunHolder }>>()
+  /** The runs this process holds: who asked, and their shared lease as the last acquisition left it (acquisitions run in order). */
+  private readonly held = new Map<string, { owner: LeaseOwner; label: string; shared: Promise<SharedAnswer> | null }>()
   private readonly lost = new Set<string>()
 
   constructor(
@@ -46,19 +48,25 @@ export class TeamRunLeases implements RunLeases {
     private readonly team: () => SharedLeases | null,
   ) {}
 
+  /** Takes the run's lease in the team database after any acquisition already under way. */
+  private acquireShared(runId: string): Promise<SharedAnswer> | null {
+    const team = this.team()
+    const run = this.held.get(runId)
+    if (!team || !run) return null
+    const next = (run.shared ?? Promise.resolve(null)).catch(() => null).then(() => team.acquireRun(runId, run.label, run.owner, LEASE_TTL_MS))
+    next.catch(() => {})
+    run.shared = next
+    return next
+  }
+
   acquire(runId: string, owner: LeaseOwner, label: string): Lease {
     const lease = this.local.acquire(runId, owner, label)
-    const team = this.team()
-    if (team) {
-      // Once the local lease is on the disk: a transaction rolled back takes nothing in the team either.
-      this.db.afterCommit(() => {
-        this.lost.delete(runId)
-        const previous = this.shared.get(runId) ?? Promise.resolve(null)
-        const next = previous.catch(() => null).then(() => team.acquireRun(runId, label, owner, LEASE_TTL_MS))
-        next.catch(() => {})
-        this.shared.set(runId, next)
-      })
-    }
+    // Once the local lease is on the disk: a transaction rolled back takes nothing in the team either.
+    this.db.afterCommit(() => {
+      this.lost.delete(runId)
+      this.held.set(runId, { owner, label, shared: this.held.get(runId)?.shared ?? null })
+      this.acquireShared(runId)
+    })
     return lease
   }
 
@@ -66,7 +74,7 @@ export class TeamRunLeases implements RunLeases {
     if (!this.local.renew(lease)) return false
     if (this.lost.has(lease.runId)) return false
     const team = this.team()
-    const pending = this.shared.get(lease.runId)
+    const pending = this.held.get(lease.runId)?.shared
     if (team && pending) {
       void pending
         .then(async (taken) => {
@@ -82,9 +90,9 @@ export class TeamRunLeases implements RunLeases {
     this.local.release(lease)
     // After the acquisition this transaction may have scheduled (a cancel takes and gives back at once).
     this.db.afterCommit(() => {
-      const pending = this.shared.get(lease.runId)
+      const pending = this.held.get(lease.runId)?.shared
       const team = this.team()
-      this.shared.delete(lease.runId)
+      this.held.delete(lease.runId)
       if (team && pending) void pending.then((taken) => ('lease' in taken ? team.releaseRun(taken.lease) : undefined)).catch(() => {})
     })
   }
@@ -95,13 +103,19 @@ export class TeamRunLeases implements RunLeases {
 
   /**
    * The shared lease of a run this process sends, for fencing a row's claim: waits for its
-   * acquisition. Refused when another holder has it in the team database (lease_lost), or when
-   * the team database is away (team_offline).
+   * acquisition, and tries again when none was made (the folder joined the team mid-run) or the
+   * last attempt found the team database away. Refused when another holder has it there
+   * (lease_lost), or when the team database is away (team_offline).
    */
   async sharedLease(runId: string): Promise<SharedRunLease> {
-    const pending = this.shared.get(runId)
-    if (!pending) throw new AppErrorException('lease_lost', 'This process does not hold the run’s lease any more: it stopped sending.')
-    const taken = await pending
+    const run = this.held.get(runId)
+    if (!run) throw new AppErrorException('lease_lost', 'This process does not hold the run’s lease any more: it stopped sending.')
+    const pending = run.shared ?? this.acquireShared(runId)
+    const taken = await (pending ?? Promise.reject(new AppErrorException('team_offline', 'This data folder is not joined to a team any more.'))).catch(() => {
+      const retried = this.acquireShared(runId)
+      if (!retried) throw new AppErrorException('team_offline', 'This data folder is not joined to a team any more.')
+      return retried
+    })
     if ('lease' in taken) return taken.lease
     const { holder } = taken
     throw new AppErrorException(

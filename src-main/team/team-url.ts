@@ -50,13 +50,6 @@ export function parseTeamUrl(text: string): TeamAddress {
   return { url: url.toString(), user, host, port: url.port ? Number(url.port) : 5432, database, ...(password !== undefined ? { password } : {}) }
 }
 
-/** How the address is shown: no password, ever. */
-export const displayTeamUrl = (url: string) => {
-  const shown = new URL(url)
-  shown.password = ''
-  return shown.toString()
-}
-
 /**
  * The server a profile reaches, as the team keys groups: scheme, host (lower case) and port
  * (none when the scheme's default), and the path without a trailing slash. Two profiles on two

@@ -77,6 +77,18 @@ describe.skipIf(!team)('the shared schema: migrated once, version-checked', () =
     expect((await admin.query('SELECT version, applied_by FROM embed_console.schema_version')).rows).toEqual([{ version: 1, applied_by: 'postgres' }])
   })
 
+  it('an admin who is no superuser (CREATEROLE, owner of the database), as docs/team-mode.md has the DBA make one, migrates and adds operators', async () => {
+    await team!.query("CREATE ROLE embed_admin LOGIN CREATEROLE PASSWORD 'admin-password'")
+    await team!.query('CREATE DATABASE admin_owned OWNER embed_admin')
+    const url = team!.url('embed_admin', 'admin-password').replace(/\/embed_team$/, '/admin_owned')
+    expect(await migrateTeam(url)).toMatchObject({ from: 0, to: TEAM_SCHEMA_VERSION })
+    const operator = await addOperator(url, undefined, 'ops-of-admin', false)
+    const client = await connect(team!.url('ops-of-admin', operator.password).replace(/\/embed_team$/, '/admin_owned'))
+    await client.query('SELECT embed_console.record_calls($1::jsonb)', [JSON.stringify([callEvent()])])
+    expect((await client.query('SELECT actor FROM embed_console.activity')).rows).toEqual([{ actor: 'ops-of-admin' }])
+    expect(await sqlState(client.query('DELETE FROM embed_console.activity'))).toBe('42501')
+  })
+
   it('a migration that fails leaves the database as it was (one transaction)', async () => {
     const url = await freshDatabase('fresh_failing')
     const admin = await connect(url)
