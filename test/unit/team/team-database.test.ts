@@ -212,6 +212,27 @@ describe.skipIf(!team)('per-group claims', () => {
     expect(answers.filter((answer) => answer.outcome === 'held')).toHaveLength(39)
   })
 
+  it('a run’s row is claimed only under the run’s current lease: a holder that lost it to a takeover claims nothing', async () => {
+    const ops = await (team as TeamCluster).operator('ops-fenced')
+    const client = await connect(ops.url)
+    const acquire = (holder: string) =>
+      client.query<{ epoch: string | null }>("SELECT epoch FROM embed_console.acquire_run('fenced-run', 'rows.csv', $1, 1, 'host', 'cli', 30000)", [holder]).then((result) => result.rows[0]!.epoch)
+    const claimRow = (group: string, holder: string, epoch: string) =>
+      client
+        .query<{ outcome: string }>('SELECT outcome FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, $7, $8, 30000)', ['https://fenced.example.com', group, randomUUID(), fingerprint('f'), holder, 'host', 'fenced-run', epoch])
+        .then((result) => result.rows[0]!.outcome)
+    const first = await acquire('first')
+    expect(first).toBe('1')
+    expect(await acquire('second')).toBeNull()
+    expect(await claimRow('fenced-1', 'first', first!)).toBe('claimed')
+    // The first holder stalls past its lease; the second takes over (a new epoch).
+    await team!.query("UPDATE embed_console.runs SET lease_expires_at = now() - interval '1 second' WHERE id = 'fenced-run'")
+    const second = await acquire('second')
+    expect(second).toBe('2')
+    expect(await claimRow('fenced-2', 'first', first!)).toBe('lease_lost')
+    expect(await claimRow('fenced-2', 'second', second!)).toBe('claimed')
+  })
+
   it('a group whose token the team knows refuses a claim with another token, naming who rotated it', async () => {
     const ops = await (team as TeamCluster).operator('ops-stale')
     const client = await connect(ops.url)
