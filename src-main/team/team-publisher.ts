@@ -8,6 +8,8 @@ import type { TeamOutbox } from './team-outbox'
  */
 
 const BATCH = 200
+/** Calls recorded within this long of each other are published together (a bulk run records hundreds a second). */
+const GATHER_MS = 20
 const FIRST_RETRY_MS = 1_000
 const MAX_RETRY_MS = 30_000
 
@@ -31,7 +33,18 @@ export class OutboxPublisher {
     private readonly options: PublisherOptions,
   ) {}
 
+  private gathering: ReturnType<typeof setTimeout> | undefined
+
+  /** Publishes soon: what is recorded meanwhile goes in the same statement. */
   kick(): void {
+    if (this.closed || this.gathering) return
+    this.gathering = setTimeout(() => this.start(), GATHER_MS)
+    this.gathering.unref?.()
+  }
+
+  private start(): void {
+    clearTimeout(this.gathering)
+    this.gathering = undefined
     if (this.closed) return
     if (this.running) {
       this.again = true
@@ -41,7 +54,7 @@ export class OutboxPublisher {
       this.running = null
       if (this.again) {
         this.again = false
-        this.kick()
+        this.start()
       }
     })
   }
@@ -72,7 +85,7 @@ export class OutboxPublisher {
   private scheduleRetry(): void {
     if (!this.options.background || this.closed) return
     clearTimeout(this.retry)
-    this.retry = setTimeout(() => this.kick(), Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(this.failures - 1, 5)))
+    this.retry = setTimeout(() => this.start(), Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(this.failures - 1, 5)))
     this.retry.unref?.()
   }
 
@@ -87,7 +100,7 @@ export class OutboxPublisher {
       const left = deadline - Date.now()
       if (left <= 0 || this.closed) return false
       const failuresBefore = this.failures
-      this.kick()
+      this.start()
       let timer: ReturnType<typeof setTimeout> | undefined
       await Promise.race([this.running ?? Promise.resolve(), new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))])
       clearTimeout(timer)
@@ -99,6 +112,7 @@ export class OutboxPublisher {
   async close(): Promise<void> {
     this.closed = true
     clearTimeout(this.retry)
+    clearTimeout(this.gathering)
     await this.running
   }
 }
