@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import Libsql from 'libsql'
+import { afterAll, afterEach } from 'vitest'
 import { createAppServices, type AppServices } from '../../src-main/app-services'
 import { addOperator, migrateTeam } from '../../src-main/team/team-admin'
 import { nodeScript } from './node-script'
@@ -32,6 +33,29 @@ export async function startTeamCluster(): Promise<TeamCluster | string> {
       return { name, password, url: cluster.url(name, password) }
     },
   })
+}
+
+/**
+ * The team database of one test file, stopped after it; null (with the reason on stderr) where
+ * Postgres cannot run here, for `describe.skipIf(!team)`.
+ */
+export async function teamForThisFile(): Promise<TeamCluster | null> {
+  const cluster = await startTeamCluster()
+  if (typeof cluster === 'string') {
+    console.warn(`Team-mode tests skipped: ${cluster}.`)
+    return null
+  }
+  afterAll(() => cluster.stop())
+  return cluster
+}
+
+/** What a test opened (services, processes, servers), closed after it in reverse order. */
+export function closedAfterEach(): Array<() => unknown> {
+  const closers: Array<() => unknown> = []
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close()
+  })
+  return closers
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Libsql from 'libsql'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { startFlakyProxy, type FlakyOptions, type FlakyProxy } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
@@ -14,7 +14,8 @@ import {
   letTeamLeasesExpire,
   openFolder,
   profileIdOf,
-  startTeamCluster,
+  teamForThisFile,
+  closedAfterEach,
   type TeamCluster,
 } from '../../helpers/team'
 
@@ -24,15 +25,9 @@ import {
  * in the team database as in the data folder.
  */
 
-const cluster = await startTeamCluster()
-if (typeof cluster === 'string') console.warn(`Team-mode tests skipped: ${cluster}.`)
-const team = typeof cluster === 'string' ? null : cluster
-afterAll(() => team?.stop())
+const team = await teamForThisFile()
 
-const closers: Array<() => unknown> = []
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-})
+const closers = closedAfterEach()
 
 async function server(options: FlakyOptions = {}): Promise<{ sandbox: Sandbox; sandboxFile: string; proxy: FlakyProxy; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'ec-team-crash-'))

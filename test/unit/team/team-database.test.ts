@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { addOperator, migrateTeam } from '../../../src-main/team/team-admin'
 import { migrateTeamSchema, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src-main/team/team-schema'
-import { startTeamCluster, type TeamCluster } from '../../helpers/team'
+import { teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 /*
  * The shared database as an operator meets it: its schema, migrated once and version-checked;
@@ -12,10 +12,7 @@ import { startTeamCluster, type TeamCluster } from '../../helpers/team'
  * rewrite, delete or sign with another's name. Every refusal is the database's own.
  */
 
-const cluster = await startTeamCluster()
-if (typeof cluster === 'string') console.warn(`Team-mode tests skipped: ${cluster}.`)
-const team = typeof cluster === 'string' ? null : cluster
-afterAll(() => team?.stop())
+const team = await teamForThisFile()
 
 const clients: pg.Client[] = []
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { TEAM_PASSWORD_KEY } from '../../../src-main/profiles/vault-keys'
@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-se
 import { migrateTeam } from '../../../src-main/team/team-admin'
 import { parseTeamUrl, serverKey } from '../../../src-main/team/team-url'
 import { startFlakyProxy, type FlakyProxy } from '../../helpers/flaky-proxy'
-import { cliProcess, joinedFolder, lastJson, openFolder, profileIdOf, startTeamCluster, type TeamCluster } from '../../helpers/team'
+import { cliProcess, joinedFolder, lastJson, openFolder, profileIdOf, teamForThisFile, closedAfterEach, type TeamCluster } from '../../helpers/team'
 
 /*
  * A joined data folder's link: joining and leaving from the command line (the password to the
@@ -18,15 +18,9 @@ import { cliProcess, joinedFolder, lastJson, openFolder, profileIdOf, startTeamC
  * cannot write.
  */
 
-const cluster = await startTeamCluster()
-if (typeof cluster === 'string') console.warn(`Team-mode tests skipped: ${cluster}.`)
-const team = typeof cluster === 'string' ? null : cluster
-afterAll(() => team?.stop())
+const team = await teamForThisFile()
 
-const closers: Array<() => unknown> = []
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-})
+const closers = closedAfterEach()
 
 function io(env: NodeJS.ProcessEnv = {}, stdin = ''): CliIo & { out: string[]; err: string[] } {
   const out: string[] = []

@@ -4,12 +4,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { sharedProfileId } from '../../../src-main/team/team-puller'
-import { joinedFolder, openFolder, profileIdOf, startTeamCluster, type TeamCluster } from '../../helpers/team'
+import { joinedFolder, openFolder, profileIdOf, teamForThisFile, closedAfterEach, type TeamCluster } from '../../helpers/team'
 
 /*
  * What each machine pulls from the team: the admin's shared profiles (settings only: each
@@ -20,15 +20,9 @@ import { joinedFolder, openFolder, profileIdOf, startTeamCluster, type TeamClust
 
 const run = promisify(execFile)
 
-const cluster = await startTeamCluster()
-if (typeof cluster === 'string') console.warn(`Team-mode tests skipped: ${cluster}.`)
-const team = typeof cluster === 'string' ? null : cluster
-afterAll(() => team?.stop())
+const team = await teamForThisFile()
 
-const closers: Array<() => unknown> = []
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-})
+const closers = closedAfterEach()
 
 function io(env: NodeJS.ProcessEnv = {}): CliIo & { out: string[]; err: string[] } {
   const out: string[] = []

@@ -1,13 +1,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSecretVault } from '../../../src-main/profiles/vault'
 import { startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { TEAM_PASSWORD_KEY, groupTokenKey, profileTokenKey } from '../../../src-main/profiles/vault-keys'
 import { startFlakyProxy } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
-import { cliProcess, joinedFolder, lastJson, openFolder, profileIdOf, startTeamCluster, type TeamCluster } from '../../helpers/team'
+import { cliProcess, joinedFolder, lastJson, openFolder, profileIdOf, teamForThisFile, closedAfterEach, type TeamCluster } from '../../helpers/team'
 
 /*
  * The issue's "done when", through real processes: two data folders (two operators' machines),
@@ -16,15 +16,9 @@ import { cliProcess, joinedFolder, lastJson, openFolder, profileIdOf, startTeamC
  * that counts every rotation request and every rotation the server made.
  */
 
-const cluster = await startTeamCluster()
-if (typeof cluster === 'string') console.warn(`Team-mode tests skipped: ${cluster}.`)
-const team = typeof cluster === 'string' ? null : cluster
-afterAll(() => team?.stop())
+const team = await teamForThisFile()
 
-const closers: Array<() => unknown> = []
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-})
+const closers = closedAfterEach()
 
 describe.skipIf(!team)('two machines, one team, the same 200-group rotation plan at once', () => {
   let proxy: Awaited<ReturnType<typeof startFlakyProxy>>
