@@ -66,8 +66,9 @@ export interface SharedGroupRow {
   name: string | null
   environment_tag: string | null
   team_id: string | null
-  properties: unknown
-  mapping: unknown
+  /** JSON text, as another operator's call stored it. */
+  properties: string | null
+  mapping: string | null
   token_last4: string | null
   token_sha256: string | null
   changed_by: string
@@ -257,7 +258,9 @@ export class TeamLink {
 
   async groupsChangedAfter(seq: number, limit: number): Promise<SharedGroupRow[]> {
     const { rows } = await this.run<SharedGroupRow>(
-      `SELECT server, group_id, name, environment_tag, team_id, properties, mapping, token_last4, token_sha256, changed_by, changed_at, rotated_by, rotated_at, change_seq
+      // The JSON as text: the puller checks its depth before anything parses it.
+      `SELECT server, group_id, name, environment_tag, team_id, properties::text AS properties, mapping::text AS mapping, token_last4, token_sha256,
+              changed_by, changed_at, rotated_by, rotated_at, change_seq
          FROM embed_console.groups WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`,
       [seq, limit],
     )

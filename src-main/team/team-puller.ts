@@ -1,3 +1,4 @@
+import { jsonTextTooDeep } from '../../src-shared/json/depth'
 import { ProfileSchema } from '../../src-shared/profiles/schemas'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { ProfileStore } from '../profiles/profile-store'
@@ -16,6 +17,19 @@ import { serverKey } from './team-url'
  */
 
 const PAGE = 500
+
+/**
+ * A JSON field another machine stored, parsed only when it nests no deeper than the app accepts
+ * anywhere (a deeper one would overflow the stack of whatever reads it next): left out otherwise.
+ */
+function sharedJson(text: string | null): { value: unknown } | null {
+  if (text === null || jsonTextTooDeep(text)) return null
+  try {
+    return { value: JSON.parse(text) as unknown }
+  } catch {
+    return null
+  }
+}
 
 /** The local id of a shared profile: the same on every pull, so a pull cut short never makes two. */
 export const sharedProfileId = (sharedId: string) => `team-${sharedId}`
@@ -89,14 +103,16 @@ export class TeamPuller {
         row.server, row.group_id, row.name, row.token_last4, row.token_sha256, row.changed_by, row.changed_at.toISOString(),
         row.rotated_by, row.rotated_at?.toISOString() ?? null, Number(row.change_seq),
       )
+      const properties = sharedJson(row.properties)
+      const mapping = sharedJson(row.mapping)
       for (const profileId of byServer.get(row.server) ?? []) {
         this.catalog.mergeShared(profileId, {
           groupId: row.group_id,
           ...(row.name !== null ? { name: row.name } : {}),
           ...(row.environment_tag !== null ? { environmentTag: row.environment_tag } : {}),
           ...(row.team_id !== null ? { teamId: Number(row.team_id) } : {}),
-          ...(row.properties !== null ? { properties: row.properties } : {}),
-          ...(row.mapping !== null ? { mapping: row.mapping } : {}),
+          ...(properties ? { properties: properties.value } : {}),
+          ...(mapping ? { mapping: mapping.value } : {}),
           ...(row.token_last4 !== null ? { tokenLast4: row.token_last4 } : {}),
           changedAt: row.changed_at.toISOString(),
           ...(row.rotated_at ? { rotatedAt: row.rotated_at.toISOString() } : {}),

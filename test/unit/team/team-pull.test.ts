@@ -91,6 +91,13 @@ describe.skipIf(!team)('pulling the team’s profiles and catalog', () => {
     expect(await machineA.team.flush(5_000)).toBe(true)
     await machineB.team.pull()
     expect(machineB.team.group(profileB, 'pulled-1')).toMatchObject({ rotatedBy: 'ops-pull-a', changedBy: 'ops-pull-a', token: 'stale' })
+    // Another operator's stored JSON nested deeper than the app accepts anywhere is left out, never parsed.
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`
+    await team!.query(`UPDATE embed_console.groups SET properties = $1::jsonb, name = 'Deep', changed_at = now(), change_seq = nextval('embed_console.change_seq') WHERE group_id = 'pulled-1'`, [deep])
+    await machineB.team.pull()
+    const afterDeep = (await machineB.router.dispatch('catalog.get', { profileId: profileB, groupId: 'pulled-1' }, { transport: 'test' })) as { ok: true; value: { entry: Record<string, unknown> } }
+    expect(afterDeep.value.entry).toMatchObject({ name: 'Deep', properties: { plan: 'pro' } })
+
     // The audit log's Team view, filtered by actor: A's calls, newest first.
     const page = (await machineB.router.dispatch('team.activity', { actor: 'ops-pull-a', limit: 10 }, { transport: 'test' })) as { ok: true; value: { entries: Array<{ operation: string }>; actors: string[] } }
     expect(page.value.entries.map((entry) => entry.operation)).toEqual(['rotateToken', 'getOrCreate'])
