@@ -37,6 +37,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./doctor-command')).doctorCommand,
   },
   {
+    name: 'team',
+    summary: 'Team mode: share one audit log and catalog on Postgres (migrate, add-operator, join, leave, status, activity).',
+    load: async () => (await import('./team-command')).teamCommand,
+  },
+  {
     name: 'validate',
     summary: 'Check site.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
     load: async () => (await import('./validate-command')).validateCommand,

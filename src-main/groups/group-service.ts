@@ -15,7 +15,7 @@ import { fieldsNotApplied, notAppliedWarning } from './not-applied'
 import type { SecretVault } from '../profiles/vault'
 import { writeFileAtomically } from '../storage/atomic-write'
 import type { Database } from '../storage/database'
-import type { RotationJournal } from './rotation-journal'
+import type { RotationJournal, SettledRotation } from './rotation-journal'
 import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
@@ -34,6 +34,43 @@ export interface GroupServiceDeps {
   now?: () => Date
   /** Replaced in tests that need a client with a shorter timeout or a hostile server. */
   createClient?: (connection: Connection) => UserApiClient
+  /** Team mode (a data folder joined to a team): the hooks while joined, null otherwise. */
+  team?: () => TeamHooks | null
+}
+
+/** A rotation about to be journaled, as the team's claim sees it. */
+export interface TeamRotation {
+  /** Its activity entry's id: the claim's id, settled when that entry reaches the team. */
+  id: string
+  profileId: string
+  groupId: string | null
+  sentToken: string
+  timeoutMs: number
+  run?: { runId: string; seq: number }
+}
+
+/** A call as recorded here (in the transaction that records it), for the team's audit log and catalog. */
+export interface TeamRecordedCall {
+  entry: ActivityEntry
+  /** The group as answered (its token is only fingerprinted, never passed on). */
+  group?: UserGroup
+  newUserGroup?: boolean
+  /** What the call sent that the answer does not echo (mapping), already scrubbed of secrets. */
+  sent?: { mapping?: Mapping; properties?: Properties }
+  settled?: readonly SettledRotation[]
+}
+
+/**
+ * Team mode, as the group service meets it: a rotation claims its group across machines before
+ * it is journaled (online: refused with a sentence naming who holds or rotated it, or while the
+ * team database is away), and every recorded call is queued for the team in the transaction that
+ * records it.
+ */
+export interface TeamHooks {
+  /** The claim, with its release for when nothing was sent after all. */
+  claimRotation(rotation: TeamRotation): Promise<{ release(): Promise<void> }>
+  /** Synchronous: runs inside the recording transaction. */
+  recorded(call: TeamRecordedCall): void
 }
 
 /** What a call came to, as handed to `CallOptions.settle`. */
@@ -138,15 +175,27 @@ export function createGroupService(deps: GroupServiceDeps) {
       redact = createRedactor([connection.apiToken, ...secrets])
       const timeoutMs = options.timeoutMs ?? connection.timeoutMs
       if (rotation) {
+        // Team mode: no other machine rotates the group from here on (refused otherwise, before anything is journaled).
+        const team = deps.team?.()
+        let teamClaim: { release(): Promise<void> } | undefined
+        if (team) {
+          rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
+          teamClaim = await team.claimRotation({ id: base.id, profileId, ...rotation, timeoutMs, ...(options.run ? { run: options.run } : {}) })
+        }
         // On the disk before the request leaves: a crash from here on can never send it again.
-        db.transaction(
-          () => {
-            rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
-            options.claim?.()
-            rotations.begin({ id: base.id, profileId, ...rotation, ...(options.run ? { run: options.run } : {}), timeoutMs })
-          },
-          { durable: true },
-        )
+        try {
+          db.transaction(
+            () => {
+              rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
+              options.claim?.()
+              rotations.begin({ id: base.id, profileId, ...rotation, ...(options.run ? { run: options.run } : {}), timeoutMs })
+            },
+            { durable: true },
+          )
+        } catch (error) {
+          await teamClaim?.release()
+          throw error
+        }
         journaled = true
       }
       const result = await run(createClient({ ...connection, timeoutMs }))
@@ -174,6 +223,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       if (rotation && !journaled) throw redacted
       db.transaction(() => {
         activity.append(entry, { request: kept(request), response: kept(failure.details) })
+        deps.team?.()?.recorded({ entry })
         if (journaled) {
           if (failure.code === 'outcome_unknown') rotations.lost(base.id)
           else rotations.answered(base.id)
@@ -241,7 +291,9 @@ export function createGroupService(deps: GroupServiceDeps) {
         const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
         const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
         const name = group.name ?? entry.groupName
-        activity.append({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }, scrubGroupSecrets(exchange))
+        const logged = { ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }
+        activity.append(logged, scrubGroupSecrets(exchange))
+        deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrubSent(sent), settled })
         if (rotated) rotations.answered(entry.id)
         const done: GroupCallResult = {
           ...answer,

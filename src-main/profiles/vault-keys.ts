@@ -28,3 +28,6 @@ export const secretKeyRange = (profileId: string): Array<[string, string]> => [
   [`profile:${profileId}:`, `profile:${profileId};`],
   [`group:${profileId}:`, `group:${profileId};`],
 ]
+
+/** The password of this data folder's login role in the team database (team mode). */
+export const TEAM_PASSWORD_KEY = 'team:password'

@@ -260,6 +260,41 @@ export const appMigrations: readonly Migration[] = [
       createFullTextIndex(db, ACTIVITY_SEARCH)
     },
   },
+  {
+    version: 11,
+    name: 'team mode: the outbox of calls for the team’s audit log, and the team catalog as last pulled',
+    up(db) {
+      db.exec(`
+        -- Calls recorded here that the team's audit log has not received yet: each row is written
+        -- in the transaction that records its call, and deleted once the team database has it.
+        -- The events hold no token (last 4 characters and SHA-256 fingerprints only).
+        CREATE TABLE team_outbox (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          event TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          last_error TEXT
+        );
+
+        -- The team's catalog as this machine last pulled it, by server and group: who changed and
+        -- rotated each group, and its current token's fingerprint (to tell a kept token is stale).
+        CREATE TABLE team_groups (
+          server TEXT NOT NULL,
+          group_id TEXT NOT NULL,
+          name TEXT,
+          token_last4 TEXT,
+          token_sha256 TEXT,
+          changed_by TEXT NOT NULL,
+          changed_at TEXT NOT NULL,
+          rotated_by TEXT,
+          rotated_at TEXT,
+          change_seq INTEGER NOT NULL,
+          PRIMARY KEY (server, group_id)
+        ) WITHOUT ROWID;
+      `)
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {

@@ -14,6 +14,7 @@ import { queryKeys } from '../../lib/query-keys'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { EmptyState } from '../../ui/EmptyState'
 import { TabList } from '../../ui/TabList'
+import { TeamGroupNote } from '../../ui/TeamGroupNote'
 import { toast } from '../../ui/toasts'
 import { CatalogPanel } from './CatalogPanel'
 import { fieldsFromCatalog, fieldsFromRequest, useWorkspace, useWorkspaces, type GroupOperation } from './group-form-state'
@@ -176,6 +177,7 @@ export default function GroupsScreen() {
       <CatalogPanel key={active.id} profileId={active.id} selectedGroupId={fields.userGroupId || null} onOpen={(row) => void openRow(row)} />
       <div className="card stack groups-form">
         <TabList label="Operation" tabs={TABS} selected={operation} onSelect={setOperation} idPrefix="group-tab" panelId="group-tabpanel" />
+        <TeamGroupNote profileId={active.id} groupId={operation === 'rotateToken' ? rotateGroupId : fields.userGroupId} />
         <div id="group-tabpanel" role="tabpanel" aria-labelledby={`group-tab-${operation}`}>
           {operation === 'rotateToken' ? (
             <RotateForm
