@@ -160,7 +160,7 @@ const LightDarkColorSchema = z.strictObject({
 })
 
 /** A page of the navigation: its path in the docs folder, without the extension. */
-export const DocsPageSchema = z.string().min(1, { error: 'must name a page' }).describe('A page: its path in the docs folder without the extension (guides/setup), or an OpenAPI operation (GET /users).')
+export const DocsNavPageSchema = z.string().min(1, { error: 'must name a page' }).describe('A page: its path in the docs folder without the extension (guides/setup), or an OpenAPI operation (GET /users).')
 
 const directory = z.enum(DIRECTORY_LAYOUTS).optional().describe('Directory layout for this part of the navigation and what it holds.')
 const hidden = z.boolean().optional().describe('Hidden from the navigation until linked to.')
@@ -176,7 +176,7 @@ export const DocsGroupSchema = z.looseObject({
   icon: DocsIconSchema.optional(),
   tag: z.string().optional().describe('A label shown beside the group’s name.'),
   expanded: z.boolean().optional().describe('Open by default.'),
-  root: DocsPageSchema.optional().describe('The page the group’s name opens.'),
+  root: DocsNavPageSchema.optional().describe('The page the group’s name opens.'),
   public: z.boolean().optional().describe('Readable without signing in.'),
   boost: z.number().optional().describe('Search ranking multiplier for its pages.'),
   hidden,
@@ -189,7 +189,7 @@ export const DocsGroupSchema = z.looseObject({
 export type DocsGroup = z.infer<typeof DocsGroupSchema>
 
 /** A list of pages, where a page may be a group in turn. */
-const PagesSchema: z.ZodType<unknown[]> = z.array(z.union([DocsPageSchema, DocsGroupSchema], { error: 'must be a page path, or a group with group and pages' }))
+const PagesSchema: z.ZodType<unknown[]> = z.array(z.union([DocsNavPageSchema, DocsGroupSchema], { error: 'must be a page path, or a group with group and pages' }))
 
 /** The content of any navigation level: every kind optional; which one applies is the validator's concern. */
 const content = (keys: readonly NavigationContentKey[]) => {

@@ -6,7 +6,8 @@ import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { mintlifySuggestion } from '../../../../src-shared/site-config/rule-suggestion'
 import { checkSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
 import type { DocsContext } from './editor-store'
-import { parseProblemPath, type Path } from './json-path'
+import { parseProblemPath } from '../../../../src-shared/site-config/format'
+import type { Path } from './json-path'
 
 export type ProblemSeverity = 'error' | 'warning' | 'info'
 
