@@ -6,12 +6,13 @@ import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
 import { checkConfig, detectConfigFormat, type ConfigFormat } from '../../src-shared/site-config/config-format'
 import { docsLookup, docsProblems, imageFilesOf, openApiFilesOf, type DocsLookup } from '../../src-shared/site-config/docs-files'
 import { parseProblemPath } from '../../src-shared/site-config/format'
-import { locateInFiles, refsIn, resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
+import { locateInFiles, resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
 import { RULE_SETS, RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
 import { readConfigText, type SiteConfigProblem } from '../../src-shared/site-config/validate'
 import { checkImageFile, checkOpenApiFile, indexDocsFolder } from '../site-files/docs-folder'
 import { readRegularFile } from '../site-files/file-access'
 import { checkPages } from '../site-files/page-checks'
+import { loadRefFiles } from '../site-files/ref-files'
 import { UsageError, type CliIo, type Command } from './usage'
 
 /** A problem as the CLI reports it: in which file (when not the one checked) and on which line. */
@@ -124,34 +125,6 @@ async function validateFile(file: string, rules: RuleSet, rootOption: string | n
       ...pages.map(({ file: page, line, message }) => ({ path: '$', file: inFolder(page), line, message })),
     ],
   }
-}
-
-/** Every file the docs.json's `$ref`s name, and theirs in turn, read from its folder (never outside it). */
-async function loadRefFiles(value: unknown, root: string): Promise<Map<string, RefFile & { text?: string }>> {
-  const files = new Map<string, RefFile & { text?: string }>()
-  let pending = refsIn(value)
-  while (pending.length) {
-    const next: string[] = []
-    for (const path of pending) {
-      if (files.has(path)) continue
-      let text: string
-      try {
-        text = (await readRegularFile(join(root, path), MAX_SITE_FILE_CHARACTERS)).bytes.toString('utf8').replace(/^\uFEFF/, '')
-      } catch (error) {
-        if (!(error instanceof AppErrorException && error.code === 'not_found')) files.set(path, { ok: false, reason: `cannot be read: ${unreadableReason(error)}` })
-        continue
-      }
-      const read = readConfigText(text)
-      if (!read.ok) {
-        files.set(path, { ok: false, reason: `is not valid JSON (line ${read.problem.line}, column ${read.problem.column})` })
-        continue
-      }
-      files.set(path, { ok: true, value: read.value, text })
-      next.push(...refsIn(read.value, path))
-    }
-    pending = next
-  }
-  return files
 }
 
 /** The line of a problem's place, in the file it is written in (a docs.json or one of its $ref files). */

@@ -203,10 +203,12 @@ export async function checkImageFile(root: string, reference: string): Promise<I
   } catch (error) {
     return { file: reference, state: error instanceof AppErrorException && error.code === 'not_found' ? 'missing' : 'unreadable', type: null }
   }
+  if (bytes.length === 0) return { file: reference, state: 'not-an-image', type: null }
   try {
     return { file: reference, state: 'image', type: imageSize(bytes).type ?? null }
-  } catch {
-    return { file: reference, state: 'not-an-image', type: null }
+  } catch (error) {
+    // image-size knows the format but not the size (an SVG sized by CSS): still a picture.
+    return /unsupported file type/i.test((error as Error).message) ? { file: reference, state: 'not-an-image', type: null } : { file: reference, state: 'image', type: null }
   }
 }
 

@@ -10,8 +10,8 @@ import { isPlainObject } from './schema'
 
 export type RefPath = readonly (string | number)[]
 
-/** A file a `$ref` names, as loaded: its parsed value, or why there is none. */
-export type RefFile = { ok: true; value: unknown } | { ok: false; reason: string }
+/** A file a `$ref` names, as loaded: its parsed value, or why there is none; `pending` while the editor reads it. */
+export type RefFile = { ok: true; value: unknown } | { ok: false; reason: string } | { ok: 'pending' }
 
 /** Where a `$ref` was spliced in: at `at` in the resolved value, the content of `file`, with the ref object's sibling keys on top. */
 export interface RefSite {
@@ -31,6 +31,8 @@ export interface ResolvedRefs {
   sites: RefSite[]
   /** `$ref`s that could not be followed: the file is missing or not JSON, outside the folder, or the refs go round. */
   problems: RefProblem[]
+  /** Where a `$ref` waits for its file to be read: nothing there is judged yet. */
+  pending: RefPath[]
 }
 
 /** Mintlify's normalisation: forward slashes, `.` and `..` folded, a leading / kept. */
@@ -85,6 +87,7 @@ export const hasRefs = (value: unknown): boolean => {
 export function resolveRefs(value: unknown, files: ReadonlyMap<string, RefFile>): ResolvedRefs {
   const sites: RefSite[] = []
   const problems: RefProblem[] = []
+  const pending: RefPath[] = []
   const resolve = (node: unknown, at: RefPath, fromFile: string, chain: readonly string[]): unknown => {
     const ref = refOf(node)
     if (ref !== undefined) {
@@ -97,6 +100,10 @@ export function resolveRefs(value: unknown, files: ReadonlyMap<string, RefFile>)
       if (chain.includes(target)) return fail(`goes round: ${[...chain, target].join(' → ')}`)
       const file = files.get(target)
       if (!file) return fail(`names ${target}, which is not in the docs folder`)
+      if (file.ok === 'pending') {
+        pending.push(at)
+        return node
+      }
       if (!file.ok) return fail(`names ${target}, which ${file.reason}`)
       const siblings = Object.keys(node as object).filter((key) => key !== '$ref')
       sites.push({ at, file: target, siblings })
@@ -126,19 +133,20 @@ export function resolveRefs(value: unknown, files: ReadonlyMap<string, RefFile>)
     }
     return node
   }
-  if (!hasRefs(value)) return { value, sites, problems }
-  return { value: resolve(value, [], '', []), sites, problems }
+  if (!hasRefs(value)) return { value, sites, problems, pending }
+  return { value: resolve(value, [], '', []), sites, problems, pending }
 }
 
 /**
  * The file (null for the docs.json itself) and the path inside it where the resolved value's
  * `path` is written: inside the deepest `$ref` that holds it, unless the key is one of that ref
- * object's own siblings.
+ * object's own siblings. With `node`, the path names a node to replace or remove whole.
  */
-export function locateInFiles(path: RefPath, sites: readonly RefSite[]): { file: string | null; path: RefPath } {
+export function locateInFiles(path: RefPath, sites: readonly RefSite[], { node = false }: { node?: boolean } = {}): { file: string | null; path: RefPath } {
   let best: RefSite | null = null
   for (const site of sites) {
-    if (site.at.length > path.length || (best && site.at.length <= best.at.length)) continue
+    // For a node replaced or removed as a whole (`node`), a $ref object at the path itself is written in the file that holds it.
+    if (site.at.length > path.length || (node && site.at.length === path.length) || (best && site.at.length <= best.at.length)) continue
     if (!site.at.every((segment, index) => path[index] === segment)) continue
     const next = path[site.at.length]
     if (typeof next === 'string' && site.siblings.includes(next)) continue

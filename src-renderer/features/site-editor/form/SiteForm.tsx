@@ -63,7 +63,8 @@ export function SiteForm() {
   )
 }
 
-function jumpTo(section: string) {
+/** Scrolls to a form section's heading and focuses it (the section index's links). */
+export function jumpTo(section: string) {
   const heading = document.getElementById(sectionHeadingId(section))
   heading?.scrollIntoView({ block: 'start' })
   heading?.focus({ preventScroll: true })

@@ -1,4 +1,6 @@
+import { checkConfig, type ConfigFormat } from '../../../../src-shared/site-config/config-format'
 import { docsProblems } from '../../../../src-shared/site-config/docs-files'
+import { resolveRefs, type RefFile } from '../../../../src-shared/site-config/refs'
 import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import type { JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
@@ -70,23 +72,37 @@ export interface ProblemInputs {
   duplicates: readonly DuplicateKey[]
   rules: RuleSet
   docs: DocsContext | null
+  /** docs.json is checked by Mintlify's rules (rules then do not apply), with its $ref files resolved. */
+  format?: ConfigFormat
+  refs?: ReadonlyMap<string, RefFile>
 }
 
-export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs }: ProblemInputs): ProblemIndex {
+export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs, format = 'site', refs }: ProblemInputs): ProblemIndex {
   if (syntaxError) {
     const { line, column, message } = syntaxError
     return indexProblems([
       { path: '$', segments: [], severity: 'error', message: `is not valid JSON at line ${line}, column ${column}: ${message}`, position: { line, column } },
     ])
   }
-  const report = checkSiteConfig(value, rules)
   const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({ ...withSegments(problem, 'error'), position: { line, column } }))
+  if (format === 'docs') {
+    // Paths are the resolved file's: a problem inside a $ref file shows at the place it fills.
+    const report = checkConfig(value, { format, rules, refs })
+    const resolved = refs && refs.size ? resolveRefs(value, refs).value : value
+    return indexProblems([
+      ...duplicated,
+      ...report.errors.map((problem) => withSegments(problem, 'error')),
+      ...report.warnings.map((problem) => withSegments(problem, 'warning')),
+      ...(docs ? docsProblems(resolved, docs.lookup, docs.openapi, docs.images).map((problem) => withSegments(problem, 'warning')) : []),
+    ])
+  }
+  const report = checkSiteConfig(value, rules)
   return indexProblems(
     [
       ...duplicated,
       ...report.errors.map((problem) => withSegments(problem, 'error')),
       ...report.warnings.map((problem) => withSegments(problem, 'warning')),
-      ...(docs ? docsProblems(value, docs.lookup, docs.openapi).map((problem) => withSegments(problem, 'warning')) : []),
+      ...(docs ? docsProblems(value, docs.lookup, docs.openapi, docs.images).map((problem) => withSegments(problem, 'warning')) : []),
       ...report.info.map((problem) => withSegments(problem, 'info')),
     ],
     rules === 'spec' ? mintlifySuggestion(value, report) : null,
@@ -108,7 +124,9 @@ export function problemIndexFor(inputs: ProblemInputs): ProblemIndex {
     lastInputs.syntaxError === inputs.syntaxError &&
     lastInputs.duplicates === inputs.duplicates &&
     lastInputs.rules === inputs.rules &&
-    lastInputs.docs === inputs.docs
+    lastInputs.docs === inputs.docs &&
+    lastInputs.format === inputs.format &&
+    lastInputs.refs === inputs.refs
   )
     return lastIndex
   lastInputs = inputs
