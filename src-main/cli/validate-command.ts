@@ -9,10 +9,12 @@ import { parseProblemPath } from '../../src-shared/site-config/format'
 import { locateInFiles, resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
 import { RULE_SETS, RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
 import { readConfigText, type SiteConfigProblem } from '../../src-shared/site-config/validate'
-import { checkImageFile, checkOpenApiFile, indexDocsFolder } from '../site-files/docs-folder'
 import { readRegularFile } from '../site-files/file-access'
-import { checkPages } from '../site-files/page-checks'
 import { loadRefFiles } from '../site-files/ref-files'
+// The folder's indexer, OpenAPI parser and MDX parser load only when a folder is checked: with
+// --no-files the command reads, parses and checks the file alone (issue 22's timing on a 2.3 MB file).
+const docsFolder = () => import('../site-files/docs-folder')
+const pageChecks = () => import('../site-files/page-checks')
 import { UsageError, type CliIo, type Command } from './usage'
 
 /** A problem as the CLI reports it: in which file (when not the one checked) and on which line. */
@@ -63,11 +65,11 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const docsFor = values['no-files']
     ? null
     : (root: string) => {
-        if (!folders.has(root)) folders.set(root, indexDocsFolder(root, null).then(docsLookup))
+        if (!folders.has(root)) folders.set(root, docsFolder().then(({ indexDocsFolder }) => indexDocsFolder(root, null)).then(docsLookup))
         return folders.get(root)!
       }
 
-  const reports = await Promise.all(files.map((file) => validateFile(file, rules.data, values.root === undefined ? null : resolve(values.root), docsFor)))
+  const reports = await Promise.all(files.map((file) => validateFile(file, rules.data, values.root === undefined ? null : resolve(values.root), docsFor, values.json)))
   if (values.json) {
     // `info` appears only where there is some, so a file without Mintlify settings reads as before.
     const entries = reports.map(({ file, format, valid, errors, warnings, info }) => ({ file, ...(format ? { format } : {}), valid, errors, warnings, ...(info.length ? { info } : {}) }))
@@ -80,7 +82,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   return reports.every((report) => report.valid) ? 0 : 1
 }
 
-async function validateFile(file: string, rules: RuleSet, rootOption: string | null, docsFor: ((root: string) => Promise<DocsLookup>) | null): Promise<FileReport> {
+async function validateFile(file: string, rules: RuleSet, rootOption: string | null, docsFor: ((root: string) => Promise<DocsLookup>) | null, withLines: boolean): Promise<FileReport> {
   let text: string
   try {
     // Regular files only, read up to the cap: a pipe or /dev/zero named by mistake cannot hang CI.
@@ -96,7 +98,7 @@ async function validateFile(file: string, rules: RuleSet, rootOption: string | n
   // $ref files are read from the docs.json's own folder (Mintlify's project root).
   const refs = format === 'docs' ? await loadRefFiles(read.value, dirname(resolve(file))) : new Map<string, RefFile & { text?: string }>()
   const check = checkConfig(read.value, { format, rules, refs })
-  const lines = new LineFinder(file, text, refs, dirname(resolve(file)))
+  const lines = new LineFinder(text, refs, dirname(resolve(file)), withLines)
   const sites = format === 'docs' ? resolveRefs(read.value, refs).sites : []
   const place = (problem: SiteConfigProblem): CliProblem => lines.place(problem, sites)
   const report: FileReport = {
@@ -111,6 +113,7 @@ async function validateFile(file: string, rules: RuleSet, rootOption: string | n
   const docs = await docsFor(root).catch(() => null)
   if (!docs) return { ...report, warnings: [...report.warnings, { path: '$', message: 'the docs folder could not be read, so its pages and files were not checked' }] }
   const resolved = format === 'docs' ? resolveRefs(read.value, refs).value : read.value
+  const [{ checkImageFile, checkOpenApiFile }, { checkPages }] = await Promise.all([docsFolder(), pageChecks()])
   const [openapi, images, pages] = await Promise.all([
     Promise.all(openApiFilesOf(resolved).map((reference) => checkOpenApiFile(docs.index.root, reference))),
     Promise.all(imageFilesOf(resolved).map((reference) => checkImageFile(docs.index.root, reference))),
@@ -127,24 +130,28 @@ async function validateFile(file: string, rules: RuleSet, rootOption: string | n
   }
 }
 
-/** The line of a problem's place, in the file it is written in (a docs.json or one of its $ref files). */
+/**
+ * The file a problem's place is written in (the docs.json or one of its $ref files) and, for
+ * --json or a problem in another file, its line there. Lines cost a parse of the file's tree, so
+ * plain output, which names the file's own problems by path, skips them.
+ */
 class LineFinder {
+  /** Each file's tree, parsed when a problem in it first needs a line. */
   private trees = new Map<string, { tree: Node | undefined; text: string }>()
   constructor(
-    private file: string,
-    text: string,
+    private text: string,
     private refs: ReadonlyMap<string, RefFile & { text?: string }>,
     private folder: string,
-  ) {
-    this.trees.set('', { tree: parseTree(text), text })
-  }
+    private withLines: boolean,
+  ) {}
 
   place(problem: SiteConfigProblem, sites: Parameters<typeof locateInFiles>[1]): CliProblem {
     if (problem.line !== undefined || problem.path === '$') return problem
     const located = locateInFiles(parseProblemPath(problem.path), sites)
+    if (!this.withLines && located.file === null) return problem
     const key = located.file ?? ''
     if (!this.trees.has(key)) {
-      const text = this.refs.get(key)?.text ?? ''
+      const text = located.file === null ? this.text : (this.refs.get(key)?.text ?? '')
       this.trees.set(key, { tree: parseTree(text), text })
     }
     const { tree, text } = this.trees.get(key)!

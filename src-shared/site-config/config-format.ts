@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { DOCS_THEMES } from './docs-schema'
-import { checkDocsConfig } from './docs-validate'
+import { checkDocsConfig, type DocsCheckCache } from './docs-validate'
 import { formatProblemPath } from './format'
 import { resolveRefs, type RefFile } from './refs'
 import type { RuleSet } from './rule-sets'
@@ -37,6 +37,8 @@ export interface CheckOptions {
   rules: RuleSet
   /** The files its `$ref`s name, as loaded (docs.json only). */
   refs?: ReadonlyMap<string, RefFile>
+  /** Keeps the checks of a docs.json's unchanged top-level keys between checks of one document (docs-validate.ts). */
+  cache?: DocsCheckCache
 }
 
 export interface ConfigCheck {
@@ -48,13 +50,13 @@ export interface ConfigCheck {
 }
 
 /** Checks a parsed file in its format. A docs.json's `$ref`s are resolved with the files given first. */
-export function checkConfig(value: unknown, { format, rules, refs }: CheckOptions): ConfigCheck {
+export function checkConfig(value: unknown, { format, rules, refs, cache }: CheckOptions): ConfigCheck {
   if (format === 'site') {
     const { valid, errors, warnings, info } = checkSiteConfig(value, rules)
     return { format, valid, errors, warnings, info }
   }
   const resolved = resolveRefs(value, refs ?? new Map())
-  const check = checkDocsConfig(resolved.value)
+  const check = checkDocsConfig(resolved.value, cache)
   if (resolved.problems.length === 0 && resolved.pending.length === 0) return { format, ...check }
   // What a $ref that could not be followed (or is still being read) would have held is unknown: nothing under it is judged.
   const unknown = [...resolved.problems.map((problem) => problem.at.slice(0, -1)), ...resolved.pending].map((at) => formatProblemPath(at))

@@ -78,10 +78,31 @@ function itemName(config: unknown, item: Path): string {
   return typeof name === 'string' && name ? `${kind} “${name}”` : `${kind} ${Number(item.at(-1)) + 1}`
 }
 
-/** Checks a parsed docs.json value ($ref already resolved). Never throws; never changes the value. */
-export function checkDocsConfig(config: unknown): DocsConfigCheck {
-  const result = DocsConfigSchema.safeParse(config, { reportInput: true })
-  const issues = result.success ? [] : result.error.issues
+/**
+ * What the check found under one top-level key. docs.json's top level is an object whose keys are
+ * checked each on its own (no rule spans two), so a check can keep the parts of a value that did
+ * not change: the editor's edits copy only the objects on their path, so every other key keeps its
+ * identity, and a keystroke in one field re-checks that field's key alone.
+ */
+interface KeyCheck {
+  value: unknown
+  errors: SiteConfigProblem[]
+  leftOut: SiteConfigProblem[]
+  ignored: SiteConfigProblem[]
+  extra: SiteConfigProblem[]
+}
+
+/** The checks of the last value, by top-level key: pass the same cache to consecutive checks of one document. */
+export type DocsCheckCache = Map<string, KeyCheck>
+
+const REQUIRED_KEYS = Object.entries(DocsConfigSchema.shape)
+  .filter(([, schema]) => !(schema as z.ZodType).safeParse(undefined).success)
+  .map(([key]) => key)
+
+function checkKey(config: Record<string, unknown>, key: string): KeyCheck {
+  const value = config[key]
+  const schema = (DocsConfigSchema.shape as Record<string, z.ZodType | undefined>)[key]
+  const issues = schema ? (schema.safeParse(value, { reportInput: true }).error?.issues ?? []).map((issue) => ({ ...issue, path: [key, ...issue.path] }) as Issue) : []
   const hard: Issue[] = []
   const soft: { issue: Issue; item: Path; key: string }[] = []
   for (const issue of issues) {
@@ -89,37 +110,58 @@ export function checkDocsConfig(config: unknown): DocsConfigCheck {
     if (place) soft.push({ issue, ...place })
     else hard.push(issue)
   }
-
+  const ignored: SiteConfigProblem[] = []
   // The navigation's own content: Mintlify takes the first kind that is valid and ignores the rest.
-  const navigation = isPlainObject(config) && isPlainObject(config.navigation) ? config.navigation : null
-  const warnings: SiteConfigProblem[] = []
-  if (navigation) {
-    const present = CONTENT_ORDER.navigation.filter((key) => navigation[key] !== undefined)
-    const broken = (key: string) => hard.some((issue) => startsWith(issue.path, ['navigation', key]))
-    const used = present.find((key) => !broken(key))
+  if (key === 'navigation' && isPlainObject(value)) {
+    const present = CONTENT_ORDER.navigation.filter((content) => value[content] !== undefined)
+    const broken = (content: string) => hard.some((issue) => startsWith(issue.path, ['navigation', content]))
+    const used = present.find((content) => !broken(content))
     if (used) {
       for (let index = hard.length - 1; index >= 0; index--) {
         const issue = hard[index]!
-        const key = issue.path[1]
-        if (issue.path[0] === 'navigation' && typeof key === 'string' && key !== used && present.includes(key as never)) {
+        const content = issue.path[1]
+        if (typeof content === 'string' && content !== used && present.includes(content as never)) {
           hard.splice(index, 1)
-          soft.push({ issue, item: ['navigation'], key })
+          soft.push({ issue, item: ['navigation'], key: content })
         }
       }
     }
-    warnings.push(...ignoredContent(config, soft))
+    ignored.push(...ignoredContent(config, soft))
   }
-
-  const errors = problemsFromIssues(hard)
   const leftOut = new Map<string, SiteConfigProblem>()
-  for (const { issue, item, key } of soft) {
+  for (const { issue, item, key: content } of soft) {
     for (const problem of problemsFromIssues([issue])) {
       const id = `${problem.path}\0${problem.message}`
-      if (!leftOut.has(id)) leftOut.set(id, { path: problem.path, message: `${problem.message} (Mintlify accepts the file but leaves the ${itemName(config, item)}’s ${key} out of the site)` })
+      if (!leftOut.has(id)) leftOut.set(id, { path: problem.path, message: `${problem.message} (Mintlify accepts the file but leaves the ${itemName(config, item)}’s ${content} out of the site)` })
     }
   }
-  warnings.unshift(...leftOut.values())
-  warnings.push(...extraKeyWarnings(config), ...themeWarnings(config))
+  return { value, errors: problemsFromIssues(hard), leftOut: [...leftOut.values()], ignored, extra: value === undefined ? [] : extraKeyWarnings({ [key]: value }) }
+}
+
+/**
+ * Checks a parsed docs.json value ($ref already resolved). Never throws; never changes the value.
+ * With a cache (one per document), keys whose value is the same object as at the last check are
+ * not checked again.
+ */
+export function checkDocsConfig(config: unknown, cache?: DocsCheckCache): DocsConfigCheck {
+  if (!isPlainObject(config)) {
+    const errors = problemsFromIssues(DocsConfigSchema.safeParse(config, { reportInput: true }).error?.issues ?? [])
+    return { valid: false, errors, warnings: [], info: [] }
+  }
+  // zod's order: the schema's keys first, then the others as written.
+  const known = Object.keys(DocsConfigSchema.shape).filter((key) => key in config || REQUIRED_KEYS.includes(key))
+  const keys = [...known, ...Object.keys(config).filter((key) => !(key in DocsConfigSchema.shape))]
+  const checks = keys.map((key) => {
+    const cached = cache?.get(key)
+    // The navigation's warnings name items by the names around them: its check depends on nothing else.
+    if (cached && cached.value === config[key] && (cached.value !== undefined || !(key in config))) return cached
+    const check = checkKey(config, key)
+    cache?.set(key, check)
+    return check
+  })
+  if (cache) for (const key of cache.keys()) if (!keys.includes(key)) cache.delete(key)
+  const errors = checks.flatMap((check) => check.errors)
+  const warnings = [...checks.flatMap((check) => check.leftOut), ...checks.flatMap((check) => check.ignored), ...checks.flatMap((check) => check.extra), ...themeWarnings(config)]
   return { valid: errors.length === 0, errors, warnings, info: [] }
 }
 
@@ -158,6 +200,7 @@ function ignoredContent(config: unknown, soft: readonly { item: Path; key: strin
  * mint.json settings left in a docs.json, which Mintlify ignores, with where each went. The
  * converter (convert-mint.ts) carries them there.
  */
+/** By key: where docs.json keeps the setting, or '' where it has none. */
 export const MINT_JSON_SETTINGS_IN_DOCS_JSON: Record<string, string> = {
   topbarLinks: 'navbar.links',
   topbarCtaButton: 'navbar.primary',
@@ -175,12 +218,12 @@ export const MINT_JSON_SETTINGS_IN_DOCS_JSON: Record<string, string> = {
   layout: 'theme',
   codeBlock: 'styling.codeblocks',
   eyebrow: 'styling.eyebrows',
-  feedback: 'nothing: docs.json has no feedback settings (Mintlify’s dashboard has them)',
-  rounded: 'nothing: the theme decides',
-  sidebar: 'nothing: the theme decides',
-  topbar: 'nothing: the theme decides',
-  mintlify: 'nothing',
-  isWhiteLabeled: 'nothing',
+  feedback: '',
+  rounded: '',
+  sidebar: '',
+  topbar: '',
+  mintlify: '',
+  isWhiteLabeled: '',
 }
 
 const docsShape = knownShapeFor(DocsConfigSchema)
@@ -192,7 +235,10 @@ function extraKeyWarnings(config: unknown): SiteConfigProblem[] {
       const key = String(path.at(-1))
       const movedTo = path.length === 1 ? MINT_JSON_SETTINGS_IN_DOCS_JSON[key] : undefined
       if (movedTo !== undefined) {
-        warnings.push({ path: formatProblemPath(path), message: `is a mint.json setting: docs.json has it in ${movedTo}, so Mintlify ignores it here` })
+        warnings.push({
+          path: formatProblemPath(path),
+          message: movedTo ? `is a mint.json setting: docs.json has it in ${movedTo}, so Mintlify ignores it here` : 'is a mint.json setting docs.json does not have: Mintlify ignores it',
+        })
         return
       }
       const suggestion = closestKnownKey(key, knownSiblings)

@@ -72,12 +72,20 @@ export function refsIn(value: unknown, fromFile = ''): string[] {
   return [...found]
 }
 
-/** Whether a value holds any `$ref`: most files do not, and then resolving is the identity. */
+const knownRefs = new WeakMap<object, boolean>()
+
+/**
+ * Whether a value holds any `$ref`: most files do not, and then resolving is the identity.
+ * Remembered per object, so after an edit (which copies only the objects on its path) only that
+ * path is looked at again.
+ */
 export const hasRefs = (value: unknown): boolean => {
-  if (refOf(value) !== undefined) return true
-  if (Array.isArray(value)) return value.some(hasRefs)
-  if (isPlainObject(value)) return Object.values(value).some(hasRefs)
-  return false
+  if (typeof value !== 'object' || value === null) return false
+  const known = knownRefs.get(value)
+  if (known !== undefined) return known
+  const found = refOf(value) !== undefined || (Array.isArray(value) ? value.some(hasRefs) : Object.values(value).some(hasRefs))
+  knownRefs.set(value, found)
+  return found
 }
 
 /**

@@ -47,7 +47,16 @@ const resolvedValue = () => {
   const { value, refTexts } = useEditor.getState()
   return resolveRefs(value, refFilesFor(refTexts)).value
 }
-const filesToCheck = (value: unknown) => JSON.stringify([openApiFilesOf(value), imageFilesOf(value)])
+let lastListed: { value: unknown; key: string } | null = null
+/** The OpenAPI files and images a value names, as one string to compare: worked out again only when a key that names files changed. */
+function filesToCheck(value: unknown): string {
+  const relevant = typeof value === 'object' && value !== null ? ['navigation', 'api', 'openapi', 'logo', 'favicon', 'background', 'backgroundImage', 'tabs', 'anchors'].map((key) => (value as Record<string, unknown>)[key]) : [value]
+  const previous = lastListed?.value as unknown[] | undefined
+  if (previous && previous.length === relevant.length && previous.every((part, index) => part === relevant[index])) return lastListed!.key
+  const key = JSON.stringify([openApiFilesOf(value), imageFilesOf(value)])
+  lastListed = { value: relevant, key }
+  return key
+}
 
 /** Validates the OpenAPI files and reads the images the document names, again whenever the lists change. */
 export async function checkOpenApi(): Promise<void> {

@@ -140,7 +140,8 @@ export const formCanEdit = (state: EditorState) => state.document !== null && st
 export function editDocument(changes: readonly ValueChange[], burst: string | null = null, nextValue?: unknown): void {
   const state = useEditor.getState()
   if (!formCanEdit(state) || changes.length === 0) return
-  const text = applyValueChanges(state.text, changes, keyPositions)
+  // formCanEdit: no key is written twice, so each value is found at its key's first occurrence.
+  const text = applyValueChanges(state.text, changes, keyPositions, { unique: true })
   // A key added back where it stood is not last in the object: the value is read from the text
   // then, so the two agree on the order. Otherwise the caller's value keeps its shared parts.
   const value = nextValue === undefined || addsKeys(changes) ? contentOf(text, state.value).value : nextValue
@@ -160,7 +161,7 @@ export function editFiles(edits: ReadonlyMap<string | null, readonly ValueChange
   for (const [file, changes] of edits) {
     if (!changes.length) continue
     if (file === null) {
-      const text = applyValueChanges(state.text, changes, keyPositions)
+      const text = applyValueChanges(state.text, changes, keyPositions, { unique: true })
       main = { text, value: contentOf(text, state.value).value, syntaxError: null, duplicates: NO_DUPLICATES }
     } else {
       const current = refText(file)

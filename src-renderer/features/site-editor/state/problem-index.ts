@@ -1,4 +1,5 @@
 import { checkConfig, type ConfigFormat } from '../../../../src-shared/site-config/config-format'
+import type { DocsCheckCache } from '../../../../src-shared/site-config/docs-validate'
 import { docsProblems } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs, type RefFile } from '../../../../src-shared/site-config/refs'
 import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
@@ -86,14 +87,15 @@ export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs,
   }
   const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({ ...withSegments(problem, 'error'), position: { line, column } }))
   if (format === 'docs') {
-    // Paths are the resolved file's: a problem inside a $ref file shows at the place it fills.
-    const report = checkConfig(value, { format, rules, refs })
+    // Paths are the resolved file's: a problem inside a $ref file shows at the place it fills. Only
+    // the top-level keys a change touched are checked again (a keystroke on a 23,000-page file).
+    const report = checkConfig(value, { format, rules, refs, cache: docsCheckCache })
     const resolved = refs && refs.size ? resolveRefs(value, refs).value : value
     return indexProblems([
       ...duplicated,
       ...report.errors.map((problem) => withSegments(problem, 'error')),
       ...report.warnings.map((problem) => withSegments(problem, 'warning')),
-      ...(docs ? docsProblems(resolved, docs.lookup, docs.openapi, docs.images).map((problem) => withSegments(problem, 'warning')) : []),
+      ...(docs ? folderProblems(resolved, docs).map((problem) => withSegments(problem, 'warning')) : []),
     ])
   }
   const report = checkSiteConfig(value, rules)
@@ -107,6 +109,20 @@ export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs,
     ],
     rules === 'spec' ? mintlifySuggestion(value, report) : null,
   )
+}
+
+const docsCheckCache: DocsCheckCache = new Map()
+
+/** The settings the docs folder checks read: while none changed (a colour typed), their problems stand. */
+const FOLDER_KEYS = ['navigation', 'api', 'openapi', 'logo', 'favicon', 'background', 'backgroundImage', 'tabs', 'anchors']
+let lastFolderInputs: unknown[] = []
+let lastFolderProblems: SiteConfigProblem[] = []
+function folderProblems(config: unknown, docs: DocsContext): SiteConfigProblem[] {
+  const inputs = [docs, ...FOLDER_KEYS.map((key) => (typeof config === 'object' && config !== null ? (config as Record<string, unknown>)[key] : config))]
+  if (inputs.length === lastFolderInputs.length && inputs.every((input, index) => input === lastFolderInputs[index])) return lastFolderProblems
+  lastFolderInputs = inputs
+  lastFolderProblems = docsProblems(config, docs.lookup, docs.openapi, docs.images)
+  return lastFolderProblems
 }
 
 let lastInputs: ProblemInputs | null = null

@@ -1,4 +1,4 @@
-import { refsIn } from '../../../../src-shared/site-config/refs'
+import { hasRefs, refsIn } from '../../../../src-shared/site-config/refs'
 import { call } from '../../../lib/api'
 import { noteRefFilesRead, useEditor } from './editor-store'
 import { refFilesFor, useRefFiles } from './ref-store'
@@ -20,6 +20,8 @@ function missingRefs(): string[] {
   const { value, refTexts, document } = useEditor.getState()
   if (!document?.path) return []
   const { files } = useRefFiles.getState()
+  // Most files name none: a look costs a walk of what changed only (hasRefs remembers the rest).
+  if (!hasRefs(value) && Object.keys(files).length === 0) return []
   const map = refFilesFor(refTexts)
   const named = new Set(refsIn(value))
   for (const [ref, file] of map) if (file.ok === true) for (const nested of refsIn(file.value, ref)) named.add(nested)
