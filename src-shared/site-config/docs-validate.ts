@@ -84,7 +84,7 @@ function itemName(config: unknown, item: Path): string {
  * not change: the editor's edits copy only the objects on their path, so every other key keeps its
  * identity, and a keystroke in one field re-checks that field's key alone.
  */
-interface KeyCheck {
+export interface KeyCheck {
   value: unknown
   errors: SiteConfigProblem[]
   leftOut: SiteConfigProblem[]
