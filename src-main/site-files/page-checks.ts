@@ -58,8 +58,13 @@ function parsePage(file: string, text: string): ParsedPage {
       ? fromMarkdown(text, { extensions: [...markdown.extensions, mdxjs()], mdastExtensions: [...markdown.mdastExtensions, mdxFromMarkdown()] })
       : fromMarkdown(text, markdown)
   } catch (error) {
-    const place = error as { line?: number; reason?: string; message?: string }
-    problems.push({ file, line: place.line ?? 1, message: `is not valid MDX: ${place.reason ?? place.message ?? String(error)} (Mintlify cannot build this page)` })
+    // micromark's errors (VFileMessage) carry their place; the line goes in the problem, not the sentence.
+    const found = error as { line?: number; place?: { line?: number; start?: { line?: number } }; reason?: string; message?: string }
+    const said = found.reason ?? found.message ?? String(error)
+    // Some say their place only in their text: "… (3:1-3:18)".
+    const line = found.line ?? found.place?.start?.line ?? found.place?.line ?? Number(/\((\d+):\d+(?:-\d+:\d+)?\)$/.exec(said)?.[1] ?? 1)
+    const reason = said.replace(/\s*\(\d+:\d+(-\d+:\d+)?\)$/, '')
+    problems.push({ file, line, message: `is not valid MDX: ${reason} (Mintlify cannot build this page)` })
     // Its links are still worth checking: read as plain Markdown.
     tree = fromMarkdown(text, markdown)
   }

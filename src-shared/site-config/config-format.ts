@@ -8,8 +8,8 @@ import { isPlainObject } from './schema'
 import { checkSiteConfig, readConfigText, type SiteConfigProblem } from './validate'
 
 // Two formats, one editor: Mintlify's docs.json (what sites use today) and site.json, the spec's
-// file, which is Mintlify's older mint.json. A file says which it is by its $schema, else by its
-// name, else by its shape (docs.json's navigation is an object, mint.json's a list).
+// file, which is Mintlify's older mint.json. A file says which it is by its shape (docs.json's
+// navigation is an object, mint.json's a list), else by its $schema, else by its name.
 
 export const CONFIG_FORMATS = ['docs', 'site'] as const
 export const ConfigFormatSchema = z.enum(CONFIG_FORMATS)
@@ -20,15 +20,17 @@ export const CONFIG_FORMAT_LABELS: Record<ConfigFormat, string> = { docs: 'docs.
 const baseName = (path: string) => path.split(/[\\/]/).at(-1)?.toLowerCase() ?? ''
 
 export function detectConfigFormat(value: unknown, path: string | null = null): ConfigFormat {
-  const schema = isPlainObject(value) && typeof value.$schema === 'string' ? value.$schema : ''
+  if (!isPlainObject(value)) return 'site'
+  // The shape is the surest sign: three real docs.json files name mint.json's schema.
+  if (isPlainObject(value.navigation)) return 'docs'
+  if (Array.isArray(value.navigation)) return 'site'
+  const schema = typeof value.$schema === 'string' ? value.$schema : ''
   if (/\/docs\.json\b/.test(schema)) return 'docs'
   if (/\/schema\.json\b/.test(schema)) return 'site'
   const name = path === null ? '' : baseName(path)
   if (name === 'docs.json') return 'docs'
   if (name === 'mint.json' || name === 'site.json') return 'site'
-  if (!isPlainObject(value)) return 'site'
-  if (isPlainObject(value.navigation)) return 'docs'
-  return typeof value.theme === 'string' && (DOCS_THEMES as readonly string[]).includes(value.theme) && !Array.isArray(value.navigation) ? 'docs' : 'site'
+  return typeof value.theme === 'string' && (DOCS_THEMES as readonly string[]).includes(value.theme) ? 'docs' : 'site'
 }
 
 /** How a file is checked: docs.json by Mintlify's rules; site.json by the rule set chosen for it. */
