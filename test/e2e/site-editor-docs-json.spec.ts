@@ -89,6 +89,14 @@ test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in i
   const docs = JSON.parse(await readFile(join(folder, 'docs.json'), 'utf8'))
   expect(docs.navigation.tabs[2]).toEqual({ $ref: 'tabs/reference.json' })
   expect(docs.navigation.tabs[0].groups[0].pages).toEqual(['index', { group: 'In depth', pages: ['guides/deep'] }, 'quickstart'])
+
+  // The tree holds at 800 px, in dark mode too.
+  await page.setViewportSize({ width: 800, height: 900 })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await tree().evaluate((element) => element.scrollIntoView({ block: 'center' }))
+  await checkScreen(page, 'site-editor-docs-json-tree-dark-800')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 1280, height: 900 })
 })
 
 test('a mint.json is upgraded after showing what is not carried, and saved as the docs.json beside it', async () => {

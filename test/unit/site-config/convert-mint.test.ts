@@ -140,6 +140,16 @@ describe('embed-console convert', () => {
     expect(await readFile(join(dir, 'mint.json'), 'utf8')).toBe('{ "name": "A", "navigation": [] }')
   })
 
+  it('writes nothing when the docs.json would not pass Mintlify’s rules, and says what to fix', async () => {
+    const dir = await tempDir('ec-convert-')
+    await writeFile(join(dir, 'mint.json'), JSON.stringify({ name: 'Acme', colors: { primary: '#0D9373' }, navigation: [] }))
+    const run = io()
+    expect(await runConvert([join(dir, 'mint.json'), '--out', join(dir, 'docs.json')], run.cli)).toBe(1)
+    expect(run.err[0]).toContain('would not pass Mintlify\'s rules, so nothing was written')
+    expect(run.err[0]).toContain('navigation.groups: must hold at least one group')
+    expect(existsSync(join(dir, 'docs.json'))).toBe(false)
+  })
+
   it('answers one envelope with --json', async () => {
     const dir = await tempDir('ec-convert-')
     await writeFile(join(dir, 'mint.json'), JSON.stringify({ name: 'Acme', colors: { primary: '#0D9373' }, navigation: [{ group: 'A', pages: ['index'] }] }))
