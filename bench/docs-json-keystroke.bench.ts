@@ -7,6 +7,7 @@ import { afterAll, bench, describe } from 'vitest'
 import { forEachPage, operationOf, pageKey } from '../src-shared/site-config/docs-files'
 import { launchBrowserMode } from '../test/e2e/browser-mode'
 import { launchChromium } from '../test/helpers/chromium'
+import { clearKeystrokeSamples, installKeystrokeProbe, keystrokeAnswered, keystrokeSamples, keystrokesAnswered } from './lib/keystroke-probe'
 import { describeSpread, report, spread } from './lib/stats'
 
 // Issue 22: keystroke → Problems on the largest real docs.json (crewAI's, 2.3 MB, 22,992 pages)
@@ -54,40 +55,17 @@ async function openIn(page: Page, url: string, path: string) {
   await page.waitForTimeout(1500)
   await primary.click()
   await primary.press('End')
-  await page.evaluate(() => {
-    const samples: number[] = []
-    const domSamples: number[] = []
-    let keyAt = 0
-    let waiting = false
-    window.addEventListener('keydown', (event) => {
-      keyAt = event.timeStamp
-      waiting = true
-    }, true)
-    new MutationObserver(() => {
-      if (!waiting) return
-      waiting = false
-      domSamples.push(performance.now() - keyAt)
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel()
-        channel.port1.onmessage = () => samples.push(performance.now() - keyAt)
-        channel.port2.postMessage(null)
-      })
-    }).observe(document.querySelector('.problems')!, { childList: true, subtree: true, characterData: true })
-    Object.assign(window, { keystrokeSamples: samples, domSamples })
-  })
+  await installKeystrokeProbe(page)
 }
 
-const domSamplesOf = (page: Page) => page.evaluate(() => (window as unknown as { domSamples: number[] }).domSamples)
-
-const samplesOf = (page: Page) => page.evaluate(() => (window as unknown as { keystrokeSamples: number[] }).keystrokeSamples)
 const invalid = new Map<Page, boolean>()
 async function keystroke(page: Page) {
   // A tab in the background gets no animation frames: each is brought to the front for its keystroke.
   await page.bringToFront()
-  const before = (await samplesOf(page)).length
+  const before = await keystrokesAnswered(page)
   await page.keyboard.press(invalid.get(page) ? 'Backspace' : 'x')
   invalid.set(page, !invalid.get(page))
-  await page.waitForFunction((count) => (window as unknown as { keystrokeSamples: number[] }).keystrokeSamples.length > count, before)
+  await keystrokeAnswered(page, before)
 }
 
 let large: Page | null = null
@@ -107,13 +85,7 @@ if (available) {
     await keystroke(large)
     await keystroke(small)
   }
-  for (const page of [large, small]) {
-    await page.evaluate(() => {
-      const measured = window as unknown as { keystrokeSamples: number[]; domSamples: number[] }
-      measured.keystrokeSamples.splice(0)
-      measured.domSamples.splice(0)
-    })
-  }
+  for (const page of [large, small]) await clearKeystrokeSamples(page)
   stop = async () => {
     await browser.close()
     await app.stop()
@@ -122,7 +94,7 @@ if (available) {
 
 afterAll(async () => {
   if (!large || !small) return void process.stdout.write(`\nSkipped the docs.json keystroke benchmark: ${LARGEST} is not there.\n`)
-  const [onLarge, onSmall, domLarge, domSmall] = await Promise.all([samplesOf(large), samplesOf(small), domSamplesOf(large), domSamplesOf(small)])
+  const [{ painted: onLarge, dom: domLarge }, { painted: onSmall, dom: domSmall }] = await Promise.all([keystrokeSamples(large), keystrokeSamples(small)])
   report(`docs.json keystroke in the form → Problems, ${onLarge.length} keystrokes each, interleaved: median (min, max)`, [
     ['crewAI’s docs.json (2.3 MB, 22,992 pages, its pages in the docs folder): keystroke → Problems list in the DOM', describeSpread(spread(domLarge), 'ms'), '< 16.7 ms (one frame)'],
     ['… keystroke → the frame after it painted', describeSpread(spread(onLarge), 'ms'), ''],

@@ -1,18 +1,15 @@
 import { DocsConfigSchema, DOCS_THEMES } from '../../../../src-shared/site-config/docs-schema'
 import { useEditor } from '../state/editor-store'
-import { showView, fieldId } from '../state/view-store'
+import { showView } from '../state/view-store'
+import { FormShell } from './FormShell'
 import { ChoiceField, choicesOf } from './controls/ChoiceField'
 import { ColorField } from './controls/ColorField'
 import { FormSection, ObjectFieldset } from './controls/FormSection'
 import { ListField } from './controls/ListField'
 import { TextField } from './controls/TextField'
-import { useShapeAt } from './controls/use-field'
-import { WrongShapeNote } from './controls/WrongShapeNote'
 import { meaningOf } from './schema-hints'
 import { DocsNavigationSection } from './sections/DocsNavigationSection'
 import { LogoField } from './sections/ProjectSection'
-import { jumpTo } from './SiteForm'
-import { useFocusRequests } from './use-focus-requests'
 
 // docs.json's form: the settings most sites set, from its one schema (docs-schema.ts), and the
 // navigation tree. Every other setting is listed by name with the way to the JSON view, where
@@ -31,21 +28,9 @@ const FORM_KEYS = new Set(['$schema', 'theme', 'name', 'description', 'logo', 'f
 const shape = DocsConfigSchema.shape
 
 export function DocsForm() {
-  useFocusRequests()
-  const rootShape = useShapeAt([])
-  const waiting = useEditor((state) => state.syntaxError !== null || state.duplicates.length > 0)
   const documentId = useEditor((state) => state.document?.documentId)
-  if (rootShape === 'missing') return null
-  if (rootShape !== 'object') return <WrongShapeNote id={fieldId([])} what="The file" />
   return (
-    <div className="site-form" inert={waiting}>
-      <nav className="section-index" aria-label="Form sections">
-        {SECTIONS.map((section) => (
-          <button key={section.id} type="button" className="section-index__link" onClick={() => jumpTo(section.id)}>
-            {section.label}
-          </button>
-        ))}
-      </nav>
+    <FormShell sections={SECTIONS}>
       <FormSection id="project" title="Project">
         <div className="form-grid">
           <TextField path={['name']} label="Project name" required placeholder="My docs" hint={meaningOf(shape.name)} />
@@ -105,7 +90,7 @@ export function DocsForm() {
         <ChoiceField path={['api', 'playground', 'display']} label="API playground" choices={choicesOf(['interactive', 'simple', 'none', 'auth'])} unsetLabel="Not set (default: interactive)" />
       </FormSection>
       <OtherSettings />
-    </div>
+    </FormShell>
   )
 }
 
