@@ -47,7 +47,7 @@ describe('planted faults in docs folders built for the tests', () => {
 
   it('a mint.json folder: all five named', async () => {
     const { faults, unnamed } = await plantedFaultsNamed(join(FIXTURES, 'docs-site'))
-    expect(faults.length).toBeGreaterThanOrEqual(4)
+    expect(faults).toHaveLength(5)
     expect(unnamed).toEqual([])
   })
 })
