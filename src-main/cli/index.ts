@@ -43,8 +43,13 @@ const commands: CommandEntry[] = [
   },
   {
     name: 'validate',
-    summary: 'Check site.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
+    summary: 'Check docs.json, site.json or mint.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
     load: async () => (await import('./validate-command')).validateCommand,
+  },
+  {
+    name: 'convert',
+    summary: 'Turn a mint.json into a docs.json Mintlify accepts, naming each setting it cannot carry.',
+    load: async () => (await import('./convert-command')).convertCommand,
   },
   {
     name: 'openapi',

@@ -17,16 +17,17 @@ import { apiReferenceGroups, apiReferencePageText } from '../../src-shared/site-
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
-import { checkSiteConfigText } from '../../src-shared/site-config/validate'
+import { checkConfigText, detectConfigFormat } from '../../src-shared/site-config/config-format'
 import { parseJsonText } from '../../src-shared/site-config/json-text'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
 import { createDocsFolderService } from './docs-folder-service'
 import { openDraftStore, type DraftStore } from './draft-store'
-import { currentVersion, fileExists, FileAccessPolicy, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
+import { currentVersion, fileExists, FileAccessPolicy, isInside, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
+import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
 import { createSiteFileHandlers } from './site-file-handlers'
 
@@ -45,12 +46,21 @@ export interface WrittenApiReference {
   pagesKept: string[]
 }
 
+export interface RefSave {
+  ref: string
+  text: string
+  byteOrderMark: boolean
+  expectedVersion: FileVersion | null
+}
+
 export interface SiteFileService {
   environment(): { fileDialogs: boolean }
   create(): SiteDocument
   open(path: string): Promise<SiteDocument>
   openWithDialog(): Promise<SiteDocument | null>
-  save(request: SaveRequest & { expectedVersion: FileVersion }): Promise<SavedSiteFile>
+  save(request: SaveRequest & { expectedVersion: FileVersion; refs?: RefSave[] }): Promise<SavedSiteFile & { refs?: { ref: string; text: string; version: FileVersion }[] }>
+  /** The files a docs.json's `$ref`s name, read from its folder. */
+  readRefs(documentId: string, refs: readonly string[]): Promise<LoadedRef[]>
   saveAs(request: SaveRequest & { target: SaveTarget }): Promise<SavedSiteFile | null>
   exportValid(request: SaveRequest & { rules: RuleSet; target: SaveTarget }): Promise<{ path: string; warnings: number } | null>
   setRules(documentId: string, rules: RuleSet): Promise<void>
@@ -155,6 +165,14 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
 
   const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, options.home))
 
+  /** A $ref file of the document at `path`: inside its folder, never the data folder. */
+  const refPathOf = async (path: string, ref: string) => {
+    const folder = dirname(path)
+    const target = await policy.resolve(join(folder, ref))
+    if (!isInside(target, folder)) throw new AppErrorException('refused', `${ref} is outside the folder of ${basename(path)}: a $ref file is saved only there.`, { ref })
+    return target
+  }
+
   const readDocument = async (path: string): Promise<SiteDocument> => {
     const { text, byteOrderMark, version } = await readVersionedText(path)
     const documentId = documentIdForPath(path)
@@ -233,11 +251,15 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
       return chosen === null ? null : readDocument(await policy.resolve(chosen))
     },
 
-    async save({ documentId, text, byteOrderMark, expectedVersion }) {
+    async save({ documentId, text, byteOrderMark, expectedVersion, refs = [] }) {
       const path = documents.get(documentId)
       if (!path) throw new AppErrorException('not_found', 'This document has no file to save to yet: use Save as.')
       requireJson(text, 'saving')
+      for (const ref of refs) requireJson(ref.text, 'saving')
+      const refPaths = await Promise.all(refs.map(async (ref) => ({ ...ref, path: await refPathOf(path, ref.ref) })))
       return runInTurn(async () => {
+        // Every file is compared with the disk before any is written: a change made elsewhere to one
+        // of them refuses the whole save, so the docs.json and its $ref files never disagree.
         const onDisk = await currentVersion(path)
         if (onDisk && !sameContent(onDisk, expectedVersion)) {
           throw new AppErrorException(
@@ -246,8 +268,22 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
             { path, onDisk },
           )
         }
-        return writeDocument(documentId, path, text, byteOrderMark)
+        for (const ref of refPaths) {
+          const refOnDisk = await currentVersion(ref.path)
+          if (refOnDisk === null ? ref.expectedVersion !== null : ref.expectedVersion === null || !sameContent(refOnDisk, ref.expectedVersion)) {
+            throw new AppErrorException('file_changed_on_disk', `${ref.ref} changed on disk since it was read here. Reload from disk to see it; nothing was saved.`, { path: ref.path })
+          }
+        }
+        const saved = await Promise.all(refPaths.map(async (ref) => ({ ref: ref.ref, text: ref.text, version: await writeTextAtomically(ref.path, ref.text, ref.byteOrderMark) })))
+        const document = await writeDocument(documentId, path, text, byteOrderMark)
+        return refs.length ? { ...document, refs: saved } : document
       })
+    },
+
+    async readRefs(documentId, refs) {
+      const path = documents.get(documentId)
+      if (!path) throw new AppErrorException('not_found', 'This document has no folder yet: save it first, so its $ref files can be found beside it.')
+      return Promise.all(refs.map((ref) => readRefFile(dirname(path), ref, (candidate) => policy.resolve(candidate))))
     },
 
     async saveAs({ documentId, text, byteOrderMark, target }) {
@@ -263,16 +299,17 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
 
     async exportValid({ documentId, text, byteOrderMark, rules, target }) {
       requireJson(text, 'exporting')
-      const report = checkSiteConfigText(text, rules)
+      const current = documents.get(documentId) ?? null
+      // A docs.json is checked by Mintlify's rules, with its $ref files read from its folder.
+      const parsed = parseJsonText(text)
+      const format = detectConfigFormat(parsed.ok ? parsed.value : null, current)
+      const refs = format === 'docs' && current && parsed.ok ? await loadRefFiles(parsed.value, dirname(current), (path) => policy.resolve(path)) : undefined
+      const report = checkConfigText(text, { format, rules, refs })
       if (!report.valid) {
         const count = report.errors.length
-        throw new AppErrorException(
-          'invalid_config',
-          `The file has ${plural(count, 'error')} under the ${RULE_SET_LABELS[rules]} rules; fix ${count === 1 ? 'it' : 'them'} before exporting.`,
-          { errors: count },
-        )
+        const under = format === 'docs' ? 'Mintlify’s docs.json rules' : `the ${RULE_SET_LABELS[rules]} rules`
+        throw new AppErrorException('invalid_config', `The file has ${plural(count, 'error')} under ${under}; fix ${count === 1 ? 'it' : 'them'} before exporting.`, { errors: count })
       }
-      const current = documents.get(documentId) ?? null
       const path = await chooseTarget(target, 'export', current)
       if (path === null) return null
       if (path === current) throw new AppErrorException('refused', 'That is the file you are editing: choose another path, or use Save.')

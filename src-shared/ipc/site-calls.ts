@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { BaseUrlSchema } from '../profiles/schemas'
-import { DocsIndexSchema, OpenApiCheckSchema } from '../site-config/docs-files'
+import { DocsIndexSchema, ImageCheckSchema, OpenApiCheckSchema } from '../site-config/docs-files'
 import { RuleSetSchema } from '../site-config/rule-sets'
 import { defineCall } from './define'
 
@@ -103,6 +103,26 @@ export const ApiReferenceTargetSchema = z.object({
 })
 export type ApiReferenceTarget = z.infer<typeof ApiReferenceTargetSchema>
 
+/** A file a docs.json's `$ref` names, relative to its folder, normalised (no `..`, no leading /). */
+export const RefPathSchema = z
+  .string()
+  .min(1)
+  .max(1000)
+  .refine((ref) => !ref.startsWith('/') && !ref.split('/').includes('..') && !ref.includes('\\'), 'A $ref file is named relative to the docs.json, inside its folder.')
+
+/** A `$ref` file as read: its text (null when missing or unreadable, `error` saying why) and version. */
+export const RefFileSchema = z.object({
+  ref: z.string(),
+  text: z.string().nullable(),
+  byteOrderMark: z.boolean(),
+  version: FileVersionSchema.nullable(),
+  error: z.string().nullable(),
+})
+export type RefFileText = z.infer<typeof RefFileSchema>
+
+/** A `$ref` file saved in place with its docs.json: refused, like the docs.json, when it changed on disk. */
+const RefSaveSchema = z.object({ ref: RefPathSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), expectedVersion: FileVersionSchema.nullable() }).strict()
+
 export const siteCalls = {
   'site.environment': defineCall({
     summary: 'How files are chosen here: the system’s dialogs (the desktop app) or typed paths (browser mode).',
@@ -128,9 +148,21 @@ export const siteCalls = {
     summary:
       'Writes the text, exactly as given, back to the file the document was opened from or saved to, unless the file changed on disk since the version given.',
     input: z
-      .object({ documentId: SiteDocumentIdSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), expectedVersion: FileVersionSchema })
+      .object({
+        documentId: SiteDocumentIdSchema,
+        text: SiteTextSchema,
+        byteOrderMark: z.boolean(),
+        expectedVersion: FileVersionSchema,
+        /** docs.json `$ref` files edited with it: every file is checked against the disk before any is written. */
+        refs: z.array(RefSaveSchema).max(200).optional(),
+      })
       .strict(),
-    output: SavedSiteFileSchema,
+    output: SavedSiteFileSchema.extend({ refs: z.array(z.object({ ref: z.string(), text: z.string(), version: FileVersionSchema })).optional() }),
+  }),
+  'site.readRefs': defineCall({
+    summary: 'Reads the files a docs.json’s $ref objects name, from its own folder (never outside it, never the data folder).',
+    input: z.object({ documentId: SiteDocumentIdSchema, refs: z.array(RefPathSchema).max(200) }).strict(),
+    output: z.object({ files: z.array(RefFileSchema) }),
   }),
   'site.saveAs': defineCall({
     summary: 'Writes the document to a new file, which it then belongs to; null when the dialog was cancelled.',
@@ -166,6 +198,11 @@ export const siteCalls = {
     summary: 'Parses and validates OpenAPI files of the document’s docs folder, as the site.json names them.',
     input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
     output: z.object({ checks: z.array(OpenApiCheckSchema) }),
+  }),
+  'site.checkImages': defineCall({
+    summary: 'Reads the images a config names (logo, favicon, background) from the document’s docs folder: there, and an image?',
+    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
+    output: z.object({ checks: z.array(ImageCheckSchema) }),
   }),
   'site.apiReferenceTarget': defineCall({
     summary: 'Where the API reference of a document goes (openapi.json next to its file), and whether a file is there already.',

@@ -41,7 +41,7 @@ test.beforeAll(async ({ browser }) => {
   // The docs folder beside it holds the pages and images the file names, so only real problems show.
   await mkdir(join(folder, 'api'))
   for (const file of ['intro.mdx', 'quickstart.md', 'changelog.mdx', 'api/overview.mdx']) await writeFile(join(folder, file), `---\ntitle: ${file}\n---\n`)
-  for (const file of ['logo.svg', 'favicon.ico']) await writeFile(join(folder, file), '')
+  for (const file of ['logo.svg', 'favicon.ico']) await writeFile(join(folder, file), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
 })
 test.afterAll(() => page.context().close())
