@@ -18,7 +18,7 @@ const rendererPatterns = [
 // Node's modules by their bare names too ('fs', 'path/posix'): matched exactly, unlike patterns.
 const nodeModulePaths = builtinModules.map((name) => ({ name, message: 'The renderer runs in a sandboxed page: no Node. Go through the contract.' }))
 
-const featureNames = ['groups', 'profiles', 'site-editor', 'activity', 'bulk']
+const featureNames = ['groups', 'profiles', 'site-editor', 'activity', 'bulk', 'team']
 const others = (feature) => featureNames.filter((other) => other !== feature).join('|')
 const featureBoundaries = featureNames.map((feature) => ({
   files: [`src-renderer/features/${feature}/**/*.{ts,tsx}`],

@@ -6,6 +6,7 @@ import { serializeSiteConfig } from '../src-shared/site-config/format'
 import { launchBrowserMode } from '../test/e2e/browser-mode'
 import { generateLargeSiteConfig } from '../test/fixtures/site-config/large-site-config'
 import { launchChromium } from '../test/helpers/chromium'
+import { clearKeystrokeSamples, installKeystrokeProbe, keystrokeAnswered, keystrokeSamples, keystrokesAnswered } from './lib/keystroke-probe'
 
 // The site editor's keystroke-to-Problems time on the 6,000-page benchmark file and its docs folder
 // (issues 5 and 11: under 50 ms). A keystroke into the primary colour alternates it between valid and invalid, so every
@@ -44,56 +45,26 @@ await primary.click()
 await primary.press('End')
 
 // In the page: the keydown time, and a sample once the Problems list changed and a frame followed.
-await page.evaluate(() => {
-  const samples: number[] = []
-  const domSamples: number[] = []
-  let keyAt = 0
-  let waiting = false
-  window.addEventListener('keydown', (event) => {
-    keyAt = event.timeStamp
-    waiting = true
-  }, true)
-  const afterNextFrame = (done: () => void) =>
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel()
-      channel.port1.onmessage = done
-      channel.port2.postMessage(null)
-    })
-  new MutationObserver(() => {
-    if (!waiting) return
-    waiting = false
-    domSamples.push(performance.now() - keyAt)
-    afterNextFrame(() => samples.push(performance.now() - keyAt))
-  }).observe(document.querySelector('.problems')!, { childList: true, subtree: true, characterData: true })
-  Object.assign(window, { keystrokeSamples: samples, domSamples })
-})
+await installKeystrokeProbe(page)
 
-const sampleCount = () => page.evaluate(() => (window as unknown as { keystrokeSamples: number[] }).keystrokeSamples.length)
 let invalid = false
 
 /** One keystroke, answered when the page has taken its sample. */
 async function keystroke() {
-  const before = await sampleCount()
+  const before = await keystrokesAnswered(page)
   await page.keyboard.press(invalid ? 'Backspace' : 'x')
   invalid = !invalid
-  await page.waitForFunction((count) => (window as unknown as { keystrokeSamples: number[] }).keystrokeSamples.length > count, before)
+  await keystrokeAnswered(page, before)
 }
 
 // Warm up (the first validations run before the JIT settles), then start counting.
 for (let index = 0; index < 6; index++) await keystroke()
-await page.evaluate(() => {
-  const measured = window as unknown as { keystrokeSamples: number[]; domSamples: number[] }
-  measured.keystrokeSamples.splice(0)
-  measured.domSamples.splice(0)
-})
+await clearKeystrokeSamples(page)
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!.toFixed(1)
 
 afterAll(async () => {
-  const { painted, dom } = await page.evaluate(() => {
-    const measured = window as unknown as { keystrokeSamples: number[]; domSamples: number[] }
-    return { painted: measured.keystrokeSamples, dom: measured.domSamples }
-  })
+  const { painted, dom } = await keystrokeSamples(page)
   const worst = Math.max(...painted).toFixed(1)
   process.stdout.write(
     `\nsite editor, 6,000-page site.json, ${painted.length} keystrokes measured in the page:` +

@@ -21,6 +21,8 @@ import { siteHandlers } from './site-files/site-file-service'
 import { openAppDatabase } from './storage/app-database'
 import type { Database } from './storage/database'
 import { importLegacyFiles } from './storage/legacy-import'
+import { createTeamHandlers } from './team/team-handlers'
+import { createTeamService, type TeamService } from './team/team-service'
 
 /** The part of Electron's safeStorage the vault uses; typed here so nothing else imports Electron. */
 export interface SafeStorageLike {
@@ -51,6 +53,7 @@ export interface AppServices {
   profiles: ProfileStore
   groups: GroupService
   bulk: BulkService
+  team: TeamService
   close(): Promise<void>
 }
 
@@ -83,10 +86,17 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return profileId
     }
   }
+  // Team mode, when this folder has joined a team (nothing more is loaded otherwise).
+  const team = createTeamService({ db, vault, profiles, catalog, owner, background: owner.client !== 'cli', log })
+  await team.open()
   const rotations = new RotationJournal(db, activity, profileName, owner.id)
-  const groups = createGroupService({ db, profiles, vault, catalog, activity, rotations, recoveryDir: join(dataDir, 'recovered-tokens') })
-  const bulk = createBulkService({ db, profiles, vault, catalog, groups, owner, onProgress: (progress) => events.emit('bulk.progress', progress) })
-  rotations.listen({ unknown: (run, message) => bulk.journal.rotationUnknown(run, message), settled: (run, outcome, message) => bulk.journal.rotationSettled(run, outcome, message) })
+  const groups = createGroupService({ db, profiles, vault, catalog, activity, rotations, recoveryDir: join(dataDir, 'recovered-tokens'), team: team.hooks })
+  const bulk = createBulkService({ db, profiles, vault, catalog, groups, owner, leases: team.leases, onProgress: (progress) => events.emit('bulk.progress', progress) })
+  rotations.listen({
+    unknown: (run, message) => bulk.journal.rotationUnknown(run, message),
+    settled: (run, outcome, message) => bulk.journal.rotationSettled(run, outcome, message),
+    presumed: (entry) => team.presumed(entry),
+  })
   // Rotations a process left in flight when it died become unknown, for the operator to settle.
   const lostRotations = rotations.sweep()
   if (lostRotations) notices.push(`${lostRotations === 1 ? 'A token rotation was' : `${lostRotations} token rotations were`} being sent when Embed Console last stopped: Activity lists ${lostRotations === 1 ? 'it' : 'them'} as unknown, with Check now.`)
@@ -137,6 +147,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
     ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events }),
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
+    ...createTeamHandlers(team, () => profiles.activeId()),
   }
 
   const router = createRouter(handlers, {
@@ -151,9 +162,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     profiles,
     groups,
     bulk,
+    team,
     async close() {
       // Runs going in this process stop taking rows; the rows in flight finish first.
       await bulk.stopAll()
+      // Calls recorded here reach the team before the process goes, if the team database answers.
+      await team.close()
       await sandbox?.close()
       sandboxStatus = { state: 'stopped' }
       db.close()

@@ -9,6 +9,8 @@ import {
 } from '../../src-shared/activity/schemas'
 import { csvRows } from '../storage/csv-export'
 import type { Database, SqlValue } from '../storage/database'
+import { fullTextCondition } from '../storage/full-text'
+import { ACTIVITY_SEARCH } from './activity-search'
 
 interface ActivityRecord {
   seq: number
@@ -18,10 +20,12 @@ interface ActivityRecord {
   profile_name: string
   operation: string
   group_id: string | null
+  group_name: string | null
   outcome: string
   http_status: number | null
   error_code: string | null
   message: string | null
+  warnings: string | null
   duration_ms: number
   settled_outcome: string | null
   settled_at: string | null
@@ -33,7 +37,7 @@ interface ActivityBodiesRecord {
 }
 
 /** The list's columns: pages and exports never read the bodies. */
-const ENTRY_COLUMNS = 'seq, id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms, settled_outcome, settled_at'
+const ENTRY_COLUMNS = 'seq, id, time, profile_id, profile_name, operation, group_id, group_name, outcome, http_status, error_code, message, warnings, duration_ms, settled_outcome, settled_at'
 
 /** A body larger than this (as JSON text) is not kept: the log is a history, not an archive. */
 export const MAX_KEPT_BODY_CHARACTERS = 64 * 1024
@@ -62,17 +66,19 @@ function entryOf(row: ActivityRecord): ActivityEntry {
     profileName: row.profile_name,
     operation: row.operation as ActivityEntry['operation'],
     ...(row.group_id !== null ? { groupId: row.group_id } : {}),
+    ...(row.group_name !== null ? { groupName: row.group_name } : {}),
     outcome: row.outcome as ActivityEntry['outcome'],
     ...(row.http_status !== null ? { httpStatus: row.http_status } : {}),
     ...(row.error_code !== null ? { errorCode: row.error_code } : {}),
     ...(row.message !== null ? { message: row.message } : {}),
+    ...(row.warnings !== null ? { warnings: JSON.parse(row.warnings) as string[] } : {}),
     durationMs: row.duration_ms,
     ...(row.settled_outcome !== null ? { settledOutcome: row.settled_outcome as RotationSettlement } : {}),
     ...(row.settled_at !== null ? { settledAt: row.settled_at } : {}),
   }
 }
 
-/** The WHERE clause of a filter; a group filter matches ids that start with the text given. */
+/** The WHERE clause of a filter: a group's exact id, and words searched in the full-text index. */
 function whereOf(filter: ActivityFilter): { sql: string; params: SqlValue[] } {
   const clauses: string[] = []
   const params: SqlValue[] = []
@@ -81,7 +87,9 @@ function whereOf(filter: ActivityFilter): { sql: string; params: SqlValue[] } {
     params.push(...values)
   }
   if (filter.profileId) add('profile_id = ?', filter.profileId)
-  if (filter.groupId) add('group_id >= ? AND group_id < ?', filter.groupId, `${filter.groupId}\u{10FFFF}`)
+  if (filter.groupId) add('group_id = ?', filter.groupId)
+  const search = filter.search ? fullTextCondition(ACTIVITY_SEARCH, filter.search) : null
+  if (search) add(search.sql, ...search.params)
   if (filter.operation) add('operation = ?', filter.operation)
   if (filter.outcome) add('outcome = ?', filter.outcome)
   if (filter.from) add('time >= ?', filter.from)
@@ -90,6 +98,9 @@ function whereOf(filter: ActivityFilter): { sql: string; params: SqlValue[] } {
 }
 
 const EXPORT_BATCH = 1000
+
+/** A CSV cell: a list (the warnings) is one cell, a sentence a line. */
+const csvCell = (value: ActivityEntry[keyof ActivityEntry]) => (Array.isArray(value) ? value.join('\n') : (value ?? ''))
 
 export interface ActivityPage {
   entries: ActivityEntry[]
@@ -152,22 +163,24 @@ export class ActivityLog {
     const onConflict =
       conflict === 'ignore'
         ? 'DO NOTHING'
-        : `DO UPDATE SET outcome = excluded.outcome, http_status = excluded.http_status, error_code = excluded.error_code, message = excluded.message,
-             duration_ms = excluded.duration_ms, request = coalesce(excluded.request, activity.request), response = excluded.response,
-             settled_outcome = NULL, settled_at = NULL`
+        : `DO UPDATE SET group_name = coalesce(excluded.group_name, activity.group_name), outcome = excluded.outcome, http_status = excluded.http_status,
+             error_code = excluded.error_code, message = excluded.message, warnings = excluded.warnings, duration_ms = excluded.duration_ms,
+             request = coalesce(excluded.request, activity.request), response = excluded.response, settled_outcome = NULL, settled_at = NULL`
     this.db.run(
-      `INSERT INTO activity (id, time, profile_id, profile_name, operation, group_id, outcome, http_status, error_code, message, duration_ms, request, response)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) ${onConflict}`,
+      `INSERT INTO activity (id, time, profile_id, profile_name, operation, group_id, group_name, outcome, http_status, error_code, message, warnings, duration_ms, request, response)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) ${onConflict}`,
       entry.id,
       entry.time,
       entry.profileId,
       entry.profileName,
       entry.operation,
       entry.groupId ?? null,
+      entry.groupName ?? null,
       entry.outcome,
       entry.httpStatus ?? null,
       entry.errorCode ?? null,
       entry.message ?? null,
+      entry.warnings?.length ? JSON.stringify(entry.warnings) : null,
       entry.durationMs,
       keptBody(bodies.request),
       keptBody(bodies.response),
@@ -204,7 +217,7 @@ export class ActivityLog {
       const entries = rows.map(entryOf)
       yield format === 'jsonl'
         ? entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')
-        : csvRows(entries.map((entry) => ACTIVITY_COLUMNS.map((column) => entry[column] ?? '')))
+        : csvRows(entries.map((entry) => ACTIVITY_COLUMNS.map((column) => csvCell(entry[column]))))
       // Lets the transport send this batch (and other calls run) before the next is read.
       await new Promise((resolve) => setImmediate(resolve))
     }

@@ -114,8 +114,14 @@ const isTransient = (error: AppErrorException) => {
 /** The server is not there, or not well: what the circuit breaker counts (a 4xx is an answer). */
 const isServerDown = (error: AppErrorException) => isTransient(error) || error.code === 'dns_failed' || error.code === 'tls_failed'
 
-/** Failures that say nothing of the row: the run cannot go on here (it lost its lease, the disk is full). */
-const stopsTheRun = (error: AppErrorException) => error.code === 'lease_lost' || error.code === 'storage'
+/**
+ * Failures that say nothing of the row: the run cannot go on here (it lost its lease, the disk is
+ * full, the team database that must claim each rotation is away).
+ */
+const stopsTheRun = (error: AppErrorException) => error.code === 'lease_lost' || error.code === 'storage' || error.code === 'team_offline'
+
+/** Team mode: another machine rotates (or rotated) this group; the refusal names who. Nothing was sent. */
+const claimedElsewhere = (error: AppErrorException) => error.code === 'conflict' && typeof (error.details as { claim?: unknown } | undefined)?.claim === 'object'
 
 /**
  * The pace of requests to one server: a rate a minute, evenly spaced (a token bucket of one),
@@ -185,6 +191,8 @@ export function startRun(options: RunnerOptions): RunControl {
   let stopReason: string | null = null
   let consecutiveDown = 0
   let retried = 0
+  /** Rows a cancel skipped: never sent, so never counted as done. */
+  let cancelledRows = 0
   let lastSeq = -1
   let exhausted = false
   let queue: JournalItem[] = []
@@ -202,7 +210,7 @@ export function startRun(options: RunnerOptions): RunControl {
       runId,
       state,
       total,
-      done: total - tallies.pending,
+      done: total - tallies.pending - cancelledRows,
       failed: tallies.failed,
       unknown: tallies.unknown,
       retried,
@@ -275,6 +283,7 @@ export function startRun(options: RunnerOptions): RunControl {
       return { retryInMs: asked * (1 + 0.2 * random()), rateLimited: true }
     }
     if (item.action === 'rotate') {
+      if (claimedElsewhere(error)) return { settle: { ...base, state: 'skipped', outcome: 'skipped' } }
       // Never sent twice: a lost answer is listed for the operator, never retried.
       return { settle: { ...base, state: error.code === 'outcome_unknown' ? 'unknown' : 'failed', outcome: error.code === 'outcome_unknown' ? 'unknown' : 'failed' } }
     }
@@ -397,9 +406,9 @@ export function startRun(options: RunnerOptions): RunControl {
     await Promise.all(Array.from({ length: options.settings.concurrency }, worker))
     if (cancelling) {
       journal.skipPending(runId)
+      cancelledRows = tallies.pending
       tallies.skipped += tallies.pending
       tallies.pending = 0
-      total = totalOf()
       state = 'cancelled'
     } else state = tallies.pending > 0 ? 'paused' : 'finished'
     pausing = false

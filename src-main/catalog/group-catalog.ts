@@ -13,6 +13,19 @@ export interface SeenGroup {
   at: Date
 }
 
+/** A group as the team's catalog knows it (team mode): no token, only its last 4 characters. */
+export interface SharedGroup {
+  groupId: string
+  name?: string
+  environmentTag?: string
+  teamId?: number
+  mapping?: unknown
+  properties?: unknown
+  tokenLast4?: string
+  changedAt: string
+  rotatedAt?: string
+}
+
 interface CatalogRowRecord {
   profile_id: string
   group_id: string
@@ -132,6 +145,33 @@ export class GroupCatalog {
       } satisfies CatalogEntry)
       this.write(entry, 'REPLACE')
       return { entry, warnings }
+    })
+  }
+
+  /**
+   * A group as the team's catalog has it (team mode), for a profile here that reaches its server.
+   * Its fields are taken when the team's change is newer than this row; the token's last 4
+   * characters only for a group this machine has not seen (its own kept token's tail stays).
+   */
+  mergeShared(profileId: string, shared: SharedGroup): void {
+    this.db.transaction(() => {
+      const previous = this.get(profileId, shared.groupId)
+      if (previous && previous.updatedAt >= shared.changedAt) return
+      const merged = CatalogEntrySchema.safeParse({
+        profileId,
+        groupId: shared.groupId,
+        name: shared.name ?? previous?.name,
+        environmentTag: shared.environmentTag ?? previous?.environmentTag,
+        teamId: shared.teamId ?? previous?.teamId,
+        mapping: shared.mapping ?? previous?.mapping,
+        properties: shared.properties !== undefined ? shared.properties : previous?.properties,
+        tokenLast4: previous ? previous.tokenLast4 : shared.tokenLast4,
+        createdAt: previous?.createdAt ?? shared.changedAt,
+        updatedAt: shared.changedAt,
+        rotatedAt: shared.rotatedAt ?? previous?.rotatedAt,
+      })
+      // A shape this version does not know (a newer teammate's) is left out rather than stored half-read.
+      if (merged.success) this.write(merged.data, 'REPLACE')
     })
   }
 

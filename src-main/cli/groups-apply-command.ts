@@ -20,7 +20,7 @@ import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
 import { createUserApiClient } from '../user-api/client'
 import { TOKEN_ENV } from './groups-command'
-import { UsageError, type CliIo, type JsonEnvelope } from './usage'
+import { profileNamed, UsageError, type CliIo, type JsonEnvelope } from './usage'
 
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
 async function readInput(path: string, encoding: InputEncoding): Promise<string> {
@@ -121,8 +121,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
 
   const services = await createAppServices({ dataDir: values['data-dir'] ?? defaultDataDir(io.env), transport: 'browser', client: 'cli', sandbox: false })
   try {
-    const profile = values.profile ? services.profiles.list().find((candidate) => candidate.id === values.profile || candidate.name === values.profile) : undefined
-    if (values.profile && !profile) throw new UsageError(`There is no saved profile named “${values.profile}”.`)
+    const profile = values.profile ? profileNamed(services.profiles, values.profile) : undefined
     const target: BulkTarget = profile ? { profileId: profile.id } : { baseUrl: baseUrl! }
     const targetUrl = profile?.baseUrl ?? baseUrl!
     const settings: BulkSettings = {
@@ -170,7 +169,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       runId = plan.runId
     }
 
-    const client = profile ? undefined : createUserApiClient({ baseUrl: targetUrl, apiToken: apiToken! })
+    const client = profile ? undefined : createUserApiClient({ baseUrl: targetUrl, apiToken: apiToken!, env: io.env })
     const runner = services.bulk.launch(runId, settings, { client, onProgress: progressPrinter(io, values.json) })
     // Ctrl+C: take no new row, let the requests in flight finish, keep the run for --resume.
     let interrupts = 0

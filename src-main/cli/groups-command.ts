@@ -3,13 +3,14 @@ import { parseArgs } from 'node:util'
 import type { z } from 'zod'
 import type { ApiOperation } from '../../src-shared/activity/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import type { EnvironmentMismatch } from '../../src-shared/profiles/environment'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
-import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { parseTimeoutSeconds, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
 
 const OPERATIONS = {
   'get-or-create': 'getOrCreate',
@@ -40,7 +41,7 @@ const USAGE = [
   'Output:',
   '  (default)             the API’s answer as JSON on stdout; errors and warnings as sentences on stderr',
   '  --json                one JSON envelope on stdout, for success and failure alike (usage mistakes too):',
-  '                        {"ok": true, "value": {"httpStatus", "durationMs", "response", "warnings", "notApplied"?}}',
+  '                        {"ok": true, "value": {"httpStatus", "durationMs", "response", "warnings", "notApplied"?, "environmentMismatch"?}}',
   '                        {"ok": false, "error": {"code", "message", "details"?}}',
 ].join('\n')
 
@@ -66,13 +67,6 @@ async function readJsonOption<T>(flag: string, value: string | undefined, schema
   return checked.data
 }
 
-function parseTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const seconds = Number(value)
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) throw new UsageError('--timeout takes a number of seconds from 0 to 300.')
-  return seconds * 1000
-}
-
 function parseBaseUrl(value: string): string {
   const parsed = BaseUrlSchema.safeParse(value)
   if (!parsed.success) throw new UsageError(`--base-url: ${parsed.error.issues[0]?.message ?? 'not an http(s) address.'}`)
@@ -86,6 +80,8 @@ interface Outcome {
   response: unknown
   warnings: string[]
   notApplied?: SentField[]
+  /** The profile is marked for one environment and the server put the group in the other. */
+  environmentMismatch?: EnvironmentMismatch
 }
 
 type Call =
@@ -120,7 +116,7 @@ async function readCall(operation: OperationName, values: Record<string, string 
 async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: number | undefined): Promise<Outcome> {
   const apiToken = io.env[TOKEN_ENV]
   if (!apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
-  const client = createUserApiClient({ baseUrl, apiToken, ...(timeoutMs ? { timeoutMs } : {}) })
+  const client = createUserApiClient({ baseUrl, apiToken, env: io.env, ...(timeoutMs ? { timeoutMs } : {}) })
   if (call.operation === 'rotateToken') {
     if (!('currentToken' in call)) throw new UsageError('--base-url keeps no tokens: pass the current token with --current-token -')
     const result = await client.rotateToken({ current_token: call.currentToken })
@@ -142,8 +138,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
   const { createAppServices } = await import('../app-services')
   const services = await createAppServices({ dataDir, transport: 'browser', client: 'cli', sandbox: false })
   try {
-    const profile = services.profiles.list().find((candidate) => candidate.id === profileName || candidate.name === profileName)
-    if (!profile) throw new UsageError(`There is no saved profile named “${profileName}”.`)
+    const profile = profileNamed(services.profiles, profileName)
     const overrides = timeoutMs ? { timeoutMs } : {}
     const result =
       call.operation === 'rotateToken'
@@ -157,6 +152,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
       response: result.raw,
       warnings: result.warnings,
       ...(result.notApplied ? { notApplied: result.notApplied } : {}),
+      ...(result.environmentMismatch ? { environmentMismatch: result.environmentMismatch } : {}),
     }
   } finally {
     await services.close()
@@ -184,7 +180,7 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
     strict: true,
   })
   if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
-  const timeoutMs = parseTimeout(values.timeout)
+  const timeoutMs = parseTimeoutSeconds(values.timeout)
   const baseUrl = values['base-url'] === undefined ? undefined : parseBaseUrl(values['base-url'])
   const call = await readCall(operation as OperationName, values, io)
 
@@ -223,7 +219,7 @@ export const groupsCommand: Command = {
     'embed-console groups rotate-token --profile Production --user-group-id acme',
   ],
   exitCodes: [
-    [0, 'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply)'],
+    [0, 'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply, or a profile marked for another environment than the server put the group in)'],
     [1, 'the API refused the call or failed, the network failed, or the outcome of a rotation is unknown'],
     [2, 'bad usage, or a request refused before it was sent (a missing id, an id with hidden spaces, bad JSON)'],
   ],

@@ -1,4 +1,6 @@
+import v8 from 'node:v8'
 import pkg from '../../package.json'
+import { closeDispatchers } from '../user-api/dispatchers'
 import { printJson, usageFailure, UsageError, type CliIo, type Command } from './usage'
 
 /**
@@ -30,9 +32,24 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./groups-command')).groupsCommand,
   },
   {
+    name: 'doctor',
+    summary: 'Say which proxy, CA and TLS version a call uses, and where it fails: DNS, TCP, proxy CONNECT, TLS, HTTP.',
+    load: async () => (await import('./doctor-command')).doctorCommand,
+  },
+  {
+    name: 'team',
+    summary: 'Team mode: share one audit log and catalog on Postgres (migrate, add-operator, join, leave, status, activity).',
+    load: async () => (await import('./team-command')).teamCommand,
+  },
+  {
     name: 'validate',
-    summary: 'Check site.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
+    summary: 'Check docs.json, site.json or mint.json files and their docs folder (for CI): exit 0 valid, 1 invalid, 2 unreadable.',
     load: async () => (await import('./validate-command')).validateCommand,
+  },
+  {
+    name: 'convert',
+    summary: 'Turn a mint.json into a docs.json Mintlify accepts, naming each setting it cannot carry.',
+    load: async () => (await import('./convert-command')).convertCommand,
   },
   {
     name: 'openapi',
@@ -115,6 +132,10 @@ const readStdin = async (): Promise<string> => {
 }
 
 export async function runCli(): Promise<void> {
+  // undici parses HTTP with WebAssembly, which V8 compiles a second time, optimised, in the
+  // background; Node waits for that before it exits: 60 to 180 ms more for every CLI call that
+  // reached the network. The baseline compiler's code parses answers of a few kB as fast.
+  v8.setFlagsFromString('--liftoff-only')
   const io: CliIo = {
     stdout: (text) => process.stdout.write(`${text}\n`),
     stderr: (text) => process.stderr.write(`${text}\n`),
@@ -127,5 +148,8 @@ export async function runCli(): Promise<void> {
   } catch (error) {
     io.stderr(`Embed Console stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`)
     process.exitCode = 1
+  } finally {
+    // Kept-alive connections to the API would hold the process open after its answer.
+    await closeDispatchers()
   }
 }

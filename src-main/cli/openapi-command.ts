@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
-import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
+import { buildOpenApiDocument, openApiFileText, type OpenApiOptions } from '../../src-shared/user-api/openapi'
 import { writeFileAtomically } from '../storage/atomic-write'
 import { UsageError, type CliIo, type Command } from './usage'
 
@@ -18,15 +18,24 @@ function writeFailure(error: unknown): string {
   }
 }
 
+/** `--contact`: the support address readers of the document are sent to, a URL or an e-mail address. */
+function parseContact(value: string | undefined): OpenApiOptions['contact'] {
+  if (value === undefined) return undefined
+  const text = value.trim()
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) return { email: text }
+  if (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)) return { url: text }
+  throw new UsageError('--contact takes the API’s support address: an https:// URL or an e-mail address.')
+}
+
 /**
- * `embed-console openapi [--out FILE] [--server URL]`: the OpenAPI 3.1 document of /api/user, to
+ * `embed-console openapi [--out FILE] [--server URL] [--contact URL|EMAIL]`: the OpenAPI 3.1 document of /api/user, to
  * stdout or written atomically to FILE (a temporary file renamed over it, so a reader never sees
  * half a document). Exit 0 written, 1 the file could not be written, 2 bad usage.
  */
 export async function runOpenApi(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { out: { type: 'string' }, server: { type: 'string' } },
+    options: { out: { type: 'string' }, server: { type: 'string' }, contact: { type: 'string' } },
     strict: true,
   })
   if (values.out === '') throw new UsageError('--out takes a file name, such as docs/openapi.json.')
@@ -37,7 +46,8 @@ export async function runOpenApi(argv: string[], io: CliIo): Promise<number> {
     serverUrl = parsed.data
   }
 
-  const text = openApiFileText(buildOpenApiDocument({ serverUrl }))
+  const contact = parseContact(values.contact)
+  const text = openApiFileText(buildOpenApiDocument({ serverUrl, ...(contact ? { contact } : {}) }))
   if (values.out === undefined) {
     io.stdout(text.trimEnd())
     return 0
@@ -54,8 +64,11 @@ export async function runOpenApi(argv: string[], io: CliIo): Promise<number> {
 
 export const openApiCommand: Command = {
   name: 'openapi',
-  usage: 'embed-console openapi [--out FILE] [--server URL]',
-  examples: ['embed-console openapi > openapi.json', 'embed-console openapi --out docs-site/openapi.json --server https://api.example.com'],
+  usage: 'embed-console openapi [--out FILE] [--server URL] [--contact URL|EMAIL]',
+  examples: [
+    'embed-console openapi > openapi.json',
+    'embed-console openapi --out docs-site/openapi.json --server https://api.example.com --contact support@example.com',
+  ],
   exitCodes: [
     [0, 'printed or written'],
     [1, 'the file could not be written (nothing was changed)'],

@@ -1,4 +1,5 @@
 import type { AppError } from '../../src-shared/ipc/result'
+import type { Profile } from '../../src-shared/profiles/schemas'
 
 /** A command-line mistake: printed as one sentence with a pointer to --help, exit code 2. */
 export class UsageError extends Error {
@@ -54,4 +55,19 @@ export function serveUntilStopped(shutdown: () => Promise<void>): Promise<number
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
+}
+
+/** `--timeout SECONDS` as milliseconds, or undefined when not given. */
+export function parseTimeoutSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const seconds = Number(value)
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) throw new UsageError('--timeout takes a number of seconds from 0 to 300.')
+  return seconds * 1000
+}
+
+/** `--profile NAME`: a saved profile by its id or its name, or a usage mistake that says so. */
+export function profileNamed(profiles: { list(): Profile[] }, nameOrId: string): Profile {
+  const profile = profiles.list().find((candidate) => candidate.id === nameOrId || candidate.name === nameOrId)
+  if (!profile) throw new UsageError(`There is no saved profile named “${nameOrId}”.`)
+  return profile
 }

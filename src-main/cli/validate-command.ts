@@ -1,32 +1,48 @@
-import { dirname, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
-import { docsLookup, docsProblems, openApiFilesOf, type DocsLookup } from '../../src-shared/site-config/docs-files'
-import { parseJsonText } from '../../src-shared/site-config/json-text'
+import { checkConfig, detectConfigFormat, type ConfigFormat } from '../../src-shared/site-config/config-format'
+import { docsLookup, docsProblems, imageFilesOf, openApiFilesOf, type DocsLookup } from '../../src-shared/site-config/docs-files'
+import { parseProblemPath } from '../../src-shared/site-config/format'
+import { locateInFiles, resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
 import { RULE_SETS, RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
-import { checkSiteConfigText, type SiteConfigCheck, type SiteConfigProblem } from '../../src-shared/site-config/validate'
-import { checkOpenApiFile, indexDocsFolder } from '../site-files/docs-folder'
+import { readConfigText, type SiteConfigProblem } from '../../src-shared/site-config/validate'
 import { readRegularFile } from '../site-files/file-access'
+import { loadRefFiles } from '../site-files/ref-files'
+// The folder's indexer, OpenAPI parser and MDX parser load only when a folder is checked: with
+// --no-files the command reads, parses and checks the file alone (issue 22's timing on a 2.3 MB file).
+const docsFolder = () => import('../site-files/docs-folder')
+const pageChecks = () => import('../site-files/page-checks')
 import { UsageError, type CliIo, type Command } from './usage'
+
+/** A problem as the CLI reports it: in which file (when not the one checked) and on which line. */
+interface CliProblem extends SiteConfigProblem {
+  file?: string
+}
 
 interface FileReport {
   file: string
+  format?: ConfigFormat
   valid: boolean
-  errors: SiteConfigProblem[]
-  warnings: SiteConfigProblem[]
-  info: SiteConfigProblem[]
+  errors: CliProblem[]
+  warnings: CliProblem[]
+  info: CliProblem[]
   /** Set when the file could not be read; such a file counts as invalid and exits with 2. */
   unreadable?: string
 }
 
 /**
  * `embed-console validate [--rules spec|mintlify] [--root DIR | --no-files] [--json] FILE...`,
- * made for a docs repository's CI: every problem of every file, then a summary. The docs folder
- * (the file's own folder unless --root names another) is checked too: pages without a file,
- * missing images, missing or invalid OpenAPI files, as warnings. Exit 0 when all files are valid
- * (warnings allowed), 1 when one is invalid, 2 when one cannot be read. Bad usage throws
- * UsageError, which the CLI prints with the usage line and turns into exit 2.
+ * made for a docs repository's CI: every problem of every file, then a summary. Each file is
+ * checked in its format: docs.json by Mintlify's rules (its `$ref` files followed), site.json or
+ * mint.json by the rule set chosen. The docs folder (the file's own folder unless --root names
+ * another) is checked too: pages without a file, images missing or not images, OpenAPI files and
+ * the operations pages name, and inside each page its front matter, MDX, links and anchors, as
+ * warnings with their file and line. Exit 0 when all files are valid (warnings allowed), 1 when
+ * one is invalid, 2 when one cannot be read. Bad usage throws UsageError, which the CLI prints
+ * with the usage line and turns into exit 2.
  */
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals: files } = parseArgs({
@@ -40,7 +56,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     allowPositionals: true,
     strict: true,
   })
-  if (files.length === 0) throw new UsageError('Name at least one site.json file to validate.')
+  if (files.length === 0) throw new UsageError('Name at least one site.json or docs.json file to validate.')
   const rules = RuleSetSchema.safeParse(values.rules)
   if (!rules.success) throw new UsageError(`--rules takes ${RULE_SETS.join(' or ')}, not "${values.rules}".`)
   if (values.root !== undefined && values['no-files']) throw new UsageError('--root and --no-files do not go together.')
@@ -48,16 +64,15 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const folders = new Map<string, Promise<DocsLookup>>()
   const docsFor = values['no-files']
     ? null
-    : (file: string) => {
-        const root = resolve(values.root ?? dirname(resolve(file)))
-        if (!folders.has(root)) folders.set(root, indexDocsFolder(root, null).then(docsLookup))
+    : (root: string) => {
+        if (!folders.has(root)) folders.set(root, docsFolder().then(({ indexDocsFolder }) => indexDocsFolder(root, null)).then(docsLookup))
         return folders.get(root)!
       }
 
-  const reports = await Promise.all(files.map((file) => validateFile(file, rules.data, docsFor)))
+  const reports = await Promise.all(files.map((file) => validateFile(file, rules.data, values.root === undefined ? null : resolve(values.root), docsFor, values.json)))
   if (values.json) {
     // `info` appears only where there is some, so a file without Mintlify settings reads as before.
-    const entries = reports.map(({ file, valid, errors, warnings, info }) => ({ file, valid, errors, warnings, ...(info.length ? { info } : {}) }))
+    const entries = reports.map(({ file, format, valid, errors, warnings, info }) => ({ file, ...(format ? { format } : {}), valid, errors, warnings, ...(info.length ? { info } : {}) }))
     io.stdout(JSON.stringify(entries, null, 2))
   } else {
     for (const report of reports) printReport(report, io)
@@ -67,7 +82,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   return reports.every((report) => report.valid) ? 0 : 1
 }
 
-async function validateFile(file: string, rules: RuleSet, docsFor: ((file: string) => Promise<DocsLookup>) | null): Promise<FileReport> {
+async function validateFile(file: string, rules: RuleSet, rootOption: string | null, docsFor: ((root: string) => Promise<DocsLookup>) | null, withLines: boolean): Promise<FileReport> {
   let text: string
   try {
     // Regular files only, read up to the cap: a pipe or /dev/zero named by mistake cannot hang CI.
@@ -76,15 +91,89 @@ async function validateFile(file: string, rules: RuleSet, docsFor: ((file: strin
     const reason = unreadableReason(error)
     return { file, unreadable: reason, valid: false, errors: [{ path: '$', message: `cannot be read: ${reason}` }], warnings: [], info: [] }
   }
-  const check: SiteConfigCheck = checkSiteConfigText(text, rules)
-  const parsed = parseJsonText(text)
-  if (!docsFor || !parsed.ok) return { file, ...check }
-  const docs = await docsFor(file).catch(() => null)
-  if (!docs) {
-    return { file, ...check, warnings: [...check.warnings, { path: '$', message: 'the docs folder could not be read, so its pages and files were not checked' }] }
+  const read = readConfigText(text)
+  if (!read.ok) return { file, valid: false, errors: [read.problem], warnings: [], info: [] }
+  const format = detectConfigFormat(read.value, file)
+  const root = rootOption ?? dirname(resolve(file))
+  // $ref files are read from the docs.json's own folder (Mintlify's project root).
+  const refs = format === 'docs' ? await loadRefFiles(read.value, dirname(resolve(file))) : new Map<string, RefFile & { text?: string }>()
+  const check = checkConfig(read.value, { format, rules, refs })
+  const lines = new LineFinder(text, refs, dirname(resolve(file)), withLines)
+  const sites = format === 'docs' ? resolveRefs(read.value, refs).sites : []
+  const place = (problem: SiteConfigProblem): CliProblem => lines.place(problem, sites)
+  const report: FileReport = {
+    file,
+    format,
+    valid: check.valid && read.duplicates.length === 0,
+    errors: [...read.duplicates, ...check.errors.map(place)],
+    warnings: check.warnings.map(place),
+    info: check.info.map(place),
   }
-  const openapi = await Promise.all(openApiFilesOf(parsed.value).map((reference) => checkOpenApiFile(docs.index.root, reference)))
-  return { file, ...check, warnings: [...check.warnings, ...docsProblems(parsed.value, docs, openapi)] }
+  if (!docsFor) return report
+  const docs = await docsFor(root).catch(() => null)
+  if (!docs) return { ...report, warnings: [...report.warnings, { path: '$', message: 'the docs folder could not be read, so its pages and files were not checked' }] }
+  const resolved = format === 'docs' ? resolveRefs(read.value, refs).value : read.value
+  const [{ checkImageFile, checkOpenApiFile }, { checkPages }] = await Promise.all([docsFolder(), pageChecks()])
+  const [openapi, images, pages] = await Promise.all([
+    Promise.all(openApiFilesOf(resolved).map((reference) => checkOpenApiFile(docs.index.root, reference))),
+    Promise.all(imageFilesOf(resolved).map((reference) => checkImageFile(docs.index.root, reference))),
+    checkPages(docs.index, resolved),
+  ])
+  const inFolder = (page: string) => relative(process.cwd(), join(docs.index.root, page)) || page
+  return {
+    ...report,
+    warnings: [
+      ...report.warnings,
+      ...docsProblems(resolved, docs, openapi, images).map(place),
+      ...pages.map(({ file: page, line, message }) => ({ path: '$', file: inFolder(page), line, message })),
+    ],
+  }
+}
+
+/**
+ * The file a problem's place is written in (the docs.json or one of its $ref files) and, for
+ * --json or a problem in another file, its line there. Lines cost a parse of the file's tree, so
+ * plain output, which names the file's own problems by path, skips them.
+ */
+class LineFinder {
+  /** Each file's tree, parsed when a problem in it first needs a line. */
+  private trees = new Map<string, { tree: Node | undefined; text: string }>()
+  constructor(
+    private text: string,
+    private refs: ReadonlyMap<string, RefFile & { text?: string }>,
+    private folder: string,
+    private withLines: boolean,
+  ) {}
+
+  place(problem: SiteConfigProblem, sites: Parameters<typeof locateInFiles>[1]): CliProblem {
+    if (problem.line !== undefined || problem.path === '$') return problem
+    const located = locateInFiles(parseProblemPath(problem.path), sites)
+    if (!this.withLines && located.file === null) return problem
+    const key = located.file ?? ''
+    if (!this.trees.has(key)) {
+      const text = located.file === null ? this.text : (this.refs.get(key)?.text ?? '')
+      this.trees.set(key, { tree: parseTree(text), text })
+    }
+    const { tree, text } = this.trees.get(key)!
+    const line = lineOf(tree, text, located.path)
+    const file = located.file === null ? {} : { file: relative(process.cwd(), join(this.folder, located.file)) }
+    return { ...problem, ...file, ...(line === undefined ? {} : { line }) }
+  }
+}
+
+/** The line of the value at `path`, or of the nearest place above it that exists (a missing key's object). */
+function lineOf(tree: Node | undefined, text: string, path: readonly (string | number)[]): number | undefined {
+  if (!tree) return undefined
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = findNodeAtLocation(tree, [...path.slice(0, depth)])
+    if (node) {
+      const at = node.parent?.type === 'property' ? node.parent.offset : node.offset
+      let line = 1
+      for (let index = text.indexOf('\n'); index !== -1 && index < at; index = text.indexOf('\n', index + 1)) line++
+      return line
+    }
+  }
+  return undefined
 }
 
 function unreadableReason(error: unknown): string {
@@ -103,8 +192,10 @@ function printReport({ file, unreadable, errors, warnings }: FileReport, io: Cli
     io.stderr(`${file}: cannot be read: ${unreadable}`)
     return
   }
-  for (const { path, message } of errors) io.stdout(`${file}: ${path}: ${message}`)
-  for (const { path, message } of warnings) io.stdout(`${file}: ${path}: warning: ${message}`)
+  // A problem in another file (a page, a $ref file) leads with that file and its line, as compilers print them.
+  const where = (problem: CliProblem) => (problem.file ? `${problem.file}:${problem.line ?? 1}: ${problem.path === '$' ? '' : `${problem.path}: `}` : `${file}: ${problem.path}: `)
+  for (const problem of errors) io.stdout(`${where(problem)}${problem.message}`)
+  for (const problem of warnings) io.stdout(`${where(problem)}warning: ${problem.message}`)
 }
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
@@ -125,7 +216,7 @@ function summary(reports: FileReport[]): string {
 export const validateCommand: Command = {
   name: 'validate',
   usage: 'embed-console validate [--rules spec|mintlify] [--root DIR | --no-files] [--json] FILE...',
-  examples: ['embed-console validate docs/site.json', 'embed-console validate --rules mintlify --root docs docs/site.json', 'embed-console validate --json docs/*/site.json'],
+  examples: ['embed-console validate docs/docs.json', 'embed-console validate docs/site.json', 'embed-console validate --rules mintlify --root docs docs/site.json', 'embed-console validate --json docs/*/site.json'],
   exitCodes: [
     [0, 'every file is valid (warnings allowed)'],
     [1, 'a file is invalid'],

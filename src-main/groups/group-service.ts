@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { ActivityEntry, ApiOperation } from '../../src-shared/activity/schemas'
 import type { ConnectionTest, GroupCallResult, RotationCheck, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { environmentMismatch, environmentMismatchWarning } from '../../src-shared/profiles/environment'
 import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { ActivityLog } from '../activity/activity-log'
@@ -14,7 +15,7 @@ import { fieldsNotApplied, notAppliedWarning } from './not-applied'
 import type { SecretVault } from '../profiles/vault'
 import { writeFileAtomically } from '../storage/atomic-write'
 import type { Database } from '../storage/database'
-import type { RotationJournal } from './rotation-journal'
+import type { RotationJournal, SettledRotation } from './rotation-journal'
 import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
@@ -33,6 +34,43 @@ export interface GroupServiceDeps {
   now?: () => Date
   /** Replaced in tests that need a client with a shorter timeout or a hostile server. */
   createClient?: (connection: Connection) => UserApiClient
+  /** Team mode (a data folder joined to a team): the hooks while joined, null otherwise. */
+  team?: () => TeamHooks | null
+}
+
+/** A rotation about to be journaled, as the team's claim sees it. */
+export interface TeamRotation {
+  /** Its activity entry's id: the claim's id, settled when that entry reaches the team. */
+  id: string
+  profileId: string
+  groupId: string | null
+  sentToken: string
+  timeoutMs: number
+  run?: { runId: string; seq: number }
+}
+
+/** A call as recorded here (in the transaction that records it), for the team's audit log and catalog. */
+export interface TeamRecordedCall {
+  entry: ActivityEntry
+  /** The group as answered (its token is only fingerprinted, never passed on). */
+  group?: UserGroup
+  newUserGroup?: boolean
+  /** What the call sent that the answer does not echo (mapping), already scrubbed of secrets. */
+  sent?: { mapping?: Mapping; properties?: Properties }
+  settled?: readonly SettledRotation[]
+}
+
+/**
+ * Team mode, as the group service meets it: a rotation claims its group across machines before
+ * it is journaled (online: refused with a sentence naming who holds or rotated it, or while the
+ * team database is away), and every recorded call is queued for the team in the transaction that
+ * records it.
+ */
+export interface TeamHooks {
+  /** The claim, with its release for when nothing was sent after all. */
+  claimRotation(rotation: TeamRotation): Promise<{ release(): Promise<void> }>
+  /** Synchronous: runs inside the recording transaction. */
+  recorded(call: TeamRecordedCall): void
 }
 
 /** What a call came to, as handed to `CallOptions.settle`. */
@@ -84,9 +122,7 @@ const MIN_REDACTED_GROUP_TOKEN_LENGTH = 8
 export function createGroupService(deps: GroupServiceDeps) {
   const { db, profiles, vault, catalog, activity, rotations } = deps
   const now = deps.now ?? (() => new Date())
-  const createClient =
-    deps.createClient ??
-    ((connection: Connection) => createUserApiClient({ baseUrl: connection.baseUrl, apiToken: connection.apiToken, timeoutMs: connection.timeoutMs }))
+  const createClient = deps.createClient ?? ((connection: Connection) => createUserApiClient(connection))
 
   const profileIdOrActive = (profileId: string | undefined): string => {
     const id = profileId ?? profiles.activeId()
@@ -121,7 +157,16 @@ export function createGroupService(deps: GroupServiceDeps) {
     const profile = profiles.get(profileId)
     const startedAt = now()
     const started = performance.now()
-    const base = { id: randomUUID(), time: startedAt.toISOString(), profileId, profileName: profile.name, operation, ...(groupId ? { groupId } : {}) }
+    const requestedName = (request as { name?: unknown } | undefined)?.name
+    const base = {
+      id: randomUUID(),
+      time: startedAt.toISOString(),
+      profileId,
+      profileName: profile.name,
+      operation,
+      ...(groupId ? { groupId } : {}),
+      ...(typeof requestedName === 'string' && requestedName ? { groupName: requestedName } : {}),
+    }
     let redact = createRedactor(secrets)
     const kept = (body: unknown) => redactReturnedTokens(redact(body))
     let journaled = false
@@ -130,15 +175,27 @@ export function createGroupService(deps: GroupServiceDeps) {
       redact = createRedactor([connection.apiToken, ...secrets])
       const timeoutMs = options.timeoutMs ?? connection.timeoutMs
       if (rotation) {
+        // Team mode: no other machine rotates the group from here on (refused otherwise, before anything is journaled).
+        const team = deps.team?.()
+        let teamClaim: { release(): Promise<void> } | undefined
+        if (team) {
+          rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
+          teamClaim = await team.claimRotation({ id: base.id, profileId, ...rotation, timeoutMs, ...(options.run ? { run: options.run } : {}) })
+        }
         // On the disk before the request leaves: a crash from here on can never send it again.
-        db.transaction(
-          () => {
-            rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
-            options.claim?.()
-            rotations.begin({ id: base.id, profileId, ...rotation, ...(options.run ? { run: options.run } : {}), timeoutMs })
-          },
-          { durable: true },
-        )
+        try {
+          db.transaction(
+            () => {
+              rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
+              options.claim?.()
+              rotations.begin({ id: base.id, profileId, ...rotation, ...(options.run ? { run: options.run } : {}), timeoutMs })
+            },
+            { durable: true },
+          )
+        } catch (error) {
+          await teamClaim?.release()
+          throw error
+        }
         journaled = true
       }
       const result = await run(createClient({ ...connection, timeoutMs }))
@@ -166,6 +223,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       if (rotation && !journaled) throw redacted
       db.transaction(() => {
         activity.append(entry, { request: kept(request), response: kept(failure.details) })
+        deps.team?.()?.recorded({ entry })
         if (journaled) {
           if (failure.code === 'outcome_unknown') rotations.lost(base.id)
           else rotations.answered(base.id)
@@ -183,11 +241,14 @@ export function createGroupService(deps: GroupServiceDeps) {
   }
 
   /**
-   * The call's activity entry, the group's token and its catalog row, in one transaction. A
-   * fetch that found the group settles its unknown rotations there too (its token is the
-   * server's word); a rotation's journal entry is closed there. A rotation whose recording fails
-   * (a full disk) still hands its new token back, once, with a recovery file where one could be
-   * written: the server has the token, and this answer may be the only other copy.
+   * The call's activity entry, the group's token and its catalog row, in one transaction, with
+   * what the operator should know: the catalog's warnings, `callWarnings` from the caller, and
+   * where the server put the group when the profile's kind says otherwise (the server's word,
+   * remembered on the profile). A fetch that found the group settles its unknown rotations there
+   * too (its token is the server's word); a rotation's journal entry is closed there. A rotation
+   * whose recording fails (a full disk) still hands its new token back, once, with a recovery
+   * file where one could be written: the server has the token, and this answer may be the only
+   * other copy.
    */
   async function remember(
     profileId: string,
@@ -195,6 +256,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
     options: CallOptions,
+    callWarnings: string[] = [],
   ): Promise<GroupCallResult> {
     // The client has redacted the API token and the token it rotated; the group tokens this
     // service knows go too, wherever the server echoed them: the group's token as kept before
@@ -207,6 +269,8 @@ export function createGroupService(deps: GroupServiceDeps) {
     // What the operator sent is stored too (mapping, properties): no token goes in with it.
     const apiToken = vault.get(profileTokenKey(profileId))
     const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
+    const profile = profiles.get(profileId)
+    const mismatch = environmentMismatch(profile.environmentKind, group.api_environment_tag)
     const answer: GroupCallResult = {
       profileId,
       group,
@@ -215,22 +279,29 @@ export function createGroupService(deps: GroupServiceDeps) {
       httpStatus: result.status,
       durationMs: result.durationMs,
       warnings: [],
+      ...(mismatch ? { environmentMismatch: mismatch } : {}),
     }
+    const mismatchWarnings = mismatch ? [environmentMismatchWarning(profile.name, mismatch)] : []
     try {
       // A rotated token is never stored without its catalog row, nor the reverse.
       return db.transaction(() => {
-        activity.append(entry, scrubGroupSecrets(exchange))
-        if (rotated) rotations.answered(entry.id)
         vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
-        const { warnings } = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+        const recorded = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+        if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
         const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
-        const recorded: GroupCallResult = {
+        const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
+        const name = group.name ?? entry.groupName
+        const logged = { ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }
+        activity.append(logged, scrubGroupSecrets(exchange))
+        deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrubSent(sent), settled })
+        if (rotated) rotations.answered(entry.id)
+        const done: GroupCallResult = {
           ...answer,
-          warnings: [...settled.map(settledWarning), ...warnings],
+          warnings,
           ...(settled.length ? { settledRotations: settled.map(({ id, outcome, at }) => ({ activityId: id, outcome, at })) } : {}),
         }
-        options.settle?.({ ok: true, result: recorded })
-        return recorded
+        options.settle?.({ ok: true, result: done })
+        return done
       })
     } catch (error) {
       if (!rotated) throw error
@@ -240,7 +311,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       const warning =
         `The token was rotated, but it could not be saved (${reason}). Copy it now: the app has no other copy.` +
         (recoveryFile ? ` It was also written to ${recoveryFile} (owner-only): delete that file once the token is stored.` : '')
-      return { ...answer, warnings: [warning], unsaved: { recoveryFile } }
+      return { ...answer, warnings: [warning, ...mismatchWarnings], unsaved: { recoveryFile } }
     }
   }
 
@@ -275,11 +346,10 @@ export function createGroupService(deps: GroupServiceDeps) {
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
-      const remembered = await remember(id, called, existing ? undefined : request, false, options)
-      if (!existing) return remembered
-      const notApplied = fieldsNotApplied(request, called.result.value.user_group, previous?.mapping)
-      if (notApplied.length === 0) return remembered
-      return { ...remembered, notApplied, warnings: [notAppliedWarning(request.user_group_id, notApplied), ...remembered.warnings] }
+      const notApplied = existing ? fieldsNotApplied(request, called.result.value.user_group, previous?.mapping) : []
+      const warnings = notApplied.length ? [notAppliedWarning(request.user_group_id, notApplied)] : []
+      const remembered = await remember(id, called, existing ? undefined : request, false, options, warnings)
+      return notApplied.length ? { ...remembered, notApplied } : remembered
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { RotationSettlement } from '../../src-shared/activity/schemas'
+import type { ActivityEntry, RotationSettlement } from '../../src-shared/activity/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { ActivityLog } from '../activity/activity-log'
 import type { Database } from '../storage/database'
@@ -40,6 +40,8 @@ export interface SettledRotation {
 export interface RotationListener {
   unknown(run: { runId: string; seq: number }, message: string): void
   settled(run: { runId: string; seq: number }, outcome: RotationSettlement, message: string): void
+  /** A rotation presumed unknown (its process died), with the activity entry written for it: team mode publishes it. */
+  presumed?(entry: ActivityEntry): void
 }
 
 interface IntentRecord {
@@ -165,7 +167,7 @@ export class RotationJournal {
 
   private presumeUnknown(record: IntentRecord): void {
     const message = STOPPED_WHILE_SENDING(record.started_at)
-    this.activity.appendIfMissing({
+    const entry: ActivityEntry = {
       id: record.id,
       time: record.started_at,
       profileId: record.profile_id,
@@ -176,7 +178,9 @@ export class RotationJournal {
       errorCode: 'outcome_unknown',
       message,
       durationMs: 0,
-    })
+    }
+    this.activity.appendIfMissing(entry)
+    this.listener?.presumed?.(entry)
     this.db.run("UPDATE rotations SET state = 'unknown' WHERE id = ? AND state = 'sending'", record.id)
     const run = runOf(record)
     if (run) this.listener?.unknown(run, message)

@@ -1,14 +1,19 @@
 import type { profileCalls } from '../../src-shared/ipc/profile-calls'
 import type { Profile, ProfileView } from '../../src-shared/profiles/schemas'
 import type { HandlersFor } from '../router'
+import { diagnoseConnection } from '../user-api/diagnose'
 import type { ProfileStore } from './profile-store'
 import type { SecretVault } from './vault'
-import { profileTokenKey } from './vault-keys'
+import { profileProxyPasswordKey, profileTokenKey } from './vault-keys'
 
 export type ProfileHandlers = HandlersFor<typeof profileCalls>
 
 export function createProfileHandlers(store: ProfileStore, vault: SecretVault): ProfileHandlers {
-  const view = (profile: Profile): ProfileView => ({ ...profile, token: vault.describe(profileTokenKey(profile.id)) })
+  const view = (profile: Profile): ProfileView => ({
+    ...profile,
+    token: vault.describe(profileTokenKey(profile.id)),
+    proxyPasswordSet: vault.has(profileProxyPasswordKey(profile.id)),
+  })
 
   return {
     'profiles.list': () => ({
@@ -33,6 +38,7 @@ export function createProfileHandlers(store: ProfileStore, vault: SecretVault): 
       const imported = await store.importProfiles(text)
       return { imported: imported.length, names: imported.map((profile) => profile.name) }
     },
+    'profiles.diagnose': async ({ id }) => diagnoseConnection(await store.connectionForDiagnosis(id)),
     'profiles.vaultStatus': () => vault.status(),
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
   ProfileSchema,
+  proxySettingsProblem,
   sameOrigin,
   type Profile,
   type ProfileChanges,
@@ -11,10 +12,13 @@ import {
   type TokenState,
   type TokenStorage,
 } from '../../src-shared/profiles/schemas'
+import type { EnvironmentTag } from '../../src-shared/user-api/schemas'
 import { isUniqueViolation, type Database } from '../storage/database'
+import type { NetworkSettings } from '../user-api/client'
+import { readPemCertificates } from '../user-api/trust'
 import { buildProfilesExport, parseProfilesExport, uniqueName } from './profile-transfer'
 import type { SecretVault } from './vault'
-import { profileTokenKey } from './vault-keys'
+import { profileProxyPasswordKey, profileTokenKey } from './vault-keys'
 
 /** A profile the app supplies at startup, such as the Local sandbox on its port of the day. */
 export interface BuiltinProfile {
@@ -26,11 +30,15 @@ export interface BuiltinProfile {
   environmentKind?: EnvironmentKind
 }
 
-/** What the API client needs to make a call: the only shape in which a token leaves the vault. */
+/**
+ * What the API client needs to make a call: the only shape in which a token (and a proxy
+ * password) leaves the vault.
+ */
 export interface Connection {
   baseUrl: string
   apiToken: string
   timeoutMs: number
+  network: NetworkSettings
 }
 
 export interface ProfileStore {
@@ -50,11 +58,21 @@ export interface ProfileStore {
   /** Adds the file's profiles under new ids, renaming any whose name is taken. */
   importProfiles(text: string): Promise<Profile[]>
   resolveConnection(id: string): Promise<Connection>
+  /** The same, with the API token null when none is kept: a diagnosis still checks the way there. */
+  connectionForDiagnosis(id: string): Promise<Omit<Connection, 'apiToken'> & { apiToken: string | null }>
+  /**
+   * Remembers where the server put a group returned through this profile (its
+   * api_environment_tag): the server's word, which wins over the kind. Synchronous, for the
+   * transaction that records the call. Built-in profiles keep nothing.
+   */
+  noteServerEnvironment(id: string, tag: EnvironmentTag): void
   /** Sentences for the operator about this launch, e.g. a stored profile that could not be read. */
   notices(): string[]
 }
 
-export type NewProfile = Omit<ProfileDraft, 'environmentKind'> & { environmentKind?: EnvironmentKind }
+/** Fields added after the first callers were written may be left out: they take their defaults. */
+type Defaulted = 'environmentKind' | 'proxyMode' | 'proxyUrl' | 'proxyUsername' | 'caBundlePath'
+export type NewProfile = Omit<ProfileDraft, Defaulted> & Partial<Pick<ProfileDraft, Defaulted>> & { environmentKind?: EnvironmentKind }
 
 export interface ProfileStoreOptions {
   db: Database
@@ -72,6 +90,11 @@ interface ProfileRow {
   timeout_seconds: number
   environment_label: string
   environment_kind: string
+  proxy_mode: string
+  proxy_url: string
+  proxy_username: string
+  ca_bundle_path: string
+  server_environment: string | null
   created_at: string
   updated_at: string
 }
@@ -100,6 +123,11 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       timeoutSeconds: row.timeout_seconds,
       environmentLabel: row.environment_label,
       environmentKind: row.environment_kind,
+      proxyMode: row.proxy_mode,
+      proxyUrl: row.proxy_url,
+      proxyUsername: row.proxy_username,
+      caBundlePath: row.ca_bundle_path,
+      ...(row.server_environment ? { serverEnvironment: row.server_environment } : {}),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     })
@@ -146,15 +174,23 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
 
   /** Writes a profile's row; the UNIQUE name index settles a race with another process. */
   function writeProfile(profile: Profile, mode: 'insert' | 'update') {
-    const values = [profile.name, profile.name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.environmentKind, profile.updatedAt] as const
+    const values = [
+      profile.name, profile.name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.environmentKind,
+      profile.proxyMode, profile.proxyUrl, profile.proxyUsername, profile.caBundlePath, profile.updatedAt,
+    ] as const
     try {
       if (mode === 'insert') {
         db.run(
-          `INSERT INTO profiles (name, name_key, base_url, timeout_seconds, environment_label, environment_kind, updated_at, id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO profiles (name, name_key, base_url, timeout_seconds, environment_label, environment_kind, proxy_mode, proxy_url, proxy_username, ca_bundle_path, updated_at, id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           ...values, profile.id, profile.createdAt,
         )
       } else {
-        db.run(`UPDATE profiles SET name = ?, name_key = ?, base_url = ?, timeout_seconds = ?, environment_label = ?, environment_kind = ?, updated_at = ? WHERE id = ?`, ...values, profile.id)
+        db.run(
+          `UPDATE profiles SET name = ?, name_key = ?, base_url = ?, timeout_seconds = ?, environment_label = ?, environment_kind = ?,
+             proxy_mode = ?, proxy_url = ?, proxy_username = ?, ca_bundle_path = ?, updated_at = ? WHERE id = ?`,
+          ...values, profile.id,
+        )
       }
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken(profile.name)
@@ -183,6 +219,32 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
     vault.set(key, secret, storage)
   }
 
+  /** A CA bundle is read when it is saved, so a wrong path is said in the form, not at the first call. */
+  function checkCaBundle(path: string) {
+    if (path) readPemCertificates(path, 'The CA bundle')
+  }
+
+  function checkProxy(profile: Profile) {
+    const problem = proxySettingsProblem(profile)
+    if (problem) throw new AppErrorException('invalid_input', problem, { issues: [{ path: 'proxyUrl', message: problem }] })
+  }
+
+  /** What the client needs to reach the profile's server, the proxy password out of the vault. */
+  function networkOf(profile: Profile): NetworkSettings {
+    const caBundle = profile.caBundlePath ? { caBundlePath: profile.caBundlePath } : {}
+    if (profile.proxyMode !== 'custom') return { proxy: { mode: profile.proxyMode }, ...caBundle }
+    const password = vault.get(profileProxyPasswordKey(profile.id))
+    return {
+      proxy: { mode: 'custom', url: profile.proxyUrl, ...(profile.proxyUsername ? { username: profile.proxyUsername } : {}), ...(password !== null ? { password } : {}) },
+      ...caBundle,
+    }
+  }
+
+  function connectionOf(id: string) {
+    const profile = get(id)
+    return { baseUrl: profile.baseUrl, apiToken: vault.get(profileTokenKey(id)), timeoutMs: profile.timeoutSeconds * 1000, network: networkOf(profile) }
+  }
+
   const activeSetting = () => db.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', ACTIVE_PROFILE_SETTING)?.value ?? null
 
   return {
@@ -206,11 +268,18 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       return db.transaction(() => {
         assertNameFree(draft.name)
         const at = now().toISOString()
-        const { name, baseUrl, timeoutSeconds, environmentLabel, environmentKind = 'unspecified' } = draft
-        const profile: Profile = { id: newId(), name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, createdAt: at, updatedAt: at }
+        const { name, baseUrl, timeoutSeconds, environmentLabel, environmentKind = 'unspecified', proxyMode = 'environment', proxyUrl = '', proxyUsername = '', caBundlePath = '' } = draft
+        const profile: Profile = { id: newId(), name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, proxyMode, proxyUrl, proxyUsername, caBundlePath, createdAt: at, updatedAt: at }
+        checkProxy(profile)
+        checkCaBundle(caBundlePath)
         writeProfile(profile, 'insert')
+        const none: TokenState = { set: false, storage: 'none' }
         if (draft.apiToken !== undefined) {
-          vault.set(profileTokenKey(profile.id), draft.apiToken, placeForToken(draft.tokenStorage, { set: false, storage: 'none' }))
+          vault.set(profileTokenKey(profile.id), draft.apiToken, placeForToken(draft.tokenStorage, none))
+        }
+        // The proxy password is kept where the API token is.
+        if (draft.proxyPassword !== undefined) {
+          vault.set(profileProxyPasswordKey(profile.id), draft.proxyPassword, placeForToken(draft.tokenStorage, vault.describe(profileTokenKey(profile.id))))
         }
         return profile
       })
@@ -222,13 +291,6 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
         if (changes.name !== undefined) assertNameFree(changes.name, id)
         const key = profileTokenKey(id)
         const tokenBefore = vault.describe(key)
-        // The secrets were issued by the old server: none may reach another (ProfileChangesSchema).
-        const movesServer = changes.baseUrl !== undefined && !sameOrigin(changes.baseUrl, current.baseUrl)
-        if (movesServer) vault.deleteProfileSecrets(id)
-        if (changes.clearToken) vault.delete(key)
-        else if (changes.apiToken !== undefined) vault.set(key, changes.apiToken, placeForToken(changes.tokenStorage, tokenBefore))
-        else if (changes.tokenStorage !== undefined && !movesServer) moveToken(current, changes.tokenStorage)
-
         const updated: Profile = {
           ...current,
           name: changes.name ?? current.name,
@@ -236,8 +298,30 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
           timeoutSeconds: changes.timeoutSeconds ?? current.timeoutSeconds,
           environmentLabel: changes.environmentLabel ?? current.environmentLabel,
           environmentKind: changes.environmentKind ?? current.environmentKind,
+          proxyMode: changes.proxyMode ?? current.proxyMode,
+          proxyUrl: changes.proxyUrl ?? current.proxyUrl,
+          proxyUsername: changes.proxyUsername ?? current.proxyUsername,
+          caBundlePath: changes.caBundlePath ?? current.caBundlePath,
           updatedAt: now().toISOString(),
         }
+        checkProxy(updated)
+        if (updated.caBundlePath !== current.caBundlePath) checkCaBundle(updated.caBundlePath)
+        // The secrets were issued by the old server: none may reach another (ProfileChangesSchema).
+        // The proxy password belongs to the network, not the server: it stays.
+        const passwordKey = profileProxyPasswordKey(id)
+        const movesServer = changes.baseUrl !== undefined && !sameOrigin(changes.baseUrl, current.baseUrl)
+        if (movesServer) {
+          const password = vault.get(passwordKey)
+          const passwordStorage = vault.describe(passwordKey).storage
+          vault.deleteProfileSecrets(id)
+          if (password !== null && passwordStorage !== 'none') vault.set(passwordKey, password, passwordStorage)
+        }
+        if (changes.clearToken) vault.delete(key)
+        else if (changes.apiToken !== undefined) vault.set(key, changes.apiToken, placeForToken(changes.tokenStorage, tokenBefore))
+        else if (changes.tokenStorage !== undefined && !movesServer && (tokenBefore.set || changes.proxyPassword === undefined)) moveToken(current, changes.tokenStorage)
+        if (changes.clearProxyPassword) vault.delete(passwordKey)
+        else if (changes.proxyPassword !== undefined) vault.set(passwordKey, changes.proxyPassword, placeForToken(changes.tokenStorage, vault.describe(key)))
+
         writeProfile(updated, 'update')
         return updated
       })
@@ -263,11 +347,16 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
           timeoutSeconds: source.timeoutSeconds,
           environmentLabel: source.environmentLabel,
           environmentKind: source.environmentKind,
+          proxyMode: source.proxyMode,
+          proxyUrl: source.proxyUrl,
+          proxyUsername: source.proxyUsername,
+          caBundlePath: source.caBundlePath,
           createdAt: at,
           updatedAt: at,
         }
         writeProfile(copy, 'insert')
         vault.copy(profileTokenKey(source.id), profileTokenKey(copy.id))
+        vault.copy(profileProxyPasswordKey(source.id), profileProxyPasswordKey(copy.id))
         return copy
       })
     },
@@ -305,21 +394,26 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
         return incoming.map((settings): Profile => {
           const name = uniqueName(settings.name, taken)
           taken.push(name)
-          const profile: Profile = { ...settings, id: newId(), name, createdAt: at, updatedAt: at }
+          const profile: Profile = { ...settings, proxyUsername: '', id: newId(), name, createdAt: at, updatedAt: at }
           writeProfile(profile, 'insert')
           return profile
         })
       })
     },
 
-    async resolveConnection(id) {
-      const profile = get(id)
-      const apiToken = vault.get(profileTokenKey(id))
-      if (apiToken === null) {
-        throw new AppErrorException('refused', `The profile “${profile.name}” has no API token. Edit the profile and enter one.`)
-      }
-      return { baseUrl: profile.baseUrl, apiToken, timeoutMs: profile.timeoutSeconds * 1000 }
+    noteServerEnvironment(id, tag) {
+      db.run('UPDATE profiles SET server_environment = ? WHERE id = ? AND server_environment IS NOT ?', tag, id, tag)
     },
+
+    async resolveConnection(id) {
+      const { apiToken, ...connection } = connectionOf(id)
+      if (apiToken === null) {
+        throw new AppErrorException('refused', `The profile “${get(id).name}” has no API token. Edit the profile and enter one.`)
+      }
+      return { ...connection, apiToken }
+    },
+
+    connectionForDiagnosis: async (id) => connectionOf(id),
   }
 }
 

@@ -14,7 +14,9 @@ export function buildProfilesExport(profiles: readonly Profile[], now: Date): Pr
     format: 'embed-console-profiles',
     version: 1,
     exportedAt: now.toISOString(),
-    profiles: profiles.map(({ name, baseUrl, timeoutSeconds, environmentLabel, environmentKind }) => ({ name, baseUrl, timeoutSeconds, environmentLabel, environmentKind })),
+    profiles: profiles.map(({ name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, proxyMode, proxyUrl, caBundlePath }) => ({
+      name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, proxyMode, proxyUrl, caBundlePath,
+    })),
   }
 }
 

@@ -5,6 +5,9 @@
 
 export const profileTokenKey = (profileId: string) => `profile:${profileId}:api-token`
 
+/** The password of the profile's own proxy (its user name is in the profile: not a secret). */
+export const profileProxyPasswordKey = (profileId: string) => `profile:${profileId}:proxy-password`
+
 /** A user group's token, kept for the profile it was fetched through. */
 export const groupTokenKey = (profileId: string, groupId: string) => `group:${profileId}:${groupId}:token`
 
@@ -18,10 +21,13 @@ export function groupIdOfTokenKey(profileId: string, key: string): string | unde
 }
 
 /**
- * The key ranges [from, to) holding every secret that goes away with the profile: its API token
- * and its groups' tokens. ";" is the character after ":", so each range is exactly one prefix.
+ * The key ranges [from, to) holding every secret that goes away with the profile: its API token,
+ * its proxy password and its groups' tokens. ";" is the character after ":", so each range is exactly one prefix.
  */
 export const secretKeyRange = (profileId: string): Array<[string, string]> => [
   [`profile:${profileId}:`, `profile:${profileId};`],
   [`group:${profileId}:`, `group:${profileId};`],
 ]
+
+/** The password of this data folder's login role in the team database (team mode). */
+export const TEAM_PASSWORD_KEY = 'team:password'

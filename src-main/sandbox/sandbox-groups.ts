@@ -1,5 +1,6 @@
 import type { EnvironmentTag, GetOrCreateRequest, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
+import { JsonText } from './sandbox-requests'
 
 interface GroupRecord {
   team_id: number
@@ -10,13 +11,25 @@ interface GroupRecord {
   properties: string | null
 }
 
+/** A group as the sandbox answers it: its properties as the JSON text they were sent in. */
+export type SandboxGroup = Omit<UserGroup, 'properties'> & { properties: JsonText | null }
+
+/**
+ * The mapping and properties of a request as the JSON text they were sent in (see JsonText):
+ * stored so, and the properties answered so.
+ */
+export interface SentJson {
+  mapping?: string
+  properties?: string
+}
+
 /** The group as the API returns it: the spec lists no mapping in responses. */
-const asResponse = (row: GroupRecord): UserGroup => ({
+const asResponse = (row: GroupRecord): SandboxGroup => ({
   team_id: row.team_id,
   token: row.token,
   name: row.name,
   provided_id: row.provided_id,
-  properties: row.properties === null ? null : JSON.parse(row.properties),
+  properties: row.properties === null ? null : new JsonText(row.properties),
   api_environment_tag: row.environment,
 })
 
@@ -38,7 +51,7 @@ export class SandboxGroups {
     return this.db.get<GroupRecord>(`SELECT ${COLUMNS} FROM groups WHERE environment = ? AND provided_id = ?`, environment, userGroupId)
   }
 
-  getOrCreate(environment: EnvironmentTag, request: GetOrCreateRequest): { created: boolean; group: UserGroup } {
+  getOrCreate(environment: EnvironmentTag, request: GetOrCreateRequest, sent: SentJson = {}): { created: boolean; group: SandboxGroup } {
     const existing = this.byId(environment, request.user_group_id)
     if (existing) return { created: false, group: asResponse(existing) }
     // The spec types name as a string; a group created without one gets the empty string.
@@ -49,8 +62,8 @@ export class SandboxGroups {
       request.user_group_id,
       request.name ?? '',
       this.newToken(),
-      JSON.stringify(request.mapping ?? {}),
-      request.properties === undefined ? null : JSON.stringify(request.properties),
+      sent.mapping ?? JSON.stringify(request.mapping ?? {}),
+      request.properties === undefined ? null : (sent.properties ?? JSON.stringify(request.properties)),
     )
     if (inserted) return { created: true, group: asResponse(inserted) }
     // Another process created it between the read and the insert: theirs is the group.
@@ -58,7 +71,7 @@ export class SandboxGroups {
   }
 
   /** Changes only the fields given; undefined when the group does not exist in this environment. */
-  update(environment: EnvironmentTag, request: UpdateRequest): UserGroup | undefined {
+  update(environment: EnvironmentTag, request: UpdateRequest, sent: SentJson = {}): SandboxGroup | undefined {
     const sets: string[] = []
     const values: SqlValue[] = []
     const change = (column: string, value: SqlValue) => {
@@ -66,8 +79,8 @@ export class SandboxGroups {
       values.push(value)
     }
     if (request.name !== undefined) change('name', request.name)
-    if (request.mapping !== undefined) change('mapping', JSON.stringify(request.mapping))
-    if (request.properties !== undefined) change('properties', JSON.stringify(request.properties))
+    if (request.mapping !== undefined) change('mapping', sent.mapping ?? JSON.stringify(request.mapping))
+    if (request.properties !== undefined) change('properties', sent.properties ?? JSON.stringify(request.properties))
     if (sets.length === 0) {
       const found = this.byId(environment, request.user_group_id)
       return found ? asResponse(found) : undefined
@@ -82,7 +95,7 @@ export class SandboxGroups {
   }
 
   /** Replaces the token; undefined when no group of this environment holds `currentToken`. */
-  rotateToken(environment: EnvironmentTag, currentToken: string): UserGroup | undefined {
+  rotateToken(environment: EnvironmentTag, currentToken: string): SandboxGroup | undefined {
     const rotated = this.db.get<GroupRecord>(
       `UPDATE groups SET token = ? WHERE environment = ? AND token = ? RETURNING ${COLUMNS}`,
       this.newToken(),

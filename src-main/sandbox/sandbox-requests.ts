@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { parseTree } from 'jsonc-parser'
 import type { z } from 'zod'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../src-shared/json/depth'
 
@@ -37,10 +38,46 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   })
 }
 
+/**
+ * A JSON value kept as the text it arrived in, so it goes back out as it came: a `__proto__` key
+ * and integers past 2^53 included, which a JavaScript value would drop or round.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify's text of a value, but for its JsonText parts, written as they are. */
+export function jsonWithText(value: unknown): string {
+  if (value instanceof JsonText) return value.text
+  if (value === undefined || typeof value === 'function') return 'null'
+  if (Array.isArray(value)) return `[${value.map(jsonWithText).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value)
+    const members = Object.entries(value).filter(([, member]) => member !== undefined && typeof member !== 'function')
+    return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${jsonWithText(member)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+export interface ParsedRequest<T> {
+  /** The body through the shared schema. */
+  value: T
+  /** The text of a top-level member's value as it was sent (the last, when a key is repeated, as JSON.parse reads it). */
+  memberText(name: string): string | undefined
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
 /** The body as JSON through one of the shared request schemas, or a 400 saying what is wrong. */
-export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): T {
+export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): ParsedRequest<T> {
   if (body.length === 0) throw new Refusal(400, 'The request body is empty: send a JSON object.')
-  const text = body.toString('utf8')
+  let text: string
+  try {
+    // Bytes that are not UTF-8 would otherwise become U+FFFD, and an id another than the one sent.
+    text = strictUtf8.decode(body)
+  } catch {
+    throw new Refusal(400, 'The request body is not valid UTF-8: send JSON encoded as UTF-8.')
+  }
   if (jsonTextTooDeep(text)) throw new Refusal(400, `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`)
   let json: unknown
   try {
@@ -53,11 +90,37 @@ export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): T {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
     throw new Refusal(400, `The request body is not valid: ${issues.join('; ')}.`)
   }
-  return parsed.data
+  return {
+    value: parsed.data,
+    memberText(name) {
+      const member = parseTree(text)?.children?.findLast((property) => property.children?.[0]?.value === name)?.children?.[1]
+      return member ? text.slice(member.offset, member.offset + member.length) : undefined
+    },
+  }
 }
 
+// A NUL is exactly what this looks for.
+// eslint-disable-next-line no-control-regex
+const NUL_OR_LONE_SURROGATE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * A 400 for an id or a name the database would not keep as sent: SQLite ends text at a NUL, and
+ * UTF-8 has no way to write half of a surrogate pair (it becomes U+FFFD), so "ac\u0000me" would
+ * be kept as "ac" and two different halves as one id. Refused rather than changed.
+ */
+export function refuseUnstorable(fields: Record<string, string | undefined>): void {
+  for (const [field, value] of Object.entries(fields)) {
+    const found = value === undefined ? null : NUL_OR_LONE_SURROGATE.exec(value)
+    if (!found) continue
+    const code = `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+    const what = found[0] === '\u0000' ? `a NUL character (${code})` : `a lone surrogate (${code}, half of a character)`
+    throw new Refusal(400, `${field} holds ${what} at position ${found.index + 1}, which the sandbox cannot keep exactly: send it without.`)
+  }
+}
+
+/** `body` as JSON (its JsonText parts as they are). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body)
+  const text = jsonWithText(body)
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),

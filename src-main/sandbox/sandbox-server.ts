@@ -10,7 +10,7 @@ import {
   type EnvironmentTag,
 } from '../../src-shared/user-api/schemas'
 import { SandboxGroups } from './sandbox-groups'
-import { parseRequest, readBody, Refusal, sendJson } from './sandbox-requests'
+import { parseRequest, readBody, Refusal, refuseUnstorable, sendJson, type ParsedRequest } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
 
 /** The database's name in the app's data folder, for the app and `embed-console sandbox` alike. */
@@ -19,6 +19,32 @@ export const SANDBOX_DATA_FILE = 'sandbox.db'
 export const LEGACY_SANDBOX_DATA_FILE = 'sandbox.json'
 const API_PATH = `/${USER_API_PATH}`
 const ENVIRONMENTS: readonly EnvironmentTag[] = ['Customer', 'Testing']
+const ALLOWED_METHODS = 'GET, PUT, POST, OPTIONS'
+
+/*
+ * Browsers may call the sandbox from any page (a docs site's playground): it holds no cookie and
+ * every call needs the API token, so any origin may read its answers. A preflight (OPTIONS) is
+ * answered without a token, as browsers send none; Chrome's Private Network Access asks whether
+ * a public page may reach this loopback address, and the answer is yes.
+ */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Retry-After, WWW-Authenticate',
+}
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': 'GET, PUT, POST',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+  'Access-Control-Max-Age': '600',
+}
+
+/** The mapping and properties as sent (JsonText), and a 400 for an id or name the database would change. */
+function sentJson(parsed: ParsedRequest<{ user_group_id: string; name?: string }>) {
+  refuseUnstorable({ user_group_id: parsed.value.user_group_id, name: parsed.value.name })
+  const mapping = parsed.memberText('mapping')
+  const properties = parsed.memberText('properties')
+  return { ...(mapping === undefined ? {} : { mapping }), ...(properties === undefined ? {} : { properties }) }
+}
 
 export interface SandboxOptions {
   /** 0 picks any free port. */
@@ -90,23 +116,25 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const answer = async (req: IncomingMessage): Promise<unknown> => {
     if (req.method !== 'GET' && req.method !== 'PUT' && req.method !== 'POST')
       throw new Refusal(405, `${req.method} is not allowed on ${API_PATH}: use GET (get or create), PUT (update) or POST (rotate a token).`, {
-        Allow: 'GET, PUT, POST',
+        Allow: ALLOWED_METHODS,
       })
     const environment = environmentOf(req.headers.authorization)
     const body = await readBody(req)
 
     if (req.method === 'GET') {
-      const { created, group } = groups.getOrCreate(environment, parseRequest(body, GetOrCreateRequestSchema))
+      const parsed = parseRequest(body, GetOrCreateRequestSchema)
+      const { created, group } = groups.getOrCreate(environment, parsed.value, sentJson(parsed))
       return { success: 1, new_user_group: created, user_group: group }
     }
     if (req.method === 'PUT') {
-      const request = parseRequest(body, UpdateRequestSchema)
-      const group = groups.update(environment, request)
+      const parsed = parseRequest(body, UpdateRequestSchema)
+      const request = parsed.value
+      const group = groups.update(environment, request, sentJson(parsed))
       if (!group) throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
       return { success: 1, user_group: group }
     }
     // The unknown token is not repeated: it is a credential.
-    const group = groups.rotateToken(environment, parseRequest(body, RotateTokenRequestSchema).current_token)
+    const group = groups.rotateToken(environment, parseRequest(body, RotateTokenRequestSchema).value.current_token)
     if (!group) throw new Refusal(404, `No user group in the ${environment} environment has this token.`)
     return { success: 1, user_group: group }
   }
@@ -133,11 +161,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       res.end(`Not found: ${path}. The sandbox API is at ${API_PATH}.`)
       return
     }
+    if (req.method === 'OPTIONS') {
+      const privateNetwork = req.headers['access-control-request-private-network'] === 'true' ? { 'Access-Control-Allow-Private-Network': 'true' } : {}
+      res.writeHead(204, { Allow: ALLOWED_METHODS, ...PREFLIGHT_HEADERS, ...privateNetwork, 'Cache-Control': 'no-store' }).end()
+      return
+    }
     answer(req).then(
-      (body) => sendJson(res, 200, body),
+      (body) => sendJson(res, 200, body, CORS_HEADERS),
       (error: unknown) => {
         const refusal = error instanceof Refusal ? error : new Refusal(500, (error as Error).message)
-        sendJson(res, refusal.status, { success: 0, error: refusal.sentence }, refusal.headers)
+        sendJson(res, refusal.status, { success: 0, error: refusal.sentence }, { ...CORS_HEADERS, ...refusal.headers })
       },
     )
   })

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path'
 import type { FSWatcher } from 'chokidar'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import type { DocsIndex, OpenApiCheck } from '../../src-shared/site-config/docs-files'
+import type { DocsIndex, ImageCheck, OpenApiCheck } from '../../src-shared/site-config/docs-files'
 import type { EventHub } from '../event-hub'
 // The indexer, watcher and OpenAPI parser load on the first docs-folder call: the app's start and
 // a CLI call through a profile do not pay for them.
@@ -14,6 +14,7 @@ export type DocsFolderChoice = { kind: 'dialog' } | { kind: 'path'; path: string
 export interface DocsFolderService {
   index(documentId: string, folder?: DocsFolderChoice): Promise<DocsIndex | null>
   checkOpenApi(documentId: string, files: readonly string[]): Promise<OpenApiCheck[]>
+  checkImages(documentId: string, files: readonly string[]): Promise<ImageCheck[]>
   close(): Promise<void>
 }
 
@@ -66,6 +67,12 @@ export function createDocsFolderService({ files, dataDir, dialogs, events }: Doc
       if (root === null) throw new AppErrorException('not_found', 'This document has no docs folder yet: save it, or choose the folder.')
       const { checkOpenApiFile } = await docsFolder()
       return Promise.all(references.map((reference) => checkOpenApiFile(root, reference)))
+    },
+    async checkImages(documentId, references) {
+      const root = await rootOf(documentId)
+      if (root === null) throw new AppErrorException('not_found', 'This document has no docs folder yet: save it, or choose the folder.')
+      const { checkImageFile } = await docsFolder()
+      return Promise.all(references.map((reference) => checkImageFile(root, reference)))
     },
     async close() {
       await watched?.watcher.close()

@@ -2,10 +2,12 @@ import { open } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { validate as validateOpenApi } from '@readme/openapi-parser'
 import { watch, type FSWatcher } from 'chokidar'
+import ignore from 'ignore'
+import { imageSize } from 'image-size'
 import { glob } from 'tinyglobby'
-import { parse as parseYaml, parseDocument } from 'yaml'
+import { parseDocument } from 'yaml'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { docsRelative, pageKey, type DocsIndex, type DocsPage, type OpenApiCheck } from '../../src-shared/site-config/docs-files'
+import { docsRelative, pageKey, type DocsIndex, type DocsPage, type ImageCheck, type OpenApiCheck } from '../../src-shared/site-config/docs-files'
 import { isInside, readRegularFile } from './file-access'
 
 // The docs folder: its pages and files, found with tinyglobby (fdir and picomatch, what Vite
@@ -17,10 +19,14 @@ import { isInside, readRegularFile } from './file-access'
 export const MAX_INDEXED_FILES = 50_000
 const PAGE_GLOB = '**/*.{md,mdx}'
 const FILE_GLOB = '**/*.{svg,png,jpg,jpeg,gif,webp,ico,avif,json,yaml,yml}'
-const IGNORED = ['**/node_modules/**', '**/.git/**']
+/** Folders Mintlify never publishes (its default ignore list): not even looked into. */
+const IGNORED = ['.git', '.github', '.claude', '.agents', '.idea', '.vscode', 'node_modules', 'build', 'dist', 'coverage', '.cache', 'tmp', 'temp'].map((folder) => `**/${folder}/**`)
+/** Files Mintlify never publishes, wherever they are. */
+const NEVER_PAGES = ['README.md', 'LICENSE.md', 'CHANGELOG.md', 'CONTRIBUTING.md']
 /** Front matter sits at the top: a title is never further than this. */
 const FRONT_MATTER_BYTES = 16 * 1024
 const MAX_OPENAPI_BYTES = 20_000_000
+const MAX_IMAGE_BYTES = 20_000_000
 const TITLE_READS_AT_ONCE = 16
 
 const toSlashes = (path: string) => path.split(sep).join('/')
@@ -30,17 +36,40 @@ export async function indexDocsFolder(root: string, dataDir: string | null): Pro
   const ignore = [...IGNORED]
   if (dataDir && isInside(dataDir, root) && dataDir !== root) ignore.push(`${toSlashes(relative(root, dataDir))}/**`)
   const options = { cwd: root, ignore, dot: false, followSymbolicLinks: false, caseSensitiveMatch: false, expandDirectories: false } as const
-  const [pageFiles, otherFiles] = await Promise.all([glob(PAGE_GLOB, options), glob(FILE_GLOB, options)]).catch((error: unknown) => {
+  const [pageFiles, otherFiles, notPage] = await Promise.all([glob(PAGE_GLOB, options), glob(FILE_GLOB, options), notPageRule(root)]).catch((error: unknown) => {
     throw new AppErrorException('file_io', `The docs folder ${root} could not be read: ${(error as Error).message}`, { root })
   })
   const truncated = pageFiles.length + otherFiles.length > MAX_INDEXED_FILES
   const sortedPages = pageFiles.sort().slice(0, MAX_INDEXED_FILES)
-  const pages = await mapLimited(sortedPages, TITLE_READS_AT_ONCE, async (file): Promise<DocsPage> => ({
-    path: pageKey(file),
-    file,
-    title: await frontMatterTitle(join(root, file)),
-  }))
-  return { root, pages, files: otherFiles.sort().slice(0, Math.max(0, MAX_INDEXED_FILES - pages.length)), truncated }
+  const excluded: NonNullable<DocsIndex['excluded']> = []
+  const published = sortedPages.filter((file) => {
+    const reason = notPage(file)
+    if (reason) excluded.push({ path: pageKey(file), file, reason })
+    return reason === null
+  })
+  const pages = await mapLimited(published, TITLE_READS_AT_ONCE, async (file): Promise<DocsPage> => ({ path: pageKey(file), file, ...(await frontMatterOf(join(root, file))) }))
+  return { root, pages, files: otherFiles.sort().slice(0, Math.max(0, MAX_INDEXED_FILES - sortedPages.length)), truncated, excluded }
+}
+
+/**
+ * Why a Markdown file of the folder is not a page, or null when it is one: files in snippets/ are
+ * snippets, README.md and its like are never published, and .mintignore (gitignore syntax,
+ * read with the `ignore` package, as git reads it) excludes what it names.
+ */
+async function notPageRule(root: string): Promise<(file: string) => string | null> {
+  let rules: ReturnType<typeof ignore> | null = null
+  try {
+    rules = ignore().add((await readRegularFile(join(root, '.mintignore'), 1_000_000)).bytes.toString('utf8'))
+  } catch {
+    // No .mintignore (or one that cannot be read): nothing more is excluded.
+  }
+  const neverPages = new Set(NEVER_PAGES.map((name) => name.toLowerCase()))
+  return (file) => {
+    if (file.split('/')[0]?.toLowerCase() === 'snippets') return 'files in snippets/ are snippets, never pages'
+    if (neverPages.has(file.split('/').at(-1)!.toLowerCase())) return `Mintlify never publishes ${file.split('/').at(-1)}`
+    if (rules?.ignores(file)) return '.mintignore excludes it'
+    return null
+  }
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -56,8 +85,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item:
   return results
 }
 
-/** The title a page shows in the sidebar: its front matter's sidebarTitle, else its title; null when it has neither. */
-export async function frontMatterTitle(path: string): Promise<string | null> {
+/** The title a page shows in the sidebar (its front matter's sidebarTitle, else its title), and what is wrong with its front matter. */
+export async function frontMatterOf(path: string): Promise<Pick<DocsPage, 'title' | 'frontMatterError'>> {
   let head: string
   try {
     const handle = await open(path, 'r')
@@ -69,23 +98,37 @@ export async function frontMatterTitle(path: string): Promise<string | null> {
       await handle.close()
     }
   } catch {
-    return null
+    return { title: null }
   }
-  return titleFromFrontMatter(head)
+  return readFrontMatter(head)
 }
 
-export function titleFromFrontMatter(text: string): string | null {
-  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)
-  if (!match) return null
+export const titleFromFrontMatter = (text: string): string | null => readFrontMatter(text).title
+
+/**
+ * A page's front matter, the YAML between `---` lines at its top. A block that is opened and never
+ * closed, YAML that does not parse, or YAML that is not a mapping is an error with its line in
+ * the page file; Mintlify cannot read such a page's title, description or settings.
+ */
+export function readFrontMatter(text: string): Pick<DocsPage, 'title' | 'frontMatterError'> {
+  const opening = /^\uFEFF?---[ \t]*\r?\n/.exec(text)
+  if (!opening) return { title: null }
+  const rest = text.slice(opening[0].length)
+  const closing = /(^|\r?\n)---[ \t]*(?:\r?\n|$)/.exec(rest)
+  if (!closing) return { title: null, frontMatterError: { line: 1, message: 'opens its front matter with --- but never closes it' } }
+  const document = parseDocument(rest.slice(0, closing.index), { uniqueKeys: true, prettyErrors: true })
+  const [error] = document.errors
+  if (error) return { title: null, frontMatterError: { line: (error.linePos?.[0]?.line ?? 1) + 1, message: `front matter is not valid YAML: ${error.message.split('\n')[0]}` } }
+  let data: unknown
   try {
-    const data: unknown = parseYaml(match[1]!, { maxAliasCount: 10 })
-    if (typeof data !== 'object' || data === null) return null
-    const { sidebarTitle, title } = data as { sidebarTitle?: unknown; title?: unknown }
-    const chosen = typeof sidebarTitle === 'string' && sidebarTitle.trim() ? sidebarTitle : title
-    return typeof chosen === 'string' && chosen.trim() ? chosen.trim() : null
+    data = document.toJS({ maxAliasCount: 10 })
   } catch {
-    return null
+    return { title: null, frontMatterError: { line: 2, message: 'front matter repeats its aliases too often to be read' } }
   }
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) return { title: null, frontMatterError: { line: 2, message: 'front matter must be key: value pairs' } }
+  const { sidebarTitle, title } = (data ?? {}) as { sidebarTitle?: unknown; title?: unknown }
+  const chosen = typeof sidebarTitle === 'string' && sidebarTitle.trim() ? sidebarTitle : title
+  return { title: typeof chosen === 'string' && chosen.trim() ? chosen.trim() : null }
 }
 
 /**
@@ -94,12 +137,13 @@ export function titleFromFrontMatter(text: string): string | null {
  * a crafted file cannot make main read or fetch anything else.
  */
 export async function checkOpenApiFile(root: string, reference: string): Promise<OpenApiCheck> {
-  const result = (state: OpenApiCheck['state'], problems: string[], info: { title?: unknown; version?: unknown } = {}): OpenApiCheck => ({
+  const result = (state: OpenApiCheck['state'], problems: string[], info: { title?: unknown; version?: unknown } = {}, operations?: string[]): OpenApiCheck => ({
     file: reference,
     state,
     problems: problems.slice(0, 5),
     title: typeof info.title === 'string' ? info.title : null,
     version: typeof info.version === 'string' ? info.version : null,
+    ...(operations ? { operations } : {}),
   })
   const relativePath = docsRelative(reference)
   const path = resolve(root, relativePath)
@@ -123,10 +167,48 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
       dereference: { circular: 'ignore' },
       timeoutMs: 10_000,
     })
-    if (validation.valid) return result('valid', [], info)
+    if (validation.valid) return result('valid', [], info, operationsOf(api))
     return result('invalid', validation.errors.map((error) => firstLine(error.message)), info)
   } catch (error) {
     return result('invalid', [firstLine(error instanceof Error ? error.message : String(error))], info)
+  }
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+/** An OpenAPI document's operations as navigation names them: "GET /users", and its webhooks as "WEBHOOK name". */
+function operationsOf(api: object): string[] {
+  const operations: string[] = []
+  const { paths, webhooks } = api as { paths?: unknown; webhooks?: unknown }
+  const collect = (items: unknown, name: (method: string, key: string) => string) => {
+    if (typeof items !== 'object' || items === null) return
+    for (const [key, item] of Object.entries(items)) {
+      if (typeof item !== 'object' || item === null) continue
+      for (const method of METHODS) if (method in item) operations.push(name(method, key))
+    }
+  }
+  collect(paths, (method, path) => `${method.toUpperCase()} ${path}`)
+  collect(webhooks, (_method, name) => `WEBHOOK ${name}`)
+  return [...new Set(operations)]
+}
+
+/** What an image the site names is, from its first bytes (image-size reads PNG, JPEG, GIF, WebP, AVIF, ICO, SVG and more). */
+export async function checkImageFile(root: string, reference: string): Promise<ImageCheck> {
+  const relativePath = docsRelative(reference)
+  const path = resolve(root, relativePath)
+  if (isAbsolute(relativePath) || !isInside(path, root)) return { file: reference, state: 'unreadable', type: null }
+  let bytes: Buffer
+  try {
+    bytes = (await readRegularFile(path, MAX_IMAGE_BYTES)).bytes
+  } catch (error) {
+    return { file: reference, state: error instanceof AppErrorException && error.code === 'not_found' ? 'missing' : 'unreadable', type: null }
+  }
+  if (bytes.length === 0) return { file: reference, state: 'not-an-image', type: null }
+  try {
+    return { file: reference, state: 'image', type: imageSize(bytes).type ?? null }
+  } catch (error) {
+    // image-size knows the format but not the size (an SVG sized by CSS): still a picture.
+    return /unsupported file type/i.test((error as Error).message) ? { file: reference, state: 'not-an-image', type: null } : { file: reference, state: 'image', type: null }
   }
 }
 

@@ -16,8 +16,10 @@ export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderS
       await files.setRules(documentId, rules)
       return {}
     },
+    'site.readRefs': async ({ documentId, refs }) => ({ files: await files.readRefs(documentId, refs) }),
     'site.docsIndex': async ({ documentId, folder }) => ({ index: await docs.index(documentId, folder) }),
     'site.checkOpenApi': async ({ documentId, files: references }) => ({ checks: await docs.checkOpenApi(documentId, references) }),
+    'site.checkImages': async ({ documentId, files: references }) => ({ checks: await docs.checkImages(documentId, references) }),
     'site.apiReferenceTarget': ({ documentId }) => files.apiReferenceTarget(documentId),
     'site.writeApiReference': (request) => files.writeApiReference(request),
     'site.recent': async () => ({ files: await files.recent() }),

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type {
@@ -12,10 +13,11 @@ import type {
   SiteDraftSummary,
 } from '../../src-shared/ipc/site-calls'
 import { API_REFERENCE_FILE, isLoopbackUrl } from '../../src-shared/site-config/api-reference'
+import { apiReferenceGroups, apiReferencePageText } from '../../src-shared/site-config/api-reference-pages'
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
-import { checkSiteConfigText } from '../../src-shared/site-config/validate'
+import { checkConfigText, detectConfigFormat } from '../../src-shared/site-config/config-format'
 import { parseJsonText } from '../../src-shared/site-config/json-text'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import type { EventHub } from '../event-hub'
@@ -23,9 +25,10 @@ import { createSerialQueue } from '../storage/serial-queue'
 import { createDocsFolderService } from './docs-folder-service'
 import { openDraftStore, type DraftStore } from './draft-store'
 import { UserFileWrites } from './user-file-writes'
-import { currentVersion, FileAccessPolicy, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
+import { currentVersion, fileExists, FileAccessPolicy, isInside, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
+import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
 import { createSiteFileHandlers } from './site-file-handlers'
 
@@ -35,19 +38,40 @@ export interface SaveRequest {
   byteOrderMark: boolean
 }
 
+export interface WrittenApiReference {
+  path: string
+  replaced: boolean
+  serverUrl: string | null
+  /** The endpoint pages written, relative to the docs folder; `pagesKept` were there already and left as they are. */
+  pagesWritten: string[]
+  pagesKept: string[]
+}
+
+export interface RefSave {
+  ref: string
+  text: string
+  byteOrderMark: boolean
+  expectedVersion: FileVersion | null
+}
+
 export interface SiteFileService {
   environment(): { fileDialogs: boolean }
   create(): SiteDocument
   open(path: string): Promise<SiteDocument>
   openWithDialog(): Promise<SiteDocument | null>
-  save(request: SaveRequest & { expectedVersion: FileVersion }): Promise<SavedSiteFile>
+  save(request: SaveRequest & { expectedVersion: FileVersion; refs?: RefSave[] }): Promise<SavedSiteFile & { refs?: { ref: string; text: string; version: FileVersion }[] }>
+  /** The files a docs.json's `$ref`s name, read from its folder. */
+  readRefs(documentId: string, refs: readonly string[]): Promise<LoadedRef[]>
   saveAs(request: SaveRequest & { target: SaveTarget }): Promise<SavedSiteFile | null>
   exportValid(request: SaveRequest & { rules: RuleSet; target: SaveTarget }): Promise<{ path: string; warnings: number } | null>
   setRules(documentId: string, rules: RuleSet): Promise<void>
   /** Where the document's API reference goes (openapi.json beside its file), and what is there now. */
   apiReferenceTarget(documentId: string): Promise<ApiReferenceTarget>
-  /** Writes the API reference there: a file already there only with the token of the question that asked. */
-  writeApiReference(request: { documentId: string; serverUrl: string | null; replaceToken?: string }): Promise<{ path: string; replaced: boolean; serverUrl: string | null }>
+  /**
+   * Writes the API reference there (a file already there only with the token of the question that
+   * asked), and an endpoint page for each operation that has none yet (a page there is kept).
+   */
+  writeApiReference(request: { documentId: string; serverUrl: string | null; replaceToken?: string }): Promise<WrittenApiReference>
   /** The file an open document belongs to: only paths main itself opened or chose are ever written. */
   pathOf(documentId: string): string | null
   /** Refuses the data folder, resolving links first: every path from the renderer goes through it. */
@@ -120,6 +144,14 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
   const writes = new UserFileWrites(policy, () => now().getTime())
 
   const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, options.home))
+
+  /** A $ref file of the document at `path`: inside its folder, never the data folder. */
+  const refPathOf = async (path: string, ref: string) => {
+    const folder = dirname(path)
+    const target = await policy.resolve(join(folder, ref))
+    if (!isInside(target, folder)) throw new AppErrorException('refused', `${ref} is outside the folder of ${basename(path)}: a $ref file is saved only there.`, { ref })
+    return target
+  }
 
   const readDocument = async (path: string): Promise<SiteDocument> => {
     const { text, byteOrderMark, version } = await readVersionedText(path)
@@ -194,11 +226,15 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
       return chosen === null ? null : readDocument(await policy.resolve(chosen))
     },
 
-    async save({ documentId, text, byteOrderMark, expectedVersion }) {
+    async save({ documentId, text, byteOrderMark, expectedVersion, refs = [] }) {
       const path = documents.get(documentId)
       if (!path) throw new AppErrorException('not_found', 'This document has no file to save to yet: use Save as.')
       requireJson(text, 'saving')
+      for (const ref of refs) requireJson(ref.text, 'saving')
+      const refPaths = await Promise.all(refs.map(async (ref) => ({ ...ref, path: await refPathOf(path, ref.ref) })))
       return runInTurn(async () => {
+        // Every file is compared with the disk before any is written: a change made elsewhere to one
+        // of them refuses the whole save, so the docs.json and its $ref files never disagree.
         const onDisk = await currentVersion(path)
         if (onDisk && !sameContent(onDisk, expectedVersion)) {
           throw new AppErrorException(
@@ -207,8 +243,22 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
             { path, onDisk },
           )
         }
-        return writeDocument(documentId, path, text, byteOrderMark)
+        for (const ref of refPaths) {
+          const refOnDisk = await currentVersion(ref.path)
+          if (refOnDisk === null ? ref.expectedVersion !== null : ref.expectedVersion === null || !sameContent(refOnDisk, ref.expectedVersion)) {
+            throw new AppErrorException('file_changed_on_disk', `${ref.ref} changed on disk since it was read here. Reload from disk to see it; nothing was saved.`, { path: ref.path })
+          }
+        }
+        const saved = await Promise.all(refPaths.map(async (ref) => ({ ref: ref.ref, text: ref.text, version: await writeTextAtomically(ref.path, ref.text, ref.byteOrderMark) })))
+        const document = await writeDocument(documentId, path, text, byteOrderMark)
+        return refs.length ? { ...document, refs: saved } : document
       })
+    },
+
+    async readRefs(documentId, refs) {
+      const path = documents.get(documentId)
+      if (!path) throw new AppErrorException('not_found', 'This document has no folder yet: save it first, so its $ref files can be found beside it.')
+      return Promise.all(refs.map((ref) => readRefFile(dirname(path), ref, (candidate) => policy.resolve(candidate))))
     },
 
     async saveAs({ documentId, text, byteOrderMark, target }) {
@@ -224,16 +274,17 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
 
     async exportValid({ documentId, text, byteOrderMark, rules, target }) {
       requireJson(text, 'exporting')
-      const report = checkSiteConfigText(text, rules)
+      const current = documents.get(documentId) ?? null
+      // A docs.json is checked by Mintlify's rules, with its $ref files read from its folder.
+      const parsed = parseJsonText(text)
+      const format = detectConfigFormat(parsed.ok ? parsed.value : null, current)
+      const refs = format === 'docs' && current && parsed.ok ? await loadRefFiles(parsed.value, dirname(current), (path) => policy.resolve(path)) : undefined
+      const report = checkConfigText(text, { format, rules, refs })
       if (!report.valid) {
         const count = report.errors.length
-        throw new AppErrorException(
-          'invalid_config',
-          `The file has ${plural(count, 'error')} under the ${RULE_SET_LABELS[rules]} rules; fix ${count === 1 ? 'it' : 'them'} before exporting.`,
-          { errors: count },
-        )
+        const under = format === 'docs' ? 'Mintlify’s docs.json rules' : `the ${RULE_SET_LABELS[rules]} rules`
+        throw new AppErrorException('invalid_config', `The file has ${plural(count, 'error')} under ${under}; fix ${count === 1 ? 'it' : 'them'} before exporting.`, { errors: count })
       }
-      const current = documents.get(documentId) ?? null
       const path = await chooseTarget(target, 'export', current)
       if (path === null) return null
       if (path === current) throw new AppErrorException('refused', 'That is the file you are editing: choose another path, or use Save.')
@@ -262,11 +313,31 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
         )
       }
       const path = await apiReferencePath(documentId)
-      const text = openApiFileText(buildOpenApiDocument(serverUrl === null ? {} : { serverUrl }))
+      const document = buildOpenApiDocument(serverUrl === null ? {} : { serverUrl })
+      const text = openApiFileText(document)
       return runInTurn(async () => {
         const allowed = await writes.allow(path, 'apiReference', replaceToken)
+        // The endpoint pages the navigation lists: written where there are none; a page the
+        // writer has (edited) is never replaced. Each goes through the same refusal of the data
+        // folder, all of them before anything is written.
+        const pages = await Promise.all(
+          apiReferenceGroups(document)
+            .flatMap((group) => group.pages)
+            .map(async (page) => ({ page, pagePath: await policy.resolve(join(dirname(path), page.file)) })),
+        )
         await writeTextAtomically(allowed.path, text, false, PUBLIC_FILE_MODE)
-        return { path: allowed.path, replaced: allowed.replaces, serverUrl }
+        const pagesWritten: string[] = []
+        const pagesKept: string[] = []
+        for (const { page, pagePath } of pages) {
+          if (await fileExists(pagePath)) {
+            pagesKept.push(page.file)
+            continue
+          }
+          await mkdir(dirname(pagePath), { recursive: true })
+          await writeTextAtomically(pagePath, apiReferencePageText(page), false, PUBLIC_FILE_MODE)
+          pagesWritten.push(page.file)
+        }
+        return { path: allowed.path, replaced: allowed.replaces, serverUrl, pagesWritten, pagesKept }
       })
     },
 

@@ -1,5 +1,7 @@
 import { join } from 'node:path'
 import { openDatabase, type Database, type Migration } from './database'
+import { createFullTextIndex } from './full-text'
+import { ACTIVITY_SEARCH } from '../activity/activity-search'
 
 /** The app's own data: profiles, secrets, the catalog of groups and the activity log. */
 export const APP_DATABASE_FILE = 'embed-console.db'
@@ -222,6 +224,74 @@ export const appMigrations: readonly Migration[] = [
         -- How an unknown rotation turned out, and when that was learned (the call keeps its own time).
         ALTER TABLE activity ADD COLUMN settled_outcome TEXT CHECK (settled_outcome IN ('rotated', 'not_rotated'));
         ALTER TABLE activity ADD COLUMN settled_at TEXT;
+      `)
+    },
+  },
+  {
+    version: 7,
+    name: 'a profile says how it reaches its server: proxy and CA bundle',
+    up(db) {
+      // proxy_mode: environment (HTTPS_PROXY… decide), direct, or custom (proxy_url, proxy_username;
+      // the password is a secret row). ca_bundle_path: a PEM file of CAs to trust besides the runtime's.
+      db.exec(`
+        ALTER TABLE profiles ADD COLUMN proxy_mode TEXT NOT NULL DEFAULT 'environment';
+        ALTER TABLE profiles ADD COLUMN proxy_url TEXT NOT NULL DEFAULT '';
+        ALTER TABLE profiles ADD COLUMN proxy_username TEXT NOT NULL DEFAULT '';
+        ALTER TABLE profiles ADD COLUMN ca_bundle_path TEXT NOT NULL DEFAULT '';
+      `)
+    },
+  },
+  {
+    version: 8,
+    name: 'activity: the group name, the warnings and a full-text index; the environment a profile\'s server last gave',
+    up(db) {
+      db.exec(`
+        -- The group's name as the answer gave it (else as the request sent it), for search.
+        ALTER TABLE activity ADD COLUMN group_name TEXT;
+        -- JSON array of sentences: what a call that succeeded still said (an environment mismatch).
+        ALTER TABLE activity ADD COLUMN warnings TEXT;
+        UPDATE activity SET group_name = coalesce(
+          CASE WHEN json_valid(response) THEN json_extract(response, '$.user_group.name') END,
+          CASE WHEN json_valid(request) THEN json_extract(request, '$.name') END)
+        WHERE group_id IS NOT NULL;
+        -- Customer or Testing: the api_environment_tag of the last group the server returned through it.
+        ALTER TABLE profiles ADD COLUMN server_environment TEXT;
+      `)
+      createFullTextIndex(db, ACTIVITY_SEARCH)
+    },
+  },
+  {
+    version: 11,
+    name: 'team mode: the outbox of calls for the team’s audit log, and the team catalog as last pulled',
+    up(db) {
+      db.exec(`
+        -- Calls recorded here that the team's audit log has not received yet: each row is written
+        -- in the transaction that records its call, and deleted once the team database has it.
+        -- The events hold no token (last 4 characters and SHA-256 fingerprints only).
+        CREATE TABLE team_outbox (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          event TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          last_error TEXT
+        );
+
+        -- The team's catalog as this machine last pulled it, by server and group: who changed and
+        -- rotated each group, and its current token's fingerprint (to tell a kept token is stale).
+        CREATE TABLE team_groups (
+          server TEXT NOT NULL,
+          group_id TEXT NOT NULL,
+          name TEXT,
+          token_last4 TEXT,
+          token_sha256 TEXT,
+          changed_by TEXT NOT NULL,
+          changed_at TEXT NOT NULL,
+          rotated_by TEXT,
+          rotated_at TEXT,
+          change_seq INTEGER NOT NULL,
+          PRIMARY KEY (server, group_id)
+        ) WITHOUT ROWID;
       `)
     },
   },

@@ -17,13 +17,26 @@ import {
   type UpdateRequest,
   type UpdateResponse,
 } from '../../src-shared/user-api/schemas'
+import { ACCEPT_ENCODING } from './decode-body'
+import { dispatcherFor } from './dispatchers'
 import { exchangeJson, ExchangeFailure } from './exchange'
+import { resolveProxyRoute, type ProxyChoice, type ProxyRoute } from './proxy-route'
 import { readAnswer, type Operation } from './read-answer'
 import { createRedactor, redactException, redactSuccess, type Redactor } from './redact'
+import { resolveTrust, type Trust } from './trust'
 
 export const DEFAULT_TIMEOUT_MS = 15_000
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024
 export const OUTCOME_UNKNOWN_SENTENCE = 'Outcome unknown: the old token may already be invalid.'
+
+/** How calls reach the server: a profile's proxy choice and CA bundle. */
+export interface NetworkSettings {
+  proxy: ProxyChoice
+  /** A PEM file of certificate authorities trusted besides the runtime's. */
+  caBundlePath?: string
+}
+
+export const ENVIRONMENT_NETWORK: NetworkSettings = { proxy: { mode: 'environment' } }
 
 export interface UserApiClientOptions {
   /** The API's root; `/api/user` is appended. It may end with '/' and may carry a path prefix. */
@@ -31,7 +44,12 @@ export interface UserApiClientOptions {
   apiToken: string
   /** For the whole request: connect, send, wait and read. */
   timeoutMs?: number
+  /** On the wire, and again once a compressed answer is decoded. */
   maxResponseBytes?: number
+  /** The proxy and trust; by default the proxy variables of `env` decide, and the runtime's CAs. */
+  network?: NetworkSettings
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: this process's environment). */
+  env?: Record<string, string | undefined>
 }
 
 export interface UserApiCallResult<T> {
@@ -111,9 +129,10 @@ function validateRequest<Req>(schema: z.ZodType<Req>, request: unknown, redact: 
 
 /**
  * Whether a failed rotation may have happened anyway. Only two things prove it did not: the
- * connection never opened, or the server gave a definite refusal (its `success: 0` envelope, a
- * redirect, or a 4xx). Anything else (a reset or timeout after sending, a cut-off or unreadable
- * 2xx answer, a 5xx from a gateway) leaves the old token possibly already invalid.
+ * connection never opened (or the proxy refused to pass the request on), or the server gave a
+ * definite refusal (its `success: 0` envelope, a redirect, or a 4xx). Anything else (a reset or
+ * timeout after sending, a cut-off or unreadable 2xx answer, a 5xx from a gateway) leaves the old
+ * token possibly already invalid.
  */
 function rotationOutcomeUnknown(error: AppErrorException): boolean {
   if (error instanceof ExchangeFailure && !error.requestMayHaveArrived) return false
@@ -122,38 +141,52 @@ function rotationOutcomeUnknown(error: AppErrorException): boolean {
   return status === undefined || status < 300 || status >= 500
 }
 
+/** A certificate failure, told again with the certificate it refused and what would trust it. */
+async function withCertificate(failure: AppErrorException, endpoint: URL, route: ProxyRoute, trust: Trust, timeoutMs: number): Promise<AppErrorException> {
+  if (!(failure instanceof ExchangeFailure) || failure.code !== 'tls_failed') return failure
+  const cause = (failure.details as { cause?: { code?: string } }).cause?.code ?? ''
+  // Loaded only here: the probe's modules (tls, dns) are a cost no successful call should pay.
+  const { explainCertificateFailure } = await import('./tls-probe')
+  const explained = await explainCertificateFailure(cause, endpoint, route, trust, timeoutMs).catch(() => undefined)
+  if (!explained) return failure
+  return new ExchangeFailure('tls_failed', explained.message, { ...(failure.details as Record<string, unknown>), certificate: explained.certificate }, failure.requestMayHaveArrived)
+}
+
 /**
  * The /api/user client. Every method validates its request before anything is sent, sends only
  * the fields given, and fails with an AppErrorException whose message and details never contain
- * the API token (or the token being rotated). Nothing is retried.
+ * the API token (or the token being rotated, or the proxy's password). Nothing is retried.
+ * Calls go through the proxy the network settings (or the environment) choose, never for a
+ * loopback address, and trust the runtime's certificate authorities plus the profile's bundle.
  */
 export function createUserApiClient(options: UserApiClientOptions): UserApiClient {
   checkOptions(options)
   const endpoint = endpointFor(options.baseUrl)
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  const network = options.network ?? ENVIRONMENT_NETWORK
+  const route = resolveProxyRoute(endpoint, network.proxy, options.env ?? process.env)
+  const trust = resolveTrust(network.caBundlePath)
+  const proxySecrets = route.proxy ? [route.proxy.password ?? '', route.proxy.authorization?.replace(/^Basic /, '') ?? ''] : []
   const headers = {
     'Content-Type': 'application/json',
     Accept: 'application/json',
     Authorization: `Token ${options.apiToken}`,
+    'Accept-Encoding': ACCEPT_ENCODING,
   }
 
   async function call<Req, Res extends { user_group: { token: string } }>(spec: OperationSpec<Req, Res>, request: Req, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
-    const redact = createRedactor([options.apiToken, ...extraSecrets])
+    const redact = createRedactor([options.apiToken, ...extraSecrets, ...proxySecrets])
     const valid = validateRequest(spec.requestSchema, request, redact)
     const idProblem = spec.idOf && userGroupIdProblem(spec.idOf(valid))
     if (idProblem) throw new AppErrorException('invalid_input', `The request was not sent: ${idProblem}`, { issues: [{ path: 'user_group_id', message: idProblem }] })
     const body = JSON.stringify(valid)
+    // A pooled socket the server is closing as we write would turn into a false "outcome unknown".
+    const ownConnection = spec.operation === 'rotateToken'
+    const dispatcher = dispatcherFor(route, trust, ownConnection)
     try {
-      const answer = await exchangeJson({
-        url: endpoint,
-        method: spec.method,
-        headers,
-        body,
-        timeoutMs,
-        maxResponseBytes,
-        // A pooled socket the server is closing as we write would turn into a false "outcome unknown".
-        freshConnection: spec.operation === 'rotateToken',
+      const answer = await exchangeJson({ url: endpoint, method: spec.method, headers, body, timeoutMs, maxResponseBytes, dispatcher, route, closeAfter: ownConnection }).finally(() => {
+        if (ownConnection) void dispatcher.destroy()
       })
       const context = { operation: spec.operation, method: spec.method, endpoint: endpoint.href, redact }
       const read = readAnswer(answer, spec.responseSchema, context)
@@ -170,7 +203,7 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
     } catch (error) {
       const failure =
         error instanceof AppErrorException
-          ? error
+          ? await withCertificate(error, endpoint, route, trust, timeoutMs)
           : new AppErrorException('internal', `The request could not be made: ${error instanceof Error ? error.message : String(error)}.`)
       if (spec.operation === 'rotateToken' && rotationOutcomeUnknown(failure)) {
         const cause = { code: failure.code, message: failure.message, details: failure.details }

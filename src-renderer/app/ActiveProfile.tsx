@@ -1,4 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { writesToProduction } from '../../src-shared/profiles/environment'
+import type { ProfileView } from '../../src-shared/profiles/schemas'
 import { call } from '../lib/api'
 import { PROFILES_QUERY_KEY, useProfiles } from '../lib/profiles'
 import { queryKeys } from '../lib/query-keys'
@@ -6,6 +8,16 @@ import { toast } from '../ui/toasts'
 import { useNavigation } from './navigation-store'
 
 const KIND_BADGES = { customer: 'Customer · production', testing: 'Testing', unspecified: null } as const
+
+/** What the header says of a profile's environment: its kind, corrected by the server's word. */
+function kindBadge(profile: ProfileView): string | null {
+  if (profile.builtin) return 'Sandbox'
+  if (profile.environmentKind === 'testing' && profile.serverEnvironment === 'Customer') return 'Marked Testing · the server writes Customer'
+  return KIND_BADGES[profile.environmentKind]
+}
+
+/** Production, as the header tints it: a Customer profile, or a Testing one whose server writes Customer groups. */
+const isProduction = (profile: ProfileView | undefined) => Boolean(profile && !profile.builtin && writesToProduction(profile))
 
 /**
  * The profile every call goes through, always in view and switchable from any screen, so nobody
@@ -26,7 +38,7 @@ export function ActiveProfile() {
   if (!profiles.data) return null
   const { activeId } = profiles.data
   const active = profiles.data.profiles.find((profile) => profile.id === activeId)
-  const kind = active ? (active.builtin ? 'Sandbox' : KIND_BADGES[active.environmentKind]) : null
+  const kind = active ? kindBadge(active) : null
 
   return (
     <div className="active-profile">
@@ -50,7 +62,7 @@ export function ActiveProfile() {
         ))}
       </select>
       {kind ? (
-        <span className={`badge ${active?.environmentKind === 'customer' && !active.builtin ? 'badge--customer' : 'badge--accent'}`} data-testid="environment-kind">
+        <span className={`badge ${isProduction(active) ? 'badge--customer' : 'badge--accent'}`} data-testid="environment-kind">
           {kind}
         </span>
       ) : null}
@@ -61,9 +73,8 @@ export function ActiveProfile() {
   )
 }
 
-/** Whether the active profile is a Customer (production) one: the header is tinted for it. */
+/** Whether the active profile writes to production: the header is tinted for it. */
 export function useCustomerActive(): boolean {
   const profiles = useProfiles()
-  const active = profiles.data?.profiles.find((profile) => profile.id === profiles.data?.activeId)
-  return active?.environmentKind === 'customer' && !active.builtin
+  return isProduction(profiles.data?.profiles.find((profile) => profile.id === profiles.data?.activeId))
 }

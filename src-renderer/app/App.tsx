@@ -2,6 +2,7 @@ import { Suspense, useEffect, useRef } from 'react'
 import { ScreenHeader } from '../ui/ScreenHeader'
 import { ToastRegion } from '../ui/toasts'
 import { useCallHandoff } from '../lib/call-handoff'
+import { useHistoryHandoff } from '../lib/history-handoff'
 import { ActiveProfile, useCustomerActive } from './ActiveProfile'
 import { LaunchNotices } from './LaunchNotices'
 import { useNavigation } from './navigation-store'
@@ -18,6 +19,8 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
 
   // A past call handed over from Activity goes to the Groups screen, which takes it.
   useEffect(() => useCallHandoff.subscribe((state) => state.pending && open('groups')), [open])
+  // A group's history asked for from the catalog goes to Activity, which takes it.
+  useEffect(() => useHistoryHandoff.subscribe((state) => state.pending && open('activity')), [open])
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

@@ -10,7 +10,7 @@ export interface Section {
   Screen: LazyExoticComponent<ComponentType>
 }
 
-export type SectionId = 'groups' | 'profiles' | 'site' | 'activity' | 'bulk'
+export type SectionId = 'groups' | 'profiles' | 'site' | 'activity' | 'bulk' | 'team'
 
 // The first screen's chunk is asked for as this module runs, in parallel with React's first
 // render, rather than when that render reaches it.
@@ -48,7 +48,8 @@ export const sections: Section[] = [
     description: 'Every API call made from this app, tokens redacted.',
     shortcut: '4',
     icon: '≡',
-    Screen: lazy(() => import('../features/activity/ActivityScreen')),
+    // With the team's audit log beside this machine's, once the data folder has joined a team.
+    Screen: lazy(() => import('../features/activity/ActivityViews')),
   },
   {
     id: 'bulk',
@@ -57,5 +58,13 @@ export const sections: Section[] = [
     shortcut: '5',
     icon: '⇶',
     Screen: lazy(() => import('../features/bulk/BulkScreen')),
+  },
+  {
+    id: 'team',
+    label: 'Team',
+    description: 'Share one audit log and catalog with your team on Postgres; no group is rotated twice, and tokens stay on this machine.',
+    shortcut: '6',
+    icon: '⛁',
+    Screen: lazy(() => import('../features/team/TeamScreen')),
   },
 ]

@@ -1,6 +1,7 @@
 import type { ActivityFilter } from '../../src-shared/activity/schemas'
 import type { z } from 'zod'
 import type { CatalogQuerySchema } from '../../src-shared/catalog/schemas'
+import type { TeamActivityQuerySchema } from '../../src-shared/team/schemas'
 
 /**
  * Every query key the screens share, typed, in one place: a screen that changes data
@@ -22,6 +23,14 @@ export const queryKeys = {
     all: ['activity'] as const,
     pages: (filter: ActivityFilter) => ['activity', 'pages', filter] as const,
     entry: (id: string) => ['activity', 'entry', id] as const,
+  },
+  team: {
+    /** Everything team mode shows: what joining, leaving or any group call invalidates. */
+    all: ['team'] as const,
+    status: ['team', 'status'] as const,
+    activity: (query: Omit<z.input<typeof TeamActivityQuerySchema>, 'cursor'>) => ['team', 'activity', query] as const,
+    /** Under the catalog's prefix: every group call refreshes it with the catalog (a fetch may make a stale token current). */
+    group: (profileId: string, groupId: string) => ['catalog', profileId, 'team', groupId] as const,
   },
   bulk: {
     /** Every run and row: what a run's progress invalidates. */

@@ -26,10 +26,12 @@ export const ActivityEntrySchema = z.object({
   profileName: z.string(),
   operation: ApiOperationSchema,
   groupId: z.string().optional().describe('The user_group_id the call named, when it named one'),
+  groupName: z.string().optional().describe('The group’s name as the answer gave it, else as the request sent it'),
   outcome: ActivityOutcomeSchema,
   httpStatus: z.number().int().optional(),
   errorCode: z.string().optional(),
   message: z.string().optional().describe('The error sentence, secrets redacted'),
+  warnings: z.array(z.string()).optional().describe('What a call that succeeded still said, such as a profile marked for another environment'),
   durationMs: z.number().nonnegative(),
   settledOutcome: RotationSettlementSchema.optional().describe('How a rotation of unknown outcome turned out, learned by fetching the group later'),
   settledAt: z.string().optional().describe('When that was learned, ISO 8601 (the call keeps its own time)'),
@@ -58,7 +60,8 @@ export type ActivityExportFormat = z.infer<typeof ActivityExportFormatSchema>
 export const ActivityFilterSchema = z
   .object({
     profileId: z.string().max(64).optional(),
-    groupId: z.string().max(500).optional().describe('Entries whose group id starts with this text'),
+    groupId: z.string().max(500).optional().describe('Entries for exactly this group id (a group’s history)'),
+    search: z.string().max(500).optional().describe('Words found anywhere in the group id, the group name or the error message, any case'),
     operation: ApiOperationSchema.optional(),
     outcome: ActivityOutcomeSchema.optional(),
     from: z.iso.datetime().optional().describe('Entries at or after this instant'),

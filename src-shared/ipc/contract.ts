@@ -5,6 +5,7 @@ import { groupCalls } from './group-calls'
 import { profileCalls } from './profile-calls'
 import type { Result } from './result'
 import { siteCalls } from './site-calls'
+import { teamCalls } from './team-calls'
 
 /**
  * The contract: every call between the renderer and main, by name. The preload bridge, the
@@ -18,6 +19,7 @@ export const contract = {
   ...groupCalls,
   ...siteCalls,
   ...bulkCalls,
+  ...teamCalls,
 }
 
 export type Contract = typeof contract

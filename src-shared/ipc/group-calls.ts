@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { ActivityDetailSchema, ActivityEntrySchema, ActivityFilterSchema, RotationSettlementSchema } from '../activity/schemas'
 import { CatalogEntrySchema, CatalogQuerySchema, CatalogRowSchema } from '../catalog/schemas'
-import { GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
+import { EnvironmentKindSchema } from '../profiles/schemas'
+import { EnvironmentTagSchema, GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
 import { defineCall } from './define'
 
 /** Which profile a call goes through; omitted means the active one. */
@@ -28,6 +29,10 @@ export const GroupCallResultSchema = z.object({
     .object({ recoveryFile: z.string().nullable() })
     .optional()
     .describe('The rotation happened but could not be recorded (a full disk): the token shown here is the only copy the app has'),
+  environmentMismatch: z
+    .object({ profileKind: EnvironmentKindSchema.exclude(['unspecified']), serverTag: EnvironmentTagSchema })
+    .optional()
+    .describe('The profile is marked for one environment and the server put the group in the other (its warning is in warnings)'),
 })
 export type GroupCallResult = z.infer<typeof GroupCallResultSchema>
 

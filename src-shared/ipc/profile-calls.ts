@@ -7,6 +7,7 @@ import {
   ProfileViewSchema,
   VaultStatusSchema,
 } from '../profiles/schemas'
+import { DiagnosisSchema } from '../user-api/diagnosis'
 
 const byId = z.object({ id: ProfileIdSchema }).strict()
 const activeIdSchema = ProfileIdSchema.nullable()
@@ -60,6 +61,11 @@ export const profileCalls = {
     summary: 'Adds the profiles of an export file under new ids, renaming any whose name is taken.',
     input: z.object({ text: z.string().max(MAX_IMPORT_CHARACTERS, 'This file is too large to be a profile export.') }).strict(),
     output: z.object({ imported: z.number().int().nonnegative(), names: z.array(z.string()) }),
+  }),
+  'profiles.diagnose': defineCall({
+    summary: 'How a call through this profile travels (proxy, certificate authorities, TLS version) and, step by step (DNS, TCP, proxy CONNECT, TLS, HTTP), where it fails. Changes nothing.',
+    input: byId,
+    output: DiagnosisSchema,
   }),
   'profiles.vaultStatus': defineCall({
     summary: 'Whether tokens can be encrypted here, by which keychain, as a sentence for the profile form.',

@@ -28,6 +28,8 @@ export const ErrorCodeSchema = z.enum([
   'lease_lost',
   // the app's databases
   'storage',
+  // team mode: the team's Postgres did not answer
+  'team_offline',
   // site.json files
   'file_changed_on_disk',
   'file_io',

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { BaseUrlSchema } from '../profiles/schemas'
-import { DocsIndexSchema, OpenApiCheckSchema } from '../site-config/docs-files'
+import { DocsIndexSchema, ImageCheckSchema, OpenApiCheckSchema } from '../site-config/docs-files'
 import { RuleSetSchema } from '../site-config/rule-sets'
 import { defineCall } from './define'
 
@@ -103,6 +103,26 @@ export const ApiReferenceTargetSchema = z.object({
 })
 export type ApiReferenceTarget = z.infer<typeof ApiReferenceTargetSchema>
 
+/** A file a docs.json's `$ref` names, relative to its folder, normalised (no `..`, no leading /). */
+export const RefPathSchema = z
+  .string()
+  .min(1)
+  .max(1000)
+  .refine((ref) => !ref.startsWith('/') && !ref.split('/').includes('..') && !ref.includes('\\'), 'A $ref file is named relative to the docs.json, inside its folder.')
+
+/** A `$ref` file as read: its text (null when missing or unreadable, `error` saying why) and version. */
+export const RefFileSchema = z.object({
+  ref: z.string(),
+  text: z.string().nullable(),
+  byteOrderMark: z.boolean(),
+  version: FileVersionSchema.nullable(),
+  error: z.string().nullable(),
+})
+export type RefFileText = z.infer<typeof RefFileSchema>
+
+/** A `$ref` file saved in place with its docs.json: refused, like the docs.json, when it changed on disk. */
+const RefSaveSchema = z.object({ ref: RefPathSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), expectedVersion: FileVersionSchema.nullable() }).strict()
+
 export const siteCalls = {
   'site.environment': defineCall({
     summary: 'How files are chosen here: the system’s dialogs (the desktop app) or typed paths (browser mode).',
@@ -128,9 +148,21 @@ export const siteCalls = {
     summary:
       'Writes the text, exactly as given, back to the file the document was opened from or saved to, unless the file changed on disk since the version given.',
     input: z
-      .object({ documentId: SiteDocumentIdSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), expectedVersion: FileVersionSchema })
+      .object({
+        documentId: SiteDocumentIdSchema,
+        text: SiteTextSchema,
+        byteOrderMark: z.boolean(),
+        expectedVersion: FileVersionSchema,
+        /** docs.json `$ref` files edited with it: every file is checked against the disk before any is written. */
+        refs: z.array(RefSaveSchema).max(200).optional(),
+      })
       .strict(),
-    output: SavedSiteFileSchema,
+    output: SavedSiteFileSchema.extend({ refs: z.array(z.object({ ref: z.string(), text: z.string(), version: FileVersionSchema })).optional() }),
+  }),
+  'site.readRefs': defineCall({
+    summary: 'Reads the files a docs.json’s $ref objects name, from its own folder (never outside it, never the data folder).',
+    input: z.object({ documentId: SiteDocumentIdSchema, refs: z.array(RefPathSchema).max(200) }).strict(),
+    output: z.object({ files: z.array(RefFileSchema) }),
   }),
   'site.saveAs': defineCall({
     summary: 'Writes the document to a new file, which it then belongs to; null when the dialog was cancelled.',
@@ -167,6 +199,11 @@ export const siteCalls = {
     input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
     output: z.object({ checks: z.array(OpenApiCheckSchema) }),
   }),
+  'site.checkImages': defineCall({
+    summary: 'Reads the images a config names (logo, favicon, background) from the document’s docs folder: there, and an image?',
+    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
+    output: z.object({ checks: z.array(ImageCheckSchema) }),
+  }),
   'site.apiReferenceTarget': defineCall({
     summary: 'Where the API reference of a document goes (openapi.json next to its file), and whether a file is there already.',
     input: z.object({ documentId: SiteDocumentIdSchema }).strict(),
@@ -174,11 +211,17 @@ export const siteCalls = {
   }),
   'site.writeApiReference': defineCall({
     summary:
-      'Writes the OpenAPI document of /api/user as openapi.json next to the document’s file, atomically; an existing file only with the token of the question that asked. The server URL is the profile’s base URL, or null for none (never a loopback address).',
+      'Writes the OpenAPI document of /api/user as openapi.json next to the document’s file, atomically (an existing file only with the token of the question that asked), and an MDX page per operation under api-reference/ where there is none. The server URL is the profile’s base URL, or null for none (never a loopback address).',
     input: z
       .object({ documentId: SiteDocumentIdSchema, serverUrl: BaseUrlSchema.nullable(), replaceToken: z.string().max(100).optional() })
       .strict(),
-    output: z.object({ path: z.string(), replaced: z.boolean(), serverUrl: z.string().nullable() }),
+    output: z.object({
+      path: z.string(),
+      replaced: z.boolean(),
+      serverUrl: z.string().nullable(),
+      pagesWritten: z.array(z.string()).describe('The endpoint pages written (relative to the docs folder), one per operation'),
+      pagesKept: z.array(z.string()).describe('Endpoint pages that were there already: left as they are'),
+    }),
   }),
   'site.recent': defineCall({
     summary: 'The site.json files opened or saved lately, newest first (at most 10).',

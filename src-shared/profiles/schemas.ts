@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EnvironmentTagSchema } from '../user-api/schemas'
 
 /*
  * Connection profiles as both sides see them. Each field is written once here and every shape
@@ -100,6 +101,71 @@ export function baseUrlWarning(baseUrl: string): string | undefined {
   return 'This address uses plain http to another computer: the API token would travel unencrypted. Use https:// unless you trust every network in between.'
 }
 
+/**
+ * How a profile reaches its server: `environment` as the HTTPS_PROXY, HTTP_PROXY and NO_PROXY
+ * variables say (curl's rules), `direct` with no proxy whatever they say, `custom` through the
+ * profile's own proxy. Loopback addresses (the local sandbox) are never proxied.
+ */
+export const ProxyModeSchema = z.enum(['environment', 'direct', 'custom'])
+export type ProxyMode = z.infer<typeof ProxyModeSchema>
+
+/**
+ * Why a text is not a proxy address, or undefined: http(s), a host and a port, nothing more. The
+ * messages never quote the address: a pasted one may carry a password.
+ */
+export function proxyUrlProblem(text: string): string | undefined {
+  if (!URL.canParse(text)) return 'The proxy is not a full address: write it like http://proxy.example.com:3128.'
+  const url = new URL(text)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `A proxy address starts with http:// (or https://); "${url.protocol}" proxies are not supported.`
+  }
+  if (url.username || url.password) {
+    return 'Leave the user name and password out of the proxy address: they have fields of their own, and the password is kept like a token.'
+  }
+  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash) return 'A proxy address is a host and a port, without a path, query or fragment.'
+  return undefined
+}
+
+/** The profile's own proxy; empty when it has none. */
+export const ProxyUrlSchema = z
+  .string()
+  .trim()
+  .max(2048, 'The proxy address has at most 2048 characters.')
+  .overwrite((url) => url.replace(/\/+$/, ''))
+  .check((ctx) => {
+    const problem = ctx.value === '' ? undefined : proxyUrlProblem(ctx.value)
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
+  })
+
+/** Basic authentication puts user:password in one header, so the user name cannot hold a colon. */
+export const ProxyUsernameSchema = z
+  .string()
+  .trim()
+  .max(256, 'A proxy user name has at most 256 characters.')
+  .regex(/^[^:\p{Cc}]*$/u, 'A proxy user name cannot hold a colon or control characters.')
+
+export const ProxyPasswordSchema = z
+  .string()
+  .min(1, 'The proxy password is empty.')
+  .max(1024, 'A proxy password has at most 1024 characters.')
+  .regex(/^[^\p{Cc}]+$/u, 'A proxy password cannot hold line breaks or other control characters.')
+
+/**
+ * A PEM file of certificate authorities to trust besides the runtime's (a company's TLS
+ * inspection CA): a full path, read by main when the profile is saved and at every call. Empty
+ * when the profile has none.
+ */
+export const CaBundlePathSchema = z
+  .string()
+  .trim()
+  .max(4096, 'The CA bundle path has at most 4096 characters.')
+  .refine((path) => path === '' || /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path), 'Give the full path of the CA bundle file, from / (or a drive letter).')
+
+/** The one rule across the proxy fields: the profile's own proxy needs its address. */
+export function proxySettingsProblem(settings: { proxyMode?: ProxyMode; proxyUrl?: string }): string | undefined {
+  return settings.proxyMode === 'custom' && !settings.proxyUrl ? 'Give the proxy’s address, or choose another way to connect.' : undefined
+}
+
 /** Visible ASCII only: the token goes into an `Authorization` header as it is. */
 export const ApiTokenSchema = z
   .string()
@@ -120,8 +186,16 @@ export type TokenStorage = z.infer<typeof TokenStorageSchema>
  * catalog, a masked token on screen): the last 4, and none of a token shorter than 12.
  */
 export function visibleTail(secret: string): string | undefined {
-  return secret.length >= 12 ? secret.slice(-4) : undefined
+  const characters = [...secret]
+  if (characters.length < 12) return undefined
+  // By characters, not UTF-16 units: half of an emoji would be stored and shown as "?". A tail
+  // that is not 4 plain units long (astral characters) is not shown at all.
+  const tail = characters.slice(-4).join('')
+  return tail.length === 4 ? tail : undefined
 }
+
+/** How a token the screen never shows is described: by its visible tail, or as too short to show any. */
+export const tokenTailHint = (last4: string | undefined): string => (last4 ? `ends in …${last4}` : 'too short to show any of it')
 
 /** A token as the screen shows it before it is revealed: dots, then its visible tail. */
 export const maskedToken = (secret: string): string => `${'•'.repeat(12)}${visibleTail(secret) ?? ''}`
@@ -142,6 +216,13 @@ export const ProfileSchema = z.object({
   timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
   environmentLabel: EnvironmentLabelSchema.default(''),
   environmentKind: EnvironmentKindSchema.default('unspecified'),
+  proxyMode: ProxyModeSchema.default('environment'),
+  proxyUrl: ProxyUrlSchema.default(''),
+  proxyUsername: ProxyUsernameSchema.default(''),
+  caBundlePath: CaBundlePathSchema.default(''),
+  serverEnvironment: EnvironmentTagSchema.nullable()
+    .optional()
+    .describe('Where the server put the last group returned through this profile (api_environment_tag); it wins over the kind'),
   builtin: z.boolean().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -149,11 +230,19 @@ export const ProfileSchema = z.object({
 export type Profile = z.infer<typeof ProfileSchema>
 
 const tokenStorageNeedsToken = {
-  message: 'Choose where to keep a token only when you enter one.',
+  message: 'Choose where to keep a token only when you enter one (an API token or a proxy password).',
   path: ['tokenStorage'],
 }
 
-/** A new profile from the form. `apiToken` is write-only: nothing ever sends it back. */
+const customProxyNeedsUrl = {
+  message: proxySettingsProblem({ proxyMode: 'custom' })!,
+  path: ['proxyUrl'],
+}
+
+/**
+ * A new profile from the form. `apiToken` and `proxyPassword` are write-only: nothing ever sends
+ * them back. The proxy password is kept where the API token is (`tokenStorage`).
+ */
 export const ProfileDraftSchema = z
   .object({
     name: ProfileNameSchema,
@@ -161,11 +250,17 @@ export const ProfileDraftSchema = z
     timeoutSeconds: TimeoutSecondsSchema.default(DEFAULT_TIMEOUT_SECONDS),
     environmentLabel: EnvironmentLabelSchema.default(''),
     environmentKind: EnvironmentKindSchema.default('unspecified'),
+    proxyMode: ProxyModeSchema.default('environment'),
+    proxyUrl: ProxyUrlSchema.default(''),
+    proxyUsername: ProxyUsernameSchema.default(''),
+    proxyPassword: ProxyPasswordSchema.optional(),
+    caBundlePath: CaBundlePathSchema.default(''),
     apiToken: ApiTokenSchema.optional(),
     tokenStorage: TokenStorageSchema.optional(),
   })
   .strict()
-  .refine((draft) => draft.tokenStorage === undefined || draft.apiToken !== undefined, tokenStorageNeedsToken)
+  .refine((draft) => draft.tokenStorage === undefined || draft.apiToken !== undefined || draft.proxyPassword !== undefined, tokenStorageNeedsToken)
+  .refine((draft) => proxySettingsProblem(draft) === undefined, customProxyNeedsUrl)
 export type ProfileDraft = z.output<typeof ProfileDraftSchema>
 
 /**
@@ -176,7 +271,7 @@ export type ProfileDraft = z.output<typeof ProfileDraftSchema>
  * One exception: a `baseUrl` on another scheme, host or port (see `sameOrigin`) removes the API
  * token and the group tokens kept for the profile, unless `apiToken` gives the new server's token
  * in the same change. Tokens go only to the server they were issued for, never to a new address
- * typed over the old one.
+ * typed over the old one. The proxy password stays: it belongs to the network, not the server.
  */
 export const ProfileChangesSchema = z
   .object({
@@ -185,6 +280,12 @@ export const ProfileChangesSchema = z
     timeoutSeconds: TimeoutSecondsSchema.optional(),
     environmentLabel: EnvironmentLabelSchema.optional(),
     environmentKind: EnvironmentKindSchema.optional(),
+    proxyMode: ProxyModeSchema.optional(),
+    proxyUrl: ProxyUrlSchema.optional(),
+    proxyUsername: ProxyUsernameSchema.optional(),
+    proxyPassword: ProxyPasswordSchema.optional(),
+    clearProxyPassword: z.literal(true).optional(),
+    caBundlePath: CaBundlePathSchema.optional(),
     apiToken: ApiTokenSchema.optional(),
     tokenStorage: TokenStorageSchema.optional(),
     clearToken: z.literal(true).optional(),
@@ -194,10 +295,18 @@ export const ProfileChangesSchema = z
     message: 'Either clear the API token or give a new one, not both.',
     path: ['clearToken'],
   })
+  .refine((changes) => !changes.clearProxyPassword || changes.proxyPassword === undefined, {
+    message: 'Either clear the proxy password or give a new one, not both.',
+    path: ['clearProxyPassword'],
+  })
+  .refine((changes) => changes.proxyUrl === undefined || proxySettingsProblem(changes) === undefined, customProxyNeedsUrl)
 export type ProfileChanges = z.output<typeof ProfileChangesSchema>
 
-/** What the renderer sees of a profile: everything but the token, which it only sees described. */
-export const ProfileViewSchema = ProfileSchema.extend({ token: TokenStateSchema })
+/**
+ * What the renderer sees of a profile: everything but its secrets, which it only sees described
+ * (the API token) or counted (whether a proxy password is kept).
+ */
+export const ProfileViewSchema = ProfileSchema.extend({ token: TokenStateSchema, proxyPasswordSet: z.boolean().default(false) })
 export type ProfileView = z.infer<typeof ProfileViewSchema>
 
 export const VaultStatusSchema = z.object({
@@ -210,13 +319,19 @@ export const VaultStatusSchema = z.object({
 })
 export type VaultStatus = z.infer<typeof VaultStatusSchema>
 
-/** The settings a profile carries to another machine: no id, no dates, never a token. */
+/**
+ * The settings a profile carries to another machine: no id, no dates, never a token. The proxy
+ * and CA bundle go too (a team shares its network); the proxy's user name and password do not.
+ */
 export const ExportedProfileSchema = ProfileSchema.pick({
   name: true,
   baseUrl: true,
   timeoutSeconds: true,
   environmentLabel: true,
   environmentKind: true,
+  proxyMode: true,
+  proxyUrl: true,
+  caBundlePath: true,
 })
 export type ExportedProfile = z.infer<typeof ExportedProfileSchema>
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import { docsRelative } from './docs-files'
+import type { ApiReferenceGroup } from './api-reference-pages'
+import { docsRelative, forEachPage, pageKey } from './docs-files'
 import { isPlainObject, type ApiAuthSchema } from './schema'
 import { diffValues, type JsonPath, type ValueChange } from './text-edits'
 
@@ -36,6 +37,8 @@ export interface ApiReferenceOptions {
   baseUrl: string | null
   /** When `api.baseUrl` is a list of other URLs: add this one to it, or replace the list with it. */
   list: 'add' | 'replace'
+  /** The endpoint pages to list in the navigation (see api-reference-pages.ts); none when absent. */
+  groups?: readonly ApiReferenceGroup[]
 }
 
 /** One field the action changes, with its value before and after, for the dialog to show. */
@@ -67,6 +70,30 @@ function nextBaseUrl(current: unknown, url: string, list: ApiReferenceOptions['l
 }
 
 /**
+ * The navigation with the endpoint pages it does not list yet: each in the group of its tag, a
+ * group of that name at the top level taking them, else a new group at the end. A page listed
+ * anywhere already (as "/api-reference/…" too) is not listed again.
+ */
+function withEndpointPages(config: Record<string, unknown>, groups: readonly ApiReferenceGroup[]): { navigation: unknown; fields: ApiReferenceField[] } {
+  const before = config.navigation
+  const listed = new Set<string>()
+  forEachPage(config, (page) => listed.add(pageKey(page)))
+  let navigation = Array.isArray(before) ? before : []
+  const fields: ApiReferenceField[] = []
+  for (const group of groups) {
+    const missing = group.pages.map((page) => page.page).filter((page) => !listed.has(page))
+    if (missing.length === 0) continue
+    const at = navigation.findIndex((entry) => isPlainObject(entry) && entry.group === group.group && Array.isArray(entry.pages))
+    const index = at === -1 ? navigation.length : at
+    const existing = at === -1 ? undefined : (navigation[at] as Record<string, unknown>)
+    const next = existing ? { ...existing, pages: [...(existing.pages as unknown[]), ...missing] } : { group: group.group, pages: missing }
+    navigation = [...navigation.slice(0, index), next, ...navigation.slice(index + 1)]
+    fields.push({ path: ['navigation', index], before: existing, after: next })
+  }
+  return { navigation: fields.length ? navigation : before, fields }
+}
+
+/**
  * What the action makes of a site.json value: `openapi` names openapi.json (a string becomes a
  * list, a list gains it, either is left alone when it already names the file, as `./openapi.json`
  * too), `api.baseUrl` is set as chosen, and `api.auth` takes the method, name and prefix while
@@ -83,6 +110,8 @@ export function planApiReference(config: unknown, options: ApiReferenceOptions):
   const baseUrl = api?.baseUrl
   if (options.baseUrl !== null && baseUrl !== undefined && typeof baseUrl !== 'string' && !Array.isArray(baseUrl))
     return { ok: false, problem: 'API › Base URL is neither a URL nor a list of URLs: fix it first.' }
+  if (options.groups?.length && config.navigation !== undefined && !Array.isArray(config.navigation))
+    return { ok: false, problem: 'Navigation is not a list of groups: fix it first.' }
 
   const nextOpenApi =
     openapi === undefined
@@ -100,12 +129,14 @@ export function planApiReference(config: unknown, options: ApiReferenceOptions):
   if (options.baseUrl !== null) nextApi.baseUrl = nextBaseUrl(baseUrl, options.baseUrl, options.list)
   nextApi.auth = sameAuth ? auth : nextAuth
   const unchangedApi = Object.keys(nextApi).every((key) => Object.is(nextApi[key], api?.[key])) && api !== undefined
-  const next = { ...config, openapi: nextOpenApi, api: unchangedApi ? api : nextApi }
+  const pages = withEndpointPages(config, options.groups ?? [])
+  const next = { ...config, openapi: nextOpenApi, api: unchangedApi ? api : nextApi, ...(pages.fields.length ? { navigation: pages.navigation } : {}) }
 
   const fields: ApiReferenceField[] = [
     { path: ['openapi'], before: openapi, after: nextOpenApi },
     { path: ['api', 'baseUrl'], before: baseUrl, after: nextApi.baseUrl },
     { path: ['api', 'auth'], before: auth, after: nextApi.auth },
+    ...pages.fields,
   ].filter((field) => !Object.is(field.before, field.after))
   return { ok: true, fields, changes: diffValues(config, next), next }
 }

@@ -14,6 +14,8 @@ export const DocsPageSchema = z.object({
   file: z.string(),
   /** From the page's front matter (sidebarTitle, else title), for the sidebar preview. */
   title: z.string().nullable(),
+  /** Front matter that does not parse, with its line in the page file (1-based). */
+  frontMatterError: z.object({ line: z.number().int().positive(), message: z.string() }).nullable().optional(),
 })
 export type DocsPage = z.infer<typeof DocsPageSchema>
 
@@ -24,6 +26,8 @@ export const DocsIndexSchema = z.object({
   files: z.array(z.string()),
   /** True when the folder held more files than are indexed: the rest are not checked. */
   truncated: z.boolean(),
+  /** Markdown files that are not pages: in snippets/, excluded by .mintignore, or ignored by Mintlify (README.md…). */
+  excluded: z.array(z.object({ path: z.string(), file: z.string(), reason: z.string() })).optional(),
 })
 export type DocsIndex = z.infer<typeof DocsIndexSchema>
 
@@ -35,8 +39,19 @@ export const OpenApiCheckSchema = z.object({
   problems: z.array(z.string()),
   title: z.string().nullable(),
   version: z.string().nullable(),
+  /** Its operations as navigation names them: "GET /users", "WEBHOOK order-created". */
+  operations: z.array(z.string()).optional(),
 })
 export type OpenApiCheck = z.infer<typeof OpenApiCheckSchema>
+
+/** What an image the site names turned out to be: its type as read from its first bytes. */
+export const ImageCheckSchema = z.object({
+  file: z.string(),
+  state: z.enum(['image', 'not-an-image', 'missing', 'unreadable']),
+  /** The format read ("png", "svg"…), when it is an image. */
+  type: z.string().nullable(),
+})
+export type ImageCheck = z.infer<typeof ImageCheckSchema>
 
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:\/\//i
 /** The page or file a site.json names, as a path relative to the docs folder: "/images/logo.svg" → "images/logo.svg". */
@@ -56,81 +71,200 @@ export function pageKey(page: string): string {
   return key
 }
 
-/** Every page string in the navigation, nested groups included, with where it is. */
-export function forEachPage(config: unknown, visit: (page: string, segments: (string | number)[]) => void): void {
-  if (!isPlainObject(config) || !Array.isArray(config.navigation)) return
-  const walk = (pages: unknown, at: (string | number)[]) => {
-    if (!Array.isArray(pages)) return
-    pages.forEach((page, index) => {
-      if (typeof page === 'string') visit(page, [...at, index])
-      else if (isPlainObject(page)) walk(page.pages, [...at, index, 'pages'])
-    })
+const NAVIGATION_LISTS = ['products', 'languages', 'versions', 'tabs', 'dropdowns', 'anchors', 'menu', 'groups'] as const
+
+/** The OpenAPI (or AsyncAPI) files an `openapi` value names: a path or URL, a list, or { source }. */
+export function apiSources(value: unknown): string[] {
+  const sources: string[] = []
+  const add = (entry: unknown) => {
+    if (typeof entry === 'string') sources.push(entry)
+    else if (isPlainObject(entry) && typeof entry.source === 'string') sources.push(entry.source)
   }
-  config.navigation.forEach((group, index) => {
-    if (isPlainObject(group)) walk(group.pages, ['navigation', index, 'pages'])
-  })
+  if (Array.isArray(value)) value.forEach(add)
+  else add(value)
+  return sources
 }
 
-/** The files a config points at in the docs folder: logo, favicon, background image and local OpenAPI files. */
-export function referencedFiles(config: unknown): { segments: (string | number)[]; reference: string; what: string }[] {
+/**
+ * Every page string in the navigation, with where it is and the OpenAPI files in scope there
+ * (for "GET /users" pages: the nearest `openapi` above, else the file's own). Reads both
+ * formats: mint.json's list of groups, and docs.json's navigation object at every level
+ * (products, languages, versions, tabs, dropdowns, anchors, menus, groups nested to any depth,
+ * and a group's root page).
+ */
+export function forEachPage(config: unknown, visit: (page: string, segments: (string | number)[], openapi: readonly string[]) => void): void {
+  if (!isPlainObject(config)) return
+  const topScope = [...apiSources(config.openapi), ...(isPlainObject(config.api) ? apiSources(config.api.openapi) : [])]
+  const walkPages = (pages: unknown, at: (string | number)[], scope: readonly string[]) => {
+    if (!Array.isArray(pages)) return
+    pages.forEach((page, index) => {
+      if (typeof page === 'string') visit(page, [...at, index], scope)
+      else walkNode(page, [...at, index], scope)
+    })
+  }
+  const walkNode = (node: unknown, at: (string | number)[], inherited: readonly string[]) => {
+    if (!isPlainObject(node)) return
+    const own = apiSources(node.openapi)
+    const scope = own.length ? own : inherited
+    if (typeof node.root === 'string') visit(node.root, [...at, 'root'], scope)
+    walkPages(node.pages, [...at, 'pages'], scope)
+    for (const key of NAVIGATION_LISTS) {
+      const list = node[key]
+      if (Array.isArray(list)) list.forEach((child, index) => walkNode(child, [...at, key, index], scope))
+    }
+  }
+  if (Array.isArray(config.navigation)) config.navigation.forEach((group, index) => walkNode(group, ['navigation', index], topScope))
+  else walkNode(config.navigation, ['navigation'], topScope)
+}
+
+export type FileKind = 'logo image' | 'favicon' | 'background image' | 'OpenAPI file' | 'AsyncAPI file'
+export interface ReferencedFile {
+  segments: (string | number)[]
+  reference: string
+  what: FileKind
+}
+
+/**
+ * The files a config points at in the docs folder, in either format: logo, favicon, background
+ * image, and the local OpenAPI and AsyncAPI files named anywhere (the top level, `api`, and every
+ * level of the navigation).
+ */
+export function referencedFiles(config: unknown): ReferencedFile[] {
   if (!isPlainObject(config)) return []
-  const found: { segments: (string | number)[]; reference: string; what: string }[] = []
-  const add = (segments: (string | number)[], value: unknown, what: string) => {
+  const found: ReferencedFile[] = []
+  const add = (segments: (string | number)[], value: unknown, what: FileKind) => {
     if (typeof value === 'string' && value.trim() && !isExternal(value)) found.push({ segments, reference: value, what })
   }
-  if (isPlainObject(config.logo)) {
-    add(['logo', 'light'], config.logo.light, 'logo image')
-    add(['logo', 'dark'], config.logo.dark, 'logo image')
-  } else add(['logo'], config.logo, 'logo image')
-  add(['favicon'], config.favicon, 'favicon')
+  const addImage = (segments: (string | number)[], value: unknown, what: FileKind) => {
+    if (isPlainObject(value)) {
+      add([...segments, 'light'], value.light, what)
+      add([...segments, 'dark'], value.dark, what)
+    } else add(segments, value, what)
+  }
+  const addApi = (segments: (string | number)[], value: unknown, what: FileKind) => {
+    if (Array.isArray(value)) value.forEach((entry, index) => addApi([...segments, index], entry, what))
+    else if (isPlainObject(value)) add([...segments, 'source'], value.source, what)
+    else add(segments, value, what)
+  }
+  addImage(['logo'], config.logo, 'logo image')
+  addImage(['favicon'], config.favicon, 'favicon')
   add(['backgroundImage'], config.backgroundImage, 'background image')
-  if (Array.isArray(config.openapi)) config.openapi.forEach((file, index) => add(['openapi', index], file, 'OpenAPI file'))
-  else add(['openapi'], config.openapi, 'OpenAPI file')
+  if (isPlainObject(config.background)) addImage(['background', 'image'], config.background.image, 'background image')
+  addApi(['openapi'], config.openapi, 'OpenAPI file')
+  if (isPlainObject(config.api)) {
+    addApi(['api', 'openapi'], config.api.openapi, 'OpenAPI file')
+    addApi(['api', 'asyncapi'], config.api.asyncapi, 'AsyncAPI file')
+  }
+  const walk = (node: unknown, at: (string | number)[]) => {
+    if (Array.isArray(node)) return node.forEach((child, index) => walk(child, [...at, index]))
+    if (!isPlainObject(node)) return
+    addApi([...at, 'openapi'], node.openapi, 'OpenAPI file')
+    addApi([...at, 'asyncapi'], node.asyncapi, 'AsyncAPI file')
+    for (const key of [...NAVIGATION_LISTS, 'pages'] as const) if (node[key] !== undefined) walk(node[key], [...at, key])
+  }
+  walk(config.navigation, ['navigation'])
+  // mint.json's tabs and anchors name OpenAPI files too.
+  for (const key of ['tabs', 'anchors'] as const) {
+    if (Array.isArray(config[key])) (config[key] as unknown[]).forEach((item, index) => isPlainObject(item) && add([key, index, 'openapi'], item.openapi, 'OpenAPI file'))
+  }
   return found
 }
 
-/** The local OpenAPI files a config names, as written. */
-export const openApiFilesOf = (config: unknown) => referencedFiles(config).filter((file) => file.what === 'OpenAPI file').map((file) => file.reference)
+/** The local OpenAPI files a config names, as written, each once. */
+export const openApiFilesOf = (config: unknown) => [...new Set(referencedFiles(config).filter((file) => file.what === 'OpenAPI file').map((file) => file.reference))]
+
+const IMAGE_KINDS: ReadonlySet<FileKind> = new Set(['logo image', 'favicon', 'background image'])
+/** The local images a config names, as written, each once. */
+export const imageFilesOf = (config: unknown) => [...new Set(referencedFiles(config).filter((file) => IMAGE_KINDS.has(file.what)).map((file) => file.reference))]
+
+const OPERATION = /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S.*)$/i
+/** A navigation entry naming an OpenAPI operation ("GET /users", "openapi.json POST /users"), or null for a page. */
+export function operationOf(page: string): { file: string | null; operation: string } | null {
+  const match = OPERATION.exec(page.trim())
+  if (!match) return null
+  const [, file, method, target] = match
+  return { file: file ?? null, operation: `${method!.toUpperCase()} ${target!.trim()}` }
+}
 
 /** What a docs index makes of a config, for the editor: the page paths as a set, to look up per keystroke. */
 export interface DocsLookup {
   index: DocsIndex
   pages: Set<string>
   files: Set<string>
+  /** Markdown files that are not pages, by page path, with why. */
+  excluded: Map<string, string>
 }
 
 export const docsLookup = (index: DocsIndex): DocsLookup => ({
   index,
   pages: new Set(index.pages.map((page) => page.path)),
   files: new Set([...index.files, ...index.pages.map((page) => page.file)]),
+  excluded: new Map((index.excluded ?? []).map((entry) => [entry.path, entry.reason])),
 })
+
+const PAGE_EXTENSION = /\.mdx?$/i
 
 /**
  * Warnings for what the config names and the docs folder does not hold: every page without a
- * file, every missing image, every OpenAPI file missing or invalid. Warnings, not errors: the
- * file itself follows its rules, the folder is what is short.
+ * file (or written with its extension, or pointing at a file that is not a page), every OpenAPI
+ * operation its files do not have, every missing or broken image and OpenAPI file. Warnings, not
+ * errors: the file itself follows its rules, the folder is what is short.
  */
-export function docsProblems(config: unknown, docs: DocsLookup, openapi: readonly OpenApiCheck[] = []): SiteConfigProblem[] {
+export function docsProblems(config: unknown, docs: DocsLookup, openapi: readonly OpenApiCheck[] = [], images: readonly ImageCheck[] = []): SiteConfigProblem[] {
   const problems: SiteConfigProblem[] = []
-  forEachPage(config, (page, segments) => {
+  const checks = new Map(openapi.map((check) => [docsRelative(check.file), check]))
+  const allSpecs = openApiFilesOf(config)
+  forEachPage(config, (page, segments, scope) => {
+    const operation = operationOf(page)
+    if (operation) {
+      const message = operationProblem(operation, scope.length ? scope : allSpecs, checks)
+      if (message) problems.push({ path: formatProblemPath(segments), message })
+      return
+    }
     // Most pages are written as the index keeps them: looked up as they are first.
     if (docs.pages.has(page)) return
     const key = pageKey(page)
-    if (key && !docs.pages.has(key)) {
-      problems.push({ path: formatProblemPath(segments), message: `has no page in the docs folder: expected ${key}.mdx or ${key}.md` })
+    if (!key) return
+    if (PAGE_EXTENSION.test(page.trim())) {
+      problems.push({ path: formatProblemPath(segments), message: `is written with its extension: Mintlify names pages without one, so write "${key}"` })
+      if (docs.pages.has(key)) return
     }
+    const excluded = docs.excluded.get(key)
+    if (excluded) problems.push({ path: formatProblemPath(segments), message: `is not a page: ${excluded}` })
+    else if (!docs.pages.has(key)) problems.push({ path: formatProblemPath(segments), message: `has no page in the docs folder: expected ${key}.mdx or ${key}.md` })
   })
-  const checks = new Map(openapi.map((check) => [check.file, check]))
+  const imageChecks = new Map(images.map((check) => [docsRelative(check.file), check]))
   for (const { segments, reference, what } of referencedFiles(config)) {
     const file = docsRelative(reference)
-    const check = checks.get(reference)
-    if (check && check.state !== 'valid') {
+    const check = checks.get(file)
+    const image = imageChecks.get(file)
+    if (what === 'OpenAPI file' && check && check.state !== 'valid') {
       problems.push({ path: formatProblemPath(segments), message: openApiMessage(check) })
-    } else if (!check && !docs.files.has(file)) {
+    } else if (image && image.state !== 'image') {
+      problems.push({ path: formatProblemPath(segments), message: imageMessage(image, what) })
+    } else if (!check && !image && !docs.files.has(file)) {
       problems.push({ path: formatProblemPath(segments), message: `is not in the docs folder: no ${what} at ${file}` })
     }
   }
   return problems
+}
+
+function operationProblem(operation: { file: string | null; operation: string }, scope: readonly string[], checks: ReadonlyMap<string, OpenApiCheck>): string | null {
+  const files = operation.file ? [operation.file] : scope
+  if (files.length === 0) return `names the API operation ${operation.operation}, but no OpenAPI file is set here or above it`
+  const found = files.map((file) => checks.get(docsRelative(file)))
+  // Not checked yet (or a URL): nothing to say.
+  if (found.some((check) => !check || check.state !== 'valid' || !check.operations)) return null
+  if (found.some((check) => check!.operations!.includes(operation.operation))) return null
+  const known = found.flatMap((check) => check!.operations!)
+  const names = files.map(docsRelative).join(', ')
+  return `is not an operation of ${names}${known.length ? `: it has ${known.length} (${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''})` : ''}`
+}
+
+function imageMessage(check: ImageCheck, what: string): string {
+  if (check.state === 'missing') return `is not in the docs folder: no ${what} at ${docsRelative(check.file)}`
+  if (check.state === 'unreadable') return `cannot be read: ${docsRelative(check.file)}`
+  return `is not an image: ${docsRelative(check.file)} holds no PNG, JPEG, GIF, WebP, AVIF, ICO or SVG picture`
 }
 
 function openApiMessage(check: OpenApiCheck): string {

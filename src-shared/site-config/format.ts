@@ -37,3 +37,22 @@ export function formatProblemPath(path: readonly PropertyKey[]): string {
   }
   return text
 }
+
+/**
+ * Reads a problem path back into segments (the inverse of formatProblemPath): `$` is the root,
+ * `.key` and `["key"]` are keys, `[3]` is an index.
+ */
+export function parseProblemPath(text: string): (string | number)[] {
+  if (text === '$') return []
+  const segments: (string | number)[] = []
+  const token = /(?:^|\.)([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y
+  while (token.lastIndex < text.length) {
+    const at = token.lastIndex
+    const match = token.exec(text)
+    if (!match) throw new Error(`Not a problem path: ${text} (at ${at})`)
+    if (match[1] !== undefined) segments.push(match[1])
+    else if (match[2] !== undefined) segments.push(Number(match[2]))
+    else segments.push(JSON.parse(match[3]!) as string)
+  }
+  return segments
+}

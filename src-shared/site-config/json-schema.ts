@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { MintlifySiteConfigSchema, type RuleSet } from './rule-sets'
 import { SiteConfigSchema } from './schema'
+import type { ConfigFormat } from './config-format'
+import { DocsConfigSchema } from './docs-schema'
 
 /**
  * site.json's JSON Schema for Monaco's JSON language service: completions, hovers (the spec's
@@ -18,4 +20,9 @@ function jsonSchemaOf(schema: z.ZodType) {
 export const siteConfigJsonSchema = jsonSchemaOf(SiteConfigSchema)
 export const mintlifySiteConfigJsonSchema = jsonSchemaOf(MintlifySiteConfigSchema)
 
-export const jsonSchemaFor = (rules: RuleSet) => (rules === 'mintlify' ? mintlifySiteConfigJsonSchema : siteConfigJsonSchema)
+let docsJsonSchema: ReturnType<typeof jsonSchemaOf> | null = null
+/** docs.json's, made on first use: its recursive navigation makes it the largest (about 260 kB). */
+export const docsConfigJsonSchema = () => (docsJsonSchema ??= z.toJSONSchema(DocsConfigSchema, { target: 'draft-07', io: 'input' }))
+
+export const jsonSchemaFor = (rules: RuleSet, format: ConfigFormat = 'site') =>
+  format === 'docs' ? docsConfigJsonSchema() : rules === 'mintlify' ? mintlifySiteConfigJsonSchema : siteConfigJsonSchema

@@ -20,6 +20,17 @@ const OUTSIDE_SPEC = 'outside-spec'
 function knownShapeOf(schema: z.ZodType, seen: Map<z.ZodType, KnownShape | null>): KnownShape | null {
   if (seen.has(schema)) return seen.get(schema)!
   if (schema instanceof z.ZodOptional) return knownShapeOf(schema.unwrap() as z.ZodType, seen)
+  if (schema instanceof z.ZodLazy) {
+    // Registered first: a lazy schema is how docs.json's navigation refers to itself.
+    const shape: KnownShape = {}
+    seen.set(schema, shape)
+    const inner = knownShapeOf(schema.unwrap() as z.ZodType, seen)
+    if (!inner) {
+      seen.set(schema, null)
+      return null
+    }
+    return Object.assign(shape, inner)
+  }
   if (schema instanceof z.ZodObject) {
     // Registered before its fields are read, so a group inside a group finds the same shape.
     const shape: KnownShape = { fields: new Map(), warnUnknown: !(schema.def.catchall instanceof z.ZodNever) }
@@ -34,15 +45,21 @@ function knownShapeOf(schema: z.ZodType, seen: Map<z.ZodType, KnownShape | null>
   if (schema instanceof z.ZodUnion) {
     const shape: KnownShape = {}
     seen.set(schema, shape)
-    // The schemas' unions hold at most one object and one list option ("a path or an object").
+    // An object option and a list option ("a path or an object", "a path or a list"); where
+    // several options are objects (docs.json's navbar button kinds), a key any of them knows is known.
     const options = (schema.options as z.ZodType[]).map((option) => knownShapeOf(option, seen))
-    const fieldsOption = options.find((option) => option?.fields)
+    const fieldsOptions = options.filter((option) => option?.fields) as KnownShape[]
     const itemsOption = options.find((option) => option?.items)
-    if (!fieldsOption && !itemsOption) {
+    if (!fieldsOptions.length && !itemsOption) {
       seen.set(schema, null)
       return null
     }
-    Object.assign(shape, fieldsOption, itemsOption && { items: itemsOption.items })
+    if (fieldsOptions.length === 1) Object.assign(shape, fieldsOptions[0])
+    else if (fieldsOptions.length > 1) {
+      shape.fields = new Map(fieldsOptions.flatMap((option) => [...option.fields!]))
+      shape.warnUnknown = fieldsOptions.every((option) => option.warnUnknown)
+    }
+    if (itemsOption) shape.items = itemsOption.items
     return shape
   }
   seen.set(schema, null)
@@ -72,6 +89,14 @@ function buildShape(rules: RuleSet): KnownShape {
 
 const shapes: Record<RuleSet, KnownShape> = { spec: buildShape('spec'), mintlify: buildShape('mintlify') }
 
+/** The keys a schema knows at each place, for walkExtraKeys: built once per schema. */
+export function knownShapeFor(schema: z.ZodType): KnownShape {
+  const shape = knownShapeOf(schema, new Map())
+  if (!shape) throw new Error('A schema of objects or lists is needed to know its keys.')
+  return shape
+}
+export type { KnownShape }
+
 export interface ExtraKeyVisitor {
   /** A key the rule set does not know at all, with the keys it knows beside it. */
   unknown(path: readonly PropertyKey[], knownSiblings: Iterable<string>): void
@@ -84,6 +109,11 @@ export interface ExtraKeyVisitor {
  * the spec, in one walk of the value. The path array is reused: read it during the call, do not keep it.
  */
 export function forEachExtraKey(config: unknown, rules: RuleSet, visitor: ExtraKeyVisitor): void {
+  walkExtraKeys(config, shapes[rules], visitor)
+}
+
+/** forEachExtraKey over any schema's known shape (see knownShapeFor). */
+export function walkExtraKeys(config: unknown, known: KnownShape, visitor: ExtraKeyVisitor): void {
   // One path array, pushed and popped, so a file without extra keys allocates no paths.
   const path: PropertyKey[] = []
   const visit = (value: unknown, shape: KnownShape): void => {
@@ -105,5 +135,5 @@ export function forEachExtraKey(config: unknown, rules: RuleSet, visitor: ExtraK
       }
     }
   }
-  visit(config, shapes[rules])
+  visit(config, known)
 }

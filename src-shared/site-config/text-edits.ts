@@ -153,11 +153,15 @@ function permutation(before: readonly unknown[], after: readonly unknown[]): num
   return order
 }
 
-/** Applies `changes` to `text` one at a time, each as the smallest edit that makes it. */
-export function applyValueChanges(text: string, changes: readonly ValueChange[], positions?: KeyPositions): string {
+/**
+ * Applies `changes` to `text` one at a time, each as the smallest edit that makes it. `unique`
+ * says no object of the text writes a key twice (the editor edits only such texts), so a value is
+ * found at the first occurrence of its key without reading the rest of its object.
+ */
+export function applyValueChanges(text: string, changes: readonly ValueChange[], positions?: KeyPositions, { unique = false }: { unique?: boolean } = {}): string {
   const style = detectTextStyle(text)
   let current = text
-  for (const change of changes) current = applyEdits(current, editsFor(current, change, style, positions))
+  for (const change of changes) current = applyEdits(current, editsFor(current, change, style, positions, unique))
   return current
 }
 
@@ -173,11 +177,11 @@ class TextEditError extends Error {
   override name = 'TextEditError'
 }
 
-function editsFor(text: string, change: ValueChange, style: TextStyle, positions?: KeyPositions): Edit[] {
+function editsFor(text: string, change: ValueChange, style: TextStyle, positions: KeyPositions | undefined, unique: boolean): Edit[] {
   // The edit of a keystroke: a value that exists is replaced, found by scanning tokens, without
   // building a tree of the whole file (which a 6,000-page file would pay on every keystroke).
   if (change.kind === 'set' && change.path.length > 0) {
-    const found = locateValue(text, change.path)
+    const found = locateValue(text, change.path, unique)
     if (found) return [{ offset: found.offset, length: found.end - found.offset, content: render(change.value, style, lineIndentAt(text, found.offset), found.inline) }]
   }
   const root = parseTree(text)
@@ -249,7 +253,7 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
  * one line; null when there is no such value. Scans tokens only. A key written twice in one object
  * means its last occurrence, as JSON.parse reads it.
  */
-function locateValue(text: string, path: JsonPath): { offset: number; end: number; inline: boolean } | null {
+function locateValue(text: string, path: JsonPath, unique: boolean): { offset: number; end: number; inline: boolean } | null {
   const scanner = createScanner(text, true)
   scanner.scan()
   let found: { offset: number; end: number; inline: boolean } | null = null
@@ -274,7 +278,10 @@ function locateValue(text: string, path: JsonPath): { offset: number; end: numbe
         const key = scanner.getTokenValue()
         if (scanner.scan() !== SyntaxKind.ColonToken) return false
         scanner.scan()
-        if (key === segment) match = scanner.getTokenOffset()
+        if (key === segment) {
+          match = scanner.getTokenOffset()
+          if (unique) break
+        }
         if (!skipValue(scanner)) return false
         if (scanner.getToken() === SyntaxKind.CommaToken) scanner.scan()
         else if (scanner.getToken() !== SyntaxKind.CloseBraceToken) return false

@@ -43,19 +43,26 @@ export function validateSiteConfig(value: unknown): SiteConfigReport {
 }
 
 /**
- * Checks site.json text: a JSON syntax error is reported at `$` with its line and column, and a
- * key written twice in one object (which JSON.parse would silently collapse) is an error at each place.
+ * A config file's text read for checking: a JSON syntax error as one problem at `$` with its
+ * line and column, or the value with every key written twice in one object (which JSON.parse
+ * would silently collapse) as an error at each place.
  */
-export function checkSiteConfigText(text: string, rules: RuleSet = 'spec'): SiteConfigCheck {
+export function readConfigText(text: string): { ok: false; problem: SiteConfigProblem } | { ok: true; value: unknown; duplicates: SiteConfigProblem[] } {
   const parsed = parseJsonText(text)
   if (!parsed.ok) {
     const { line, column, message } = parsed.error
-    return { rules, valid: false, errors: [{ path: '$', message: `is not valid JSON at line ${line}, column ${column}: ${message}` }], warnings: [], info: [] }
+    return { ok: false, problem: { path: '$', message: `is not valid JSON at line ${line}, column ${column}: ${message}`, line, column } }
   }
-  const check = checkSiteConfig(parsed.value, rules)
-  const duplicates = duplicateKeyProblems(findDuplicateKeys(text))
-  if (duplicates.length === 0) return check
-  return { ...check, valid: false, errors: [...duplicates, ...check.errors] }
+  return { ok: true, value: parsed.value, duplicates: duplicateKeyProblems(findDuplicateKeys(text)) }
+}
+
+/** Checks site.json text (see readConfigText). */
+export function checkSiteConfigText(text: string, rules: RuleSet = 'spec'): SiteConfigCheck {
+  const read = readConfigText(text)
+  if (!read.ok) return { rules, valid: false, errors: [read.problem], warnings: [], info: [] }
+  const check = checkSiteConfig(read.value, rules)
+  if (read.duplicates.length === 0) return check
+  return { ...check, valid: false, errors: [...read.duplicates, ...check.errors] }
 }
 
 /** Checks site.json text against the spec (see checkSiteConfigText). */

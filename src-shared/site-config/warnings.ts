@@ -84,7 +84,7 @@ function basicAuthNameWarnings(api: unknown): SiteConfigProblem[] {
 }
 
 /** A known key the writer probably meant: same letters in another case, or one or two typos away. */
-function closestKnownKey(key: string, known: Iterable<string>): string | undefined {
+export function closestKnownKey(key: string, known: Iterable<string>): string | undefined {
   const maxTypos = Math.min(2, Math.floor(key.length / 3))
   let closest: string | undefined
   let closestDistance = maxTypos + 1

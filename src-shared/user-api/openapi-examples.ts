@@ -152,7 +152,7 @@ export const API_EXAMPLES: readonly ApiExample[] = [
     summary: 'DELETE /api/user',
     description: 'A DELETE with the API token: nothing in the API deletes a group.',
     request: { method: 'DELETE', body: { json: { user_group_id: 'acme' } } },
-    response: { status: 405, headers: { allow: 'GET, PUT, POST' }, body: failure('DELETE is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).') },
+    response: { status: 405, headers: { allow: 'GET, PUT, POST, OPTIONS' }, body: failure('DELETE is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).') },
     shared: 'MethodNotAllowed',
   },
   {

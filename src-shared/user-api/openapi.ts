@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { buildCurlCommand, buildNodeGetSample } from './code-samples'
+import { buildCodeSample, type SampleCall, type SampleLanguage } from './code-samples'
 import { API_EXAMPLES, type ApiExample, type SharedResponseName } from './openapi-examples'
 import {
   ApiFailureBodySchema,
@@ -14,6 +14,8 @@ import {
   UpdateResponseSchema,
   UserGroupSchema,
   USER_API_PATH,
+  type GetOrCreateRequest,
+  type UpdateRequest,
 } from './schemas'
 
 /*
@@ -38,6 +40,8 @@ export interface OpenApiDocument extends JsonObject {
 export interface OpenApiOptions {
   /** `servers[0].url`: a deployment's base URL, without `/api/user`. Otherwise a `{base_url}` variable. */
   serverUrl?: string
+  /** `info.contact`: where the document's readers ask about the API (a URL or an e-mail address). */
+  contact?: { url: string } | { email: string }
 }
 
 const OPENAPI_VERSION = '3.1.0'
@@ -51,6 +55,9 @@ const JSON_MEDIA = 'application/json'
 /** The README's `embed-console sandbox --port 8765`: the default server, and the samples' URL. */
 const SANDBOX_EXAMPLE_URL = 'http://127.0.0.1:8765'
 const SECURITY_SCHEME = 'apiToken'
+const ALLOWED_METHODS = 'GET, PUT, POST, OPTIONS'
+/** `info.contact` when none is given: who wrote the document (`embed-console openapi --contact` names the API's support). */
+const GENERATOR_CONTACT = { name: 'Embed Console, which generated this document' }
 const schemaRef = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 const responseRef = (name: SharedResponseName) => ({ $ref: `#/components/responses/${name}` })
 
@@ -115,7 +122,7 @@ Embed Console generates this document from the zod schemas its client and its lo
 
 **Authentication.** Every request sends \`Authorization: Token <API_TOKEN>\` (the word \`Token\` is matched in any case). An API token belongs to one environment, \`Customer\` or \`Testing\`: group ids are unique within an environment, and a group token is looked up only in the caller's. A missing or malformed header, or an unknown token, gets 401 with \`WWW-Authenticate: Token\`, before the body is read. The user group token in the answers is a different credential: it identifies the group when an embedded dashboard is rendered.
 
-**Errors.** Every answer carries \`success\`: 1 for success, 0 for failure. A failure has a real HTTP status (400, 401, 404, 405, 413 or 500) and the body \`{"success": 0, "error": "<sentence>"}\`; some servers put the sentence in \`message\` instead. No request gets 409: get-or-create on a known id returns that group. A path other than \`/api/user\` (\`/api/user/\` included) gets a plain-text 404 without this envelope, so a 404 *with* the envelope means "no such group or token" and one *without* it means a wrong base URL. An error never repeats a token. A query string is ignored, and the body is read as JSON whatever the \`Content-Type\` says.
+**Errors.** Every answer carries \`success\`: 1 for success, 0 for failure. A failure has a real HTTP status (400, 401, 404, 405, 413 or 500) and the body \`{"success": 0, "error": "<sentence>"}\`; some servers put the sentence in \`message\` instead. No request gets 409: get-or-create on a known id returns that group. A path other than \`/api/user\` (\`/api/user/\` included) gets a plain-text 404 without this envelope, so a 404 *with* the envelope means "no such group or token" and one *without* it means a wrong base URL. An error never repeats a token. A query string is ignored, and the body is read as JSON whatever the \`Content-Type\` says. Browsers may call the API from any origin: answers carry \`Access-Control-Allow-Origin: *\`, and the CORS preflight (OPTIONS) is answered without a token.
 
 **Limits.** A request body may be up to 1 MB (exactly 1 MB is accepted); past that the answer is 413 and the connection is closed. Embed Console's client reads at most 5 MB of an answer and gives up after 15 s by default. Nothing is retried automatically: get-or-create and update would be safe to retry, a rotation is not. A server that limits requests answers 429 with \`Retry-After\`; the sandbox has no rate limit.
 
@@ -128,7 +135,9 @@ const GET_DESCRIPTION = `Returns the user group with this \`user_group_id\` in t
 - curl: \`curl -X GET "$BASE_URL/api/user" -H "Authorization: Token $API_TOKEN" -H "Content-Type: application/json" --data '{"user_group_id": "acme"}'\` (not \`-G\`, which moves the data into the query string);
 - Node: \`http.request\` or \`https.request\` with \`method: 'GET'\`, writing the JSON before \`end()\` (or undici's \`request\`).
 
-\`user_group_id\` is required and must contain a non-space character; \`name\`, \`mapping\` and \`properties\` are optional. An unknown field is refused with 400, not dropped. The mapping is kept but no answer returns it. The sandbox gives a group created without a name the empty string; another server may answer \`null\`.`
+\`user_group_id\` is required and must contain a non-space character; \`name\`, \`mapping\` and \`properties\` are optional. An unknown field is refused with 400, not dropped. The mapping is kept but no answer returns it. The sandbox gives a group created without a name the empty string; another server may answer \`null\`.
+
+The sandbox keeps text exactly: \`properties\` come back as the JSON text they were sent in (a \`__proto__\` key, an integer past 2^53), and an id or name it could not keep as sent (one holding a NUL, or half of a surrogate pair) is refused with 400 rather than changed.`
 
 const PUT_DESCRIPTION = `Changes only the fields given on the user group with this \`user_group_id\` in the API token's environment, and returns the group: its token and \`team_id\` stay the same. Send only the fields to change; a field sent as \`null\` is refused (400), not cleared. An unknown id gets 404 and nothing is created: GET creates.`
 
@@ -143,9 +152,8 @@ const SHARED_RESPONSES: Record<SharedResponseName, { description: string; header
     headers: { 'WWW-Authenticate': { description: 'The scheme to use.', schema: { type: 'string', const: 'Token' } } },
   },
   MethodNotAllowed: {
-    description:
-      'A method other than GET, PUT or POST on `/api/user` (DELETE, PATCH, HEAD, OPTIONS…). Nothing in the API deletes a user group.',
-    headers: { Allow: { description: 'The methods `/api/user` accepts.', schema: { type: 'string', const: 'GET, PUT, POST' } } },
+    description: 'A method other than GET, PUT, POST or OPTIONS on `/api/user` (DELETE, PATCH, HEAD…). Nothing in the API deletes a user group.',
+    headers: { Allow: { description: 'The methods `/api/user` accepts.', schema: { type: 'string', const: ALLOWED_METHODS } } },
   },
   PayloadTooLarge: {
     description:
@@ -160,14 +168,14 @@ const SHARED_RESPONSES: Record<SharedResponseName, { description: string; header
 const statusDescriptions: Record<Operation, Record<number, string | SharedResponseName>> = {
   get: {
     200: 'The user group, found or created: `new_user_group` tells which. A creation is 200 too.',
-    400: 'The body is empty, not JSON, or not valid: a missing or blank `user_group_id`, an unknown field, a value of the wrong type. The sentence names each field and its problem.',
+    400: 'The body is empty, not UTF-8 JSON, or not valid: a missing or blank `user_group_id`, an unknown field, a value of the wrong type, an id or name holding a NUL or half a surrogate pair. The sentence names each field and its problem.',
     401: 'Unauthorized',
     413: 'PayloadTooLarge',
     500: 'ServerError',
   },
   put: {
     200: 'The user group after the update.',
-    400: 'The body is empty, not JSON, or not valid: a missing or blank `user_group_id`, an unknown field, a value of the wrong type. The sentence names each field and its problem.',
+    400: 'The body is empty, not UTF-8 JSON, or not valid: a missing or blank `user_group_id`, an unknown field, a value of the wrong type, an id or name holding a NUL or half a surrogate pair. The sentence names each field and its problem.',
     401: 'Unauthorized',
     404: "No user group has this `user_group_id` in the API token's environment.",
     413: 'PayloadTooLarge',
@@ -207,7 +215,19 @@ interface OperationFields {
   request: { id: string; schema: z.ZodType }
   answer: string
   /** `x-codeSamples` built from the first request example's body. */
-  codeSamples?: (body: unknown) => JsonObject[]
+  codeSamples: (body: unknown) => JsonObject[]
+}
+
+/**
+ * Every answer's `user_group.token` is the `current_token` a rotation takes: the link a docs
+ * site or a generated client follows from any of the three operations to the next rotation.
+ */
+const ROTATION_LINK: JsonObject = {
+  rotateToken: {
+    operationId: 'rotateUserGroupToken',
+    description: 'The `user_group.token` of this answer is the `current_token` that rotates it.',
+    requestBody: { current_token: '{$response.body#/user_group/token}' },
+  },
 }
 
 function operation(method: Operation, fields: OperationFields): JsonObject {
@@ -232,7 +252,12 @@ function operation(method: Operation, fields: OperationFields): JsonObject {
       continue
     }
     const examples = ownExamples.filter((example) => String(example.response.status) === status)
-    responses[status] = { description, content: jsonContent(Number(status) < 300 ? fields.answer : 'ApiFailure', responseExamples(examples, describe)) }
+    const success = Number(status) < 300
+    responses[status] = {
+      description,
+      content: jsonContent(success ? fields.answer : 'ApiFailure', responseExamples(examples, describe)),
+      ...(success ? { links: ROTATION_LINK } : {}),
+    }
   }
   const firstBody = Object.values(requestExamples)[0] as { value: Json } | undefined
   return {
@@ -240,7 +265,7 @@ function operation(method: Operation, fields: OperationFields): JsonObject {
     operationId: fields.operationId,
     description: fields.description,
     tags: ['User groups'],
-    ...(fields.codeSamples && firstBody ? { 'x-codeSamples': fields.codeSamples(firstBody.value) } : {}),
+    ...(firstBody ? { 'x-codeSamples': fields.codeSamples(firstBody.value) } : {}),
     requestBody: {
       description: fields.body,
       required: true,
@@ -269,15 +294,58 @@ function sharedResponses(): JsonObject {
   )
 }
 
+const SAMPLE_LANGUAGES: Array<[language: SampleLanguage, lang: string, label: (call: SampleCall) => string]> = [
+  ['curl', 'bash', () => 'curl'],
+  ['javascript', 'javascript', (call) => (call.operation === 'getOrCreate' ? 'Node (http.request)' : 'JavaScript (fetch)')],
+  ['python', 'python', () => 'Python (requests)'],
+]
+
 /**
- * Samples for the GET, since a docs site's own would use fetch and fail. Mintlify and Redoc read
- * `x-codeSamples`; the API token comes from $EMBED_CONSOLE_TOKEN, as in the app's curl commands.
+ * The app's own code samples (src-shared/user-api/code-samples.ts) as `x-codeSamples`, which
+ * Mintlify and Redoc show: the GET's avoid fetch, which refuses its body, and a rotation reads
+ * the group's token from $CURRENT_GROUP_TOKEN. The API token comes from $EMBED_CONSOLE_TOKEN.
  */
-function getCodeSamples(baseUrl: string, body: unknown): JsonObject[] {
-  return [
-    { lang: 'bash', label: 'curl', source: buildCurlCommand('getOrCreate', baseUrl, body) },
-    { lang: 'javascript', label: 'Node (http.request)', source: buildNodeGetSample(baseUrl, body) },
-  ]
+function codeSamples(baseUrl: string, call: SampleCall): JsonObject[] {
+  return SAMPLE_LANGUAGES.map(([language, lang, label]) => ({ lang, label: label(call), source: buildCodeSample(language, baseUrl, call).code }))
+}
+
+/**
+ * The methods the API does not accept, on the path so that its 405 is attached to it. Hidden from
+ * a docs site's navigation (Mintlify's `x-hidden`): no reader needs a page for them.
+ */
+function notAllowed(method: 'DELETE' | 'PATCH'): JsonObject {
+  return {
+    summary: `${method} is not allowed`,
+    operationId: `${method.toLowerCase()}UserGroupNotAllowed`,
+    description: `Nothing in the API ${method === 'DELETE' ? 'deletes' : 'patches'} a user group: \`/api/user\` answers ${method} (and any method but GET, PUT, POST and OPTIONS) with 405, before it looks at the token.`,
+    tags: ['User groups'],
+    security: [],
+    'x-hidden': true,
+    responses: { 405: responseRef('MethodNotAllowed') },
+  }
+}
+
+/** The CORS preflight browsers send before a PUT or POST from another origin (a docs playground). */
+const PREFLIGHT: JsonObject = {
+  summary: 'CORS preflight',
+  operationId: 'userGroupPreflight',
+  description:
+    'What a browser asks before it sends PUT or POST (or GET with a body) from a page of another origin, such as a docs site\'s playground. Answered without a token: any origin may call the API, since every call needs the API token and no cookie is involved. A public page may reach a local sandbox (Chrome\'s Private Network Access).',
+  tags: ['User groups'],
+  security: [],
+  'x-hidden': true,
+  responses: {
+    204: {
+      description: 'The methods and headers a call from another origin may use.',
+      headers: {
+        Allow: { description: 'The methods `/api/user` accepts.', schema: { type: 'string', const: ALLOWED_METHODS } },
+        'Access-Control-Allow-Origin': { description: 'Any origin.', schema: { type: 'string', const: '*' } },
+        'Access-Control-Allow-Methods': { description: 'The methods of the API.', schema: { type: 'string', const: 'GET, PUT, POST' } },
+        'Access-Control-Allow-Headers': { description: 'The headers a call sends.', schema: { type: 'string', const: 'Authorization, Content-Type' } },
+        'Access-Control-Allow-Private-Network': { description: 'Sent when the preflight asks (Access-Control-Request-Private-Network: true).', schema: { type: 'string', const: 'true' } },
+      },
+    },
+  },
 }
 
 function servers(serverUrl: string | undefined): JsonObject[] {
@@ -300,6 +368,7 @@ function servers(serverUrl: string | undefined): JsonObject[] {
 /** The OpenAPI 3.1 document of GET, PUT and POST {base_url}/api/user. */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const serverUrl = options.serverUrl?.replace(/\/+$/, '')
+  const sampleUrl = serverUrl ?? SANDBOX_EXAMPLE_URL
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -307,14 +376,15 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       summary: 'Get or create, update and rotate the token of the user groups of embedded dashboards.',
       description: INFO_DESCRIPTION,
       version: DOCUMENT_VERSION,
+      contact: options.contact ? { name: 'API support', ...options.contact } : GENERATOR_CONTACT,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: servers(serverUrl),
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: [{ name: 'User groups', description: 'The user groups of embedded dashboards, at `{base_url}/api/user`.' }],
     paths: {
       [OPENAPI_PATH]: {
-        description:
-          'Every operation of the API; the method selects it. Any other method gets 405 with `Allow: GET, PUT, POST` (the `MethodNotAllowed` response).',
+        description: `Every operation of the API; the method selects it. Browsers' CORS preflight (OPTIONS) is answered without a token; any other method gets 405 with \`Allow: ${ALLOWED_METHODS}\` (the \`MethodNotAllowed\` response, shown on DELETE and PATCH).`,
         get: operation('get', {
           summary: 'Get or create a user group',
           operationId: 'getOrCreateUserGroup',
@@ -322,7 +392,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           body: 'A JSON body on a GET, which is unusual: send it with `curl -X GET --data \'…\'` or Node\'s `http.request`, not with `fetch`, which refuses a body on GET. The id of the group, and what to create it with if it does not exist yet.',
           request: { id: 'GetOrCreateRequest', schema: GetOrCreateRequestSchema },
           answer: 'GetOrCreateResponse',
-          codeSamples: (body) => getCodeSamples(serverUrl ?? SANDBOX_EXAMPLE_URL, body),
+          codeSamples: (body) => codeSamples(sampleUrl, { operation: 'getOrCreate', request: body as GetOrCreateRequest }),
         }),
         put: operation('put', {
           summary: 'Update a user group',
@@ -331,6 +401,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           body: 'The id of the group, and only the fields to change.',
           request: { id: 'UpdateRequest', schema: UpdateRequestSchema },
           answer: 'UpdateResponse',
+          codeSamples: (body) => codeSamples(sampleUrl, { operation: 'update', request: body as UpdateRequest }),
         }),
         post: operation('post', {
           summary: "Rotate a user group's token",
@@ -339,7 +410,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           body: 'The token of the group to rotate.',
           request: { id: 'RotateTokenRequest', schema: RotateTokenRequestSchema },
           answer: 'RotateTokenResponse',
+          codeSamples: () => codeSamples(sampleUrl, { operation: 'rotateToken' }),
         }),
+        options: PREFLIGHT,
+        delete: notAllowed('DELETE'),
+        patch: notAllowed('PATCH'),
       },
     },
     components: {

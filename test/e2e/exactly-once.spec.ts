@@ -39,7 +39,7 @@ test('a lost rotation answer: outcome unknown with Check now, settled with the s
   await page.goto(app.url)
   await page.getByRole('tab', { name: 'Rotate token' }).click()
   await page.getByLabel('Group', { exact: true }).fill('lossy-1')
-  await page.getByRole('button', { name: 'Rotate token…' }).click()
+  await page.getByRole('button', { name: 'Rotate token in Lossy gateway…' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Rotate token', exact: true }).click()
   const result = page.getByRole('region', { name: 'Result' })
   await expect(result).toContainText('Token rotation failed')

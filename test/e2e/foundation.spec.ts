@@ -41,6 +41,8 @@ test.describe('the app in browser mode', () => {
     await page.keyboard.press('ArrowDown')
     await expect(nav.getByRole('button', { name: 'Bulk runs' })).toBeFocused()
     await page.keyboard.press('ArrowDown')
+    await expect(nav.getByRole('button', { name: 'Team' })).toBeFocused()
+    await page.keyboard.press('ArrowDown')
     await expect(nav.getByRole('button', { name: 'Groups' })).toBeFocused()
     await page.keyboard.press('Enter')
     await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible()

@@ -6,7 +6,7 @@ import { validate } from '@readme/openapi-parser'
 import type { Page } from '@playwright/test'
 import { buildOpenApiDocument } from '../../src-shared/user-api/openapi'
 import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
-import { checkScreen, SCREENSHOT_DIR } from './screens'
+import { checkScreen } from './screens'
 
 // "Add the API reference" in the site editor, as an operator does it: a site.json in a folder of
 // its own, the action, its one question, then openapi.json on disk (valid), site.json changed one
@@ -15,6 +15,8 @@ import { checkScreen, SCREENSHOT_DIR } from './screens'
 test.describe.configure({ mode: 'serial' })
 
 const PRODUCTION = 'https://api.acme.test'
+/** The endpoint pages, as Mintlify's scraper names them: a folder per tag, a page per operation. */
+const ENDPOINT_PAGES = ['get-or-create-a-user-group', 'update-a-user-group', 'rotate-a-user-groups-token'].map((name) => `api-reference/user-groups/${name}`)
 /** 4 spaces, an inline list and object, and a key order no serializer would choose: all kept. */
 const ORIGINAL = [
   '{',
@@ -88,17 +90,30 @@ test('asks once, saying what changes; writes a valid openapi.json beside site.js
   const dialog = question()
   await expect(dialog).toContainText('Writes openapi.json')
   await expect(dialog).toContainText(`Its server: ${PRODUCTION}, from the profile Acme production.`)
+  await expect(dialog).toContainText('And an endpoint page for each of its 3 operations, as Mintlify’s scraper makes them, in api-reference/user-groups/')
   const rows = dialog.getByRole('table').getByRole('row')
-  await expect(rows).toHaveCount(4)
+  await expect(rows).toHaveCount(5)
   await expect(rows.nth(1)).toHaveText('OpenAPI file"https://petstore.example.com/openapi.json"["https://petstore.example.com/openapi.json", "openapi.json"]')
   await expect(rows.nth(2)).toHaveText(`API › Base URL"https://old.acme.test""${PRODUCTION}"`)
   await expect(rows.nth(3)).toHaveText('API › Authentication{"method": "bearer"}{"method": "key", "name": "Authorization", "inputPrefix": "Token "}')
-  await expect(dialog).toContainText('Undo takes back these changes to site.json, which are saved when you save; openapi.json stays as written.')
+  await expect(rows.nth(4)).toHaveText(`Navigation › Group 2not set{"group": "User groups", "pages": [${ENDPOINT_PAGES.map((page) => `"${page}"`).join(', ')}]}`)
+  // The change to site.json shown as a diff of its text, before it is made.
+  const diff = dialog.getByRole('figure', { name: 'site.json, line by line' })
+  await expect(diff.locator('ins').first()).toContainText('Added:')
+  await expect(diff).toContainText(`+ ${'    '}"navigation": [{"group": "Start", "pages": ["intro"]}, {"group": "User groups", "pages": [`)
+  await expect(diff).toContainText(`- ${'    '}"navigation": [{"group": "Start", "pages": ["intro"]}],`)
+  await expect(dialog).toContainText('Undo takes back these changes to site.json in one step, and they are saved when you save; openapi.json and the endpoint pages stay as written.')
   await checkScreen(page, 'site-editor-api-reference-question')
   await dialog.getByRole('button', { name: 'Add the API reference', exact: true }).click()
 
   await expect(dialog).toHaveCount(0)
-  await expect(page.getByText('Wrote openapi.json and changed 3 fields of site.json. Undo takes back the changes to site.json; openapi.json stays as written.')).toBeVisible()
+  await expect(page.getByText('Wrote openapi.json and 3 endpoint pages, and changed 4 fields of site.json. Undo takes back the changes to site.json; the files stay as written.')).toBeVisible()
+  // The pages are in the navigation, and on disk, each naming its operation.
+  await page.getByRole('button', { name: /^User groups\s*3 pages$/ }).click()
+  for (const [index, endpoint] of ENDPOINT_PAGES.entries()) {
+    await expect(page.locator(`[id="site-field:navigation[1].pages[${index}]"]`)).toHaveValue(endpoint)
+    expect(await readFile(join(folder, `${endpoint}.mdx`), 'utf8')).toContain(`openapi: "${['GET', 'PUT', 'POST'][index]} /api/user"`)
+  }
   const written = JSON.parse(await readFile(referencePath, 'utf8'))
   expect(written).toEqual(buildOpenApiDocument({ serverUrl: PRODUCTION }))
   expect(written.servers).toEqual([{ url: PRODUCTION }])
@@ -116,8 +131,7 @@ test('asks once, saying what changes; writes a valid openapi.json beside site.js
   await expect(text).toContainText(`"baseUrl": "${PRODUCTION}"`)
   await expect(text).toContainText('"auth": {"method": "key", "name": "Authorization", "inputPrefix": "Token "}')
   await expect(text).not.toContainText(/token"\s*:/i)
-  // A screenshot only: axe objects to Monaco's own dimmed line numbers, which are not this screen's.
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/site-editor-api-reference-json.png` })
+  await checkScreen(page, 'site-editor-api-reference-json')
 })
 
 test('the docs folder finds openapi.json and validates it: no problem for the OpenAPI file', async () => {
@@ -132,30 +146,35 @@ test('the docs folder finds openapi.json and validates it: no problem for the Op
   await view('Form').click()
 })
 
-test('Undo takes back the field edits as one step; openapi.json stays', async () => {
+test('Undo takes back the field edits and the navigation group as one step; openapi.json and the pages stay', async () => {
   const written = await readFile(referencePath, 'utf8')
   await page.getByRole('button', { name: 'Undo' }).click()
   await expect(page.getByLabel('Base URL')).toHaveValue('https://old.acme.test')
   await expect(page.getByLabel('Input prefix')).toHaveValue('')
+  await expect(page.locator('[id="site-field:navigation[1]"]')).toHaveCount(0)
+  expect(await readFile(join(folder, `${ENDPOINT_PAGES[0]}.mdx`), 'utf8')).toContain('openapi:')
   await expect(page.getByText('Saved', { exact: true })).toBeVisible()
   expect(await readFile(referencePath, 'utf8')).toBe(written)
   await page.getByRole('button', { name: 'Redo' }).click()
   await expect(page.getByLabel('Base URL')).toHaveValue(PRODUCTION)
 })
 
-test('saved, site.json differs from the original by one hunk per field, its layout kept', async () => {
+test('saved, site.json differs from the original by a hunk per run of changed lines, its layout kept', async () => {
   await page.keyboard.press('ControlOrMeta+S')
   await expect(page.getByText('Saved site.json.')).toBeVisible()
   const before = join(folder, 'site.original.json')
   await writeFile(before, ORIGINAL)
   expect(hunks(before, sitePath)).toEqual([
+    // Adjacent lines, so one hunk: the openapi field, and the navigation's inline list, which keeps its layout.
     [
-      '@@ -3 +3,4 @@',
+      '@@ -3,2 +3,5 @@',
       '-    "openapi": "https://petstore.example.com/openapi.json",',
+      '-    "navigation": [{"group": "Start", "pages": ["intro"]}],',
       '+    "openapi": [',
       '+        "https://petstore.example.com/openapi.json",',
       '+        "openapi.json"',
       '+    ],',
+      `+    "navigation": [{"group": "Start", "pages": ["intro"]}, {"group": "User groups", "pages": [${ENDPOINT_PAGES.map((endpoint) => `"${endpoint}"`).join(', ')}]}],`,
     ].join('\n'),
     ['@@ -6 +9 @@', '-        "baseUrl": "https://old.acme.test",', `+        "baseUrl": "${PRODUCTION}",`].join('\n'),
     ['@@ -8 +11 @@', '-        "auth": {"method": "bearer"}', '+        "auth": {"method": "key", "name": "Authorization", "inputPrefix": "Token "}'].join('\n'),
@@ -179,7 +198,7 @@ test('with the local sandbox active, the address is written only if asked, and a
   await expect(dialog).toContainText('Replaces openapi.json')
   await expect(dialog).toContainText('It names no server, since the active profile, Local sandbox, is on this computer')
   await expect(dialog).toContainText(/Local sandbox is at http:\/\/127\.0\.0\.1:\d+, an address only this computer can reach: readers of the published site will not reach it/)
-  await expect(dialog).toContainText('None: site.json already points at openapi.json with this authentication.')
+  await expect(dialog).toContainText('None: site.json already points at openapi.json with this authentication, and lists its endpoint pages.')
   const add = dialog.getByRole('button', { name: 'Add the API reference', exact: true })
   await expect(add).toBeDisabled()
   // Writing the local address is a choice, shown before it is made.
@@ -215,6 +234,7 @@ test('an untitled document is asked to be saved first', async () => {
   await checkScreen(page, 'site-editor-api-reference-untitled')
   await save.getByRole('button', { name: 'Save as…' }).click()
   await expect(page.getByRole('dialog', { name: 'Save as' })).toBeVisible()
+  await checkScreen(page, 'site-editor-save-as')
   await page.getByRole('dialog', { name: 'Save as' }).getByRole('button', { name: 'Cancel' }).click()
 
   // The narrowest window the app supports: the Document group wraps, the action stays in reach.

@@ -41,7 +41,7 @@ test.beforeAll(async ({ browser }) => {
   // The docs folder beside it holds the pages and images the file names, so only real problems show.
   await mkdir(join(folder, 'api'))
   for (const file of ['intro.mdx', 'quickstart.md', 'changelog.mdx', 'api/overview.mdx']) await writeFile(join(folder, file), `---\ntitle: ${file}\n---\n`)
-  for (const file of ['logo.svg', 'favicon.ico']) await writeFile(join(folder, file), '')
+  for (const file of ['logo.svg', 'favicon.ico']) await writeFile(join(folder, file), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
 })
 test.afterAll(() => page.context().close())
@@ -251,6 +251,7 @@ test('"Use active profile" says a local address is not for readers, then fills t
   await page.getByRole('button', { name: 'Use active profile' }).click()
   const question = page.getByRole('dialog', { name: 'Write a local address into the site?' })
   await expect(question).toContainText('only this computer can reach')
+  await checkScreen(page, 'site-editor-local-address-question')
   await question.getByRole('button', { name: 'Write it anyway' }).click()
   // The app is shared by the test files of this worker, so ask it which profile is active.
   const answer = await fetch(`${app.origin}/ipc/profiles.list`, { method: 'POST', headers: { cookie: app.cookieHeader }, body: '{}' })
@@ -303,6 +304,7 @@ test('New starts from the template; saving it asks for a path, and asks again be
   await dialog.getByRole('button', { name: 'Save', exact: true }).click()
   const replace = page.getByRole('dialog', { name: 'Replace site.json?' })
   await expect(replace).toContainText('already exists')
+  await checkScreen(page, 'site-editor-replace-question')
   await replace.getByRole('button', { name: 'Cancel' }).click()
 
   const freshPath = join(folder, 'fresh.json')
@@ -338,6 +340,7 @@ test('a file that is not JSON opens as text at the break, with the form waiting'
   await page.getByRole('button', { name: 'Open…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
   await dialog.getByLabel('File path').fill(brokenPath)
+  await checkScreen(page, 'site-editor-open-dialog')
   await dialog.getByRole('button', { name: 'Open', exact: true }).click()
   await expect(view('JSON')).toHaveAttribute('aria-selected', 'true')
   await expect(page.getByRole('textbox', { name: 'site.json text' })).toBeFocused()
@@ -364,9 +367,9 @@ test('a 6,000-page file draws only the rows in view; a problem deep inside opens
   const field = page.locator('[id="site-field:navigation[150].pages[7]"]')
   await expect(field).toBeFocused()
   // Not text: shown as it is, and typing cannot turn it into a string; only Replace does.
-  await expect(field).toHaveText('The number: 42')
+  await expect(field).toHaveValue('The number: 42')
   await page.keyboard.type('x')
-  await expect(field).toHaveText('The number: 42')
+  await expect(field).toHaveValue('The number: 42')
   await page.getByRole('button', { name: 'Replace Page 8 with text' }).click()
   await expect(field).toBeFocused()
   await field.fill('section-151/page-8')
@@ -437,10 +440,10 @@ test('a nested group is never typed over under the spec; the Mintlify-compatible
   await openPathFromDialog(nestedPath)
   await expect(page.getByText(/This file is written for Mintlify \(2 nested groups; footer platform telegram; a background colour for one mode only\)/)).toBeVisible()
   const concepts = page.locator('[id="site-field:navigation[0].pages[1]"]')
-  await expect(concepts).toHaveText('A nested group, “Concepts”, with 2 pages')
+  await expect(concepts).toHaveValue('A nested group, “Concepts”, with 2 pages')
   await concepts.focus()
   await page.keyboard.type('x')
-  await expect(concepts).toHaveText('A nested group, “Concepts”, with 2 pages')
+  await expect(concepts).toHaveValue('A nested group, “Concepts”, with 2 pages')
   await expect(page.getByText('Unsaved changes')).toHaveCount(0)
 
   await page.getByRole('button', { name: 'Use the Mintlify-compatible rules' }).click()
@@ -455,6 +458,57 @@ test('a nested group is never typed over under the spec; the Mintlify-compatible
   await openPathFromDialog(join(folder, 'tabs.json'))
   await openPathFromDialog(nestedPath)
   await expect(page.getByLabel('Rules')).toHaveValue('mintlify')
+})
+
+test('a nested group under the spec can be flattened into its parent, moved to the Mintlify rules, or removed after a question; the view passes axe', async () => {
+  const nestedPath = join(folder, 'nested-settle.json')
+  await cp(join(FIXTURES, 'real-world-shaped/nested-groups.json'), nestedPath)
+  await openPathFromDialog(nestedPath)
+  await expect(page.getByLabel('Rules')).toHaveValue('spec')
+  const pageField = (index: number) => page.locator(`[id="site-field:navigation[0].pages[${index}]"]`)
+  await expect(pageField(1)).toHaveValue('A nested group, “Concepts”, with 2 pages')
+  await pageField(1).scrollIntoViewIfNeeded()
+  await checkScreen(page, 'site-editor-nested-spec')
+  await page.setViewportSize({ width: 800, height: 800 })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await pageField(1).scrollIntoViewIfNeeded()
+  await checkScreen(page, 'site-editor-nested-spec-800-dark')
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  // Removing it asks, from its own Remove… and from the row's ✕ alike; Cancel keeps it.
+  await page.getByRole('button', { name: 'Remove page 2…' }).click()
+  const ask = page.getByRole('dialog', { name: 'Remove this nested group?' })
+  await expect(ask).toContainText('The nested group “Concepts” goes with the 2 pages it lists.')
+  await checkScreen(page, 'site-editor-nested-remove-question')
+  await ask.getByRole('button', { name: 'Cancel' }).click()
+  await expect(pageField(1)).toHaveValue('A nested group, “Concepts”, with 2 pages')
+  await page.getByRole('button', { name: 'Remove…', exact: true }).first().click()
+  await ask.getByRole('button', { name: 'Remove', exact: true }).click()
+  await expect(pageField(1)).toHaveValue('quickstart')
+  await page.keyboard.press('ControlOrMeta+Z')
+  await expect(pageField(1)).toHaveValue('A nested group, “Concepts”, with 2 pages')
+
+  // Flatten: its pages, at any depth, stand where it stood.
+  await page.getByRole('button', { name: 'Flatten into the parent' }).first().click()
+  await expect(pageField(1)).toHaveValue('concepts/overview')
+  await expect(pageField(2)).toHaveValue('concepts/deep/one')
+  await expect(pageField(3)).toHaveValue('quickstart')
+  // What is left is not the spec's business with the navigation (a Mintlify footer platform and a one-mode background).
+  await expect(problems()).toContainText('2 errors')
+  await expect(problems()).not.toContainText('Error: Navigation')
+  await page.keyboard.press('ControlOrMeta+Z')
+  await expect(pageField(1)).toHaveValue('A nested group, “Concepts”, with 2 pages')
+
+  // Or keep it, under the rules that accept it.
+  await page.getByRole('button', { name: 'Use Mintlify rules for this file' }).first().click()
+  await expect(page.getByLabel('Rules')).toHaveValue('mintlify')
+  await expect(page.getByRole('group', { name: 'Nested group' })).toHaveCount(2)
+  await checkScreen(page, 'site-editor-nested-mintlify')
+  // Under those rules too, a nested group goes only after the question.
+  await page.locator('[id="site-field:navigation[0].pages[1]:remove"]').click()
+  await page.getByRole('dialog', { name: 'Remove this nested group?' }).getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByRole('group', { name: 'Nested group' })).toHaveCount(2)
 })
 
 test('a key written twice is an error at both places, and the form waits', async () => {
@@ -511,6 +565,7 @@ test('the docs folder: missing pages and files reported, unlisted pages dragged 
   await unlisted.getByRole('button', { name: 'Add guides/plain to a group' }).click()
   const place = page.getByRole('dialog', { name: 'Add guides/plain to a group' })
   await place.getByLabel('Group').selectOption({ label: 'Get started' })
+  await checkScreen(page, 'site-editor-place-page')
   await place.getByRole('button', { name: 'Add', exact: true }).click()
   await expect(page.getByText('Every page in the folder is in a group.')).toBeVisible()
 

@@ -1,47 +1,19 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Locator, Page } from '@playwright/test'
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type SessionApp } from './browser-mode'
+import { expect, launchBrowserMode, test } from './browser-mode'
+import { editor, idField, monacoHasFocus, nameField, ownAppAndSandbox, result, setEditorText } from './groups-page'
 import { checkScreen, SCREENSHOT_DIR } from './screens'
 
 // The groups workspace as operators use it (issue 12): one app for the file, steps in order.
 test.describe.configure({ mode: 'serial' })
 
-let sandbox: Sandbox
-// An app of this file's own: the steps below start from a first launch, whatever ran before.
-let app: SessionApp & { stop(): Promise<void> }
-test.beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-e2e-workspace-')), 'sandbox.db') })
-  // Its key opens one session: each step's page joins it with the session cookie.
-  app = await openSession(await launchBrowserMode())
-})
-test.beforeEach(({ context }) => context.addCookies([sessionCookie(app)]))
-test.afterAll(async () => {
-  await app.stop()
-  await sandbox.close()
-})
-
-const result = (page: Page) => page.getByRole('region', { name: 'Result' })
-const idField = (page: Page) => page.getByLabel('user_group_id', { exact: true })
-const nameField = (page: Page) => page.getByLabel('name', { exact: true })
-const editor = (page: Page, field: 'mapping' | 'properties') => page.getByRole('textbox', { name: `${field} (JSON)` })
-const monacoHasFocus = (page: Page) => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-editor')))
-
-/** Focuses an editor (Monaco loads and takes over) and replaces its text in one edit. */
-async function setEditorText(page: Page, field: Locator, text: string) {
-  await field.focus()
-  await expect.poll(() => monacoHasFocus(page)).toBe(true)
-  await page.keyboard.press('ControlOrMeta+A')
-  await page.keyboard.press('Delete')
-  if (text) await page.keyboard.insertText(text)
-}
+const own = ownAppAndSandbox('ec-e2e-workspace-')
 
 test('the first screen is small and compressed; Monaco loads only when an editor is used, and takes over its text', async ({ page }) => {
   const responses: { url: string; encoding: string | undefined; cache: string | undefined }[] = []
   page.on('response', (response) => responses.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] }))
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await expect(idField(page)).toBeVisible()
   await expect(page.getByText('No groups yet.')).toBeVisible()
   const monaco = () => responses.filter((response) => /JsonEditorImpl|editor\.worker|json\.worker/.test(response.url))
@@ -67,7 +39,7 @@ test('the first screen is small and compressed; Monaco loads only when an editor
 })
 
 test('Ctrl+Enter inside an editor sends the request as it is now', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   // The editor mounts while the form is still empty: its shortcut must not keep that request.
   await editor(page, 'properties').focus()
   await expect.poll(() => monacoHasFocus(page)).toBe(true)
@@ -83,7 +55,7 @@ test('Ctrl+Enter inside an editor sends the request as it is now', async ({ page
 })
 
 test('Tab leaves a small editor, and the hint says so', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await expect(page.getByText('Tab moves to the next field (Ctrl+M to type tabs instead)').first()).toBeVisible()
   await setEditorText(page, editor(page, 'mapping'), '{}')
   await page.keyboard.press('Tab')
@@ -95,15 +67,15 @@ test('Tab leaves a small editor, and the hint says so', async ({ page }) => {
 })
 
 test('get-or-create of an existing id says the name and properties were not applied, and offers Update', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await idField(page).fill('existing-1')
   await nameField(page).fill('First name')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page).getByText('New group')).toBeVisible()
 
   await nameField(page).fill('Second name')
   await setEditorText(page, editor(page, 'properties'), '{"plan": "team"}')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page).getByText('Existing group')).toBeVisible()
   await expect(result(page).getByRole('alert')).toContainText(
     '“existing-1” already existed, so get-or-create returned it unchanged: the name and properties you gave were not applied. Use Update to change them.',
@@ -117,8 +89,8 @@ test('get-or-create of an existing id says the name and properties were not appl
 })
 
 test('an id with a space at an end or a hidden character is refused in the form, with the reason', async ({ page }) => {
-  await page.goto(app.url)
-  const submit = page.getByRole('button', { name: 'Get or create group' })
+  await page.goto(own.app.url)
+  const submit = page.getByRole('button', { name: /^Get or create in / })
   for (const [id, reason] of [
     ['acme ', 'user_group_id ends with a space'],
     [' acme', 'user_group_id starts with a space'],
@@ -134,7 +106,7 @@ test('an id with a space at an end or a hidden character is refused in the form,
 })
 
 test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a group, with a visible ring', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('groupId:asc')
   await page.getByRole('combobox', { name: 'Sort by' }).focus()
   await page.keyboard.press('Tab')
@@ -154,14 +126,17 @@ test('the catalog is one Tab stop: arrow keys move inside it and Enter opens a g
   // One stop: the next Tab leaves the list for the operation tabs.
   await list.focus()
   await page.keyboard.press('Tab')
+  // The highlighted group's history is the one stop after the list.
+  await expect(page.getByRole('button', { name: /^History of / })).toBeFocused()
+  await page.keyboard.press('Tab')
   await expect(page.getByRole('tab', { name: 'Update' })).toBeFocused()
 })
 
 test('toasts sit in their own row and never cover the result’s buttons', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await idField(page).fill('toast-check')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
   await result(page).getByText('Code for this call').click()
   await result(page).getByRole('combobox', { name: 'Language' }).selectOption('python')
@@ -188,10 +163,10 @@ test('toasts sit in their own row and never cover the result’s buttons', async
 
 test('the rotation’s code names both variables, and puts the token where the shell expands it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('tab', { name: 'Rotate token' }).click()
   await page.getByLabel('Group', { exact: true }).fill('toast-check')
-  await page.getByRole('button', { name: 'Rotate token…' }).click()
+  await page.getByRole('button', { name: /^Rotate token in .*…$/ }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Rotate token', exact: true }).click()
   await expect(result(page)).toContainText('Token rotation succeeded')
   await result(page).getByText('Code for this call').click()
@@ -203,13 +178,13 @@ test('the rotation’s code names both variables, and puts the token where the s
 })
 
 test('a Customer profile tints the header and asks once per session before the first write; the sandbox never asks', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Profiles' }).click()
   await page.getByRole('button', { name: 'New profile' }).click()
   const form = page.getByRole('form', { name: 'New profile' })
   await form.getByLabel('Name', { exact: true }).fill('Production')
-  await form.getByLabel('Base URL').fill(sandbox.baseUrl)
-  await form.getByLabel('API token').fill(sandbox.tokens.Customer)
+  await form.getByLabel('Base URL').fill(own.sandbox.baseUrl)
+  await form.getByLabel('API token').fill(own.sandbox.tokens.Customer)
   await expect(form.getByRole('radio', { name: /^Customer \(production\)/ })).toBeChecked()
   await form.getByLabel('For this session only').check()
   await form.getByRole('button', { name: 'Create profile' }).click()
@@ -221,32 +196,32 @@ test('a Customer profile tints the header and asks once per session before the f
   await expect(page.getByTestId('environment-kind')).toHaveText('Customer · production')
   await page.keyboard.press('Control+1')
   await idField(page).fill('prod-1')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   const ask = page.getByRole('dialog', { name: 'Write to a Customer (production) environment?' })
   await expect(ask).toContainText('You are about to get or create through “Production”, a Customer (production) profile')
   await checkScreen(page, 'groups-customer-confirm')
   await ask.getByRole('button', { name: 'Cancel' }).click()
   await expect(result(page)).toHaveCount(0)
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await ask.getByRole('button', { name: 'Continue' }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
   await checkScreen(page, 'groups-customer')
   // Asked once this session: the next write goes straight through.
   await idField(page).fill('prod-2')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('prod-2')
   await expect(ask).toBeHidden()
 
   await switcher.selectOption({ label: 'Local sandbox · Sandbox · Customer' })
   await expect(page.locator('.app-header')).not.toHaveClass(/app-header--customer/)
   await idField(page).fill('sandbox-1')
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('sandbox-1')
   await expect(ask).toBeHidden()
 })
 
 test('an Activity row opens its request and redacted response; Open in form and Run again', async ({ page }) => {
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.keyboard.press('Control+4')
   const table = page.getByRole('table', { name: 'API calls' })
   await table.getByRole('button', { name: /for existing-1$/ }).first().click()
@@ -283,11 +258,11 @@ test('an Activity row opens its request and redacted response; Open in form and 
 test('the layout holds at 800, 1280 and 1920 px, light and dark, with long ids and names', async ({ page }) => {
   const longId = `long-${'x'.repeat(180)}`
   await page.setViewportSize({ width: 1280, height: 800 })
-  await page.goto(app.url)
+  await page.goto(own.app.url)
   await page.getByRole('combobox', { name: 'Active profile' }).selectOption({ label: 'Local sandbox · Sandbox · Customer' })
   await idField(page).fill(longId)
   await nameField(page).fill('A name that goes on and on '.repeat(12))
-  await page.getByRole('button', { name: 'Get or create group' }).click()
+  await page.getByRole('button', { name: /^Get or create in / }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
   await result(page).getByText('Raw response').click()
   await result(page).getByText('Code for this call').click()
@@ -329,7 +304,7 @@ test('the rotation picker offers only groups whose token is still kept, and says
   try {
     await page.goto(first.url)
     await idField(page).fill('kept-then-lost')
-    await page.getByRole('button', { name: 'Get or create group' }).click()
+    await page.getByRole('button', { name: /^Get or create in / }).click()
     await expect(result(page)).toContainText('Get or create succeeded')
   } finally {
     await first.stop()
@@ -338,7 +313,7 @@ test('the rotation picker offers only groups whose token is still kept, and says
   try {
     await page.goto(second.url)
     await idField(page).fill('kept-now')
-    await page.getByRole('button', { name: 'Get or create group' }).click()
+    await page.getByRole('button', { name: /^Get or create in / }).click()
     await expect(result(page)).toContainText('Get or create succeeded')
     await page.getByRole('tab', { name: 'Rotate token' }).click()
     await expect(page.getByText('1 known group has no kept token and is not offered: paste its current token instead.')).toBeVisible()
@@ -346,7 +321,7 @@ test('the rotation picker offers only groups whose token is still kept, and says
     expect(offered).toEqual(['kept-now'])
     await page.getByLabel('Group', { exact: true }).fill('kept-then-lost')
     await expect(page.locator('#rotate-submit-reason')).toContainText('No token is kept for “kept-then-lost”')
-    await expect(page.getByRole('button', { name: 'Rotate token…' })).toBeDisabled()
+    await expect(page.getByRole('button', { name: /^Rotate token in .*…$/ })).toBeDisabled()
     await checkScreen(page, 'groups-rotate-token-not-kept')
   } finally {
     await second.stop()

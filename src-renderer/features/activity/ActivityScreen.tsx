@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
-import { useDeferredValue, useState } from 'react'
+import { useDeferredValue, useEffect, useState } from 'react'
 import {
   ApiOperationSchema,
   OPERATION_LABELS,
@@ -9,6 +9,7 @@ import {
   type ApiOperation,
 } from '../../../src-shared/activity/schemas'
 import { call } from '../../lib/api'
+import { useHistoryHandoff } from '../../lib/history-handoff'
 import { queryKeys } from '../../lib/query-keys'
 import { saveDownload } from '../../lib/download'
 import { useProfiles } from '../../lib/profiles'
@@ -27,19 +28,23 @@ const instantOf = (local: string): string | undefined => (local ? new Date(local
 
 interface FilterFields {
   profileId: string
+  /** One group's history (from the catalog): its exact id. */
   groupId: string
+  /** Words searched in the group ids, names and errors. */
+  search: string
   operation: ApiOperation | ''
   outcome: ActivityOutcome | ''
   from: string
   to: string
 }
 
-const NO_FILTER: FilterFields = { profileId: '', groupId: '', operation: '', outcome: '', from: '', to: '' }
+const NO_FILTER: FilterFields = { profileId: '', groupId: '', search: '', operation: '', outcome: '', from: '', to: '' }
 
 function filterOf(fields: FilterFields): ActivityFilter {
   return {
     ...(fields.profileId ? { profileId: fields.profileId } : {}),
-    ...(fields.groupId.trim() ? { groupId: fields.groupId.trim() } : {}),
+    ...(fields.groupId ? { groupId: fields.groupId } : {}),
+    ...(fields.search.trim() ? { search: fields.search.trim() } : {}),
     ...(fields.operation ? { operation: fields.operation } : {}),
     ...(fields.outcome ? { outcome: fields.outcome } : {}),
     ...(fields.from ? { from: instantOf(fields.from) } : {}),
@@ -54,6 +59,16 @@ export default function ActivityScreen() {
   const filter = filterOf(deferredFields)
   const filtered = Object.keys(filter).length > 0
   const profiles = useProfiles()
+
+  // A group's history asked for from the catalog: its calls through that profile, nothing else.
+  useEffect(() => {
+    const take = () => {
+      const request = useHistoryHandoff.getState().take()
+      if (request) setFields({ ...NO_FILTER, profileId: request.profileId, groupId: request.groupId })
+    }
+    take()
+    return useHistoryHandoff.subscribe(take)
+  }, [])
 
   // Pages of 200, newest first, fetched as the operator asks for older ones: a million calls
   // never reach the screen at once.
@@ -97,9 +112,19 @@ export default function ActivityScreen() {
             ))}
           </select>
         </label>
-        <label className="inline-field">
-          Group id starts with
-          <input type="search" value={fields.groupId} spellCheck={false} onChange={(event) => set('groupId', event.target.value)} />
+        <label className="inline-field inline-field--wide">
+          Search
+          <input
+            type="search"
+            value={fields.search}
+            spellCheck={false}
+            placeholder="Group id, name or error"
+            aria-describedby="activity-search-hint"
+            onChange={(event) => set('search', event.target.value)}
+          />
+          <span id="activity-search-hint" className="visually-hidden">
+            Any part of a group id, a group name or an error message; every word must match.
+          </span>
         </label>
         <label className="inline-field">
           Operation
@@ -134,6 +159,15 @@ export default function ActivityScreen() {
         <button type="button" className="btn" disabled={!filtered} onClick={() => setFields(NO_FILTER)}>
           Clear filters
         </button>
+        {fields.groupId ? (
+          <p className="activity-filters__group" role="status">
+            History of <code className="long-value">{fields.groupId}</code>
+            {fields.profileId ? ` through “${profiles.data?.profiles.find((profile) => profile.id === fields.profileId)?.name ?? 'a deleted profile'}”` : ''}
+            <button type="button" className="btn btn--small" onClick={() => set('groupId', '')}>
+              Show every group
+            </button>
+          </p>
+        ) : null}
       </form>
       <div className="toolbar" role="toolbar" aria-label="Activity tools">
         <span className="muted" aria-live="polite">
@@ -179,8 +213,9 @@ export default function ActivityScreen() {
                     {entry.profileName}
                   </td>
                   <td className="nowrap">{OPERATION_LABELS[entry.operation]}</td>
-                  <td className="truncate" title={entry.groupId}>
+                  <td className="truncate" title={[entry.groupId, entry.groupName].filter(Boolean).join(' · ') || undefined}>
                     {entry.groupId ? <code>{entry.groupId}</code> : '—'}
+                    {entry.groupName ? <span className="muted"> {entry.groupName}</span> : null}
                   </td>
                   <td>
                     {entry.settledOutcome ? (
@@ -192,7 +227,9 @@ export default function ActivityScreen() {
                     )}
                   </td>
                   <td className="numeric nowrap">{Math.round(entry.durationMs)} ms</td>
-                  <td className="detail">{entry.message ?? (entry.httpStatus ? `HTTP ${entry.httpStatus}` : '')}</td>
+                  <td className="detail">
+                    {entry.warnings?.length ? <span className="badge badge--warning">Warning</span> : null} {entry.message ?? entry.warnings?.[0] ?? (entry.httpStatus ? `HTTP ${entry.httpStatus}` : '')}
+                  </td>
                   <td>
                     <button type="button" className="btn btn--small" aria-label={`Open the call of ${timeFormat.format(new Date(entry.time))}${entry.groupId ? ` for ${entry.groupId}` : ''}`} onClick={() => setOpenId(entry.id)}>
                       Open

@@ -87,6 +87,7 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
                 <dt>Group</dt>
                 <dd>
                   <code className="long-value">{entry.groupId}</code>
+                  {entry.groupName ? <span className="long-value"> · {entry.groupName}</span> : null}
                 </dd>
               </>
             ) : null}
@@ -100,6 +101,18 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
               <>
                 <dt>Settled</dt>
                 <dd>{settlementSentence(entry.settledOutcome, entry.settledAt)}</dd>
+              </>
+            ) : null}
+            {entry.warnings?.length ? (
+              <>
+                <dt>Warnings</dt>
+                <dd>
+                  {entry.warnings.map((warning) => (
+                    <p key={warning} className="callout callout--warning">
+                      {warning}
+                    </p>
+                  ))}
+                </dd>
               </>
             ) : null}
           </dl>
@@ -121,11 +134,11 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
           </div>
           <section aria-label="Request">
             <h3 className="drawer__section">Request</h3>
-            {entry.request !== undefined ? <pre className="raw">{json(entry.request)}</pre> : <p className="muted">{entry.omitted?.includes('request') ? 'Too large to keep.' : 'None kept.'}</p>}
+            {entry.request !== undefined ? <pre className="raw" tabIndex={0} aria-label="Request body">{json(entry.request)}</pre> : <p className="muted">{entry.omitted?.includes('request') ? 'Too large to keep.' : 'None kept.'}</p>}
           </section>
           <section aria-label="Response">
             <h3 className="drawer__section">Response</h3>
-            {entry.response !== undefined ? <pre className="raw">{json(entry.response)}</pre> : <p className="muted">{entry.omitted?.includes('response') ? 'Too large to keep.' : 'None kept.'}</p>}
+            {entry.response !== undefined ? <pre className="raw" tabIndex={0} aria-label="Response body">{json(entry.response)}</pre> : <p className="muted">{entry.omitted?.includes('response') ? 'Too large to keep.' : 'None kept.'}</p>}
             <p className="muted">Tokens are redacted before a call is stored: the API token, a rotated group’s old token and every token an answer carried.</p>
           </section>
           {sample && profile ? <CodeSamples baseUrl={profile.baseUrl} call={sample} /> : null}

@@ -4,6 +4,7 @@ import { DEFAULT_BULK_CONCURRENCY, MAX_BULK_CONCURRENCY, MAX_BULK_FILE_CHARACTER
 import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
 import { decodeInput, type InputEncoding } from '../../../src-shared/bulk/decode'
 import { call } from '../../lib/api'
+import { writesToProduction } from '../../../src-shared/profiles/environment'
 import { useCustomerWrites } from '../../lib/customer-writes'
 import { useActiveProfile } from '../../lib/profiles'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
@@ -87,7 +88,8 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   }
 
   if (!active) return null
-  const customer = active.environmentKind === 'customer' && !active.builtin
+  // A Customer profile, or one marked Testing whose server put its groups in Customer.
+  const customer = writesToProduction(active) && !active.builtin
   const rateProblem = rate.trim() && !(Number.isInteger(Number(rate)) && Number(rate) >= 1) ? 'A whole number of requests a minute, or empty for no limit.' : null
   const toSend = plan ? (kind === 'rotate' ? plan.planned.rotate : (sendCreate ? plan.planned.create : 0) + (sendUpdate ? plan.planned.update : 0)) : 0
   const blocked = planner.isPending ? 'Planning…' : rateProblem ?? (plan && toSend === 0 ? 'Nothing to send: choose what to send.' : null)
@@ -239,7 +241,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
         }}
       >
         <p>
-          “{active.name}” is a Customer (production) profile: {kind === 'rotate' ? 'each rotated token stops working at once for the dashboards embedded with it.' : 'the groups change for the customers who use them.'}
+          “{active.name}” {active.environmentKind === 'customer' ? 'is a Customer (production) profile' : 'is marked Testing, but its server put its groups in Customer (production)'}: {kind === 'rotate' ? 'each rotated token stops working at once for the dashboards embedded with it.' : 'the groups change for the customers who use them.'}
         </p>
       </ConfirmDialog>
     </section>

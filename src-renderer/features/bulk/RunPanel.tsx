@@ -96,7 +96,11 @@ export function RunPanel({ runId }: { runId: string }) {
   const state = live?.state ?? current.state
   const { tallies, planned } = current
   const total = live?.total ?? planned.total - planned.unchanged - (current.sendCreate ? 0 : planned.create) - (current.sendUpdate ? 0 : planned.update)
-  const settled = live?.done ?? total - tallies.pending
+  // Read back after the run (no live progress), a cancelled run counts the rows that were sent,
+  // not those the cancel skipped (a row the sender itself skipped is counted with them).
+  const settled =
+    live?.done ??
+    (state === 'cancelled' ? tallies.created + tallies.updated + tallies.unchanged - planned.unchanged + tallies.rotated + tallies.failed + tallies.unknown : total - tallies.pending)
   const rows = items.data?.pages.flatMap((page) => page.items) ?? []
   const matching = items.data?.pages[0]?.matching ?? 0
   const going = state === 'running'
@@ -129,6 +133,7 @@ export function RunPanel({ runId }: { runId: string }) {
         <progress max={Math.max(1, total)} value={settled} aria-label="Rows sent" />
         <span className="bulk-progress__numbers">
           {countFormat.format(settled)} of {countFormat.format(total)} · {countFormat.format(live?.failed ?? tallies.failed)} failed
+          {state === 'cancelled' && total > settled ? ` · ${countFormat.format(total - settled)} not sent` : ''}
           {live ? ` · ${countFormat.format(live.retried)} retried · ${countFormat.format(live.ratePerMinute)}/min` : ''}
           {live?.etaSeconds ? ` · about ${duration(live.etaSeconds)} left` : ''}
         </span>

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useDeferredValue, useRef, useState, type KeyboardEvent } from 'react'
 import type { CatalogQuery, CatalogRow } from '../../../src-shared/catalog/schemas'
 import { call } from '../../lib/api'
+import { useHistoryHandoff } from '../../lib/history-handoff'
 import { queryKeys } from '../../lib/query-keys'
 import { countFormat } from '../../lib/format'
 
@@ -55,6 +56,8 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
     return data?.rows[index % WINDOW]
   }
   const activeIndex = Math.min(active, Math.max(shown - 1, 0))
+  const activeRow = shown > 0 ? rowAt(activeIndex) : undefined
+  const showHistory = useHistoryHandoff((state) => state.handOff)
 
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(shown - 1, index))
@@ -196,6 +199,14 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
           })}
         </ul>
       </div>
+      {activeRow ? (
+        <div className="catalog__footer">
+          {/* The list's highlighted group: its calls through this profile, in Activity. */}
+          <button type="button" className="btn btn--small catalog__history" title={`Every call for ${activeRow.groupId} through this profile`} onClick={() => showHistory({ profileId, groupId: activeRow.groupId })}>
+            History of <code className="catalog__history-id">{activeRow.groupId}</code>
+          </button>
+        </div>
+      ) : null}
     </section>
   )
 }

@@ -4,7 +4,7 @@ import { MappingSchema, PropertiesSchema, userGroupIdProblem, type GetOrCreateRe
 import { readJsonText } from '../../lib/json-text'
 import { Field } from '../../ui/Field'
 import { JsonEditor } from '../../ui/json-editor/JsonEditor'
-import { useGroupForm } from './group-form-state'
+import { useWorkspace, type GroupFields } from './group-form-state'
 
 // Derived once from the shared zod schemas: Monaco validates exactly what the client will.
 const mappingJsonSchema = z.toJSONSchema(MappingSchema)
@@ -16,6 +16,10 @@ const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform)
 const EDITOR_KEYS = `Tab moves to the next field (${isMac ? 'Ctrl+Shift+M' : 'Ctrl+M'} to type tabs instead); ${isMac ? '⌘' : 'Ctrl'}+Enter sends.`
 
 export interface GroupFormProps {
+  /** The profile the form belongs to: its fields are that profile's own. */
+  profileId: string
+  /** The profile's name, which the send button says: where the request goes. */
+  destination: string
   operation: 'getOrCreate' | 'update'
   /** Why the form cannot be sent right now (no profile, a call in flight), or null. */
   blockedReason: string | null
@@ -25,8 +29,7 @@ export interface GroupFormProps {
 }
 
 /** Builds the request from the fields, sending only what the operator gave, or says why not. */
-export function useGroupRequest(): { request: GetOrCreateRequest | null; problems: string[] } {
-  const { fields } = useGroupForm()
+function useGroupRequest(fields: GroupFields): { request: GetOrCreateRequest | null; problems: string[] } {
   return useMemo(() => {
     const problems: string[] = []
     const mapping = readJsonText(fields.mappingText, MappingSchema, 'mapping')
@@ -44,14 +47,14 @@ export function useGroupRequest(): { request: GetOrCreateRequest | null; problem
   }, [fields])
 }
 
-export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCatalog, onSubmit }: GroupFormProps) {
-  const { fields, setField } = useGroupForm()
-  const { request, problems } = useGroupRequest()
+export function GroupForm({ profileId, destination, operation, blockedReason, knownGroup, onFillFromCatalog, onSubmit }: GroupFormProps) {
+  const { fields, setField } = useWorkspace(profileId)
+  const { request, problems } = useGroupRequest(fields)
   const mappingProblem = problems.find((problem) => problem.startsWith('mapping'))
   const propertiesProblem = problems.find((problem) => problem.startsWith('properties'))
   const idProblem = problems.find((problem) => problem.startsWith('user_group_id'))
   const reason = blockedReason ?? problems[0] ?? null
-  const submitLabel = operation === 'getOrCreate' ? 'Get or create group' : 'Update group'
+  const submitLabel = `${operation === 'getOrCreate' ? 'Get or create' : 'Update'} in ${destination}`
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault()
@@ -87,7 +90,7 @@ export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCata
         <JsonEditor
           deferUntilUsed
           tabMovesFocus
-          path={`${operation}-mapping.json`}
+          path={`${profileId}/${operation}-mapping.json`}
           ariaLabel="mapping (JSON)"
           value={fields.mappingText}
           onChange={(value) => setField('mappingText', value)}
@@ -100,7 +103,7 @@ export function GroupForm({ operation, blockedReason, knownGroup, onFillFromCata
         <JsonEditor
           deferUntilUsed
           tabMovesFocus
-          path={`${operation}-properties.json`}
+          path={`${profileId}/${operation}-properties.json`}
           ariaLabel="properties (JSON)"
           value={fields.propertiesText}
           onChange={(value) => setField('propertiesText', value)}

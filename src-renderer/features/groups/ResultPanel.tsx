@@ -53,7 +53,12 @@ function TokenValue({ token, prominent }: { token: string; prominent: boolean })
 
 export interface ResultPanelProps {
   outcome: GroupOutcome
+  /** The profile the call went through, as it was named then: every result says whose it is. */
+  profileName: string
+  /** Where the call went (the profile's base URL then), for the code samples. */
   baseUrl: string
+  /** The server put the group in another environment than the profile says: mark the profile as the server says. */
+  correction: { label: string; pending: boolean; run(): void } | null
   /** Get-or-create found the group and did not apply what was given: send it as an update. */
   onUpdateInstead(): void
 }
@@ -62,12 +67,13 @@ export interface ResultPanelProps {
  * What the last call did. Its heading takes focus when it appears (screen readers read it; the
  * screen scrolls it into view), so the result is where the eye is, not below the fold.
  */
-export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(function ResultPanel({ outcome, baseUrl, onUpdateInstead }, heading) {
+export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(function ResultPanel({ outcome, profileName, baseUrl, correction, onUpdateInstead }, heading) {
+  const where = <span className="result__profile">in “{profileName}”</span>
   if (outcome.kind === 'error') {
     return (
       <section className="result result--error" aria-label="Result">
         <h2 ref={heading} id="result-title" tabIndex={-1} className="result__title">
-          {TITLES[outcome.operation]} failed <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
+          {TITLES[outcome.operation]} failed {where} <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
         </h2>
         <p className="result__message" role="alert">
           {outcome.message}
@@ -89,7 +95,7 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
   return (
     <section className="result result--success" aria-label="Result">
       <h2 ref={heading} id="result-title" tabIndex={-1} className="result__title">
-        {TITLES[operation]} succeeded{' '}
+        {TITLES[operation]} succeeded {where}{' '}
         {result.newUserGroup !== undefined ? (
           <span className={result.newUserGroup ? 'badge badge--new' : 'badge'}>{result.newUserGroup ? 'New group' : 'Existing group'}</span>
         ) : null}
@@ -97,16 +103,26 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
           HTTP {result.httpStatus} · {Math.round(result.durationMs)} ms
         </span>
       </h2>
-      {result.warnings.map((warning) => (
-        <div key={warning} className="callout callout--warning" role="alert">
-          <span>{warning}</span>
-          {result.notApplied && warning === result.warnings[0] ? (
-            <button type="button" className="btn btn--small" onClick={onUpdateInstead}>
-              Update with the values given
-            </button>
-          ) : null}
-        </div>
-      ))}
+      {result.warnings.map((warning, index) => {
+        // The warnings come in this order: the environment's (when the server disagreed), then the fields not applied.
+        const environment = result.environmentMismatch !== undefined && index === 0
+        const notApplied = result.notApplied !== undefined && index === (result.environmentMismatch ? 1 : 0)
+        return (
+          <div key={warning} className={environment && result.environmentMismatch?.serverTag === 'Customer' ? 'callout callout--danger' : 'callout callout--warning'} role="alert">
+            <span>{warning}</span>
+            {environment && correction ? (
+              <button type="button" className="btn btn--small" disabled={correction.pending} onClick={correction.run}>
+                {correction.label}
+              </button>
+            ) : null}
+            {notApplied ? (
+              <button type="button" className="btn btn--small" onClick={onUpdateInstead}>
+                Update with the values given
+              </button>
+            ) : null}
+          </div>
+        )
+      })}
       {operation === 'rotateToken' ? (
         <div className="new-token">
           <h3 className="new-token__title">New token</h3>

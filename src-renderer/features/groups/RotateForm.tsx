@@ -4,7 +4,6 @@ import type { RotationSource } from '../../../src-shared/ipc/group-calls'
 import { call } from '../../lib/api'
 import { queryKeys } from '../../lib/query-keys'
 import { Field } from '../../ui/Field'
-import { useGroupForm } from './group-form-state'
 import { countFormat } from '../../lib/format'
 
 /** Suggestions shown for the typed id: the catalog may hold 100,000 groups, so it is searched, not listed. */
@@ -12,6 +11,10 @@ const SUGGESTIONS = 20
 
 export interface RotateFormProps {
   profileId: string
+  /** Where the rotation goes, as the button says. */
+  profileName: string
+  /** The group picked from the catalog, if any. */
+  rotateGroupId: string
   blockedReason: string | null
   /** Said in the confirmation when the profile is a Customer (production) one not yet confirmed this session. */
   customerNotice: string | null
@@ -26,8 +29,7 @@ export interface RotateFormProps {
  * for the others, the current token is pasted. The pasted token stays in this form only; main
  * is sent it once.
  */
-export function RotateForm({ profileId, blockedReason, customerNotice, askOnOpen, onRotate }: RotateFormProps) {
-  const { rotateGroupId } = useGroupForm()
+export function RotateForm({ profileId, profileName, rotateGroupId, blockedReason, customerNotice, askOnOpen, onRotate }: RotateFormProps) {
   const [chosenMode, setMode] = useState<'catalog' | 'token' | null>(null)
   const [groupId, setGroupId] = useState(rotateGroupId)
   const [currentToken, setCurrentToken] = useState('')
@@ -132,7 +134,7 @@ export function RotateForm({ profileId, blockedReason, customerNotice, askOnOpen
       )}
       <div className="row">
         <button type="submit" className="btn btn--danger" disabled={reason !== null} aria-describedby="rotate-submit-reason">
-          Rotate token…
+          Rotate token in {profileName}…
         </button>
         <span id="rotate-submit-reason" className={reason ? 'submit-reason' : 'muted'}>
           {reason ?? 'You will be asked to confirm.'}
@@ -142,7 +144,7 @@ export function RotateForm({ profileId, blockedReason, customerNotice, askOnOpen
         <h2 id="rotate-dialog-title" className="dialog__title">
           Rotate this group’s token?
         </h2>
-        {customerNotice ? <p className="callout callout--danger">{customerNotice}</p> : null}
+        {customerNotice ? <p className="callout callout--danger">Through {customerNotice}</p> : null}
         <p id="rotate-dialog-body">
           {source?.kind === 'catalog' ? (
             <>

@@ -20,33 +20,71 @@ export function fieldsFromCatalog(entry: CatalogEntry): GroupFields {
   return { userGroupId: entry.groupId, name: entry.name ?? '', mappingText: pretty(entry.mapping), propertiesText: pretty(entry.properties) }
 }
 
-/** A request as it was sent (from the activity log), back in the form's fields. */
+/** A request as it was sent (from the activity log), as the whole form: a field it did not send is empty. */
 export function fieldsFromRequest(request: GetOrCreateRequest): GroupFields {
   return { userGroupId: request.user_group_id, name: request.name ?? '', mappingText: pretty(request.mapping), propertiesText: pretty(request.properties) }
 }
 
-interface GroupFormState {
+/** The last call's result, with the profile it went through (named as it was then) and where it went. */
+export interface ShownResult {
+  /** Numbered across profiles, so a new result is told from the one shown before. */
+  id: number
+  outcome: GroupOutcome
+  profileName: string
+  baseUrl: string
+}
+
+/** What the operator has in hand for one profile: the form, the group chosen, the last result. */
+export interface Workspace {
   operation: GroupOperation
   fields: GroupFields
   /** The group picked for rotation from the catalog. */
   rotateGroupId: string
-  setOperation(operation: GroupOperation): void
-  setField<K extends keyof GroupFields>(key: K, value: GroupFields[K]): void
-  /** Opens a catalog group: update form prefilled, rotation pointed at it. */
-  openGroup(entry: CatalogEntry, operation: GroupOperation): void
-  /** The last call's result, numbered so a new one is told from the one shown before. */
-  result: { id: number; outcome: GroupOutcome } | null
-  showResult(outcome: GroupOutcome): void
+  result: ShownResult | null
 }
 
-// Kept outside the screen so switching sections loses neither what the operator typed nor the last result.
-export const useGroupForm = create<GroupFormState>((set) => ({
-  operation: 'getOrCreate',
-  fields: EMPTY_FIELDS,
-  rotateGroupId: '',
-  setOperation: (operation) => set({ operation }),
-  setField: (key, value) => set((state) => ({ fields: { ...state.fields, [key]: value } })),
-  openGroup: (entry, operation) => set({ fields: fieldsFromCatalog(entry), rotateGroupId: entry.groupId, operation }),
-  result: null,
-  showResult: (outcome) => set((state) => ({ result: { id: (state.result?.id ?? 0) + 1, outcome } })),
+const EMPTY_WORKSPACE: Workspace = { operation: 'getOrCreate', fields: EMPTY_FIELDS, rotateGroupId: '', result: null }
+
+interface WorkspacesState {
+  /** By profile id: switching profiles shows that profile's own, empty until something is done there. */
+  workspaces: Readonly<Record<string, Workspace>>
+  lastResultId: number
+  update(profileId: string, change: Partial<Workspace> | ((workspace: Workspace) => Partial<Workspace>)): void
+  showResult(profileId: string, result: Omit<ShownResult, 'id'>): void
+}
+
+/**
+ * Kept outside the screen so switching sections loses neither what the operator typed nor the
+ * last result; kept per profile so nothing typed or shown under one profile is sent through, or
+ * shown under, another.
+ */
+export const useWorkspaces = create<WorkspacesState>((set) => ({
+  workspaces: {},
+  lastResultId: 0,
+  update: (profileId, change) =>
+    set((state) => {
+      const current = state.workspaces[profileId] ?? EMPTY_WORKSPACE
+      const next = { ...current, ...(typeof change === 'function' ? change(current) : change) }
+      return { workspaces: { ...state.workspaces, [profileId]: next } }
+    }),
+  showResult: (profileId, result) =>
+    set((state) => {
+      const id = state.lastResultId + 1
+      const current = state.workspaces[profileId] ?? EMPTY_WORKSPACE
+      return { lastResultId: id, workspaces: { ...state.workspaces, [profileId]: { ...current, result: { id, ...result } } } }
+    }),
 }))
+
+/** One profile's workspace and the ways to change it. */
+export function useWorkspace(profileId: string) {
+  const workspace = useWorkspaces((state) => state.workspaces[profileId] ?? EMPTY_WORKSPACE)
+  const update = useWorkspaces((state) => state.update)
+  return {
+    ...workspace,
+    setOperation: (operation: GroupOperation) => update(profileId, { operation }),
+    setField: <K extends keyof GroupFields>(key: K, value: GroupFields[K]) => update(profileId, (current) => ({ fields: { ...current.fields, [key]: value } })),
+    setFields: (fields: GroupFields) => update(profileId, { fields }),
+    /** Opens a catalog group: the update form filled with it, the rotation pointed at it. */
+    openGroup: (entry: CatalogEntry, operation: GroupOperation) => update(profileId, { fields: fieldsFromCatalog(entry), rotateGroupId: entry.groupId, operation }),
+  }
+}

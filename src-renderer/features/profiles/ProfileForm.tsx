@@ -4,7 +4,9 @@ import {
   ProfileChangesSchema,
   ProfileDraftSchema,
   sameOrigin,
+  tokenTailHint,
   type EnvironmentKind,
+  type ProxyMode,
   type ProfileChanges,
   type ProfileDraft,
   type ProfileView,
@@ -33,6 +35,12 @@ const KINDS: Array<[EnvironmentKind, string]> = [
   ['unspecified', 'Not said'],
 ]
 
+const PROXY_MODES: Array<[ProxyMode, string]> = [
+  ['environment', 'As this computer says (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)'],
+  ['direct', 'No proxy'],
+  ['custom', 'This proxy'],
+]
+
 const STORAGE_LABELS: Record<TokenStorage, string> = {
   keychain: 'Encrypted with the system keychain',
   session: 'For this session only (forgotten when the app quits)',
@@ -52,6 +60,12 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
   const [timeoutSeconds, setTimeoutSeconds] = useState(String(editing?.timeoutSeconds ?? 15))
   const [apiToken, setApiToken] = useState('')
   const [clearToken, setClearToken] = useState(false)
+  const [proxyMode, setProxyMode] = useState<ProxyMode>(editing?.proxyMode ?? 'environment')
+  const [proxyUrl, setProxyUrl] = useState(editing?.proxyUrl ?? '')
+  const [proxyUsername, setProxyUsername] = useState(editing?.proxyUsername ?? '')
+  const [proxyPassword, setProxyPassword] = useState('')
+  const [clearProxyPassword, setClearProxyPassword] = useState(false)
+  const [caBundlePath, setCaBundlePath] = useState(editing?.caBundlePath ?? '')
   const storages: TokenStorage[] = vault.encryptionAvailable ? ['keychain', 'session', 'file'] : ['session', 'file']
   const [tokenStorage, setTokenStorage] = useState<TokenStorage>(
     editing && editing.token.storage !== 'none' && storages.includes(editing.token.storage) ? editing.token.storage : storages[0]!,
@@ -63,16 +77,27 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
   // Removing the token is moot when the move removes it anyway.
   const clearing = clearToken && !movesServer
   const tokenGiven = apiToken.trim() !== ''
+  const passwordGiven = proxyMode === 'custom' && proxyPassword !== '' && !clearProxyPassword
   const fields = {
     name,
     baseUrl,
     environmentLabel,
     environmentKind,
     timeoutSeconds: Number(timeoutSeconds),
-    ...(tokenGiven ? { apiToken, tokenStorage } : {}),
+    proxyMode,
+    proxyUrl,
+    proxyUsername,
+    // Sent when it changes: main reads the file then, and an unrelated edit must not fail on it.
+    ...(editing && caBundlePath.trim() === editing.caBundlePath ? {} : { caBundlePath }),
+    ...(passwordGiven ? { proxyPassword } : {}),
+    ...(tokenGiven || passwordGiven ? { tokenStorage } : {}),
+    ...(tokenGiven ? { apiToken } : {}),
   }
+  const clearingPassword = clearProxyPassword && editing?.proxyPasswordSet ? { clearProxyPassword: true as const } : {}
   // Parsed apart, so each submission keeps its own type.
-  const changes = editing ? ProfileChangesSchema.safeParse(clearing ? { ...fields, apiToken: undefined, tokenStorage: undefined, clearToken: true } : fields) : null
+  const changes = editing
+    ? ProfileChangesSchema.safeParse(clearing ? { ...fields, ...clearingPassword, apiToken: undefined, tokenStorage: undefined, clearToken: true } : { ...fields, ...clearingPassword })
+    : null
   const draft = editing ? null : ProfileDraftSchema.safeParse(fields)
   const parsed = (changes ?? draft)!
   const problemFor = (key: string) => (parsed.success ? null : (parsed.error.issues.find((issue) => issue.path[0] === key)?.message ?? null))
@@ -89,7 +114,7 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
   const tokenHint = movesServer
     ? 'Enter the API token for the new address.'
     : editing?.token.set
-      ? `Set, ends in …${editing.token.last4 ?? '????'}. Type a new one to replace it; leave empty to keep it.`
+      ? `Set, ${tokenTailHint(editing.token.last4)}. Type a new one to replace it; leave empty to keep it.`
       : 'The token goes to the app’s main process and is never shown again.'
 
   return (
@@ -131,15 +156,60 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
             spellCheck={false}
             value={apiToken}
             disabled={clearing}
-            placeholder={editing?.token.set && !movesServer ? `…${editing.token.last4 ?? ''}` : ''}
+            placeholder={editing?.token.set && !movesServer && editing.token.last4 ? `…${editing.token.last4}` : ''}
             onChange={(event) => setApiToken(event.target.value)}
           />
         </Field>
       </div>
+      <details className="network" open={proxyMode !== 'environment' || caBundlePath !== ''}>
+        <summary>Network: proxy and certificates</summary>
+        <div className="stack network__body">
+          <fieldset className="choice">
+            <legend>Proxy</legend>
+            {PROXY_MODES.map(([mode, label]) => (
+              <label key={mode}>
+                <input type="radio" name="proxy-mode" checked={proxyMode === mode} onChange={() => setProxyMode(mode)} /> {label}
+              </label>
+            ))}
+          </fieldset>
+          <p className="muted network__note">The local sandbox and other loopback addresses never go through a proxy.</p>
+          {proxyMode === 'custom' ? (
+            <>
+              <Field label="Proxy address" required hint="http://host:port, or https://. Overrides the proxy variables for this profile." error={proxyUrl ? problemFor('proxyUrl') : null}>
+                <input type="url" spellCheck={false} placeholder="http://proxy.example.com:3128" value={proxyUrl} onChange={(event) => setProxyUrl(event.target.value)} />
+              </Field>
+              <div className="form-grid">
+                <Field label="Proxy user name" hint="Only if the proxy asks for one." error={problemFor('proxyUsername')}>
+                  <input type="text" autoComplete="off" spellCheck={false} value={proxyUsername} onChange={(event) => setProxyUsername(event.target.value)} />
+                </Field>
+                <Field
+                  label="Proxy password"
+                  hint={editing?.proxyPasswordSet ? 'Set. Type a new one to replace it; leave empty to keep it.' : 'Kept where the API token is, and never shown again.'}
+                  error={passwordGiven ? problemFor('proxyPassword') : null}
+                >
+                  <input type="password" autoComplete="off" value={proxyPassword} disabled={clearProxyPassword} onChange={(event) => setProxyPassword(event.target.value)} />
+                </Field>
+              </div>
+              {editing?.proxyPasswordSet ? (
+                <label className="inline-field">
+                  <input type="checkbox" checked={clearProxyPassword} onChange={(event) => setClearProxyPassword(event.target.checked)} /> Remove the saved proxy password
+                </label>
+              ) : null}
+            </>
+          ) : null}
+          <Field
+            label="CA bundle file"
+            hint="A PEM file of certificate authorities to trust besides this computer's, such as your company's TLS-inspection CA: its full path. Checked when you save."
+            error={caBundlePath ? problemFor('caBundlePath') : null}
+          >
+            <input type="text" spellCheck={false} placeholder="/etc/ssl/certs/company-ca.pem" value={caBundlePath} onChange={(event) => setCaBundlePath(event.target.value)} />
+          </Field>
+        </div>
+      </details>
       <p className={vault.encryptionAvailable ? 'muted' : 'callout callout--warning'}>{vault.message}</p>
-      {tokenGiven ? (
+      {tokenGiven || passwordGiven ? (
         <fieldset className="choice">
-          <legend>Keep the token</legend>
+          <legend>{tokenGiven && passwordGiven ? 'Keep the token and the proxy password' : tokenGiven ? 'Keep the token' : 'Keep the proxy password'}</legend>
           {storages.map((storage) => (
             <label key={storage}>
               <input type="radio" name="token-storage" checked={tokenStorage === storage} onChange={() => setTokenStorage(storage)} />

@@ -1,13 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState, type ChangeEvent } from 'react'
 import type { ConnectionTest } from '../../../src-shared/ipc/group-calls'
-import type { ProfileView } from '../../../src-shared/profiles/schemas'
+import { tokenTailHint, type ProfileView } from '../../../src-shared/profiles/schemas'
+import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { call } from '../../lib/api'
 import { downloadText } from '../../lib/download'
 import { PROFILES_QUERY_KEY, useProfiles } from '../../lib/profiles'
 import { queryKeys } from '../../lib/query-keys'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
+import { DiagnosisPanel } from './DiagnosisPanel'
 import { ProfileForm, type ProfileFormSubmit } from './ProfileForm'
 
 type Editing = { mode: 'closed' } | { mode: 'new' } | { mode: 'edit'; profile: ProfileView }
@@ -17,7 +19,7 @@ const TEST_TONES: Record<ConnectionTest['outcome'], string> = { ok: 'success', t
 function tokenSummary(profile: ProfileView): string {
   if (!profile.token.set) return 'No API token'
   const where = { keychain: 'encrypted', session: 'this session only', file: 'unencrypted file', none: '' }[profile.token.storage]
-  return `Token set, ends in …${profile.token.last4 ?? '????'} (${where})`
+  return `Token set, ${tokenTailHint(profile.token.last4)} (${where})`
 }
 
 export default function ProfilesScreen() {
@@ -25,6 +27,7 @@ export default function ProfilesScreen() {
   const queryClient = useQueryClient()
   const [editing, setEditing] = useState<Editing>({ mode: 'closed' })
   const [tests, setTests] = useState<Record<string, ConnectionTest | 'pending'>>({})
+  const [diagnoses, setDiagnoses] = useState<Record<string, Diagnosis | 'pending' | { error: string }>>({})
   const importInput = useRef<HTMLInputElement>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
 
@@ -64,6 +67,16 @@ export default function ProfilesScreen() {
       setTests((current) => ({ ...current, [profile.id]: { outcome: 'unexpected', message: (error as Error).message, durationMs: 0 } }))
     } finally {
       void queryClient.invalidateQueries({ queryKey: queryKeys.activity.all })
+    }
+  }
+
+  const diagnose = async (profile: ProfileView) => {
+    setDiagnoses((current) => ({ ...current, [profile.id]: 'pending' }))
+    try {
+      const diagnosis = await call('profiles.diagnose', { id: profile.id })
+      setDiagnoses((current) => ({ ...current, [profile.id]: diagnosis }))
+    } catch (error) {
+      setDiagnoses((current) => ({ ...current, [profile.id]: { error: (error as Error).message } }))
     }
   }
 
@@ -146,6 +159,7 @@ export default function ProfilesScreen() {
           {data.profiles.map((profile) => {
             const active = profile.id === data.activeId
             const result = tests[profile.id]
+            const diagnosis = diagnoses[profile.id]
             return (
               <li key={profile.id} className={`card profile${active ? ' profile--active' : ''}`} aria-label={profile.name}>
                 <div className="profile__head">
@@ -171,6 +185,9 @@ export default function ProfilesScreen() {
                   <button type="button" className="btn btn--small" disabled={result === 'pending'} onClick={() => void test(profile)}>
                     {result === 'pending' ? 'Testing…' : 'Test connection'}
                   </button>
+                  <button type="button" className="btn btn--small" disabled={diagnosis === 'pending'} onClick={() => void diagnose(profile)}>
+                    {diagnosis === 'pending' ? 'Diagnosing…' : 'Diagnose connection'}
+                  </button>
                   {!profile.builtin ? (
                     <>
                       <button type="button" className="btn btn--small" onClick={() => setEditing({ mode: 'edit', profile })}>
@@ -188,7 +205,17 @@ export default function ProfilesScreen() {
                 {result && result !== 'pending' ? (
                   <p className={`test-result badge--${TEST_TONES[result.outcome]}`} role="status">
                     {result.message} {result.durationMs ? `(${Math.round(result.durationMs)} ms)` : ''}
+                    {result.outcome === 'unreachable' ? ' “Diagnose connection” says where it fails.' : ''}
                   </p>
+                ) : null}
+                {diagnosis && diagnosis !== 'pending' ? (
+                  'error' in diagnosis ? (
+                    <p className="test-result badge--failure" role="alert">
+                      The diagnosis could not run: {diagnosis.error}
+                    </p>
+                  ) : (
+                    <DiagnosisPanel profileName={profile.name} diagnosis={diagnosis} />
+                  )
                 ) : null}
               </li>
             )

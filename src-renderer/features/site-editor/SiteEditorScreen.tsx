@@ -1,6 +1,7 @@
 import './site-editor.css'
 import './state/draft-autosave'
 import './state/unsaved-guard'
+import './state/ref-loader'
 import { useMainEvent } from '../../lib/api'
 import { DocsPagesList } from './form/sections/NavigationSection'
 import { loadDocs } from './state/docs-store'

@@ -1,5 +1,5 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { registerJsonSchema, type monaco } from './monaco-setup'
 
 export interface JsonEditorProps {
@@ -47,7 +47,20 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
     if (schema) registerJsonSchema(path, schema)
   }, [path, schema])
 
+  // The editor shows the value it is given. The wrapper does not quite: it keeps the model of a
+  // path it left and shows that model's old text when the path comes back, and it creates the
+  // editor asynchronously with the props of its first render, so a value given meanwhile is
+  // lost. A form refilled as a whole (a call from Activity, another profile's workspace) showed,
+  // and then sent, what it held before. Keyed by its path below, an editor is one path's (its
+  // model goes with it); created, it takes the latest value. After that the wrapper keeps them
+  // in step, typing included (an effect here would race the keyboard).
+  const latestValue = useRef(value)
+  useLayoutEffect(() => {
+    latestValue.current = value
+  })
+
   const handleMount: OnMount = (editor, monacoApi) => {
+    if (editor.getValue() !== latestValue.current) editor.setValue(latestValue.current)
     editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, () => submit.current?.())
     onMount?.(editor)
   }
@@ -55,6 +68,7 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
   return (
     <div className="json-editor" style={{ height }}>
       <Editor
+        key={path}
         path={path}
         language="json"
         value={value}
@@ -75,6 +89,11 @@ export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabe
           renderLineHighlight: 'none',
           accessibilitySupport: 'auto',
           tabFocusMode: tabMovesFocus ?? false,
+          // Typed over a selection, a bracket or quote replaces it, as in any text field: Monaco
+          // would wrap the selection in it instead, so select-all and typing left text behind.
+          autoSurround: 'never',
+          // The last line's number drawn like the others: dimmed, it is below the contrast readers need.
+          renderFinalNewline: 'on',
         }}
       />
     </div>

@@ -163,6 +163,9 @@ describe('a bulk run against the sandbox', () => {
     expect(cancelled.tallies.created + cancelled.tallies.skipped).toBe(300)
     expect(cancelled.tallies.created).toBeGreaterThan(sentWhilePaused)
     expect(readSandboxData(sandboxFile).groups.length).toBe(cancelled.tallies.created)
+    // The counters say what was sent, not what the cancel skipped.
+    expect(runner.progress()).toMatchObject({ state: 'cancelled', total: 300, done: cancelled.tallies.created })
+    expect(setup!.progress.at(-1)).toMatchObject({ state: 'cancelled', done: cancelled.tallies.created })
   })
 })
 

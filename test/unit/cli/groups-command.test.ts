@@ -178,4 +178,25 @@ describe('embed-console groups', () => {
     const missing = io()
     expect(await main(['groups', 'get-or-create', '--profile', 'Nope', '--data-dir', dataDir, '--user-group-id', 'x'], missing)).toBe(2)
   })
+
+  it('calls out a profile marked Testing whose token writes Customer groups, on stderr and in --json', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-mislabelled-'))
+    const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+    await setup.router.dispatch(
+      'profiles.create',
+      { name: 'Bravo', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'file', environmentKind: 'testing' },
+      { transport: 'test' },
+    )
+    await setup.close()
+
+    const run = io()
+    expect(await main(['groups', 'get-or-create', '--profile', 'Bravo', '--data-dir', dataDir, '--user-group-id', 'cli-bravo'], run)).toBe(0)
+    expect(run.err).toEqual([expect.stringMatching(/^Warning: “Bravo” is marked Testing, but the server put the group in Customer\./)])
+    const json = io()
+    expect(await main(['groups', 'update', '--profile', 'Bravo', '--data-dir', dataDir, '--user-group-id', 'cli-bravo', '--name', 'B', '--json'], json)).toBe(0)
+    expect(JSON.parse(json.out.join('\n'))).toMatchObject({
+      ok: true,
+      value: { environmentMismatch: { profileKind: 'testing', serverTag: 'Customer' }, warnings: [expect.stringContaining('is marked Testing, but the server put the group in Customer')] },
+    })
+  })
 })

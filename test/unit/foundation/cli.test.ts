@@ -28,7 +28,7 @@ describe('embed-console CLI', () => {
   })
 
   it('gives every command’s --help its usage, examples and exit codes', async () => {
-    for (const command of ['start', 'web', 'sandbox', 'groups', 'validate', 'openapi']) {
+    for (const command of ['start', 'web', 'sandbox', 'groups', 'doctor', 'validate', 'openapi']) {
       const io = captureIo()
       expect(await main([command, '--help'], io), command).toBe(0)
       const help = io.out.join('\n')

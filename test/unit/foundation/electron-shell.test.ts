@@ -128,7 +128,7 @@ describe('Electron shell', () => {
     const csv = await serve(new Request(`app://embed-console/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`))
     expect(csv.status).toBe(200)
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="embed-console-activity-\d{4}-\d\d-\d\d\.csv"/)
-    expect(await csv.text()).toBe('id,time,profileId,profileName,operation,groupId,outcome,httpStatus,errorCode,message,durationMs,settledOutcome,settledAt\n')
+    expect(await csv.text()).toBe('id,time,profileId,profileName,operation,groupId,groupName,outcome,httpStatus,errorCode,message,warnings,durationMs,settledOutcome,settledAt\n')
   })
 
   it('denies every permission the app does not use, asked or checked, and every device', () => {

@@ -74,7 +74,7 @@ describe('group service through the router, against the sandbox', () => {
     if (!csv.ok) throw new Error(csv.error.message)
     let text = ''
     for await (const chunk of csv.value.chunks) text += chunk
-    expect(text.split('\n')[0]).toBe('id,time,profileId,profileName,operation,groupId,outcome,httpStatus,errorCode,message,durationMs,settledOutcome,settledAt')
+    expect(text.split('\n')[0]).toBe('id,time,profileId,profileName,operation,groupId,groupName,outcome,httpStatus,errorCode,message,warnings,durationMs,settledOutcome,settledAt')
     expect(text).not.toContain((before as { value: { token: string } }).value.token)
   })
 
@@ -162,6 +162,52 @@ describe('group service through the router, against the sandbox', () => {
     const logged = await dispatch('activity.list', { profileId, operation: 'rotateToken', limit: 1 })
     expect(logged).toMatchObject({ ok: true, value: { entries: [{ operation: 'rotateToken', outcome: 'failure', errorCode: 'api_failure' }] } })
     expect(JSON.stringify(logged)).not.toContain('abc')
+  })
+
+  it('calls out a profile marked Testing whose token writes Customer groups, on its first call, and remembers the server’s word', async () => {
+    const created = await dispatch('profiles.create', { name: 'Bravo', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'session', environmentKind: 'testing' })
+    const bravo = (created as { value: { id: string } }).value.id
+    const first = await dispatch('groups.getOrCreate', { profileId: bravo, request: { user_group_id: 'bravo-1', name: 'Mislabelled' } })
+    expect(first).toMatchObject({ ok: true, value: { group: { api_environment_tag: 'Customer' }, environmentMismatch: { profileKind: 'testing', serverTag: 'Customer' } } })
+    const warning = (first as { value: { warnings: string[] } }).value.warnings[0]
+    expect(warning).toMatch(/^“Bravo” is marked Testing, but the server put the group in Customer\. .*confirmed like a Customer profile’s\. Correct the profile’s kind to Customer\.$/)
+    // The activity entry says it too, and the profile now carries the server's word.
+    const log = await dispatch('activity.list', { groupId: 'bravo-1' })
+    expect(log).toMatchObject({ ok: true, value: { entries: [{ groupName: 'Mislabelled', warnings: [warning] }] } })
+    const listed = (await dispatch('profiles.list', {})) as { value: { profiles: Array<{ id: string; serverEnvironment?: string | null }> } }
+    expect(listed.value.profiles.find((profile) => profile.id === bravo)?.serverEnvironment).toBe('Customer')
+
+    // Corrected to Customer, the next call says nothing; a Customer profile holding a Testing token is called out the other way.
+    await dispatch('profiles.update', { id: bravo, changes: { environmentKind: 'customer' } })
+    expect(await dispatch('groups.update', { profileId: bravo, request: { user_group_id: 'bravo-1', name: 'Fine' } })).toMatchObject({ ok: true, value: { warnings: [] } })
+    await dispatch('profiles.update', { id: bravo, changes: { apiToken: sandbox.tokens.Testing, tokenStorage: 'session' } })
+    const other = await dispatch('groups.getOrCreate', { profileId: bravo, request: { user_group_id: 'bravo-2' } })
+    expect(other).toMatchObject({ ok: true, value: { environmentMismatch: { profileKind: 'customer', serverTag: 'Testing' } } })
+    expect((other as { value: { warnings: string[] } }).value.warnings[0]).toMatch(/^“Bravo” is marked Customer, but the server put the group in Testing\./)
+    // A profile that says nothing (the first one here) is never called out.
+    expect(await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'says-nothing' } })).toMatchObject({ ok: true, value: { warnings: [] } })
+  })
+
+  it('finds calls by any part of the group id, the group name or the error, any case, and a group’s history by its exact id', async () => {
+    await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'north-wind-7', name: 'Café Crème Ltd' } })
+    await dispatch('groups.getOrCreate', { profileId, request: { user_group_id: 'north-wind-70' } })
+    await dispatch('groups.rotateToken', { profileId, source: { kind: 'token', currentToken: 'no-such-group-token-123' } })
+    const found = async (filter: object) =>
+      ((await dispatch('activity.list', filter)) as { value: { entries: Array<{ groupId?: string; operation: string }>; total: number } }).value
+    expect((await found({ search: 'WIND-7' })).entries.map((entry) => entry.groupId)).toEqual(['north-wind-70', 'north-wind-7'])
+    expect((await found({ search: 'creme' })).entries.map((entry) => entry.groupId)).toEqual(['north-wind-7'])
+    expect((await found({ search: 'crème wind' })).entries.map((entry) => entry.groupId)).toEqual(['north-wind-7'])
+    expect((await found({ search: 'ltd 7' })).total).toBe(1)
+    // By the error: every failed rotation said it, and no other call did.
+    const byError = await found({ search: 'has THIS current token' })
+    expect(byError.total).toBe((await found({ operation: 'rotateToken', outcome: 'failure' })).total)
+    expect(new Set(byError.entries.map((entry) => entry.operation))).toEqual(new Set(['rotateToken']))
+    // Words shorter than the index's trigrams still narrow the search.
+    expect((await found({ search: 'wind 70' })).entries.map((entry) => entry.groupId)).toEqual(['north-wind-70'])
+    expect((await found({ search: 'é' })).entries.map((entry) => entry.groupId)).toContain('north-wind-7')
+    expect((await found({ search: '"unbalanced (' })).total).toBe(0)
+    expect((await found({ search: '100%' })).total).toBe(0)
+    expect((await found({ groupId: 'north-wind-7' })).entries.map((entry) => entry.groupId)).toEqual(['north-wind-7'])
   })
 
   it('keeps the activity log across a restart', async () => {

@@ -36,6 +36,15 @@ describe('embed-console openapi', () => {
     expect(result.valid).toBe(true)
   })
 
+  it.each([
+    ['https://help.example.com/api', { url: 'https://help.example.com/api' }],
+    ['support@example.com', { email: 'support@example.com' }],
+  ])('names the API’s support with --contact %s', async (contact, expected) => {
+    const { io, out } = captureIo()
+    expect(await main(['openapi', '--contact', contact], io)).toBe(0)
+    expect(JSON.parse(out.join('\n')).info.contact).toEqual({ name: 'API support', ...expected })
+  })
+
   it('prints the document to stdout without --out', async () => {
     const { io, out } = captureIo()
     expect(await main(['openapi'], io)).toBe(0)
@@ -51,6 +60,7 @@ describe('embed-console openapi', () => {
     [['--out'], "Option '--out <value>' argument missing"],
     [['--format', 'yaml'], "Unknown option '--format'"],
     [['extra.json'], "Unexpected argument 'extra.json'"],
+    [['--contact', 'ftp://files.example.com'], '--contact takes the API’s support address: an https:// URL or an e-mail address.'],
   ])('refuses %j with exit 2 and the usage line', async (argv, message) => {
     const { io, out, err } = captureIo()
     expect(await main(['openapi', ...argv], io)).toBe(2)

@@ -128,8 +128,55 @@ describe('the OpenAPI document of /api/user', () => {
       expect(endpoint.request.security[0]?.parameters.header).toMatchObject({ Authorization: { type: 'apiKey' } })
     }
     const get = OpenApiToEndpointConverter.convert(dereferenced, '/api/user', 'get')
-    expect(get.request.codeSamples?.map((sample) => sample.label)).toEqual(['curl', 'Node (http.request)'])
+    expect(get.request.codeSamples?.map((sample) => sample.label)).toEqual(['curl', 'Node (http.request)', 'Python (requests)'])
+    for (const method of ['put', 'post'] as const) {
+      const samples = OpenApiToEndpointConverter.convert(dereferenced, '/api/user', method).request.codeSamples
+      expect(samples?.map((sample) => sample.label), method).toEqual(['curl', 'JavaScript (fetch)', 'Python (requests)'])
+    }
     expect(get.request.codeSamples?.[0]?.source).toContain("curl -X GET 'https://api.example.com/api/user'")
+  })
+
+  it('attaches the 405 to the path: DELETE and PATCH answer it, kept out of a docs site’s navigation; OPTIONS is the preflight', () => {
+    const path = buildOpenApiDocument().paths['/api/user'] as Record<string, { responses: Record<string, unknown>; security?: unknown; 'x-hidden'?: boolean }>
+    expect(Object.keys(path)).toEqual(['description', 'get', 'put', 'post', 'options', 'delete', 'patch'])
+    for (const method of ['delete', 'patch']) {
+      expect(path[method]?.responses, method).toEqual({ 405: { $ref: '#/components/responses/MethodNotAllowed' } })
+      expect(path[method], method).toMatchObject({ security: [], 'x-hidden': true })
+    }
+    expect(path.options?.responses['204']).toMatchObject({ headers: { 'Access-Control-Allow-Origin': { schema: { const: '*' } }, Allow: { schema: { const: 'GET, PUT, POST, OPTIONS' } } } })
+    expect(buildOpenApiDocument().components.responses).toMatchObject({ MethodNotAllowed: { headers: { Allow: { schema: { const: 'GET, PUT, POST, OPTIONS' } } } } })
+  })
+
+  it('has code samples for PUT and POST as for GET, that read the tokens from the environment and never hold one', () => {
+    const path = buildOpenApiDocument({ serverUrl: 'https://api.example.com' }).paths['/api/user'] as Record<string, { 'x-codeSamples': Array<{ lang: string; label: string; source: string }> }>
+    expect(path.put?.['x-codeSamples'].map((sample) => sample.lang)).toEqual(['bash', 'javascript', 'python'])
+    expect(path.put?.['x-codeSamples'][0]?.source).toContain("curl -X PUT 'https://api.example.com/api/user'")
+    expect(path.put?.['x-codeSamples'][1]?.source).toContain("method: 'PUT'")
+    const rotation = path.post?.['x-codeSamples'].map((sample) => sample.source).join('\n') ?? ''
+    expect(rotation).toContain('CURRENT_GROUP_TOKEN')
+    for (const example of API_EXAMPLES) {
+      const token = (example.response.body as { user_group?: { token?: string } }).user_group?.token
+      if (token) expect(rotation).not.toContain(token)
+    }
+  })
+
+  it('names its license and a contact: the generator by default, the API’s support when given', () => {
+    expect(buildOpenApiDocument().info).toMatchObject({ license: { name: 'MIT', identifier: 'MIT' }, contact: { name: 'Embed Console, which generated this document' } })
+    expect(buildOpenApiDocument({ contact: { email: 'support@example.com' } }).info.contact).toEqual({ name: 'API support', email: 'support@example.com' })
+  })
+
+  it('links the token of every answer to the current_token of a rotation', () => {
+    const ops = operations(buildOpenApiDocument()) as unknown as Record<'get' | 'put' | 'post', { responses: Record<string, { links?: unknown }> }>
+    for (const method of ['get', 'put', 'post'] as const) {
+      expect(ops[method].responses['200']?.links, method).toEqual({
+        rotateToken: {
+          operationId: 'rotateUserGroupToken',
+          description: 'The `user_group.token` of this answer is the `current_token` that rotates it.',
+          requestBody: { current_token: '{$response.body#/user_group/token}' },
+        },
+      })
+    }
+    expect(ops.post.responses['200']).toBeDefined()
   })
 
   it('points servers[0] at a given base URL, or at a {base_url} variable', () => {

@@ -87,7 +87,7 @@ describe('profile calls through the router', () => {
     const exported: { text: string; count: number } = await value('profiles.export', {})
     expect(exported.count).toBe(1)
     expect(ProfilesExportSchema.parse(JSON.parse(exported.text)).profiles).toEqual([
-      { name: 'Staging', baseUrl: 'https://staging.example.com', timeoutSeconds: 15, environmentLabel: 'Staging', environmentKind: 'unspecified' },
+      { name: 'Staging', baseUrl: 'https://staging.example.com', timeoutSeconds: 15, environmentLabel: 'Staging', environmentKind: 'unspecified', proxyMode: 'environment', proxyUrl: '', caBundlePath: '' },
     ])
     expect(await value('profiles.import', { text: exported.text })).toEqual({ imported: 1, names: ['Staging (2)'] })
   })

@@ -66,7 +66,7 @@ describe('profiles: the API token', () => {
   it('resolves a connection for the API client, and only with a token', async () => {
     const { store } = await openProfiles(await tempDataDir(), fakeSafeStorage())
     const withToken = await store.create({ ...prod, apiToken: TOKEN })
-    expect(await store.resolveConnection(withToken.id)).toEqual({ baseUrl: 'https://api.example.com', apiToken: TOKEN, timeoutMs: 30_000 })
+    expect(await store.resolveConnection(withToken.id)).toEqual({ baseUrl: 'https://api.example.com', apiToken: TOKEN, timeoutMs: 30_000, network: { proxy: { mode: 'environment' } } })
 
     const without = await store.create(draft({ name: 'Empty', baseUrl: 'https://empty.example.com' }))
     const error = await failureOf(store.resolveConnection(without.id))
@@ -274,7 +274,7 @@ describe('profiles: built-in', () => {
     const sandbox = await store.registerBuiltin(SANDBOX, TOKEN)
     expect(sandbox).toMatchObject({ ...SANDBOX, builtin: true, timeoutSeconds: 15 })
     expect(store.list()[0]).toEqual(sandbox)
-    expect(await store.resolveConnection(SANDBOX.id)).toEqual({ baseUrl: SANDBOX.baseUrl, apiToken: TOKEN, timeoutMs: 15_000 })
+    expect(await store.resolveConnection(SANDBOX.id)).toEqual({ baseUrl: SANDBOX.baseUrl, apiToken: TOKEN, timeoutMs: 15_000, network: { proxy: { mode: 'environment' } } })
 
     const editError = await failureOf(store.update(SANDBOX.id, { name: 'Mine' }))
     expect(editError.code).toBe('refused')

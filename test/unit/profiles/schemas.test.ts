@@ -61,13 +61,17 @@ describe('baseUrlWarning', () => {
 })
 
 describe('ProfileDraftSchema', () => {
-  it('fills in the defaults: a 15 s timeout, no label, no token', () => {
+  it('fills in the defaults: a 15 s timeout, no label, no token, the proxy variables, no CA bundle', () => {
     expect(ProfileDraftSchema.parse({ name: ' Prod ', baseUrl: 'https://example.com' })).toEqual({
       name: 'Prod',
       baseUrl: 'https://example.com',
       timeoutSeconds: 15,
       environmentLabel: '',
       environmentKind: 'unspecified',
+      proxyMode: 'environment',
+      proxyUrl: '',
+      proxyUsername: '',
+      caBundlePath: '',
     })
   })
 
@@ -129,7 +133,9 @@ describe('shapes that leave main', () => {
       version: 1,
       profiles: [{ name: 'Prod', baseUrl: 'https://example.com', apiToken: 'leak' }],
     })
-    expect(parsed.profiles).toEqual([{ name: 'Prod', baseUrl: 'https://example.com', timeoutSeconds: 15, environmentLabel: '', environmentKind: 'unspecified' }])
+    expect(parsed.profiles).toEqual([
+      { name: 'Prod', baseUrl: 'https://example.com', timeoutSeconds: 15, environmentLabel: '', environmentKind: 'unspecified', proxyMode: 'environment', proxyUrl: '', caBundlePath: '' },
+    ])
     expect(ProfilesExportSchema.safeParse({ format: 'embed-console-profiles', version: 2, profiles: [] }).success).toBe(false)
     expect(ProfilesExportSchema.safeParse({ format: 'other', version: 1, profiles: [] }).success).toBe(false)
   })

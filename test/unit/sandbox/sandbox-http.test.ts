@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SANDBOX_MAX_BODY_BYTES } from '../../../src-main/sandbox/sandbox-requests'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import Libsql from 'libsql'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
 // The sandbox's own HTTP behaviour, through raw node:http requests (no client in between).
@@ -24,6 +25,7 @@ interface RawRequest {
   body?: string | Buffer
   /** Sent in pieces without a Content-Length (chunked: Node frames it so on PUT and POST, not GET). */
   chunked?: boolean
+  headers?: Record<string, string>
 }
 
 let sandbox: Sandbox
@@ -39,7 +41,7 @@ function send(options: RawRequest, target: Sandbox = sandbox): Promise<RawAnswer
   const { method = 'GET', path = '/api/user', authorization = `Token ${target.tokens.Customer}`, body = '', chunked = false } = options
   const { contentType = 'application/json' } = options
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {}
+    const headers: Record<string, string> = { ...options.headers }
     if (contentType !== null) headers['Content-Type'] = contentType
     if (authorization !== null) headers.Authorization = authorization
     if (!chunked) headers['Content-Length'] = String(Buffer.byteLength(body))
@@ -133,10 +135,10 @@ describe('request bodies', () => {
 })
 
 describe('methods, paths and sizes', () => {
-  it.each(['DELETE', 'PATCH', 'HEAD', 'OPTIONS'])('answers %s on /api/user with 405 and the allowed methods', async (method) => {
+  it.each(['DELETE', 'PATCH', 'HEAD'])('answers %s on /api/user with 405 and the allowed methods', async (method) => {
     const answer = await send({ method })
     expect(answer.status).toBe(405)
-    expect(answer.headers.allow).toBe('GET, PUT, POST')
+    expect(answer.headers.allow).toBe('GET, PUT, POST, OPTIONS')
     if (method !== 'HEAD') expect(answer.json).toEqual(failure(`${method} is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).`))
   })
 
@@ -274,5 +276,95 @@ describe('the database', () => {
 
   it('refuses two equal API tokens: the token decides the environment', async () => {
     await expect(startSandbox({ dataFile: join(dir, 'other.json'), customerToken: 'same', testingToken: 'same' })).rejects.toMatchObject({ code: 'invalid_input' })
+  })
+})
+
+describe('browser clients (CORS)', () => {
+  it('answers a preflight without a token: 204, the methods and headers a call needs, any origin', async () => {
+    const answer = await send({
+      method: 'OPTIONS',
+      authorization: null,
+      contentType: null,
+      headers: { Origin: 'https://docs.example.com', 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization, content-type' },
+    })
+    expect(answer.status).toBe(204)
+    expect(answer.headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, PUT, POST',
+      'access-control-allow-headers': 'Authorization, Content-Type',
+      'access-control-max-age': '600',
+      allow: 'GET, PUT, POST, OPTIONS',
+    })
+    expect(answer.headers['access-control-allow-private-network']).toBeUndefined()
+    expect(answer.text).toBe('')
+  })
+
+  it('lets a public page reach it on loopback (Private Network Access)', async () => {
+    const answer = await send({ method: 'OPTIONS', headers: { Origin: 'https://docs.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Private-Network': 'true' } })
+    expect(answer.headers['access-control-allow-private-network']).toBe('true')
+  })
+
+  it('lets any origin read its answers, failures included', async () => {
+    const created = await send({ method: 'PUT', body: json({ user_group_id: 'nobody' }), headers: { Origin: 'https://docs.example.com' } })
+    const refused = await send({ authorization: null, body: json({ user_group_id: 'a' }) })
+    for (const answer of [created, refused]) {
+      expect(answer.headers['access-control-allow-origin']).toBe('*')
+      expect(answer.headers['access-control-expose-headers']).toBe('Retry-After, WWW-Authenticate')
+    }
+  })
+})
+
+describe('text kept exactly', () => {
+  it.each([
+    ['a NUL in the id', { user_group_id: 'ac\u0000me' }, 'user_group_id holds a NUL character (U+0000) at position 3'],
+    ['a NUL in the name', { user_group_id: 'acme', name: 'Acme\u0000 Corp' }, 'name holds a NUL character (U+0000) at position 5'],
+    ['a lone high surrogate in the id', { user_group_id: 'ac\ud800me' }, 'user_group_id holds a lone surrogate (U+D800, half of a character) at position 3'],
+    ['a lone low surrogate in the name', { user_group_id: 'acme', name: '\udc00Acme' }, 'name holds a lone surrogate (U+DC00, half of a character) at position 1'],
+  ])('refuses %s with a 400 sentence, and keeps nothing cut short', async (_case, body, sentence) => {
+    for (const method of ['GET', 'PUT']) {
+      const answer = await send({ method, body: json(body) })
+      expect(answer.status).toBe(400)
+      expect(answer.json).toEqual(failure(`${sentence}, which the sandbox cannot keep exactly: send it without.`))
+    }
+    expect(readSandboxData(join(dir, 'sandbox.db')).groups).toEqual([])
+  })
+
+  it('keeps an id with a whole surrogate pair (an emoji) as sent, and tells it from another', async () => {
+    const first = await send({ body: json({ user_group_id: 'team-\u{1F680}' }) })
+    const second = await send({ body: json({ user_group_id: 'team-\u{1F681}' }) })
+    expect(first.json).toMatchObject({ new_user_group: true, user_group: { provided_id: 'team-\u{1F680}' } })
+    expect(second.json).toMatchObject({ new_user_group: true, user_group: { provided_id: 'team-\u{1F681}' } })
+  })
+
+  it('refuses a body that is not UTF-8 instead of changing its bytes', async () => {
+    const answer = await send({ body: Buffer.concat([Buffer.from('{"user_group_id":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]) })
+    expect(answer.status).toBe(400)
+    expect(answer.json).toEqual(failure('The request body is not valid UTF-8: send JSON encoded as UTF-8.'))
+  })
+
+  it('answers the properties as the JSON text they were sent in: a __proto__ key and integers past 2^53 come back', async () => {
+    const properties = '{"__proto__": {"admin": true}, "big": 9007199254740993, "ids": [12345678901234567890, -9007199254740995], "price": 1.10}'
+    const created = await send({ body: `{"user_group_id": "exact", "properties": ${properties}}` })
+    expect(created.status).toBe(200)
+    expect(created.text).toContain(`"properties":${properties}`)
+    const again = await send({ body: json({ user_group_id: 'exact' }) })
+    expect(again.text).toContain(`"properties":${properties}`)
+
+    const changed = '{"__proto__": null, "big": 18014398509481985}'
+    const updated = await send({ method: 'PUT', body: `{"user_group_id": "exact", "properties": ${changed}}` })
+    expect(updated.text).toContain(`"properties":${changed}`)
+  })
+
+  it('stores the mapping as sent too, a __proto__ schema id included', async () => {
+    await send({ body: '{"user_group_id": "mapped", "mapping": {"__proto__": "warehouse", "s1": "ds1"}}' })
+    const db = new Libsql(join(dir, 'sandbox.db'), { readonly: true })
+    const row = db.prepare("SELECT mapping FROM groups WHERE provided_id = 'mapped'").get() as { mapping: string }
+    db.close()
+    expect(row.mapping).toBe('{"__proto__": "warehouse", "s1": "ds1"}')
+  })
+
+  it('takes the last of a repeated key, as JSON.parse does', async () => {
+    const answer = await send({ body: '{"user_group_id": "twice", "properties": {"a": 1}, "properties": {"b": 2}}' })
+    expect(answer.text).toContain('"properties":{"b": 2}')
   })
 })

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { baseUrlListToChoose, isLoopbackUrl, planApiReference, type ApiReferenceOptions } from '../../../src-shared/site-config/api-reference'
 import { checkSiteConfigText } from '../../../src-shared/site-config/validate'
 import { applyValueChanges } from '../../../src-shared/site-config/text-edits'
+import { apiReferenceGroups, apiReferencePageText } from '../../../src-shared/site-config/api-reference-pages'
+import { buildOpenApiDocument } from '../../../src-shared/user-api/openapi'
 
 // What "Add the API reference" makes of site.json: worked out once, shown by the dialog, applied
 // through the format-preserving edits.
@@ -132,4 +134,46 @@ it('edits the text in place: 4 spaces, CRLF, an inline list and the key order ke
 it('tells a loopback address from one readers can reach', () => {
   for (const url of ['http://127.0.0.1:8765', 'http://localhost:3000', 'http://docs.localhost', 'http://[::1]:80', 'http://0.0.0.0:1']) expect(isLoopbackUrl(url), url).toBe(true)
   for (const url of ['https://api.example.com', 'http://10.0.0.5', 'https://localhost.example.com', 'not a url']) expect(isLoopbackUrl(url), url).toBe(false)
+})
+
+describe('the endpoint pages in the navigation', () => {
+  const groups = apiReferenceGroups(buildOpenApiDocument())
+  const PAGES = ['api-reference/user-groups/get-or-create-a-user-group', 'api-reference/user-groups/update-a-user-group', 'api-reference/user-groups/rotate-a-user-groups-token']
+
+  it('are named as Mintlify’s scraper names them: a folder per tag, a page per operation after its summary, in method order', () => {
+    expect(groups).toEqual([{ group: 'User groups', pages: PAGES.map((page) => expect.objectContaining({ page, file: `${page}.mdx` })) }])
+    expect(groups[0]!.pages.map((page) => `${page.method} ${page.path}`)).toEqual(['get /api/user', 'put /api/user', 'post /api/user'])
+    expect(apiReferencePageText(groups[0]!.pages[2]!)).toBe('---\ntitle: "Rotate a user group\'s token"\nopenapi: "POST /api/user"\n---\n')
+    // Untagged operations go to "API Reference"; no summary names a page by its method and path; a repeated name gets -1.
+    const other = apiReferenceGroups({
+      paths: {
+        '/items/{id}': { get: { summary: 'Item' }, delete: {} },
+        '/items': { post: { summary: 'Item', tags: [] }, patch: { summary: 'Hidden', 'x-hidden': true } },
+      },
+    })
+    expect(other).toEqual([{ group: 'API Reference', pages: ['api-reference/item', 'api-reference/delete-items', 'api-reference/item-1'].map((page) => expect.objectContaining({ page })) }])
+  })
+
+  it('are added as a group of their tag at the end of the navigation, one change, valid, and only once', () => {
+    const config = { name: 'Docs', navigation: [{ group: 'Start', pages: ['intro'] }] }
+    const plan = planned(config, { ...add(), groups })
+    expect((plan.next as { navigation: unknown }).navigation).toEqual([{ group: 'Start', pages: ['intro'] }, { group: 'User groups', pages: PAGES }])
+    expect(plan.fields.find((field) => field.path[0] === 'navigation')).toEqual({ path: ['navigation', 1], before: undefined, after: { group: 'User groups', pages: PAGES } })
+    expect(plan.changes.filter((change) => change.path[0] === 'navigation')).toEqual([{ kind: 'insertItem', path: ['navigation'], index: 1, value: { group: 'User groups', pages: PAGES } }])
+    const text = applyValueChanges(JSON.stringify(config, null, 2), plan.changes)
+    expect(checkSiteConfigText(text, 'spec').errors).toEqual([])
+    // Planned again on the result: nothing more to add.
+    expect(planned(JSON.parse(text), { ...add(), groups }).fields.filter((field) => field.path[0] === 'navigation')).toEqual([])
+  })
+
+  it('go into a group of that name already there, skipping the pages listed anywhere, however spelled', () => {
+    const config = { navigation: [{ group: 'User groups', pages: ['overview', `/${PAGES[1]}`] }, { group: 'Other', pages: [{ group: 'Nested', pages: [`${PAGES[2]}.mdx`] }] }] }
+    const plan = planned(config, { ...add(), groups })
+    expect((plan.next as { navigation: unknown[] }).navigation[0]).toEqual({ group: 'User groups', pages: ['overview', `/${PAGES[1]}`, PAGES[0]] })
+    expect(plan.changes.filter((change) => change.path[0] === 'navigation')).toEqual([{ kind: 'insertItem', path: ['navigation', 0, 'pages'], index: 2, value: PAGES[0] }])
+  })
+
+  it('are refused over a navigation that is not a list', () => {
+    expect(planApiReference({ navigation: { group: 'x' } }, { ...add(), groups })).toEqual({ ok: false, problem: 'Navigation is not a list of groups: fix it first.' })
+  })
 })

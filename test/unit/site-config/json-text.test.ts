@@ -26,6 +26,8 @@ describe('validateSiteConfigText', () => {
         {
           path: '$',
           message: 'is not valid JSON at line 4, column 19: expected "," or "}", found a double quote: is a comma missing?',
+          line: 4,
+          column: 19,
         },
       ],
       warnings: [],

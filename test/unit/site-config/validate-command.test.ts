@@ -88,23 +88,26 @@ describe('embed-console validate', () => {
     expect(code).toBe(2)
     expect(out).toHaveLength(1)
     const reports = JSON.parse(out[0] as string)
+    // Each file says its format, and each problem its line (these files are written on one line).
     expect(reports).toEqual([
-      { file: file('valid.json'), valid: true, errors: [], warnings: [] },
+      { file: file('valid.json'), format: 'site', valid: true, errors: [], warnings: [] },
       {
         file: file('warned.json'),
+        format: 'site',
         valid: true,
         errors: [],
         warnings: [
-          { path: 'navigation', message: expect.any(String) },
-          { path: 'anchors[0].version', message: expect.any(String) },
+          { path: 'navigation', message: expect.any(String), line: 1 },
+          { path: 'anchors[0].version', message: expect.any(String), line: 1 },
         ],
       },
       {
         file: file('invalid.json'),
+        format: 'site',
         valid: false,
         errors: [
-          { path: 'navigation[0].pages[0]', message: 'must be a string, not the number 1' },
-          { path: 'colors.primary', message: 'must be a hex colour like #0D9373 or #0D9' },
+          { path: 'navigation[0].pages[0]', message: 'must be a string, not the number 1', line: 1 },
+          { path: 'colors.primary', message: 'must be a hex colour like #0D9373 or #0D9', line: 1 },
         ],
         warnings: [],
       },

@@ -1,10 +1,10 @@
 import { chmod, link, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { validate } from '@readme/openapi-parser'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createRouter, type Handlers } from '../../../src-main/router'
 import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
-import { checkOpenApiFile } from '../../../src-main/site-files/docs-folder'
+import { checkOpenApiFile, indexDocsFolder } from '../../../src-main/site-files/docs-folder'
 import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-handlers'
 import { serializeSiteConfig } from '../../../src-shared/site-config/format'
 import { buildOpenApiDocument, openApiFileText } from '../../../src-shared/user-api/openapi'
@@ -39,6 +39,8 @@ beforeEach(async () => {
   await writeFile(sitePath, SITE)
 })
 
+const ENDPOINT_PAGES = ['api-reference/user-groups/get-or-create-a-user-group.mdx', 'api-reference/user-groups/update-a-user-group.mdx', 'api-reference/user-groups/rotate-a-user-groups-token.mdx']
+
 async function opened() {
   const service = siteFiles(dataDir)
   const document = await service.open(sitePath)
@@ -50,7 +52,7 @@ describe('writing the API reference next to site.json', () => {
     const { service, documentId } = await opened()
     expect(await service.apiReferenceTarget(documentId)).toEqual({ path: referencePath, existing: null })
     const written = await service.writeApiReference({ documentId, serverUrl: SERVER })
-    expect(written).toEqual({ path: referencePath, replaced: false, serverUrl: SERVER })
+    expect(written).toEqual({ path: referencePath, replaced: false, serverUrl: SERVER, pagesWritten: ENDPOINT_PAGES, pagesKept: [] })
 
     const text = await readFile(referencePath, 'utf8')
     expect(text).toBe(openApiFileText(buildOpenApiDocument({ serverUrl: SERVER })))
@@ -60,7 +62,25 @@ describe('writing the API reference next to site.json', () => {
     expect((await stat(referencePath)).mode & 0o777).toBe(0o644)
     // The docs-folder check the editor runs finds it valid.
     expect(await checkOpenApiFile(workDir, 'openapi.json')).toMatchObject({ state: 'valid', title: 'User groups API' })
-    expect((await readdir(workDir)).sort()).toEqual(['openapi.json', 'site.json'])
+    expect((await readdir(workDir)).sort()).toEqual(['api-reference', 'openapi.json', 'site.json'])
+    // One page per operation, as Mintlify's scraper files them, each naming its endpoint; the docs folder indexes them with their titles.
+    expect(await readFile(join(workDir, ENDPOINT_PAGES[1]!), 'utf8')).toBe('---\ntitle: "Update a user group"\nopenapi: "PUT /api/user"\n---\n')
+    expect((await stat(join(workDir, ENDPOINT_PAGES[0]!))).mode & 0o777).toBe(0o644)
+    const index = await indexDocsFolder(workDir, dataDir)
+    expect(index.pages.filter((page) => page.path.startsWith('api-reference/'))).toEqual([
+      { path: 'api-reference/user-groups/get-or-create-a-user-group', file: ENDPOINT_PAGES[0], title: 'Get or create a user group' },
+      { path: 'api-reference/user-groups/rotate-a-user-groups-token', file: ENDPOINT_PAGES[2], title: "Rotate a user group's token" },
+      { path: 'api-reference/user-groups/update-a-user-group', file: ENDPOINT_PAGES[1], title: 'Update a user group' },
+    ])
+  })
+
+  it('keeps an endpoint page that is there already, as the writer left it', async () => {
+    const edited = join(workDir, ENDPOINT_PAGES[2]!)
+    await mkdir(dirname(edited), { recursive: true })
+    await writeFile(edited, '---\ntitle: Rotation, explained\n---\nOur own words.\n')
+    const { service, documentId } = await opened()
+    expect(await service.writeApiReference({ documentId, serverUrl: SERVER })).toMatchObject({ pagesWritten: ENDPOINT_PAGES.slice(0, 2), pagesKept: [ENDPOINT_PAGES[2]] })
+    expect(await readFile(edited, 'utf8')).toBe('---\ntitle: Rotation, explained\n---\nOur own words.\n')
   })
 
   it('names no server without one: the document keeps its {base_url} variable', async () => {
@@ -98,7 +118,7 @@ describe('writing the API reference next to site.json', () => {
     const untitled = service.create()
     const saved = await service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: { kind: 'path', path: join(elsewhere, 'site.json') } })
     await service.writeApiReference({ documentId: saved!.documentId, serverUrl: SERVER })
-    expect((await readdir(elsewhere)).sort()).toEqual(['openapi.json', 'site.json'])
+    expect((await readdir(elsewhere)).sort()).toEqual(['api-reference', 'openapi.json', 'site.json'])
     expect(await readdir(workDir)).not.toContain('openapi.json')
   })
 
@@ -111,6 +131,15 @@ describe('writing the API reference next to site.json', () => {
     const error = await failureOf(service.writeApiReference({ documentId, serverUrl: SERVER }))
     expect(error).toMatchObject({ code: 'refused', message: expect.stringContaining('own data folder') })
     expect(await readFile(vault, 'utf8')).toBe('{"tokens": {"p": "secret-token"}}')
+  })
+
+  it('refuses endpoint pages that would land in the data folder, before writing anything', async () => {
+    await symlink(dataDir, join(workDir, 'api-reference'))
+    const { service, documentId } = await opened()
+    const error = await failureOf(service.writeApiReference({ documentId, serverUrl: SERVER }))
+    expect(error).toMatchObject({ code: 'refused', message: expect.stringContaining('own data folder') })
+    expect((await readdir(workDir)).sort()).toEqual(['api-reference', 'site.json'])
+    expect(await readdir(dataDir)).not.toContain('user-groups')
   })
 
   it('replaces an existing file only with the token of the question that asked, for that file as it was, once', async () => {
@@ -158,7 +187,7 @@ describe('writing the API reference next to site.json', () => {
     expect(await readFile(holder, 'utf8')).toBe('{"old": true}')
     expect(after.mode & 0o777).toBe(0o640)
     expect(JSON.parse(await readFile(referencePath, 'utf8')).servers).toEqual([{ url: SERVER }])
-    expect((await readdir(workDir)).sort()).toEqual(['held-by-a-reader.json', 'openapi.json', 'site.json'])
+    expect((await readdir(workDir)).sort()).toEqual(['api-reference', 'held-by-a-reader.json', 'openapi.json', 'site.json'])
   })
 
   it('does not replace a folder named openapi.json', async () => {
@@ -189,7 +218,7 @@ describe('through the router', () => {
 
     expect(await call('site.writeApiReference', { documentId: document.documentId, serverUrl: `${SERVER}/` })).toEqual({
       ok: true,
-      value: { path: referencePath, replaced: false, serverUrl: SERVER },
+      value: { path: referencePath, replaced: false, serverUrl: SERVER, pagesWritten: ENDPOINT_PAGES, pagesKept: [] },
     })
   })
 })

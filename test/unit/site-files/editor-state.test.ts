@@ -12,8 +12,8 @@ import {
   undo,
   useEditor,
 } from '../../../src-renderer/features/site-editor/state/editor-store'
-import { getIn, indexAfterMove, moveItem, parseProblemPath, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
-import { formatProblemPath, serializeSiteConfig } from '../../../src-shared/site-config/format'
+import { getIn, indexAfterMove, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
+import { formatProblemPath, parseProblemPath, serializeSiteConfig } from '../../../src-shared/site-config/format'
 
 // The site editor's state, which the form and the raw view share: the renderer's own logic,
 // tested without a browser.

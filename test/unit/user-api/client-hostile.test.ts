@@ -252,7 +252,7 @@ describe('the client when the server cannot be reached', () => {
 describe('the client’s sentences for HTTP statuses from something that is not the API', () => {
   it.each([
     [401, 'The API token was refused (HTTP 401): check the profile\'s API token.'],
-    [403, 'The API token was refused (HTTP 403): check the profile\'s API token.'],
+    [403, 'The API token was accepted but may not do this (HTTP 403): it may be read-only, or limited to other groups or another environment. Use a token allowed to get or create groups.'],
     [405, 'The server does not accept GET at BASE/api/user (HTTP 405): check that the base URL is the API’s root.'],
     [413, 'The request is too large for the server (HTTP 413): make the mapping or properties smaller.'],
     [429, 'The server is limiting requests (HTTP 429): try again later.'],
@@ -266,6 +266,19 @@ describe('the client’s sentences for HTTP statuses from something that is not 
     expect(detailsOf(error).status).toBe(status)
   })
 
+  it.each([
+    ['Django REST framework’s detail (a read-only token)', 403, { detail: 'You do not have permission to perform this action.' }, 'You do not have permission to perform this action.'],
+    ['FastAPI’s validation detail', 422, { detail: [{ loc: ['body', 'user_group_id'], msg: 'field required', type: 'value_error.missing' }] }, 'body.user_group_id: field required'],
+    ['a message', 401, { message: 'Invalid API key.' }, 'Invalid API key.'],
+    ['a list of errors', 400, { errors: [{ message: 'name is too long' }, 'mapping is invalid'] }, 'name is too long; mapping is invalid'],
+    ['errors by field', 400, { errors: { name: ['is too long'], user_group_id: ['is taken'] } }, 'name: is too long; user_group_id: is taken'],
+  ])('quotes %s after the status sentence', async (_case, status, body, said) => {
+    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(status, body) })))
+    expect(error.code).toBe('http_status')
+    expect(error.message).toMatch(new RegExp(`\\(HTTP ${status}\\).* The server said: “${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”$`))
+    expect(detailsOf(error).serverMessage).toBe(said)
+  })
+
   it('puts Retry-After into the 429 sentence and the details, in seconds or as a date', async () => {
     const seconds = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(429, 'slow down', { 'Retry-After': '30' }) })))
     expect(seconds.message).toBe('The server is limiting requests (HTTP 429): try again in 30 seconds (Retry-After).')
@@ -275,12 +288,26 @@ describe('the client’s sentences for HTTP statuses from something that is not 
     expect(date.message).toBe('The server is limiting requests (HTTP 429): try again after 2065-10-21T07:28:00.000Z (Retry-After).')
   })
 
-  it('does not follow a redirect, so the token never travels to another address', async () => {
-    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(301, '', { Location: 'http://elsewhere.example/api/user' }) })))
+  it('does not follow a redirect, so the token never travels to another address, and says which base URL it points to', async () => {
+    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(301, '', { Location: 'http://elsewhere.example/v2/api/user' }) })))
     expect(error.code).toBe('http_status')
     expect(error.message).toBe(
-      'The server redirected the request to http://elsewhere.example/api/user (HTTP 301); redirects are not followed, so the API token is never sent elsewhere: check the base URL.',
+      'The server moved to http://elsewhere.example/v2 (HTTP 301): change the base URL to it. Redirects are not followed, so the API token was not sent there.',
     )
     expect(server?.requests).toHaveLength(1)
+  })
+
+  it.each([
+    ['a relative address on the same server', '/v2/api/user', (base: string) => `The server moved to ${base}/v2 (HTTP 308): change the base URL to it.`],
+    ['an address that is not /api/user, with a password in it', 'https://user:secret@login.example/sso?next=1', () => 'The server redirected the request to https://login.example/sso (HTTP 308), which is not an /api/user address: check the base URL.'],
+    ['no address at all', undefined, () => 'The server answered with a redirect (HTTP 308) that names no address: check the base URL.'],
+  ])('explains a redirect to %s, and a rotation redirected is not outcome unknown', async (_case, location, sentence) => {
+    const client = await clientFor({ onRequest: answerWith(308, '', location ? { Location: location } : {}) })
+    for (const error of [await failureOf(getOrCreate(client)), await failureOf(rotate(client))]) {
+      expect(error.code).toBe('http_status')
+      expect(error.message).toBe(`${sentence(server!.baseUrl)} Redirects are not followed, so the API token was not sent there.`)
+      expect(error.message).not.toContain('secret')
+    }
+    expect(server?.requests).toHaveLength(2)
   })
 })

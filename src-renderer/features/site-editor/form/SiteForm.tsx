@@ -1,8 +1,5 @@
 import { useEditor } from '../state/editor-store'
-import { fieldId } from '../state/view-store'
-import { sectionHeadingId } from './controls/FormSection'
-import { useShapeAt } from './controls/use-field'
-import { WrongShapeNote } from './controls/WrongShapeNote'
+import { FormShell } from './FormShell'
 import { AnchorsSection } from './sections/AnchorsSection'
 import { ApiSection } from './sections/ApiSection'
 import { ColorsSection } from './sections/ColorsSection'
@@ -13,7 +10,6 @@ import { ProjectSection } from './sections/ProjectSection'
 import { TabsSection } from './sections/TabsSection'
 import { TopbarSection } from './sections/TopbarSection'
 import { VersionsSection } from './sections/VersionsSection'
-import { useFocusRequests } from './use-focus-requests'
 
 const SECTIONS = [
   { id: 'project', label: 'Project' },
@@ -30,24 +26,9 @@ const SECTIONS = [
 
 /** Every setting of the spec, section by section. Read-only while the text does not parse or writes a key twice. */
 export function SiteForm() {
-  useFocusRequests()
-  const rootShape = useShapeAt([])
-  const waiting = useEditor((state) => state.syntaxError !== null || state.duplicates.length > 0)
   const documentId = useEditor((state) => state.document?.documentId)
-
-  // A file that never parsed has no last valid version to show: the banner above says where it breaks.
-  if (rootShape === 'missing') return null
-  if (rootShape !== 'object') return <WrongShapeNote id={fieldId([])} what="The file" />
-
   return (
-    <div className="site-form" inert={waiting}>
-      <nav className="section-index" aria-label="Form sections">
-        {SECTIONS.map((section) => (
-          <button key={section.id} type="button" className="section-index__link" onClick={() => jumpTo(section.id)}>
-            {section.label}
-          </button>
-        ))}
-      </nav>
+    <FormShell sections={SECTIONS}>
       <ProjectSection />
       <ColorsSection />
       <TopbarSection />
@@ -59,12 +40,6 @@ export function SiteForm() {
       <ApiSection />
       <FooterSection />
       <FeedbackSection />
-    </div>
+    </FormShell>
   )
-}
-
-function jumpTo(section: string) {
-  const heading = document.getElementById(sectionHeadingId(section))
-  heading?.scrollIntoView({ block: 'start' })
-  heading?.focus({ preventScroll: true })
 }

@@ -1,4 +1,6 @@
 import { API_REFERENCE_FILE, planApiReference, type ApiReferenceOptions } from '../../../../src-shared/site-config/api-reference'
+import { apiReferenceGroups } from '../../../../src-shared/site-config/api-reference-pages'
+import { buildOpenApiDocument } from '../../../../src-shared/user-api/openapi'
 import { call, CallError } from '../../../lib/api'
 import { toast } from '../../../ui/toasts'
 import { closeDialog, openDialog, showDialogError, useEditorDialogs } from './dialog-store'
@@ -11,6 +13,9 @@ import { chooseWhereToWrite } from './file-commands'
 // says what will change. The field edits are one undo step; the file written stays.
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** The endpoint pages the navigation gets: one per operation of the document main writes, grouped by tag. */
+export const API_REFERENCE_GROUPS = apiReferenceGroups(buildOpenApiDocument())
 
 /** Opens the question: an untitled document is asked to be saved first, since the file goes beside it. */
 export async function startApiReference(): Promise<void> {
@@ -32,7 +37,7 @@ export async function startApiReference(): Promise<void> {
   }
 }
 
-export interface ApiReferenceChoice extends ApiReferenceOptions {
+export interface ApiReferenceChoice extends Omit<ApiReferenceOptions, 'groups'> {
   /** The server openapi.json names: the profile's base URL, or null (no profile, or one only this computer reaches). */
   serverUrl: string | null
   /** The answer to "replace the openapi.json already there?", for that file as the dialog described it. */
@@ -46,14 +51,15 @@ export async function addApiReference({ serverUrl, replaceToken, ...options }: A
   useEditorDialogs.setState({ busy: true })
   try {
     const written = await call('site.writeApiReference', { documentId: document.documentId, serverUrl, ...(replaceToken ? { replaceToken } : {}) })
-    const plan = planApiReference(useEditor.getState().value, options)
+    const plan = planApiReference(useEditor.getState().value, { ...options, groups: API_REFERENCE_GROUPS })
     if (plan.ok) editDocument(plan.changes, null, plan.next)
     closeDialog()
-    const wrote = `${written.replaced ? 'Replaced' : 'Wrote'} ${API_REFERENCE_FILE}`
+    const pages = written.pagesWritten.length
+    const wrote = `${written.replaced ? 'Replaced' : 'Wrote'} ${API_REFERENCE_FILE}${pages ? ` and ${pages === 1 ? 'one endpoint page' : `${pages} endpoint pages`}` : ''}`
     const changed = plan.ok ? plan.fields.length : 0
     toast.success(
       changed
-        ? `${wrote} and changed ${changed === 1 ? 'one field' : `${changed} fields`} of site.json. Undo takes back the changes to site.json; ${API_REFERENCE_FILE} stays as written.`
+        ? `${wrote}, and changed ${changed === 1 ? 'one field' : `${changed} fields`} of site.json. Undo takes back the changes to site.json; the files stay as written.`
         : `${wrote}; site.json already pointed at it.`,
     )
     if (!plan.ok) toast.error(plan.problem)

@@ -24,6 +24,8 @@ export type EditorDialog =
   /** "Add the API reference": what will change, asked once; `target` says whether openapi.json is there already. */
   | { kind: 'apiReference'; target: ApiReferenceTarget }
   | { kind: 'confirm'; title: string; body: string; choices: { label: string; tone?: 'primary' | 'danger'; run: () => void }[] }
+  /** "Upgrade to docs.json": the conversion shown before it is made. */
+  | { kind: 'upgrade' }
 
 interface DialogState {
   dialog: EditorDialog | null

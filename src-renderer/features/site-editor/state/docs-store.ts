@@ -1,7 +1,9 @@
 import { create } from 'zustand'
-import { docsLookup, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
+import { docsLookup, imageFilesOf, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
+import { resolveRefs } from '../../../../src-shared/site-config/refs'
 import { call } from '../../../lib/api'
 import { setDocs, useEditor } from './editor-store'
+import { refFilesFor, useRefFiles } from './ref-store'
 
 /**
  * Loading the open document's docs folder, as main indexes it: its pages (for autocompletion,
@@ -40,17 +42,38 @@ export async function loadDocs(folder?: { kind: 'dialog' } | { kind: 'path'; pat
 
 let checkedFiles = ''
 
-/** Validates the OpenAPI files the document names, again whenever the list changes. */
+/** The document as its $ref files complete it: where a docs.json's OpenAPI files and images may be named. */
+const resolvedValue = () => {
+  const { value, refTexts } = useEditor.getState()
+  return resolveRefs(value, refFilesFor(refTexts)).value
+}
+let lastListed: { value: unknown; key: string } | null = null
+/** The OpenAPI files and images a value names, as one string to compare: worked out again only when a key that names files changed. */
+function filesToCheck(value: unknown): string {
+  const relevant = typeof value === 'object' && value !== null ? ['navigation', 'api', 'openapi', 'logo', 'favicon', 'background', 'backgroundImage', 'tabs', 'anchors'].map((key) => (value as Record<string, unknown>)[key]) : [value]
+  const previous = lastListed?.value as unknown[] | undefined
+  if (previous && previous.length === relevant.length && previous.every((part, index) => part === relevant[index])) return lastListed!.key
+  const key = JSON.stringify([openApiFilesOf(value), imageFilesOf(value)])
+  lastListed = { value: relevant, key }
+  return key
+}
+
+/** Validates the OpenAPI files and reads the images the document names, again whenever the lists change. */
 export async function checkOpenApi(): Promise<void> {
-  const { document, value, docs } = useEditor.getState()
+  const { document, docs } = useEditor.getState()
   if (!document || !docs) return
+  const value = resolvedValue()
   const files = openApiFilesOf(value)
-  checkedFiles = JSON.stringify(files)
-  if (!files.length) return void setDocs({ ...docs, openapi: [] })
+  const images = imageFilesOf(value)
+  checkedFiles = filesToCheck(value)
+  const asked = checkedFiles
   try {
-    const { checks } = await call('site.checkOpenApi', { documentId: document.documentId, files: files.slice(0, 20) })
+    const [openapi, imageChecks] = await Promise.all([
+      files.length ? call('site.checkOpenApi', { documentId: document.documentId, files: files.slice(0, 20) }).then((answer) => answer.checks) : [],
+      images.length ? call('site.checkImages', { documentId: document.documentId, files: images.slice(0, 20) }).then((answer) => answer.checks) : [],
+    ])
     const current = useEditor.getState().docs
-    if (checkedFiles === JSON.stringify(files) && current) setDocs({ ...current, openapi: checks })
+    if (checkedFiles === asked && current) setDocs({ ...current, openapi, images: imageChecks })
   } catch {
     // The files stay unchecked; the docs folder view says which.
   }
@@ -64,8 +87,13 @@ useEditor.subscribe((state, previous) => {
     else useDocsLoading.setState({ loading: false, error: null })
     return
   }
-  if (state.value !== previous.value && JSON.stringify(openApiFilesOf(state.value)) !== checkedFiles) {
+  if ((state.value !== previous.value || state.refTexts !== previous.refTexts) && filesToCheck(resolvedValue()) !== checkedFiles) {
     clearTimeout(openApiTimer)
     openApiTimer = setTimeout(() => void checkOpenApi(), 500)
   }
+})
+
+// Loaded $ref files may name OpenAPI files and images too.
+useRefFiles.subscribe(() => {
+  if (useEditor.getState().docs && filesToCheck(resolvedValue()) !== checkedFiles) void checkOpenApi()
 })

@@ -1,14 +1,16 @@
 import { temporal } from 'zundo'
 import { create, useStore } from 'zustand'
 import type { FileVersion, SavedSiteFile } from '../../../../src-shared/ipc/site-calls'
-import type { DocsLookup, OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
+import type { DocsLookup, ImageCheck, OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
 import { findDuplicateKeys, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import { parseJsonText, type JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { addsKeys, applyValueChanges, diffValues, KeyPositions, type ValueChange } from '../../../../src-shared/site-config/text-edits'
+import { detectConfigFormat, type ConfigFormat } from '../../../../src-shared/site-config/config-format'
 import { setIn, type Path } from './json-path'
 import { problemIndexFor, type ProblemIndex } from './problem-index'
+import { refBaseline, refFilesFor } from './ref-store'
 
 /** The file behind what is being edited. */
 export interface OpenDocument {
@@ -36,21 +38,28 @@ export interface EditorContent {
   value: unknown
   syntaxError: JsonSyntaxError | null
   duplicates: readonly DuplicateKey[]
+  /** docs.json `$ref` files edited in the editor, by ref: their text now (the rest are as loaded, in ref-store.ts). */
+  refTexts: Readonly<Record<string, string>>
 }
 
 /** The document's docs folder as last indexed, and its OpenAPI files' checks: not part of undo. */
 export interface DocsContext {
   lookup: DocsLookup
   openapi: readonly OpenApiCheck[]
+  /** The images the document names, checked for being there and being images. */
+  images?: readonly ImageCheck[]
 }
 
 export interface EditorState extends EditorContent {
   document: OpenDocument | null
   docs: DocsContext | null
+  /** Counts the $ref files' loads (ref-store.ts), so what is worked out from them is worked out again. */
+  refFilesRead: number
 }
 
 const NO_DUPLICATES: readonly DuplicateKey[] = []
-const EMPTY: EditorState = { document: null, docs: null, text: '', value: undefined, syntaxError: null, duplicates: NO_DUPLICATES }
+const NO_REF_EDITS: Readonly<Record<string, string>> = {}
+const EMPTY: EditorState = { document: null, docs: null, text: '', value: undefined, syntaxError: null, duplicates: NO_DUPLICATES, refTexts: NO_REF_EDITS, refFilesRead: 0 }
 
 /** Keystrokes into one field closer together than this are one undo step. */
 const TYPING_BURST_MS = 1000
@@ -71,10 +80,10 @@ function continuesTypingBurst(): boolean {
 // Kept outside the screen, so moving to another section and back keeps the document and its history.
 export const useEditor = create<EditorState>()(
   temporal(() => EMPTY, {
-    partialize: ({ text, value, syntaxError, duplicates }): EditorContent => ({ text, value, syntaxError, duplicates }),
+    partialize: ({ text, value, syntaxError, duplicates, refTexts }): EditorContent => ({ text, value, syntaxError, duplicates, refTexts }),
     // zundo records a change unless this says "same": opening or saving (which change only
     // `document`) is no step, and neither is the next keystroke of a word being typed.
-    equality: (past, current) => past.text === current.text || continuesTypingBurst(),
+    equality: (past, current) => (past.text === current.text && past.refTexts === current.refTexts) || continuesTypingBurst(),
     limit: 300,
   }),
 )
@@ -88,7 +97,7 @@ function setWithoutHistory(state: Partial<EditorState>) {
   history().resume()
 }
 
-function commit(content: EditorContent, burst: string | null) {
+function commit(content: Partial<EditorContent>, burst: string | null) {
   nextChangeBurst = burst
   try {
     useEditor.setState(content)
@@ -97,7 +106,7 @@ function commit(content: EditorContent, burst: string | null) {
   }
 }
 
-const contentOf = (text: string, fallbackValue: unknown): EditorContent => {
+const contentOf = (text: string, fallbackValue: unknown): Omit<EditorContent, 'refTexts'> => {
   const parsed = parseJsonText(text)
   if (!parsed.ok) return { text, value: fallbackValue, syntaxError: parsed.error, duplicates: NO_DUPLICATES }
   const duplicates = findDuplicateKeys(text)
@@ -108,7 +117,7 @@ const contentOf = (text: string, fallbackValue: unknown): EditorContent => {
 let keyPositions = new KeyPositions()
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
-  setWithoutHistory({ document, docs: null, ...contentOf(text, undefined) })
+  setWithoutHistory({ document, docs: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS })
   history().clear()
   currentBurst = null
   keyPositions = new KeyPositions()
@@ -131,11 +140,36 @@ export const formCanEdit = (state: EditorState) => state.document !== null && st
 export function editDocument(changes: readonly ValueChange[], burst: string | null = null, nextValue?: unknown): void {
   const state = useEditor.getState()
   if (!formCanEdit(state) || changes.length === 0) return
-  const text = applyValueChanges(state.text, changes, keyPositions)
+  // formCanEdit: no key is written twice, so each value is found at its key's first occurrence.
+  const text = applyValueChanges(state.text, changes, keyPositions, { unique: true })
   // A key added back where it stood is not last in the object: the value is read from the text
   // then, so the two agree on the order. Otherwise the caller's value keeps its shared parts.
   const value = nextValue === undefined || addsKeys(changes) ? contentOf(text, state.value).value : nextValue
   commit({ text, value, syntaxError: null, duplicates: NO_DUPLICATES }, burst)
+}
+
+/**
+ * Changes in several files at once, as one undo step: the docs.json's own (`file` null) and its
+ * `$ref` files' (by ref, applied to `refText(ref)`, their text now). Each is the smallest edit of
+ * its file, as editDocument makes them.
+ */
+export function editFiles(edits: ReadonlyMap<string | null, readonly ValueChange[]>, refText: (ref: string) => string | undefined, burst: string | null = null): void {
+  const state = useEditor.getState()
+  if (!formCanEdit(state) || edits.size === 0) return
+  let main: Omit<EditorContent, 'refTexts'> | null = null
+  let refTexts = state.refTexts
+  for (const [file, changes] of edits) {
+    if (!changes.length) continue
+    if (file === null) {
+      const text = applyValueChanges(state.text, changes, keyPositions, { unique: true })
+      main = { text, value: contentOf(text, state.value).value, syntaxError: null, duplicates: NO_DUPLICATES }
+    } else {
+      const current = refText(file)
+      if (current === undefined) continue
+      refTexts = { ...refTexts, [file]: applyValueChanges(current, changes) }
+    }
+  }
+  commit({ ...(main ?? {}), refTexts }, burst)
 }
 
 /**
@@ -161,6 +195,9 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST)
 
 export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs })
 
+/** Says the $ref files changed (read, or being read): the Problems and the navigation read them again. */
+export const noteRefFilesRead = () => setWithoutHistory({ refFilesRead: useEditor.getState().refFilesRead + 1 })
+
 export function updateDocument(changes: Partial<OpenDocument>): void {
   const { document } = useEditor.getState()
   if (document) setWithoutHistory({ document: { ...document, ...changes } })
@@ -183,12 +220,35 @@ export function redo(): void {
   history().redo()
 }
 
-export const isUnsaved = (state: EditorState) => state.document !== null && state.text !== state.document.baselineText
+/** Unsaved: the text differs from the file, or a `$ref` file was edited (markSaved clears those edits once written). */
+export const isUnsaved = (state: EditorState) =>
+  state.document !== null && (state.text !== state.document.baselineText || Object.entries(state.refTexts).some(([ref, text]) => text !== refBaseline(ref)))
+
+/** Records the `$ref` files a save wrote: their edits are now their baselines (ref-store.ts keeps those). */
+export function markRefsSaved(saved: readonly string[]): void {
+  const { refTexts } = useEditor.getState()
+  const kept = Object.fromEntries(Object.entries(refTexts).filter(([ref]) => !saved.includes(ref)))
+  setWithoutHistory({ refTexts: Object.keys(kept).length ? kept : NO_REF_EDITS })
+  // Undoing to before the save would bring back texts now written: the history starts again here for them.
+  history().clear()
+}
 
 export const useIsUnsaved = () => useEditor(isUnsaved)
 export const useCanUndo = () => useStore(useEditor.temporal, (state) => state.pastStates.length > 0)
 export const useCanRedo = () => useStore(useEditor.temporal, (state) => state.futureStates.length > 0)
 
 export const selectProblemIndex = (state: EditorState): ProblemIndex =>
-  problemIndexFor({ value: state.value, syntaxError: state.syntaxError, duplicates: state.duplicates, rules: state.document?.rules ?? 'spec', docs: state.docs })
+  problemIndexFor({
+    value: state.value,
+    syntaxError: state.syntaxError,
+    duplicates: state.duplicates,
+    rules: state.document?.rules ?? 'spec',
+    docs: state.docs,
+    format: detectConfigFormat(state.value, state.document?.path ?? null),
+    refs: refFilesFor(state.refTexts),
+  })
+
+/** The file's format, as its $schema, name or shape says (config-format.ts). */
+export const selectFormat = (state: EditorState): ConfigFormat => detectConfigFormat(state.value, state.document?.path ?? null)
+export const useFormat = () => useEditor(selectFormat)
 export const useProblemIndex = () => useEditor(selectProblemIndex)

@@ -1,3 +1,4 @@
+import { DIVISIONS } from '../../../../src-shared/site-config/docs-schema'
 import { getIn, isObject, type Path } from './json-path'
 
 // Problems name the field as the form labels it ("Group “API” › Page 3"), not only by its path.
@@ -73,19 +74,28 @@ export function labelOf(segments: Path, value: unknown): string | null {
   return LABELS[key] ?? null
 }
 
-/** "Group “API” › Nested group “Auth” › Page 3". */
+/** A docs.json list's items by name: "Tab 2 “API”", the name read from the item's key ("tab"). */
+const DOCS_ITEMS: Record<string, { noun: string; key: string }> = {
+  ...Object.fromEntries(Object.entries(DIVISIONS).map(([list, key]) => [list, { noun: key === 'item' ? 'Menu item' : humanize(key), key }])),
+  groups: { noun: 'Group', key: 'group' },
+}
+
+/** "Group “API” › Nested group “Auth” › Page 3"; in a docs.json "Tab 2 “API” › Group 1 “Start” › Page 3". */
 function navigationLabel(segments: Path, value: unknown): string {
   const parts: string[] = []
   let at: Path = ['navigation']
   for (let index = 1; index < segments.length; index++) {
     const segment = segments[index]!
+    const previous = segments[index - 1]
     if (typeof segment === 'number') {
       const node = getIn(value, [...at, segment])
-      const previous = segments[index - 1]
-      if (previous === 'pages' && !isObject(node)) parts.push(`Page ${segment + 1}`)
+      const docsItem = typeof previous === 'string' ? DOCS_ITEMS[previous] : undefined
+      if (docsItem) parts.push(`${docsItem.noun} ${segment + 1}${isObject(node) ? quoted(node[docsItem.key]) : ''}`)
+      else if (previous === 'pages' && !isObject(node)) parts.push(`Page ${segment + 1}`)
       else parts.push(`${previous === 'pages' ? 'Nested group' : 'Group'} ${segment + 1}${isObject(node) ? quoted(node.group) : ''}`)
     } else if (segment === 'group') parts.push('group name')
-    else if (segment !== 'pages' || index === segments.length - 1) parts.push(segment === 'pages' ? 'pages' : humanize(segment))
+    // A list's name is said by its items' ("Tab 2"), unless the list itself is the place.
+    else if ((segment !== 'pages' && !DOCS_ITEMS[segment]) || index === segments.length - 1) parts.push(segment === 'pages' ? 'pages' : humanize(segment))
     at = [...at, segment]
   }
   return ['Navigation', ...parts].join(' › ')

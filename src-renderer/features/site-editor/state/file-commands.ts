@@ -6,7 +6,8 @@ import { toast } from '../../../ui/toasts'
 import { closeDialog, openDialog, showDialogError, useEditorDialogs, type PathPurpose, type PendingAction } from './dialog-store'
 import { adoptDraft, discardDraft, forgetDraft, settleDrafts } from './draft-autosave'
 import { showTextPosition } from './view-store'
-import { closeDocument, isUnsaved, loadDocument, markSaved, replaceText, updateDocument, useEditor } from './editor-store'
+import { closeDocument, isUnsaved, loadDocument, markRefsSaved, markSaved, replaceText, updateDocument, useEditor } from './editor-store'
+import { useRefFiles } from './ref-store'
 import { usesFileDialogs } from '../../../lib/file-dialogs'
 
 // The File commands. Each reports its outcome itself (a toast, a dialog, a banner) so that a
@@ -174,11 +175,22 @@ export async function save(then: PendingAction | null = null): Promise<boolean> 
   }
   const { documentId, version, byteOrderMark } = document
   const text = state.text
+  // docs.json $ref files edited here are saved in place with it.
+  const loaded = useRefFiles.getState().files
+  const refs = Object.entries(state.refTexts)
+    .filter(([ref, refText]) => refText !== loaded[ref]?.baselineText)
+    .map(([ref, refText]) => ({ ref, text: refText, byteOrderMark: loaded[ref]?.byteOrderMark ?? false, expectedVersion: loaded[ref]?.version ?? null }))
   try {
     await settleDrafts()
-    const saved = await whileBusy(() => call('site.save', { documentId, text, byteOrderMark, expectedVersion: version }))
+    const saved = await whileBusy(() => call('site.save', { documentId, text, byteOrderMark, expectedVersion: version, ...(refs.length ? { refs } : {}) }))
     forgetDraft(documentId)
     markSaved(saved)
+    if (saved.refs?.length) {
+      const files = { ...useRefFiles.getState().files }
+      for (const written of saved.refs) files[written.ref] = { ...files[written.ref]!, baselineText: written.text, version: written.version, error: null }
+      useRefFiles.setState({ files })
+      markRefsSaved(saved.refs.map((written) => written.ref))
+    }
     useEditorDialogs.setState({ changedOnDisk: false })
     toast.success(`Saved ${fileNameOf(saved.path)}.`)
     return true

@@ -1,4 +1,4 @@
-import { appendItem, getIn, isObject, removeItem, type Path } from './json-path'
+import { appendItem, getIn, isObject, removeItem, setIn, type Path } from './json-path'
 
 export interface GroupPlace {
   /** Where the group object is: ['navigation', 2] or, nested, ['navigation', 0, 'pages', 3]. */
@@ -34,4 +34,30 @@ export function placePage(value: unknown, page: string, groupPath: Path, from: P
   if (from && JSON.stringify(from.slice(0, -1)) === JSON.stringify(pagesPath)) return value
   const added = appendItem(value, pagesPath, page)
   return from ? removeItem(added, from.slice(0, -1), from.at(-1) as number, false) : added
+}
+
+/** A nested group as the spec cannot hold it: an object with a name and pages where a page belongs. */
+export function nestedGroupAt(value: unknown, path: Path): { name: string; pages: unknown[] } | null {
+  const item = getIn(value, path)
+  if (!isObject(item) || !Array.isArray(item.pages)) return null
+  return { name: typeof item.group === 'string' ? item.group : '', pages: item.pages }
+}
+
+/** The pages a nested group holds, its own nested groups' pages in their place: what flattening keeps. */
+export function pagesWithin(pages: readonly unknown[]): unknown[] {
+  return pages.flatMap((page) => (isObject(page) && Array.isArray(page.pages) ? pagesWithin(page.pages) : [page]))
+}
+
+/**
+ * "Flatten into the parent": the nested group at `path` (an item of a pages list) is replaced,
+ * where it stood, by every page it holds, at any depth; only its name goes. Anything else
+ * there is left as it is.
+ */
+export function flattenNestedGroup(value: unknown, path: Path): unknown {
+  const group = nestedGroupAt(value, path)
+  const listPath = path.slice(0, -1)
+  const list = getIn(value, listPath)
+  if (!group || !Array.isArray(list)) return value
+  const index = path.at(-1) as number
+  return setIn(value, listPath, [...list.slice(0, index), ...pagesWithin(group.pages), ...list.slice(index + 1)])
 }

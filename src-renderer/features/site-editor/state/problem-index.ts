@@ -1,4 +1,7 @@
+import { checkConfig, type ConfigFormat } from '../../../../src-shared/site-config/config-format'
+import type { DocsCheckCache } from '../../../../src-shared/site-config/docs-validate'
 import { docsProblems } from '../../../../src-shared/site-config/docs-files'
+import { resolveRefs, type RefFile } from '../../../../src-shared/site-config/refs'
 import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import type { JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
@@ -6,7 +9,8 @@ import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { mintlifySuggestion } from '../../../../src-shared/site-config/rule-suggestion'
 import { checkSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
 import type { DocsContext } from './editor-store'
-import { parseProblemPath, type Path } from './json-path'
+import { parseProblemPath } from '../../../../src-shared/site-config/format'
+import type { Path } from './json-path'
 
 export type ProblemSeverity = 'error' | 'warning' | 'info'
 
@@ -28,16 +32,28 @@ export interface ProblemCounts {
  * messages at each exact path for the field there, and counts under every path for collapsed
  * rows (a navigation group shows "2 errors" without rendering its pages).
  */
+/** Looks a path up; answers the same object for the same path while the index stands (selectors compare by identity). */
+export interface PathLookup<T> {
+  get(path: string): T | undefined
+}
+
 export interface ProblemIndex {
   problems: Problem[]
   counts: ProblemCounts
-  at: Map<string, Problem[]>
-  within: Map<string, ProblemCounts>
+  at: PathLookup<Problem[]>
+  within: PathLookup<ProblemCounts>
   /** Set when the file breaks the spec but follows Mintlify's rules: the sentence offering the switch. */
   mintlifySuggestion: string | null
 }
 
-function indexProblems(problems: Problem[], suggestion: string | null = null): ProblemIndex {
+/** The problems of one part of a report, indexed: parts that did not change are indexed once (see buildProblemIndex). */
+interface IndexedPart {
+  problems: Problem[]
+  at: Map<string, Problem[]>
+  within: Map<string, ProblemCounts>
+}
+
+function indexPart(problems: Problem[]): IndexedPart {
   const at = new Map<string, Problem[]>()
   const within = new Map<string, ProblemCounts>()
   for (const problem of problems) {
@@ -53,7 +69,57 @@ function indexProblems(problems: Problem[], suggestion: string | null = null): P
       within.set(key, counts)
     }
   }
+  return { problems, at, within }
+}
+
+/** Parts indexed before, by the array of problems they came from and their severity. */
+const indexedParts = new WeakMap<readonly SiteConfigProblem[], Map<ProblemSeverity, IndexedPart>>()
+
+function partOf(source: readonly SiteConfigProblem[], severity: ProblemSeverity): IndexedPart {
+  let bySeverity = indexedParts.get(source)
+  if (!bySeverity) indexedParts.set(source, (bySeverity = new Map()))
+  let part = bySeverity.get(severity)
+  if (!part) bySeverity.set(severity, (part = indexPart(source.map((problem) => withSegments(problem, severity)))))
+  return part
+}
+
+/** One index over several parts: lookups are summed across parts once per path and remembered. */
+function joinParts(parts: readonly IndexedPart[], suggestion: string | null = null): ProblemIndex {
+  const nonEmpty = parts.filter((part) => part.problems.length)
+  if (nonEmpty.length <= 1) {
+    const part = nonEmpty[0] ?? { problems: [], at: new Map(), within: new Map() }
+    return { problems: part.problems, counts: part.within.get('$') ?? NO_COUNTS, at: part.at, within: part.within, mintlifySuggestion: suggestion }
+  }
+  const atCache = new Map<string, Problem[] | undefined>()
+  const withinCache = new Map<string, ProblemCounts | undefined>()
+  const at: PathLookup<Problem[]> = {
+    get(path) {
+      if (!atCache.has(path)) {
+        const found = nonEmpty.flatMap((part) => part.at.get(path) ?? [])
+        atCache.set(path, found.length ? found : undefined)
+      }
+      return atCache.get(path)
+    },
+  }
+  const within: PathLookup<ProblemCounts> = {
+    get(path) {
+      if (!withinCache.has(path)) {
+        const found = nonEmpty.map((part) => part.within.get(path)).filter((counts) => counts !== undefined)
+        withinCache.set(
+          path,
+          found.length === 0 ? undefined : found.length === 1 ? found[0] : found.reduce((sum, counts) => ({ errors: sum.errors + counts.errors, warnings: sum.warnings + counts.warnings, info: sum.info + counts.info })),
+        )
+      }
+      return withinCache.get(path)
+    },
+  }
+  // Errors first, then warnings, then information, each in the parts' order.
+  const problems = (['error', 'warning', 'info'] as const).flatMap((severity) => nonEmpty.flatMap((part) => (part.problems[0]?.severity === severity ? part.problems : [])))
   return { problems, counts: within.get('$') ?? NO_COUNTS, at, within, mintlifySuggestion: suggestion }
+}
+
+function indexProblems(problems: Problem[], suggestion: string | null = null): ProblemIndex {
+  return joinParts([indexPart(problems)], suggestion)
 }
 
 const withSegments = (problem: SiteConfigProblem, severity: ProblemSeverity): Problem => ({
@@ -69,27 +135,70 @@ export interface ProblemInputs {
   duplicates: readonly DuplicateKey[]
   rules: RuleSet
   docs: DocsContext | null
+  /** docs.json is checked by Mintlify's rules (rules then do not apply), with its $ref files resolved. */
+  format?: ConfigFormat
+  refs?: ReadonlyMap<string, RefFile>
 }
 
-export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs }: ProblemInputs): ProblemIndex {
+export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs, format = 'site', refs }: ProblemInputs): ProblemIndex {
   if (syntaxError) {
     const { line, column, message } = syntaxError
     return indexProblems([
       { path: '$', segments: [], severity: 'error', message: `is not valid JSON at line ${line}, column ${column}: ${message}`, position: { line, column } },
     ])
   }
-  const report = checkSiteConfig(value, rules)
   const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({ ...withSegments(problem, 'error'), position: { line, column } }))
+  if (format === 'docs') {
+    // Paths are the resolved file's: a problem inside a $ref file shows at the place it fills. Only
+    // the top-level keys a change touched are checked again, and only their problems indexed again
+    // (a keystroke on a 23,000-page file).
+    const report = checkConfig(value, { format, rules, refs, cache: docsCheckCache })
+    const resolved = refs && refs.size ? resolveRefs(value, refs).value : value
+    const folder = docs ? folderProblems(resolved, docs) : NO_SITE_PROBLEMS
+    const keyChecks = typeof value === 'object' && value !== null && !(refs && refs.size) ? [...docsCheckCache.values()] : null
+    if (!keyChecks || report.errors.length !== keyChecks.reduce((total, check) => total + check.errors.length, 0)) {
+      return indexProblems([
+        ...duplicated,
+        ...report.errors.map((problem) => withSegments(problem, 'error')),
+        ...report.warnings.map((problem) => withSegments(problem, 'warning')),
+        ...folder.map((problem) => withSegments(problem, 'warning')),
+      ])
+    }
+    const theme = report.warnings.filter((problem) => problem.path === 'variations')
+    return joinParts([
+      indexPart(duplicated),
+      ...keyChecks.map((check) => partOf(check.errors, 'error')),
+      ...keyChecks.flatMap((check) => [partOf(check.leftOut, 'warning'), partOf(check.ignored, 'warning'), partOf(check.extra, 'warning')]),
+      indexPart(theme.map((problem) => withSegments(problem, 'warning'))),
+      partOf(folder, 'warning'),
+    ])
+  }
+  const report = checkSiteConfig(value, rules)
   return indexProblems(
     [
       ...duplicated,
       ...report.errors.map((problem) => withSegments(problem, 'error')),
       ...report.warnings.map((problem) => withSegments(problem, 'warning')),
-      ...(docs ? docsProblems(value, docs.lookup, docs.openapi).map((problem) => withSegments(problem, 'warning')) : []),
+      ...(docs ? docsProblems(value, docs.lookup, docs.openapi, docs.images).map((problem) => withSegments(problem, 'warning')) : []),
       ...report.info.map((problem) => withSegments(problem, 'info')),
     ],
     rules === 'spec' ? mintlifySuggestion(value, report) : null,
   )
+}
+
+const docsCheckCache: DocsCheckCache = new Map()
+const NO_SITE_PROBLEMS: readonly SiteConfigProblem[] = []
+
+/** The settings the docs folder checks read: while none changed (a colour typed), their problems stand. */
+const FOLDER_KEYS = ['navigation', 'api', 'openapi', 'logo', 'favicon', 'background', 'backgroundImage', 'tabs', 'anchors']
+let lastFolderInputs: unknown[] = []
+let lastFolderProblems: readonly SiteConfigProblem[] = NO_SITE_PROBLEMS
+function folderProblems(config: unknown, docs: DocsContext): readonly SiteConfigProblem[] {
+  const inputs = [docs, ...FOLDER_KEYS.map((key) => (typeof config === 'object' && config !== null ? (config as Record<string, unknown>)[key] : config))]
+  if (inputs.length === lastFolderInputs.length && inputs.every((input, index) => input === lastFolderInputs[index])) return lastFolderProblems
+  lastFolderInputs = inputs
+  lastFolderProblems = docsProblems(config, docs.lookup, docs.openapi, docs.images)
+  return lastFolderProblems
 }
 
 let lastInputs: ProblemInputs | null = null
@@ -107,7 +216,9 @@ export function problemIndexFor(inputs: ProblemInputs): ProblemIndex {
     lastInputs.syntaxError === inputs.syntaxError &&
     lastInputs.duplicates === inputs.duplicates &&
     lastInputs.rules === inputs.rules &&
-    lastInputs.docs === inputs.docs
+    lastInputs.docs === inputs.docs &&
+    lastInputs.format === inputs.format &&
+    lastInputs.refs === inputs.refs
   )
     return lastIndex
   lastInputs = inputs

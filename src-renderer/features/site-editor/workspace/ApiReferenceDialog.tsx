@@ -7,14 +7,21 @@ import {
   planApiReference,
   type ApiReferenceField,
 } from '../../../../src-shared/site-config/api-reference'
+import { applyValueChanges } from '../../../../src-shared/site-config/text-edits'
 import { useActiveProfile } from '../../../lib/profiles'
-import { addApiReference } from '../state/api-reference'
+import { addApiReference, API_REFERENCE_GROUPS } from '../state/api-reference'
 import { closeDialog, useEditorDialogs } from '../state/dialog-store'
 import { useEditor } from '../state/editor-store'
 import { folderOf, formatWhen } from './format-time'
 import { Modal } from './Modal'
+import { TextDiff } from './TextDiff'
 
 const FIELD_LABELS: Record<string, string> = { openapi: 'OpenAPI file', 'api.baseUrl': 'API › Base URL', 'api.auth': 'API › Authentication' }
+
+const fieldLabel = (path: ApiReferenceField['path']) =>
+  path[0] === 'navigation' ? `Navigation › Group ${Number(path[1]) + 1}` : (FIELD_LABELS[path.join('.')] ?? path.join('.'))
+
+const ENDPOINT_PAGES = API_REFERENCE_GROUPS.flatMap((group) => group.pages)
 
 /** A value as one line of JSON with a space after each comma and colon, so it wraps between entries. */
 const oneLine = (value: unknown) =>
@@ -35,6 +42,7 @@ const kilobytes = (bytes: number) => `${(bytes / 1000).toLocaleString(undefined,
 export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
   const { active } = useActiveProfile()
   const value = useEditor((state) => state.value)
+  const text = useEditor((state) => state.text)
   const error = useEditorDialogs((state) => state.dialogError)
   const busy = useEditorDialogs((state) => state.busy)
   const [writeLocal, setWriteLocal] = useState(false)
@@ -46,7 +54,9 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
   const serverUrl = local ? null : profileUrl
   const baseUrl = profileUrl === null || (local && !writeLocal) ? null : profileUrl
   const listToChoose = baseUrl === null ? null : baseUrlListToChoose(value, baseUrl)
-  const plan = useMemo(() => planApiReference(value, { baseUrl, list }), [value, baseUrl, list])
+  const plan = useMemo(() => planApiReference(value, { baseUrl, list, groups: API_REFERENCE_GROUPS }), [value, baseUrl, list])
+  // The text as it will be, with the edits made as the form makes them (the file's layout kept): the diff shown is the diff saved.
+  const after = useMemo(() => (plan.ok ? applyValueChanges(text, plan.changes) : text), [plan, text])
   const needsReplaceAnswer = target.existing !== null && !replaceAgreed
   const add = () =>
     void addApiReference({ serverUrl, baseUrl, list, ...(target.existing && replaceAgreed ? { replaceToken: target.existing.replaceToken } : {}) })
@@ -97,6 +107,10 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
               </span>
             </label>
           ) : null}
+          <p>
+            And an endpoint page for each of its {ENDPOINT_PAGES.length} operations, as Mintlify’s scraper makes them, in{' '}
+            <code>{ENDPOINT_PAGES[0]!.file.slice(0, ENDPOINT_PAGES[0]!.file.lastIndexOf('/') + 1)}</code>: a page already there is kept as it is.
+          </p>
         </section>
 
         <section className="api-reference__part" aria-labelledby="api-reference-fields">
@@ -133,13 +147,14 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
           ) : plan.fields.length ? (
             <>
               <FieldChanges fields={plan.fields} />
+              <TextDiff before={text} after={after} label="site.json, line by line" />
               <p className="muted">
-                The API token itself is never written. Undo takes back these changes to site.json, which are saved when you save; {API_REFERENCE_FILE} stays
-                as written.
+                The API token itself is never written. Undo takes back these changes to site.json in one step, and they are saved when you save;{' '}
+                {API_REFERENCE_FILE} and the endpoint pages stay as written.
               </p>
             </>
           ) : (
-            <p>None: site.json already points at {API_REFERENCE_FILE} with this authentication.</p>
+            <p>None: site.json already points at {API_REFERENCE_FILE} with this authentication, and lists its endpoint pages.</p>
           )}
         </section>
         {error ? (
@@ -167,7 +182,7 @@ function FieldChanges({ fields }: { fields: readonly ApiReferenceField[] }) {
           const key = field.path.join('.')
           return (
             <tr key={key}>
-              <th scope="row">{FIELD_LABELS[key] ?? key}</th>
+              <th scope="row">{fieldLabel(field.path)}</th>
               <td>{shown(field.before)}</td>
               <td>{shown(field.after)}</td>
             </tr>

@@ -6,6 +6,7 @@ import {
   type PathPurpose,
 } from '../state/dialog-store'
 import { toast } from '../../../ui/toasts'
+import { detectConfigFormat } from '../../../../src-shared/site-config/config-format'
 import { editValue, useEditor, useProblemIndex } from '../state/editor-store'
 import { groupsOf, placePage } from '../state/navigation-edits'
 import {
@@ -19,6 +20,7 @@ import {
   saveAs,
 } from '../state/file-commands'
 import { ApiReferenceDialog } from './ApiReferenceDialog'
+import { UpgradeDialog } from './UpgradeDialog'
 import { folderOf, formatWhen } from './format-time'
 import { Modal } from './Modal'
 import { RecentFiles } from './RecentFiles'
@@ -71,6 +73,8 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
       return <UnsavedDialog dialog={dialog} />
     case 'apiReference':
       return <ApiReferenceDialog target={dialog.target} />
+    case 'upgrade':
+      return <UpgradeDialog />
     case 'placePage':
       return <PlacePageDialog page={dialog.page} from={dialog.from} />
     case 'confirm':
@@ -204,7 +208,8 @@ const PATH_DIALOGS: Record<PathPurpose, { title: string; action: string; busyAct
 
 function suggestedPath(purpose: PathPurpose, current: string | null): string {
   if (purpose === 'open' || current === null) return ''
-  if (purpose === 'saveAs') return current
+  // A mint.json just upgraded is saved as the docs.json beside it.
+  if (purpose === 'saveAs') return detectConfigFormat(useEditor.getState().value, null) === 'docs' ? current.replace(/(^|[\\/])(mint|site)\.json$/i, '$1docs.json') : current
   return current.replace(/(\.json)?$/i, '.export.json')
 }
 

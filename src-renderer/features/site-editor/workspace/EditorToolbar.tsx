@@ -3,7 +3,8 @@ import { RULE_SET_LABELS, RULE_SETS, type RuleSet } from '../../../../src-shared
 import { startApiReference } from '../state/api-reference'
 import { useEditorDialogs } from '../state/dialog-store'
 import { chooseFileToOpen, chooseRules, chooseWhereToWrite, fileNameOf, requestAction, save } from '../state/file-commands'
-import { formCanEdit, redo, undo, useCanRedo, useCanUndo, useEditor, useIsUnsaved, useProblemIndex } from '../state/editor-store'
+import { formCanEdit, redo, undo, useCanRedo, useCanUndo, useEditor, useFormat, useIsUnsaved, useProblemIndex } from '../state/editor-store'
+import { UpgradeButton } from './UpgradeDialog'
 import { showView, stepProblem, useEditorView, type EditorView } from '../state/view-store'
 import { TabList } from '../../../ui/TabList'
 
@@ -86,6 +87,7 @@ export function EditorToolbar() {
  */
 function DocumentTools() {
   const rules = useEditor((state) => state.document?.rules ?? 'spec')
+  const format = useFormat()
   const { counts, problems } = useProblemIndex()
   const cursor = useEditorView((state) => state.problemCursor)
   const none = problems.length === 0
@@ -93,16 +95,23 @@ function DocumentTools() {
   const busy = useEditorDialogs((state) => state.busy)
   return (
     <div className="site-toolbar__tools" role="toolbar" aria-label="Document">
-      <label className="site-toolbar__rules">
-        <span>Rules</span>
-        <select value={rules} onChange={(event) => void chooseRules(event.target.value as RuleSet)}>
-          {RULE_SETS.map((option) => (
-            <option key={option} value={option}>
-              {RULE_SET_LABELS[option]}
-            </option>
-          ))}
-        </select>
-      </label>
+      {format === 'docs' ? (
+        <span className="badge site-toolbar__format" title="Detected by its $schema, its name or its shape; checked by Mintlify’s rules">
+          docs.json
+        </span>
+      ) : (
+        <label className="site-toolbar__rules">
+          <span>Rules</span>
+          <select value={rules} onChange={(event) => void chooseRules(event.target.value as RuleSet)}>
+            {RULE_SETS.map((option) => (
+              <option key={option} value={option}>
+                {RULE_SET_LABELS[option]}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <UpgradeButton />
       <span className="site-toolbar__divider" aria-hidden="true" />
       <span className="site-toolbar__counts" role="status" aria-label="Problem counts">
         <span className={counts.errors ? 'count count--error' : 'count'}>{plural(counts.errors, 'error')}</span>

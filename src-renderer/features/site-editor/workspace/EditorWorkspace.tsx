@@ -1,4 +1,6 @@
+import { DocsForm } from '../form/DocsForm'
 import { SiteForm } from '../form/SiteForm'
+import { useFormat } from '../state/editor-store'
 import { ThemePreview } from '../preview/ThemePreview'
 import { useEditorView } from '../state/view-store'
 import { DocsFolderView } from './DocsFolderView'
@@ -10,6 +12,7 @@ import { RawJsonView } from './RawJsonView'
 /** An open document: toolbar, banners, the theme preview, the form, the JSON or the docs folder, and the Problems list beside them. */
 export function EditorWorkspace() {
   const view = useEditorView((state) => state.view)
+  const format = useFormat()
   return (
     <div className="site-editor">
       <EditorToolbar />
@@ -17,7 +20,7 @@ export function EditorWorkspace() {
       <ThemePreview />
       <div className="site-editor__main">
         <div id="site-view-panel" className="site-editor__view" role="tabpanel" aria-labelledby={`site-view-${view}`}>
-          {view === 'form' ? <SiteForm /> : view === 'json' ? <RawJsonView /> : <DocsFolderView />}
+          {view === 'form' ? format === 'docs' ? <DocsForm /> : <SiteForm /> : view === 'json' ? <RawJsonView /> : <DocsFolderView />}
         </div>
         <ProblemsPanel />
       </div>

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import { useEditor, useProblemIndex } from '../state/editor-store'
+import { useEditor, useFormat, useProblemIndex } from '../state/editor-store'
 import { labelOf } from '../state/field-labels'
 import type { Problem } from '../state/problem-index'
 import { showProblem } from '../state/view-store'
@@ -16,6 +16,7 @@ const SPOKEN = { error: 'Error:', warning: 'Warning:', info: 'Information:' } as
 export function ProblemsPanel() {
   const { problems, counts } = useProblemIndex()
   const rules = useEditor((state) => state.document?.rules ?? 'spec')
+  const format = useFormat()
   const [infoOpen, setInfoOpen] = useState(false)
   const toFix = problems.filter((problem) => problem.severity !== 'info')
   const info = problems.filter((problem) => problem.severity === 'info')
@@ -31,7 +32,13 @@ export function ProblemsPanel() {
         </span>
       </div>
       {toFix.length === 0 ? (
-        <p className="problems__none">{rules === 'spec' ? 'This file follows the spec: it can be exported.' : 'This file follows the Mintlify-compatible rules: it can be exported.'}</p>
+        <p className="problems__none">
+          {format === 'docs'
+            ? 'This docs.json follows Mintlify’s rules: it can be exported.'
+            : rules === 'spec'
+              ? 'This file follows the spec: it can be exported.'
+              : 'This file follows the Mintlify-compatible rules: it can be exported.'}
+        </p>
       ) : (
         <ul className="problems__list">
           {listed.map((problem, index) => (

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { jsonSchemaFor } from '../../../../src-shared/site-config/json-schema'
 import { JsonEditor } from '../../../ui/json-editor/JsonEditor'
 import type { monaco } from '../../../ui/json-editor/monaco-setup'
-import { replaceText, useEditor } from '../state/editor-store'
+import { replaceText, useEditor, useFormat } from '../state/editor-store'
 import { useEditorView } from '../state/view-store'
 
 type CodeEditor = monaco.editor.IStandaloneCodeEditor
@@ -26,6 +26,7 @@ function reveal(editor: CodeEditor, position: { line: number; column: number }) 
 export function RawJsonView() {
   const text = useEditor((state) => state.text)
   const rules = useEditor((state) => state.document?.rules ?? 'spec')
+  const format = useFormat()
   const editor = useRef<CodeEditor | null>(null)
   const revealRequest = useEditorView((state) => state.revealRequest)
 
@@ -38,8 +39,8 @@ export function RawJsonView() {
       path={MODEL_PATH}
       value={text}
       onChange={(next) => replaceText(next)}
-      schema={jsonSchemaFor(rules)}
-      ariaLabel="site.json text"
+      schema={jsonSchemaFor(rules, format)}
+      ariaLabel={format === 'docs' ? 'docs.json text' : 'site.json text'}
       height="max(420px, calc(100vh - 330px))"
       onMount={(mounted) => {
         editor.current = mounted

@@ -4,7 +4,7 @@ import { CSS } from '@dnd-kit/utilities'
 import type { ReactNode } from 'react'
 import { isObject, type Path } from '../../state/json-path'
 import { fieldId } from '../../state/view-store'
-import { ItemToolbar } from './ItemToolbar'
+import { ItemToolbar, type RemovalQuestion } from './ItemToolbar'
 import { appendListItem, useDragToReorder } from './list-actions'
 import { useLengthAt, useShapeAt, useValueAt } from './use-field'
 import { WrongShapeNote } from './WrongShapeNote'
@@ -25,6 +25,8 @@ export interface ListFieldProps {
   titleOf?: (item: unknown) => string | undefined
   renderItem: (itemPath: Path, index: number) => ReactNode
   hint?: ReactNode
+  /** What removing an item asks first, when it takes more with it; null or absent removes at once. */
+  removalQuestion?: (item: unknown, itemName: string) => RemovalQuestion | null
   /** Other kinds of item the list takes ("nested group" beside "page"), each with its own Add button. */
   otherItems?: readonly { noun: string; newItem: () => unknown; focusInNewItem?: (itemPath: Path) => Path }[]
 }
@@ -91,11 +93,13 @@ export function ListField(props: ListFieldProps) {
   )
 }
 
-function SortableItem({ path, noun, layout, titleOf, renderItem, removeWhenEmpty, index, length }: ListFieldProps & { index: number; length: number }) {
+function SortableItem({ path, noun, layout, titleOf, renderItem, removeWhenEmpty, removalQuestion, index, length }: ListFieldProps & { index: number; length: number }) {
   const { setNodeRef, setActivatorNodeRef, listeners, transform, transition, isDragging } = useSortable({ id: String(index) })
   const itemPath = [...path, index]
   const itemName = `${noun} ${index + 1}`
-  const toolbar = <ItemToolbar listPath={path} index={index} length={length} itemName={itemName} removeWhenEmpty={removeWhenEmpty} />
+  const item = useValueAt(itemPath)
+  const removal = removalQuestion?.(item, itemName) ?? null
+  const toolbar = <ItemToolbar listPath={path} index={index} length={length} itemName={itemName} removeWhenEmpty={removeWhenEmpty} removal={removal} />
   const handle = (
     // Pointer only: keyboard users have the Move buttons, so the handle is no extra tab stop.
     <span ref={setActivatorNodeRef} className="drag-handle" aria-hidden="true" title="Drag to reorder" {...listeners}>

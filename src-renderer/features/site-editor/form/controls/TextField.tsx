@@ -31,9 +31,8 @@ export function TextField({ path, label, placeholder, required, labelHidden, hin
       <FieldFrame path={path} label={label} required={required} labelHidden={labelHidden} hint={hint} className={className}>
         {(control) => (
           <div className="wrong-type">
-            <output {...control} className="wrong-type__value" tabIndex={0} aria-readonly="true">
-              {describeValue(value)}
-            </output>
+            {/* A read-only text box: focusable, labelled and described like the field it stands for. */}
+            <input {...control} type="text" readOnly className="wrong-type__value" value={describeValue(value)} title={describeValue(value)} />
             <button
               type="button"
               className="btn btn--small"

@@ -42,7 +42,7 @@ function convertLogo(value: unknown, form: LogoForm): unknown {
  * The logo is a path or a light/dark pair. Choosing a form writes nothing by itself; the fields
  * of that form create the key when typed into.
  */
-function LogoField() {
+export function LogoField() {
   const shape = useShapeAt(['logo'])
   const [chosen, setChosen] = useState<LogoForm>('none')
   const form: LogoForm = shape === 'object' ? 'pair' : shape === 'other' ? 'single' : chosen

@@ -1,0 +1,86 @@
+import { visibleTail } from '../../src-shared/profiles/schemas'
+import type { TeamRecordedCall } from '../groups/group-service'
+import { tokenFingerprint, type SettledRotation } from '../groups/rotation-journal'
+
+/*
+ * What the team database is told of a call: the activity entry's fields, the server it went to
+ * and, for a success, the group as answered, its token reduced to its last 4 characters and its
+ * SHA-256 fingerprint. Never a token, a request body or an answer body: whatever reaches the
+ * shared log reaches the whole team.
+ */
+
+export interface CallEvent {
+  kind: 'call'
+  id: string
+  calledAt: string
+  server: string
+  profileName: string
+  operation: 'getOrCreate' | 'update' | 'rotateToken'
+  groupId: string | null
+  outcome: 'success' | 'failure' | 'unknown'
+  httpStatus: number | null
+  errorCode: string | null
+  message: string | null
+  durationMs: number
+  tokenLast4: string | null
+  newUserGroup: boolean | null
+  group?: {
+    name?: string | null
+    environmentTag?: string | null
+    teamId?: number
+    properties?: unknown
+    mapping?: unknown
+    tokenLast4: string | null
+    tokenSha256: string
+  }
+}
+
+export interface SettledEvent {
+  kind: 'settled'
+  id: string
+  outcome: 'rotated' | 'not_rotated'
+  at: string
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The event for a recorded call, or null for a call the team does not log (a connection test). */
+export function callEvent(call: TeamRecordedCall, server: string): CallEvent | null {
+  const { entry, group } = call
+  if (entry.operation === 'testConnection' || !UUID.test(entry.id)) return null
+  const tokenLast4 = group ? (visibleTail(group.token) ?? null) : null
+  return {
+    kind: 'call',
+    id: entry.id,
+    calledAt: entry.time,
+    server,
+    profileName: entry.profileName,
+    operation: entry.operation,
+    groupId: entry.groupId ?? group?.provided_id ?? null,
+    outcome: entry.outcome,
+    httpStatus: entry.httpStatus ?? null,
+    errorCode: entry.errorCode ?? null,
+    message: entry.message ?? null,
+    durationMs: entry.durationMs,
+    tokenLast4,
+    newUserGroup: call.newUserGroup ?? null,
+    ...(group && entry.outcome === 'success'
+      ? {
+          group: {
+            ...(group.name !== undefined ? { name: group.name } : {}),
+            ...(group.api_environment_tag !== undefined ? { environmentTag: group.api_environment_tag } : {}),
+            ...(group.team_id !== undefined ? { teamId: group.team_id } : {}),
+            ...(group.properties !== undefined ? { properties: group.properties } : {}),
+            ...(call.sent?.mapping !== undefined ? { mapping: call.sent.mapping } : {}),
+            tokenLast4,
+            tokenSha256: tokenFingerprint(group.token),
+          },
+        }
+      : {}),
+  }
+}
+
+export const settledEvent = (settled: SettledRotation): SettledEvent => ({ kind: 'settled', id: settled.id, outcome: settled.outcome, at: settled.at })
+
+/** The outbox key of a settlement: one per rotation, beside its call's own event. */
+export const settledEventId = (activityId: string) => `settled:${activityId}`

@@ -1,0 +1,118 @@
+import type { TeamOutbox } from './team-outbox'
+
+/*
+ * Publishes the outbox to the team database, oldest first, a batch a statement: after each
+ * recording transaction commits (kicked), and again with a growing delay while the database is
+ * away. One publication at a time in this process; another process publishing the same rows is
+ * harmless (the team database writes each event once).
+ */
+
+const BATCH = 200
+/** Calls recorded within this long of each other are published together (a bulk run records hundreds a second). */
+const GATHER_MS = 20
+const FIRST_RETRY_MS = 1_000
+const MAX_RETRY_MS = 30_000
+
+export interface PublisherOptions {
+  /** Retries on a timer (the app and browser mode); a CLI call only flushes before it exits. */
+  background: boolean
+  onPublished?: (at: Date) => void
+}
+
+export class OutboxPublisher {
+  private running: Promise<void> | null = null
+  private again = false
+  private failures = 0
+  private retry: ReturnType<typeof setTimeout> | undefined
+  private closed = false
+  lastError: string | null = null
+
+  constructor(
+    private readonly outbox: TeamOutbox,
+    private readonly publish: (events: unknown[]) => Promise<unknown>,
+    private readonly options: PublisherOptions,
+  ) {}
+
+  private gathering: ReturnType<typeof setTimeout> | undefined
+
+  /** Publishes soon: what is recorded meanwhile goes in the same statement. */
+  kick(): void {
+    if (this.closed || this.gathering) return
+    this.gathering = setTimeout(() => this.start(), GATHER_MS)
+    this.gathering.unref?.()
+  }
+
+  private start(): void {
+    clearTimeout(this.gathering)
+    this.gathering = undefined
+    if (this.closed) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null
+      if (this.again) {
+        this.again = false
+        this.start()
+      }
+    })
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const rows = this.outbox.next(BATCH)
+      if (rows.length === 0) return
+      try {
+        await this.publish(rows.map((row) => row.event))
+      } catch (error) {
+        this.failures += 1
+        this.lastError = error instanceof Error ? error.message : String(error)
+        this.outbox.noteFailure(
+          rows.map((row) => row.seq),
+          this.lastError,
+        )
+        this.scheduleRetry()
+        return
+      }
+      this.outbox.remove(rows.map((row) => row.seq))
+      this.failures = 0
+      this.lastError = null
+      this.options.onPublished?.(new Date())
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (!this.options.background || this.closed) return
+    clearTimeout(this.retry)
+    this.retry = setTimeout(() => this.start(), Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(this.failures - 1, 5)))
+    this.retry.unref?.()
+  }
+
+  /**
+   * Publishes until the outbox is empty, the team database fails, or `timeoutMs` passes. True
+   * when nothing is left.
+   */
+  async flush(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      if (this.outbox.backlog() === 0) return true
+      const left = deadline - Date.now()
+      if (left <= 0 || this.closed) return false
+      const failuresBefore = this.failures
+      this.start()
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([this.running ?? Promise.resolve(), new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))])
+      clearTimeout(timer)
+      if (this.failures > failuresBefore) return false
+    }
+  }
+
+  /** Stops retrying; a publication under way finishes. */
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.retry)
+    clearTimeout(this.gathering)
+    await this.running
+  }
+}

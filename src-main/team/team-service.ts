@@ -1,0 +1,228 @@
+import type { ActivityEntry } from '../../src-shared/activity/schemas'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import type { TeamActivityQuery, TeamGroupInfo, TeamStatus } from '../../src-shared/team/schemas'
+import { SqliteRunLeases, type LeaseOwner } from '../bulk/run-leases'
+import type { GroupCatalog } from '../catalog/group-catalog'
+import type { TeamHooks } from '../groups/group-service'
+import { tokenFingerprint } from '../groups/rotation-journal'
+import type { ProfileStore } from '../profiles/profile-store'
+import type { SecretVault } from '../profiles/vault'
+import { groupTokenKey, TEAM_PASSWORD_KEY } from '../profiles/vault-keys'
+import type { Database } from '../storage/database'
+import type { TeamRuntime } from './team-runtime'
+import { TeamRunLeases } from './team-run-leases'
+import { forgetTeam, readSyncState, readTeamSettings, writeTeamSettings, type TeamSettings } from './team-settings'
+import { parseTeamUrl, serverKey } from './team-url'
+
+/*
+ * Team mode as the rest of the app sees it. One person's mode (no team joined) reads one setting
+ * at start and loads nothing else: no Postgres driver, no timer. A joined folder starts the team
+ * runtime (team-runtime.ts); joining and leaving start and stop it in a running process.
+ */
+
+export interface TeamServiceDeps {
+  db: Database
+  vault: SecretVault
+  profiles: ProfileStore
+  catalog: GroupCatalog
+  owner: LeaseOwner
+  /** The app and browser mode publish and pull in the background; a CLI call does not. */
+  background: boolean
+  log: (line: string) => void
+  now?: () => Date
+}
+
+const LEAVE_FLUSH_MS = 5_000
+
+interface TeamGroupRecord {
+  token_last4: string | null
+  token_sha256: string | null
+  changed_by: string
+  changed_at: string
+  rotated_by: string | null
+  rotated_at: string | null
+}
+
+export function createTeamService(deps: TeamServiceDeps) {
+  const { db, vault, profiles } = deps
+  const now = deps.now ?? (() => new Date())
+  let runtime: TeamRuntime | null = null
+  const leases = new TeamRunLeases(new SqliteRunLeases(db), db, () => runtime?.shared ?? null)
+
+  async function start(settings: TeamSettings): Promise<TeamRuntime> {
+    const { startTeamRuntime } = await import('./team-runtime')
+    runtime = startTeamRuntime({ ...deps, settings, password: vault.get(TEAM_PASSWORD_KEY) ?? undefined, leases })
+    return runtime
+  }
+
+  const notJoined = () =>
+    new AppErrorException('refused', 'This data folder has not joined a team: join one first (the Team screen, or `embed-console team join --url …`).')
+
+  const requireRuntime = (): TeamRuntime => {
+    if (!runtime) throw notJoined()
+    return runtime
+  }
+
+  const passwordStorage = (): TeamStatus['passwordStorage'] => vault.describe(TEAM_PASSWORD_KEY).storage
+
+  async function status(): Promise<TeamStatus> {
+    const { TEAM_SCHEMA_VERSION, schemaProblem } = await import('./team-schema')
+    const settings = readTeamSettings(db)
+    const sync = readSyncState(db)
+    const base: TeamStatus = {
+      joined: settings !== null,
+      url: settings?.url ?? null,
+      user: settings?.user ?? null,
+      joinedAt: settings?.joinedAt ?? null,
+      connected: false,
+      schemaVersion: null,
+      supportedVersion: TEAM_SCHEMA_VERSION,
+      readOnly: false,
+      problem: null,
+      admin: false,
+      outboxBacklog: settings ? (db.get<{ n: number }>('SELECT count(*) AS n FROM team_outbox')?.n ?? 0) : 0,
+      lastPublishAt: settings ? sync.lastPublishAt : null,
+      lastPullAt: settings ? sync.lastPullAt : null,
+      passwordStorage: settings ? passwordStorage() : 'none',
+      runs: [],
+    }
+    if (!settings || !runtime) return base
+    try {
+      const fit = await runtime.link.schema(true)
+      const who = await runtime.link.whoami()
+      const runs = fit.state === 'current' ? await runtime.link.liveRuns() : []
+      return { ...base, connected: true, schemaVersion: fit.version, readOnly: fit.state === 'newer', problem: schemaProblem(fit), admin: who.admin, runs }
+    } catch (error) {
+      return { ...base, problem: error instanceof Error ? error.message : String(error) }
+    }
+  }
+
+  return {
+    /** Every run's lease: the local one, and the team's too while joined. */
+    leases,
+    /** What the group service calls while joined. */
+    hooks: (): TeamHooks | null => runtime?.hooks ?? null,
+    presumed: (entry: ActivityEntry) => runtime?.presumed(entry),
+    joined: () => runtime !== null,
+
+    /** At start: a joined folder starts its runtime (and loads the Postgres driver). */
+    async open(): Promise<void> {
+      const settings = readTeamSettings(db)
+      if (settings) await start(settings)
+    },
+
+    status,
+
+    /**
+     * Joins the team database at `url` as its role: checks the schema and that the role is an
+     * operator, keeps the password in the vault (never with the address), starts the link and
+     * pulls the team's catalog and profiles once.
+     */
+    async join(url: string, password?: string): Promise<TeamStatus> {
+      const address = parseTeamUrl(url)
+      const secret = password ?? address.password
+      const current = readTeamSettings(db)
+      if (current && current.url !== address.url) {
+        throw new AppErrorException('conflict', `This data folder has joined another team database (${current.url}) already: leave it first (team leave).`)
+      }
+      const [{ TeamLink }, { schemaProblem }] = await Promise.all([import('./team-link'), import('./team-schema')])
+      const probe = new TeamLink(address, secret)
+      try {
+        const who = await probe.whoami()
+        const notOperator = new AppErrorException('refused', `“${who.user}” is not an Embed Console operator in this database: ask an admin to run \`embed-console team add-operator ${who.user}\`.`)
+        // A role that is no operator may not even read the schema's version.
+        const fit = await probe.schema(true).catch((error: unknown) => {
+          throw who.operator ? error : notOperator
+        })
+        if (fit.state === 'older') throw new AppErrorException('refused', schemaProblem(fit)!)
+        if (!who.operator) throw notOperator
+      } finally {
+        await probe.close()
+      }
+      await runtime?.close()
+      runtime = null
+      const settings: TeamSettings = { url: address.url, user: address.user, joinedAt: current?.joinedAt ?? now().toISOString() }
+      db.transaction(() => {
+        // Encrypted with the keychain where there is one; else in the owner-only database, as API tokens are.
+        if (secret !== undefined) vault.set(TEAM_PASSWORD_KEY, secret, vault.status().encryptionAvailable ? 'keychain' : 'file')
+        else vault.delete(TEAM_PASSWORD_KEY)
+        writeTeamSettings(db, settings)
+      })
+      const started = await start(settings)
+      await started.puller.pull().catch((error: unknown) => deps.log(`Team: the first pull failed: ${(error as Error).message}`))
+      return status()
+    },
+
+    /**
+     * Leaves the team: what the outbox holds is published first; calls that cannot be are kept
+     * (and leaving refused) unless `discardUnpublished`. The link, its password and the team
+     * cache go; profiles, the catalog and the local activity log stay.
+     */
+    async leave(discardUnpublished: boolean): Promise<TeamStatus> {
+      if (!readTeamSettings(db)) return status()
+      if (runtime) await runtime.publisher.flush(LEAVE_FLUSH_MS)
+      const left = db.get<{ n: number }>('SELECT count(*) AS n FROM team_outbox')?.n ?? 0
+      if (left > 0 && !discardUnpublished) {
+        const why = runtime?.publisher.lastError ? ` (${runtime.publisher.lastError.replace(/\.$/, '')})` : ''
+        throw new AppErrorException(
+          'refused',
+          `${left} ${left === 1 ? 'call' : 'calls'} recorded here ${left === 1 ? 'has' : 'have'} not reached the team’s audit log yet${why}: leave once the team database answers, or discard ${left === 1 ? 'it' : 'them'} (--discard-unpublished).`,
+          { outboxBacklog: left },
+        )
+      }
+      await runtime?.close()
+      runtime = null
+      vault.delete(TEAM_PASSWORD_KEY)
+      forgetTeam(db)
+      return status()
+    },
+
+    async activity(query: TeamActivityQuery) {
+      const { link } = requireRuntime()
+      const [page, actors] = await Promise.all([link.activity(query), link.actors()])
+      return { ...page, actors }
+    },
+
+    /** What the team knows of a group reached through this profile (from the last pull), and whether the token kept here is current. */
+    group(profileId: string, groupId: string): TeamGroupInfo | null {
+      if (!runtime) return null
+      const profile = profiles.get(profileId)
+      if (profile.builtin) return null
+      const row = db.get<TeamGroupRecord>('SELECT * FROM team_groups WHERE server = ? AND group_id = ?', serverKey(profile.baseUrl), groupId)
+      if (!row) return null
+      const kept = vault.get(groupTokenKey(profileId, groupId))
+      const token = kept === null ? 'not_kept' : row.token_sha256 === null ? 'unknown' : tokenFingerprint(kept) === row.token_sha256 ? 'current' : 'stale'
+      return {
+        changedBy: row.changed_by,
+        changedAt: row.changed_at,
+        rotatedBy: row.rotated_by,
+        rotatedAt: row.rotated_at,
+        tokenLast4: row.token_last4,
+        token,
+      }
+    },
+
+    /** The team's changes since the last pull, now. */
+    pull: () => requireRuntime().puller.pull(),
+
+    /** Publishes the outbox now (for at most `timeoutMs`): true when nothing is left. */
+    flush: (timeoutMs: number) => (runtime ? runtime.publisher.flush(timeoutMs) : Promise.resolve(true)),
+
+    async migrate(url: string, password?: string) {
+      const { migrateTeam } = await import('./team-admin')
+      return migrateTeam(url, password)
+    },
+
+    async addOperator(url: string, password: string | undefined, name: string, resetPassword: boolean) {
+      const { addOperator } = await import('./team-admin')
+      return addOperator(url, password, name, resetPassword)
+    },
+
+    async close(): Promise<void> {
+      await runtime?.close()
+      runtime = null
+    },
+  }
+}
+
+export type TeamService = ReturnType<typeof createTeamService>

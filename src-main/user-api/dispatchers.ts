@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto'
+import { createRequire } from 'node:module'
+import type * as Undici from 'undici'
+import type { Dispatcher } from 'undici'
+import type { ProxyRoute } from './proxy-route'
+import type { Trust } from './trust'
+
+/*
+ * undici's two dispatchers, loaded at the first call rather than with the module, and without
+ * the rest of undici (fetch, WebSocket, the HTTP cache): about 17 ms here against 45 ms for
+ * `require('undici')`, paid by every CLI call that reaches the network. undici 7 has no exports
+ * map. Its index.js adds the request APIs to Dispatcher.prototype; ProxyAgent uses one of them,
+ * `connect` (a tunnel's CONNECT), added here the same way. company-network.test.ts would fail
+ * at once if a newer undici moved these files.
+ */
+type Dispatchers = { Agent: typeof Undici.Agent; ProxyAgent: typeof Undici.ProxyAgent }
+let undici: Dispatchers | undefined
+function loadUndici(): Dispatchers {
+  if (!undici) {
+    const load = createRequire(import.meta.url)
+    const dispatcherPrototype = (load('undici/lib/dispatcher/dispatcher.js') as { prototype: { connect?: unknown } }).prototype
+    dispatcherPrototype.connect ??= load('undici/lib/api/api-connect.js')
+    undici = { Agent: load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent, ProxyAgent: load('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent }
+  }
+  return undici
+}
+
+/**
+ * The undici dispatcher for a route and a trust: an Agent straight to the server, or a
+ * ProxyAgent (CONNECT for https, a forwarded request for http, as curl does). `fresh` gives a
+ * new one the caller closes, so the call has a connection of its own (a rotation); otherwise one
+ * is kept per route and trust, so calls reuse their keep-alive connections.
+ */
+export function dispatcherFor(route: ProxyRoute, trust: Trust, fresh: boolean): Dispatcher {
+  if (fresh) return build(route, trust)
+  const key = cacheKey(route, trust)
+  let dispatcher = kept.get(key)
+  if (!dispatcher) {
+    dispatcher = build(route, trust)
+    kept.set(key, dispatcher)
+    // Settings change rarely; a handful kept is plenty, and the oldest's sockets are let go.
+    if (kept.size > MAX_KEPT) {
+      const [oldestKey, oldest] = kept.entries().next().value!
+      kept.delete(oldestKey)
+      void oldest.close()
+    }
+  }
+  return dispatcher
+}
+
+const MAX_KEPT = 16
+const kept = new Map<string, Dispatcher>()
+let contextIds = new WeakMap<object, number>()
+let nextContextId = 1
+
+function cacheKey(route: ProxyRoute, trust: Trust): string {
+  const context = trust.secureContext
+  let contextId = 0
+  if (context) {
+    contextId = contextIds.get(context) ?? nextContextId++
+    contextIds.set(context, contextId)
+  }
+  // Hashed: the key must not keep the proxy's credentials in clear.
+  const proxy = route.proxy ? createHash('sha256').update(`${route.proxy.url.href}\n${route.proxy.authorization ?? ''}`).digest('hex') : 'direct'
+  return `${proxy}/${contextId}`
+}
+
+function build(route: ProxyRoute, trust: Trust): Dispatcher {
+  const { Agent, ProxyAgent } = loadUndici()
+  const tlsOptions = trust.secureContext ? { secureContext: trust.secureContext } : {}
+  if (!route.proxy) return new Agent({ connect: tlsOptions })
+  return new ProxyAgent({
+    uri: route.proxy.url.href,
+    ...(route.proxy.authorization ? { token: route.proxy.authorization } : {}),
+    requestTls: tlsOptions,
+    proxyTls: tlsOptions,
+    // Plain http goes to the proxy as a forwarded request, as curl sends it: most proxies
+    // refuse CONNECT to port 80.
+    proxyTunnel: false,
+  })
+}
+
+/** Closes every kept dispatcher (tests, and a process about to exit). */
+export async function closeDispatchers(): Promise<void> {
+  const all = [...kept.values()]
+  kept.clear()
+  contextIds = new WeakMap()
+  await Promise.all(all.map((dispatcher) => dispatcher.destroy()))
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { DOCS_THEMES } from './docs-schema'
+import { checkDocsConfig, type DocsCheckCache } from './docs-validate'
+import { formatProblemPath } from './format'
+import { resolveRefs, type RefFile } from './refs'
+import type { RuleSet } from './rule-sets'
+import { isPlainObject } from './schema'
+import { checkSiteConfig, readConfigText, type SiteConfigProblem } from './validate'
+
+// Two formats, one editor: Mintlify's docs.json (what sites use today) and site.json, the spec's
+// file, which is Mintlify's older mint.json. A file says which it is by its shape (docs.json's
+// navigation is an object, mint.json's a list), else by its $schema, else by its name.
+
+export const CONFIG_FORMATS = ['docs', 'site'] as const
+export const ConfigFormatSchema = z.enum(CONFIG_FORMATS)
+export type ConfigFormat = z.infer<typeof ConfigFormatSchema>
+
+export const CONFIG_FORMAT_LABELS: Record<ConfigFormat, string> = { docs: 'docs.json', site: 'site.json (mint.json)' }
+
+const baseName = (path: string) => path.split(/[\\/]/).at(-1)?.toLowerCase() ?? ''
+
+export function detectConfigFormat(value: unknown, path: string | null = null): ConfigFormat {
+  if (!isPlainObject(value)) return 'site'
+  // The shape is the surest sign: three real docs.json files name mint.json's schema.
+  if (isPlainObject(value.navigation)) return 'docs'
+  if (Array.isArray(value.navigation)) return 'site'
+  const schema = typeof value.$schema === 'string' ? value.$schema : ''
+  if (/\/docs\.json\b/.test(schema)) return 'docs'
+  if (/\/schema\.json\b/.test(schema)) return 'site'
+  const name = path === null ? '' : baseName(path)
+  if (name === 'docs.json') return 'docs'
+  if (name === 'mint.json' || name === 'site.json') return 'site'
+  return typeof value.theme === 'string' && (DOCS_THEMES as readonly string[]).includes(value.theme) ? 'docs' : 'site'
+}
+
+/** How a file is checked: docs.json by Mintlify's rules; site.json by the rule set chosen for it. */
+export interface CheckOptions {
+  format: ConfigFormat
+  rules: RuleSet
+  /** The files its `$ref`s name, as loaded (docs.json only). */
+  refs?: ReadonlyMap<string, RefFile>
+  /** Keeps the checks of a docs.json's unchanged top-level keys between checks of one document (docs-validate.ts). */
+  cache?: DocsCheckCache
+}
+
+export interface ConfigCheck {
+  format: ConfigFormat
+  valid: boolean
+  errors: SiteConfigProblem[]
+  warnings: SiteConfigProblem[]
+  info: SiteConfigProblem[]
+}
+
+/** Checks a parsed file in its format. A docs.json's `$ref`s are resolved with the files given first. */
+export function checkConfig(value: unknown, { format, rules, refs, cache }: CheckOptions): ConfigCheck {
+  if (format === 'site') {
+    const { valid, errors, warnings, info } = checkSiteConfig(value, rules)
+    return { format, valid, errors, warnings, info }
+  }
+  const resolved = resolveRefs(value, refs ?? new Map())
+  const check = checkDocsConfig(resolved.value, cache)
+  if (resolved.problems.length === 0 && resolved.pending.length === 0) return { format, ...check }
+  // What a $ref that could not be followed (or is still being read) would have held is unknown: nothing under it is judged.
+  const unknown = [...resolved.problems.map((problem) => problem.at.slice(0, -1)), ...resolved.pending].map((at) => formatProblemPath(at))
+  const under = (path: string) => unknown.some((at) => at === '$' || path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`))
+  const errors = [...resolved.problems.map(({ path, message }) => ({ path, message })), ...check.errors.filter((problem) => !under(problem.path))]
+  return { format, valid: errors.length === 0 && resolved.pending.length === 0, errors, warnings: check.warnings.filter((problem) => !under(problem.path)), info: check.info }
+}
+
+/** Checks a file's text: broken JSON, and keys written twice, as readConfigText reports them. */
+export function checkConfigText(text: string, options: CheckOptions): ConfigCheck {
+  const read = readConfigText(text)
+  if (!read.ok) return { format: options.format, valid: false, errors: [read.problem], warnings: [], info: [] }
+  const check = checkConfig(read.value, options)
+  return read.duplicates.length ? { ...check, valid: false, errors: [...read.duplicates, ...check.errors] } : check
+}

@@ -1,0 +1,122 @@
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, test } from './browser-mode'
+import { checkScreen } from './screens'
+
+// docs.json in the site editor, in order: detected, checked by Mintlify's rules, its navigation
+// edited as a tree (a tab that lives in a $ref file saved there), and a mint.json upgraded.
+test.describe.configure({ mode: 'serial' })
+
+const FIXTURE = join(import.meta.dirname, '../fixtures/site-config/docs-json-site')
+let folder: string
+let page: Page
+
+test.beforeAll(async ({ browser }) => {
+  folder = await mkdtemp(join(tmpdir(), 'ec-e2e-docs-json-'))
+  await cp(FIXTURE, folder, { recursive: true })
+  await writeFile(
+    join(folder, 'mint.json'),
+    `${JSON.stringify(
+      {
+        name: 'Plant API',
+        colors: { primary: '#16A34A', anchors: '#16A34A' },
+        feedback: { thumbsRating: true },
+        anchors: [{ name: 'API', url: 'api', icon: 'code' }],
+        navigation: [{ group: 'Start', pages: ['index', 'quickstart', 'api/plants'] }],
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+})
+test.afterAll(() => page.context().close())
+
+const problems = () => page.getByRole('complementary', { name: 'Problems' })
+const tree = () => page.getByRole('tree', { name: 'Navigation tree' })
+
+async function open(url: string, path: string) {
+  await page.goto(url)
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
+  await page.getByLabel('Open a file by its path').fill(path)
+  await page.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByLabel('Project name')).toBeVisible()
+}
+
+test('a docs.json opens as one: its form, its navigation with the $ref tab, no problem', async ({ app }) => {
+  await open(app.url, join(folder, 'docs.json'))
+  await expect(page.getByText('docs.json', { exact: true }).first()).toBeVisible()
+  await expect(page.getByLabel('Theme', { exact: true })).toHaveValue(/./)
+  await expect(page.getByLabel('Project name')).toHaveValue('Plant API')
+  await expect(problems()).toContainText('This docs.json follows Mintlify’s rules')
+  await expect(tree().getByRole('treeitem', { name: 'tab Reference' })).toBeVisible()
+  await expect(tree().getByRole('treeitem', { name: 'tab Reference' }).getByText('tabs/reference.json')).toBeVisible()
+  await expect(tree().getByRole('treeitem', { name: 'page GET /plants' })).toBeVisible()
+  await checkScreen(page, 'site-editor-docs-json')
+})
+
+test('Mintlify’s rules speak in Problems: an operation the OpenAPI file lacks, a page written with its extension', async () => {
+  await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('DELETE /plants')
+  await expect(problems().getByRole('button', { name: /is not an operation of openapi\.yaml/ })).toBeVisible()
+  // Named as the tree shows it, with the names of the items around it.
+  await expect(problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 is not an operation/ })).toBeVisible()
+  await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('POST /plants')
+  await tree().getByRole('combobox', { name: 'Page 1 path' }).first().fill('index.mdx')
+  await expect(problems().getByRole('button', { name: /is written with its extension/ })).toBeVisible()
+  await tree().getByRole('combobox', { name: 'Page 1 path' }).first().fill('index')
+  await expect(problems()).toContainText('This docs.json follows Mintlify’s rules')
+})
+
+test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in its own file', async () => {
+  // Alt+↓ on a row moves it down its list.
+  const quickstart = tree().getByRole('treeitem', { name: 'page quickstart' })
+  await quickstart.focus()
+  await page.keyboard.press('Alt+ArrowDown')
+  const pages = tree().locator('.docs-nav__row--page input')
+  await expect(pages.nth(1)).toHaveValue('quickstart')
+
+  // A page added to the tab that comes from tabs/reference.json goes there.
+  await tree().getByRole('button', { name: 'Add a page to tab Reference' }).click()
+  const added = tree().getByRole('treeitem', { name: /^page/ }).last().getByRole('combobox')
+  await expect(added).toBeFocused()
+  await page.keyboard.type('quickstart')
+  await expect(page.getByText('Unsaved changes')).toBeVisible()
+  await tree().evaluate((element) => element.scrollIntoView({ block: 'center' }))
+  await checkScreen(page, 'site-editor-docs-json-tree')
+  await page.keyboard.press('ControlOrMeta+S')
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  expect(JSON.parse(await readFile(join(folder, 'tabs/reference.json'), 'utf8'))).toEqual({ tab: 'Reference', pages: ['reference/overview', 'quickstart'] })
+  const docs = JSON.parse(await readFile(join(folder, 'docs.json'), 'utf8'))
+  expect(docs.navigation.tabs[2]).toEqual({ $ref: 'tabs/reference.json' })
+  expect(docs.navigation.tabs[0].groups[0].pages).toEqual(['index', { group: 'In depth', pages: ['guides/deep'] }, 'quickstart'])
+
+  // The tree holds at 800 px, in dark mode too.
+  await page.setViewportSize({ width: 800, height: 900 })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await tree().evaluate((element) => element.scrollIntoView({ block: 'center' }))
+  await checkScreen(page, 'site-editor-docs-json-tree-dark-800')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 1280, height: 900 })
+})
+
+test('a mint.json is upgraded after showing what is not carried, and saved as the docs.json beside it', async () => {
+  await page.getByRole('button', { name: 'Open…' }).click()
+  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('textbox').first().fill(join(folder, 'mint.json'))
+  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByText('mint.json', { exact: true }).first()).toBeVisible()
+  await page.getByRole('button', { name: 'Upgrade to docs.json…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Upgrade to docs.json' })
+  await expect(dialog.getByRole('list', { name: 'Settings not carried' })).toContainText('feedback')
+  await checkScreen(page, 'site-editor-upgrade')
+  await dialog.getByRole('button', { name: 'Upgrade and save as docs.json…' }).click()
+  const pathField = page.getByRole('dialog').getByRole('textbox').first()
+  await expect(pathField).toHaveValue(join(folder, 'docs.json'))
+  await pathField.fill(join(folder, 'upgraded.json'))
+  await page.getByRole('dialog').getByRole('button', { name: /^Save/ }).click()
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible()
+  const upgraded = JSON.parse(await readFile(join(folder, 'upgraded.json'), 'utf8'))
+  expect(upgraded).toMatchObject({ $schema: 'https://mintlify.com/docs.json', theme: 'mint', navigation: { anchors: [{ anchor: 'Documentation' }, { anchor: 'API', color: { light: '#16A34A', dark: '#16A34A' } }] } })
+  await expect(page.getByText('docs.json', { exact: true }).first()).toBeVisible()
+})
