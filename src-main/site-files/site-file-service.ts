@@ -18,7 +18,7 @@ import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
 import { checkConfigText, detectConfigFormat } from '../../src-shared/site-config/config-format'
-import { parseJsonText } from '../../src-shared/site-config/json-text'
+import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
@@ -114,12 +114,7 @@ const PUBLIC_FILE_MODE = 0o644
 function requireJson(text: string, purpose: 'saving' | 'exporting'): void {
   const parsed = parseJsonText(text)
   if (parsed.ok) return
-  const { line, column, message } = parsed.error
-  throw new AppErrorException(
-    'invalid_config',
-    `The text is not valid JSON at line ${line}, column ${column} (${message}); fix it before ${purpose}.`,
-    parsed.error,
-  )
+  throw new AppErrorException('invalid_config', `The text ${jsonErrorSentence(parsed.error)}; fix it before ${purpose}.`, parsed.error)
 }
 
 /** The service with its drafts, recent files and rule choices kept in the app's data folder. */

@@ -52,3 +52,23 @@ test('a page on another loopback port cannot make the browser download the activ
     await new Promise((done) => other.close(done))
   }
 })
+
+test('a site.json nested 100,000 deep opens as text at the place it goes too deep, with a sentence, and the app stays usable', async ({ page }) => {
+  const { mkdtemp, writeFile, readFile } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const path = join(await mkdtemp(join(tmpdir(), 'ec-e2e-deep-')), 'site.json')
+  const deep = `{"name": "Deep", "navigation": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`
+  await writeFile(path, deep)
+  await page.goto(own.url)
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
+  await page.getByLabel('Open a file by its path').fill(path)
+  await page.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByRole('tab', { name: 'JSON' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByRole('complementary', { name: 'Problems' }).getByRole('button', { name: /nested deeper than 64 levels/ })).toBeVisible()
+  await checkScreen(page, 'site-editor-too-deep')
+  // The rest of the app answers as before.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Groups' }).click()
+  await expect(page.getByRole('heading', { name: 'Groups', level: 1 })).toBeVisible()
+  expect(await readFile(path, 'utf8')).toBe(deep)
+})
