@@ -50,7 +50,7 @@ export function validateSiteConfig(value: unknown): SiteConfigReport {
 export function readConfigText(text: string): { ok: false; problem: SiteConfigProblem } | { ok: true; value: unknown; duplicates: SiteConfigProblem[] } {
   const parsed = parseJsonText(text)
   if (!parsed.ok) {
-    const { line, column, message } = parsed.error
+    const { line, column } = parsed.error
     return { ok: false, problem: { path: '$', message: jsonErrorSentence(parsed.error), line, column } }
   }
   return { ok: true, value: parsed.value, duplicates: duplicateKeyProblems(findDuplicateKeys(text)) }
