@@ -122,7 +122,7 @@ export const openSiteFiles = (dataDir: string, dialogs?: SiteFileDialogs) =>
   createSiteFileService({ drafts: openDraftStore(dataDir), recent: openRecentFiles(dataDir), rules: openRuleChoices(dataDir), dataDir, dialogs })
 
 /** The site calls' handlers as the app builds them: files and docs folders, with the system's dialogs where there are some. */
-export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub } = {}) {
+export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null } = {}) {
   const files = openSiteFiles(dataDir, options.dialogs)
   return createSiteFileHandlers(files, createDocsFolderService({ files, dataDir, ...options }))
 }
