@@ -3,7 +3,8 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner'],
+  plugins: ['@stryker-mutator/vitest-runner', './stryker-ignore-sentences.mjs'],
+  ignorers: ['sentences'],
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
   coverageAnalysis: 'perTest',
   mutate: [
@@ -21,7 +22,7 @@ export default {
     'src-main/bulk/bulk-input.ts',
     'src-shared/bulk/decode.ts',
   ],
-  // The sentences are for people: a mutated word in a message is not a weaker guard.
+  // Mutants in static initialisers run at import, once: testing them per test is not possible.
   ignoreStatic: true,
   concurrency: 2,
   timeoutMS: 20000,

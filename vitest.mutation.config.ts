@@ -22,7 +22,6 @@ export default defineConfig({
         'test/unit/storage/legacy-import.test.ts',
         'test/unit/profiles/vault.test.ts',
         'test/unit/bulk/bulk-input.test.ts',
-        'test/unit/bulk/bulk-run.test.ts',
         'test/unit/bulk/bulk-results.test.ts',
         'test/unit/bulk/decode.test.ts',
         'test/unit/bulk/run-leases.test.ts',
