@@ -52,6 +52,8 @@ export default defineConfig({
         input: {
           index: resolve('src-main/index.ts'),
           cli: resolve('src-main/cli/index.ts'),
+          // The docs-folder index runs on a worker thread (site-files/docs-folder-service.ts).
+          'docs-index-worker': resolve('src-main/site-files/docs-index-worker.ts'),
         },
         // The CLI loads each command as a chunk of its own; chunks sit beside the entries (not in
         // chunks/), so a path relative to any main file (src-main/cli/paths.ts) finds out/renderer.

@@ -44,6 +44,8 @@ export interface AppServicesOptions {
   sandbox?: boolean
   /** The system's file dialogs in the desktop app; browser mode types paths instead. */
   fileDialogs?: SiteFileDialogs
+  /** The docs-folder index's worker script (the build's, by default); null indexes on main's thread (a benchmark's baseline). */
+  docsIndexWorker?: string | null
 }
 
 export interface AppServices {
@@ -145,7 +147,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }),
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
-    ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events }),
+    ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events, ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}) }),
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
     ...createTeamHandlers(team, () => profiles.activeId()),
   }

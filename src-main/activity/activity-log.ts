@@ -1,4 +1,3 @@
-import Papa from 'papaparse'
 import {
   ACTIVITY_COLUMNS,
   ActivityEntrySchema,
@@ -8,6 +7,7 @@ import {
   type ActivityFilter,
   type RotationSettlement,
 } from '../../src-shared/activity/schemas'
+import { csvRows } from '../storage/csv-export'
 import type { Database, SqlValue } from '../storage/database'
 import { fullTextCondition } from '../storage/full-text'
 import { ACTIVITY_SEARCH } from './activity-search'
@@ -208,7 +208,7 @@ export class ActivityLog {
    */
   async *export(format: ActivityExportFormat, filter: ActivityFilter): AsyncGenerator<string> {
     const { sql, params } = whereOf(filter)
-    if (format === 'csv') yield `${Papa.unparse([ACTIVITY_COLUMNS as string[]], { newline: '\n' })}\n`
+    if (format === 'csv') yield csvRows([ACTIVITY_COLUMNS])
     let cursor = Number.MAX_SAFE_INTEGER
     for (;;) {
       const rows = this.db.all<ActivityRecord>(`SELECT ${ENTRY_COLUMNS} FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`, ...params, cursor, EXPORT_BATCH)
@@ -217,7 +217,7 @@ export class ActivityLog {
       const entries = rows.map(entryOf)
       yield format === 'jsonl'
         ? entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')
-        : `${Papa.unparse(entries.map((entry) => ACTIVITY_COLUMNS.map((column) => csvCell(entry[column]))), { newline: '\n' })}\n`
+        : csvRows(entries.map((entry) => ACTIVITY_COLUMNS.map((column) => csvCell(entry[column]))))
       // Lets the transport send this batch (and other calls run) before the next is read.
       await new Promise((resolve) => setImmediate(resolve))
     }

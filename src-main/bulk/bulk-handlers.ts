@@ -1,8 +1,8 @@
-import { stat } from 'node:fs/promises'
 import type { bulkCalls } from '../../src-shared/ipc/bulk-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { DownloadHandlers, HandlersFor } from '../router'
 import { FileAccessPolicy, resolveUserPath } from '../site-files/file-access'
+import { UserFileWrites } from '../site-files/user-file-writes'
 import { writeFileAtomically } from '../storage/atomic-write'
 import type { SiteFileDialogs } from '../site-files/file-dialogs'
 import type { BulkService } from './bulk-service'
@@ -12,7 +12,7 @@ const RESULT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; 
 const fileNameOf = (runId: string, format: 'csv' | 'json') => `embed-console-bulk-${runId.slice(0, 8)}.${format}`
 
 export function createBulkHandlers(bulk: BulkService, options: { dataDir: string; dialogs?: SiteFileDialogs }): HandlersFor<typeof bulkCalls> {
-  const policy = new FileAccessPolicy(options.dataDir)
+  const writes = new UserFileWrites(new FileAccessPolicy(options.dataDir))
   return {
     'bulk.plan': ({ profileId, ...request }) => bulk.plan({ ...request, target: { profileId } }),
     'bulk.start': ({ runId, settings }) => {
@@ -34,20 +34,17 @@ export function createBulkHandlers(bulk: BulkService, options: { dataDir: string
      */
     async 'bulk.saveResults'({ runId, format, includeTokens, target }) {
       const run = bulk.run(runId)
-      let chosen: string | null
+      let path: string
       if (options.dialogs) {
         if (target.kind !== 'dialog') throw new AppErrorException('refused', 'Choose where to save with the system’s dialog.')
-        chosen = await options.dialogs.chooseFileToSave('results', `${fileNameOf(runId, format)}`)
+        const chosen = await options.dialogs.chooseFileToSave('results', `${fileNameOf(runId, format)}`)
         if (chosen === null) return null
+        // The system's save dialog asked before replacing; links and the data folder are refused all the same.
+        path = (await writes.allow(chosen, 'results', undefined, true)).path
       } else {
         if (target.kind !== 'path') throw new AppErrorException('refused', 'There is no file dialog here: type the path to save to.')
-        chosen = resolveUserPath(target.path)
+        path = (await writes.allow(resolveUserPath(target.path), 'results', target.replaceToken)).path
       }
-      const path = await policy.resolve(chosen)
-      const existing = await stat(path).catch(() => null)
-      if (existing && !existing.isFile()) throw new AppErrorException('file_io', `${path} is not a regular file: give a file name.`)
-      // The system's save dialog asked already; a typed path is asked about here.
-      if (existing && target.kind === 'path' && !target.overwrite) throw new AppErrorException('conflict', `${path} exists already. Replace it?`, { path })
       let text = ''
       for await (const chunk of bulk.results(runId, format, includeTokens)) text += chunk
       await writeFileAtomically(path, text, { mode: 0o600, forceMode: true })

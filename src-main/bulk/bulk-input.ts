@@ -2,7 +2,7 @@ import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseErro
 import Papa from 'papaparse'
 import { MAX_BULK_ROWS, type BulkFormat, type BulkKind, type BulkProblem } from '../../src-shared/bulk/schemas'
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
-import { GetOrCreateRequestSchema, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
+import { GetOrCreateRequestSchema, userGroupIdProblem, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 
 /** One row of the input, validated with the shared request schema, and the line it starts on. */
 export interface BulkRow {
@@ -21,7 +21,6 @@ type CsvColumn = (typeof CSV_COLUMNS)[number]
 const JSON_COLUMNS = new Set<string>(['mapping', 'properties'])
 
 /** Spaces at either end, or a character nobody can see: an id the operator could never type again. */
-const INVISIBLE = /^\s|\s$|[\u200B-\u200D\u2060\uFEFF\u00AD]/
 
 export function formatOf(fileName: string, text: string): BulkFormat {
   const extension = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase()
@@ -106,12 +105,11 @@ function checkRecord(record: RawRecord, kind: BulkKind, problems: BulkProblem[])
     }
     return null
   }
-  if (INVISIBLE.test(parsed.data.user_group_id)) {
-    problems.push({
-      line,
-      column: 'user_group_id',
-      message: `"${parsed.data.user_group_id.replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '·')}" has spaces at an end or an invisible character (shown as ·): the group would be filed under an id nobody can type again.`,
-    })
+  // The one rule the client applies at send (control characters, NUL and bidi overrides
+  // included): a row that would be refused there is refused in the plan.
+  const idProblem = userGroupIdProblem(parsed.data.user_group_id)
+  if (idProblem) {
+    problems.push({ line, column: 'user_group_id', message: idProblem })
     return null
   }
   return parsed.data
@@ -128,7 +126,14 @@ function csvRecords(text: string, problems: BulkProblem[]): RawRecord[] {
   const [header, ...data] = parsed.data
   if (!header) return []
   const columns = header.map((name) => name.trim())
-  for (const name of columns) {
+  // A column named twice: which cell would win is a guess, and a guess sends the wrong value.
+  // No row is read then, even with the bad ones left out: every row would be a guess.
+  const twice = columns.filter((name, at) => columns.indexOf(name) !== at)
+  for (const name of twice) {
+    problems.push({ line: 1, column: name, message: `"${name}" is a column of the header twice (columns ${columns.indexOf(name) + 1} and ${columns.lastIndexOf(name) + 1}): keep one.` })
+  }
+  if (twice.length) return []
+  for (const name of new Set(columns)) {
     if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
       problems.push({ line: 1, column: name, message: `"${name}" is not a column Embed Console knows: the header names user_group_id, name, mapping and properties.` })
     }

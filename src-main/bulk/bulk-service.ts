@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto'
-import Papa from 'papaparse'
 import {
   BULK_RESULT_COLUMNS,
   MAX_BULK_FILE_CHARACTERS,
@@ -20,6 +19,7 @@ import type { CallSettlement, GroupService } from '../groups/group-service'
 import type { ProfileStore } from '../profiles/profile-store'
 import type { SecretVault } from '../profiles/vault'
 import { groupTokenKey } from '../profiles/vault-keys'
+import { csvRows } from '../storage/csv-export'
 import type { Database } from '../storage/database'
 import type { UserApiClient } from '../user-api/client'
 import { parseBulkInput } from './bulk-input'
@@ -297,11 +297,11 @@ export function createBulkService(deps: BulkServiceDeps) {
         token_last4: item.tokenLast4,
         ...(includeTokens ? { token: run.profileId ? vault.get(groupTokenKey(run.profileId, item.groupId)) : null } : {}),
       })
-      if (format === 'csv') yield `${Papa.unparse([columns], { newline: '\n' })}\n`
+      if (format === 'csv') yield csvRows([columns])
       else yield '[\n'
       let first = true
       for (const batch of journal.allItems(runId)) {
-        if (format === 'csv') yield `${Papa.unparse(batch.map((item) => columns.map((column) => rowOf(item)[column] ?? '')), { newline: '\n' })}\n`
+        if (format === 'csv') yield csvRows(batch.map((item) => columns.map((column) => rowOf(item)[column] ?? '')))
         else {
           yield batch.map((item, index) => `${first && index === 0 ? '' : ',\n'}  ${JSON.stringify(rowOf(item))}`).join('')
           first = false

@@ -12,6 +12,7 @@ import {
   type BulkSettings,
   type BulkTallies,
 } from '../../src-shared/bulk/schemas'
+import { decodeInput, INPUT_ENCODINGS, type InputEncoding } from '../../src-shared/bulk/decode'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { BaseUrlSchema, isLoopbackHostname } from '../../src-shared/profiles/schemas'
 import { createAppServices } from '../app-services'
@@ -21,8 +22,8 @@ import { createUserApiClient } from '../user-api/client'
 import { TOKEN_ENV } from './groups-command'
 import { profileNamed, UsageError, type CliIo, type JsonEnvelope } from './usage'
 
-/** Reads the input file: a regular file, never more than the largest run takes. */
-async function readInput(path: string): Promise<string> {
+/** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
+async function readInput(path: string, encoding: InputEncoding): Promise<string> {
   let handle
   try {
     handle = await open(path, 'r')
@@ -33,7 +34,9 @@ async function readInput(path: string): Promise<string> {
     const info = await handle.stat()
     if (!info.isFile()) throw new UsageError(`${path} is not a regular file.`)
     if (info.size > MAX_BULK_FILE_CHARACTERS * 4) throw new UsageError(`${path} is larger than a run takes: split it.`)
-    const text = (await handle.readFile()).toString('utf8')
+    const decoded = decodeInput(await handle.readFile(), basename(path), encoding)
+    if (!decoded.ok) throw new UsageError(`${decoded.message} (--encoding windows-1252)`)
+    const { text } = decoded
     if (text.length > MAX_BULK_FILE_CHARACTERS) throw new UsageError(`${path} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`)
     return text
   } finally {
@@ -89,6 +92,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       'exclude-invalid': { type: 'boolean', default: false },
       rotate: { type: 'boolean', default: false },
       bail: { type: 'boolean', default: false },
+      encoding: { type: 'string', default: 'utf-8' },
       json: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
     },
@@ -110,7 +114,8 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
   }
   const apiToken = io.env[TOKEN_ENV]
   if (baseUrl && !apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
-  const text = await readInput(file)
+  if (!(INPUT_ENCODINGS as readonly string[]).includes(values.encoding)) throw new UsageError(`--encoding takes ${INPUT_ENCODINGS.join(' or ')}.`)
+  const text = await readInput(file, values.encoding as InputEncoding)
   const fileName = basename(file)
   const say = (sentence: string) => (values.json ? undefined : io.stderr(sentence))
 

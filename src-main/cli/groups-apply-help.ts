@@ -23,6 +23,7 @@ const APPLY_USAGE = [
   '  --exclude-invalid     send the valid rows and leave the bad ones out',
   '  --rotate              rotate the tokens of the groups the file lists (needs --profile)',
   '  --bail                pause at the first row that fails, not only when the server is down',
+  '  --encoding ENC        utf-8 (default; a byte order mark decides first) or windows-1252',
   `  --data-dir DIR        where profiles and the run journal are kept`,
   'Output:',
   '  (terminal)            a progress bar on stderr, then the summary sentence',

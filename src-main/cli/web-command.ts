@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { writeFileAtomically } from '../storage/atomic-write'
 import { createAppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
 import { startWebServer } from '../web/web-server'
@@ -13,12 +17,31 @@ export function parsePort(value: string | undefined): number {
   return port
 }
 
-function openInBrowser(url: string): void {
+/** Where the browser is sent to the address, key included: owner-only, in the owner-only data folder. */
+export const REDIRECT_FILE = 'open-in-browser.html'
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+
+/**
+ * Opens the browser on a redirect page in the data folder rather than on the address itself, as
+ * Jupyter does: the opener's command line (which every user of the machine sees in the process
+ * list) names only the file; the key is in the file, which only this user can read.
+ */
+async function openInBrowser(url: string, dataDir: string): Promise<string> {
+  const page = join(dataDir, REDIRECT_FILE)
+  const href = escapeHtml(url)
+  await writeFileAtomically(
+    page,
+    `<!doctype html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0;url=${href}">\n<title>Embed Console</title>\n<p>Opening <a href="${href}">Embed Console</a>…</p>\n`,
+    { mode: 0o600, forceMode: true },
+  )
+  const target = pathToFileURL(page).href
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]]
+    process.platform === 'darwin' ? ['open', [target]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', target]] : ['xdg-open', [target]]
   const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: true })
   child.on('error', () => {})
   child.unref()
+  return page
 }
 
 /** Runs browser mode until SIGINT or SIGTERM; resolves with the exit code. */
@@ -35,11 +58,16 @@ export async function runBrowserMode(argv: string[], io: CliIo): Promise<number>
   const port = parsePort(values.port)
   const dataDir = values['data-dir'] ?? defaultDataDir(io.env)
   const services = await createAppServices({ dataDir, transport: 'browser', log: (line) => io.stderr(line) })
-  const server = await startWebServer({ services, rendererDir: RENDERER_DIR, port })
+  const redirect = join(dataDir, REDIRECT_FILE)
+  // The key is spent once: the page that carried it has nothing left to open.
+  const forgetRedirect = () => void rm(redirect, { force: true })
+  const server = await startWebServer({ services, rendererDir: RENDERER_DIR, port, onKeySpent: forgetRedirect })
+  // The terminal is the one place the address is printed; the browser gets it through a file.
   io.stdout(`Embed Console is running at ${server.url}`)
-  if (!values['no-open']) openInBrowser(server.url)
+  if (!values['no-open']) await openInBrowser(server.url, dataDir)
 
   return serveUntilStopped(async () => {
+    forgetRedirect()
     await server.close()
     await services.close()
   })

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import type { FSWatcher } from 'chokidar'
-import { AppErrorException } from '../../src-shared/ipc/result'
+import { AppErrorException, type ErrorCode } from '../../src-shared/ipc/result'
 import type { DocsIndex, ImageCheck, OpenApiCheck } from '../../src-shared/site-config/docs-files'
 import type { EventHub } from '../event-hub'
 // The indexer, watcher and OpenAPI parser load on the first docs-folder call: the app's start and
@@ -8,13 +11,23 @@ import type { EventHub } from '../event-hub'
 const docsFolder = () => import('./docs-folder')
 import type { SiteFileDialogs } from './file-dialogs'
 import type { SiteFileService } from './site-file-service'
+import type { IndexMessage, IndexRequest } from './docs-index-worker'
+
+/**
+ * The index runs on a worker thread from the build (out/main/docs-index-worker.js, beside every
+ * chunk of main). Run from source (unit tests), where there is no built worker, it runs here.
+ */
+const BUILT_WORKER = fileURLToPath(new URL('./docs-index-worker.js', import.meta.url))
 
 export type DocsFolderChoice = { kind: 'dialog' } | { kind: 'path'; path: string }
 
 export interface DocsFolderService {
-  index(documentId: string, folder?: DocsFolderChoice): Promise<DocsIndex | null>
+  /** `watch`: the folders the document can name (relative), the only ones watched; none, the whole tree. */
+  index(documentId: string, folder?: DocsFolderChoice, watch?: readonly string[]): Promise<DocsIndex | null>
   checkOpenApi(documentId: string, files: readonly string[]): Promise<OpenApiCheck[]>
   checkImages(documentId: string, files: readonly string[]): Promise<ImageCheck[]>
+  /** Resolves once the watcher has scanned what it watches: changes from then on are announced. */
+  watching(): Promise<void>
   close(): Promise<void>
 }
 
@@ -23,6 +36,29 @@ export interface DocsFolderServiceOptions {
   dataDir: string | null
   dialogs?: SiteFileDialogs
   events?: EventHub
+  /** The worker script (tests point at a build of their own); null runs the index on this thread. */
+  workerFile?: string | null
+}
+
+/** Indexes on a worker thread, relaying its progress; the worker ends with its answer. */
+function indexOnWorker(workerFile: string, request: IndexRequest, onProgress: (progress: { done: number; total: number }) => void): Promise<DocsIndex> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerFile, { workerData: request })
+    let settled = false
+    const settle = (work: () => void) => {
+      if (settled) return
+      settled = true
+      work()
+      void worker.terminate()
+    }
+    worker.on('message', (message: IndexMessage) => {
+      if (message.kind === 'progress') onProgress(message)
+      else if (message.kind === 'done') settle(() => resolve(message.index))
+      else settle(() => reject(new AppErrorException(message.code as ErrorCode, message.message, { root: request.root })))
+    })
+    worker.on('error', (error) => settle(() => reject(new AppErrorException('file_io', `The docs folder ${request.root} could not be indexed: ${error.message}`, { root: request.root }))))
+    worker.on('exit', (code) => settle(() => reject(new AppErrorException('internal', `The docs-folder indexer stopped (exit code ${code}).`, { root: request.root }))))
+  })
 }
 
 /**
@@ -30,9 +66,10 @@ export interface DocsFolderServiceOptions {
  * One folder is watched at a time (the editor shows one document), and a change is announced
  * with a `site.docsChanged` event.
  */
-export function createDocsFolderService({ files, dataDir, dialogs, events }: DocsFolderServiceOptions): DocsFolderService {
+export function createDocsFolderService({ files, dataDir, dialogs, events, ...options }: DocsFolderServiceOptions): DocsFolderService {
   const chosen = new Map<string, string>()
-  let watched: { root: string; watcher: FSWatcher } | null = null
+  let watched: { root: string; folders: string; watcher: FSWatcher; ready: Promise<void> } | null = null
+  const workerFile = options.workerFile !== undefined ? options.workerFile : existsSync(BUILT_WORKER) ? BUILT_WORKER : null
 
   const rootOf = async (documentId: string, folder?: DocsFolderChoice): Promise<string | null> => {
     if (folder?.kind === 'dialog') {
@@ -47,19 +84,27 @@ export function createDocsFolderService({ files, dataDir, dialogs, events }: Doc
     return chosen.get(documentId) ?? (path === null ? null : dirname(path))
   }
 
-  const watchOnly = async (root: string) => {
-    if (watched?.root === root) return
+  const watchOnly = async (root: string, folders: readonly string[] | undefined) => {
+    const key = JSON.stringify(folders ?? null)
+    if (watched?.root === root && watched.folders === key) return
     await watched?.watcher.close()
     const { watchDocsFolder } = await docsFolder()
-    watched = { root, watcher: watchDocsFolder(root, dataDir, () => events?.emit('site.docsChanged', { root })) }
+    const watcher = watchDocsFolder(root, dataDir, () => events?.emit('site.docsChanged', { root }), folders)
+    watched = { root, folders: key, watcher, ready: new Promise((resolve) => watcher.once('ready', () => resolve())) }
+  }
+
+  const indexOf = async (root: string): Promise<DocsIndex> => {
+    const onProgress = (progress: { done: number; total: number }) => events?.emit('site.docsProgress', { root, ...progress })
+    if (workerFile) return indexOnWorker(workerFile, { root, dataDir, limits: {} }, onProgress)
+    return (await docsFolder()).indexDocsFolder(root, dataDir, { onProgress })
   }
 
   return {
-    async index(documentId, folder) {
+    async index(documentId, folder, watch) {
       const root = await rootOf(documentId, folder)
       if (root === null) return null
-      const index = await (await docsFolder()).indexDocsFolder(root, dataDir)
-      await watchOnly(root)
+      const index = await indexOf(root)
+      await watchOnly(root, watch)
       return index
     },
     async checkOpenApi(documentId, references) {
@@ -74,6 +119,7 @@ export function createDocsFolderService({ files, dataDir, dialogs, events }: Doc
       const { checkImageFile } = await docsFolder()
       return Promise.all(references.map((reference) => checkImageFile(root, reference)))
     },
+    watching: () => watched?.ready ?? Promise.resolve(),
     async close() {
       await watched?.watcher.close()
       watched = null

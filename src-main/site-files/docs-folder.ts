@@ -15,8 +15,10 @@ import { isInside, readRegularFile } from './file-access'
 // validated with @readme/openapi-parser (Swagger 2 and OpenAPI 3.0/3.1, ReadMe's maintained fork
 // of swagger-parser), never following a $ref to another file or a URL.
 
-/** More than any docs site holds; a folder picked by mistake (a home folder) stops here. */
+/** More than any docs site holds (the largest real one: 23,000 pages); a folder picked by mistake (a home folder) stops here. */
 export const MAX_INDEXED_FILES = 50_000
+/** What all the front matter read for titles may add up to; past it, pages are listed without one. */
+export const MAX_TITLE_BYTES = 64 * 1024 * 1024
 const PAGE_GLOB = '**/*.{md,mdx}'
 const FILE_GLOB = '**/*.{svg,png,jpg,jpeg,gif,webp,ico,avif,json,yaml,yml}'
 /** Folders Mintlify never publishes (its default ignore list): not even looked into. */
@@ -25,30 +27,55 @@ const IGNORED = ['.git', '.github', '.claude', '.agents', '.idea', '.vscode', 'n
 const NEVER_PAGES = ['README.md', 'LICENSE.md', 'CHANGELOG.md', 'CONTRIBUTING.md']
 /** Front matter sits at the top: a title is never further than this. */
 const FRONT_MATTER_BYTES = 16 * 1024
+/** Most front matter ends within this: read first, and the rest only when it does not. */
+const FIRST_READ_BYTES = 2 * 1024
+const PROGRESS_EVERY = 1000
+
+export interface IndexLimits {
+  maxFiles?: number
+  maxTitleBytes?: number
+  /** Told every thousand pages read, and at the end. */
+  onProgress?: (progress: { done: number; total: number }) => void
+}
 const MAX_OPENAPI_BYTES = 20_000_000
 const MAX_IMAGE_BYTES = 20_000_000
 const TITLE_READS_AT_ONCE = 16
 
 const toSlashes = (path: string) => path.split(sep).join('/')
 
-/** The files of a docs folder, the app's data folder left out if it lies inside. */
-export async function indexDocsFolder(root: string, dataDir: string | null): Promise<DocsIndex> {
+/**
+ * The files of a docs folder, the app's data folder left out if it lies inside: at most
+ * `maxFiles` of them (the index says how many there were), and at most `maxTitleBytes` of front
+ * matter read for the pages' titles.
+ */
+export async function indexDocsFolder(root: string, dataDir: string | null, limits: IndexLimits = {}): Promise<DocsIndex> {
+  const maxFiles = limits.maxFiles ?? MAX_INDEXED_FILES
+  let titleBudget = limits.maxTitleBytes ?? MAX_TITLE_BYTES
   const ignore = [...IGNORED]
   if (dataDir && isInside(dataDir, root) && dataDir !== root) ignore.push(`${toSlashes(relative(root, dataDir))}/**`)
   const options = { cwd: root, ignore, dot: false, followSymbolicLinks: false, caseSensitiveMatch: false, expandDirectories: false } as const
   const [pageFiles, otherFiles, notPage] = await Promise.all([glob(PAGE_GLOB, options), glob(FILE_GLOB, options), notPageRule(root)]).catch((error: unknown) => {
     throw new AppErrorException('file_io', `The docs folder ${root} could not be read: ${(error as Error).message}`, { root })
   })
-  const truncated = pageFiles.length + otherFiles.length > MAX_INDEXED_FILES
-  const sortedPages = pageFiles.sort().slice(0, MAX_INDEXED_FILES)
+  const totalFiles = pageFiles.length + otherFiles.length
+  const truncated = totalFiles > maxFiles
+  const sortedPages = pageFiles.sort().slice(0, maxFiles)
   const excluded: NonNullable<DocsIndex['excluded']> = []
   const published = sortedPages.filter((file) => {
     const reason = notPage(file)
     if (reason) excluded.push({ path: pageKey(file), file, reason })
     return reason === null
   })
-  const pages = await mapLimited(published, TITLE_READS_AT_ONCE, async (file): Promise<DocsPage> => ({ path: pageKey(file), file, ...(await frontMatterOf(join(root, file))) }))
-  return { root, pages, files: otherFiles.sort().slice(0, Math.max(0, MAX_INDEXED_FILES - sortedPages.length)), truncated, excluded }
+  let done = 0
+  const pages = await mapLimited(published, TITLE_READS_AT_ONCE, async (file): Promise<DocsPage> => {
+    const read = titleBudget > 0 ? await frontMatterOf(join(root, file)) : { title: null, bytes: 0 }
+    titleBudget -= read.bytes
+    if (++done % PROGRESS_EVERY === 0) limits.onProgress?.({ done, total: published.length })
+    const { bytes: _bytes, ...frontMatter } = read
+    return { path: pageKey(file), file, ...frontMatter }
+  })
+  limits.onProgress?.({ done, total: published.length })
+  return { root, pages, files: otherFiles.sort().slice(0, Math.max(0, maxFiles - sortedPages.length)), truncated, totalFiles, excluded }
 }
 
 /**
@@ -85,22 +112,35 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item:
   return results
 }
 
-/** The title a page shows in the sidebar (its front matter's sidebarTitle, else its title), and what is wrong with its front matter. */
-export async function frontMatterOf(path: string): Promise<Pick<DocsPage, 'title' | 'frontMatterError'>> {
+/**
+ * The title a page shows in the sidebar (its front matter's sidebarTitle, else its title), what is
+ * wrong with its front matter, and how many bytes were read for it. The first 2 kB hold most
+ * front matter; the rest of the 16 kB is read only when they do not.
+ */
+export async function frontMatterOf(path: string): Promise<Pick<DocsPage, 'title' | 'frontMatterError'> & { bytes: number }> {
   let head: string
+  let bytes = 0
   try {
     const handle = await open(path, 'r')
     try {
-      const buffer = Buffer.alloc(FRONT_MATTER_BYTES)
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-      head = buffer.subarray(0, bytesRead).toString('utf8')
+      const first = Buffer.allocUnsafe(FIRST_READ_BYTES)
+      const { bytesRead } = await handle.read(first, 0, first.length, 0)
+      bytes = bytesRead
+      head = first.subarray(0, bytesRead).toString('utf8')
+      const opened = /^\uFEFF?---[ \t]*\r?\n/.exec(head)
+      if (bytesRead === FIRST_READ_BYTES && opened && !/\r?\n---[ \t]*(?:\r?\n|$)/.test(head.slice(opened[0].length - 1))) {
+        const whole = Buffer.allocUnsafe(FRONT_MATTER_BYTES)
+        const more = await handle.read(whole, 0, whole.length, 0)
+        bytes = more.bytesRead
+        head = whole.subarray(0, more.bytesRead).toString('utf8')
+      }
     } finally {
       await handle.close()
     }
   } catch {
-    return { title: null }
+    return { title: null, bytes }
   }
-  return readFrontMatter(head)
+  return { ...readFrontMatter(head), bytes }
 }
 
 export const titleFromFrontMatter = (text: string): string | null => readFrontMatter(text).title
@@ -214,14 +254,19 @@ export async function checkImageFile(root: string, reference: string): Promise<I
 
 const firstLine = (message: string) => message.split('\n').find((line) => line.trim())?.trim() ?? message
 
-/** The docs folder watched for pages and files coming, going or changing; `onChange` is called once per burst. */
-export function watchDocsFolder(root: string, dataDir: string | null, onChange: () => void): FSWatcher {
+/**
+ * The docs folder watched for pages and files coming, going or changing; `onChange` is called once
+ * per burst. Only `folders` are watched, each without its subfolders (the folders the document can
+ * name: a tree of 100,000 files is not watched whole); none given, the whole tree.
+ */
+export function watchDocsFolder(root: string, dataDir: string | null, onChange: () => void, folders?: readonly string[]): FSWatcher {
   let timer: ReturnType<typeof setTimeout> | undefined
   const relevant = /\.(md|mdx|svg|png|jpe?g|gif|webp|ico|avif|json|ya?ml)$/i
-  const watcher = watch(root, {
+  const targets = folders ? [...new Set(folders.map((folder) => resolve(root, folder)).filter((path) => isInside(path, root)))] : [root]
+  const watcher = watch(targets, {
     ignoreInitial: true,
     persistent: false,
-    depth: 12,
+    depth: folders ? 0 : 12,
     ignored: (path: string) => /[\\/](node_modules|\.git)([\\/]|$)/.test(path) || (dataDir !== null && isInside(path, dataDir)),
   })
   watcher.on('all', (_event, path) => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
@@ -18,12 +18,13 @@ import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
 import { checkConfigText, detectConfigFormat } from '../../src-shared/site-config/config-format'
-import { parseJsonText } from '../../src-shared/site-config/json-text'
+import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
 import { createDocsFolderService } from './docs-folder-service'
 import { openDraftStore, type DraftStore } from './draft-store'
+import { UserFileWrites } from './user-file-writes'
 import { currentVersion, fileExists, FileAccessPolicy, isInside, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
@@ -100,17 +101,11 @@ export const documentIdForPath = (path: string) => `file-${createHash('sha256').
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
-/** A replace question answered "Replace" is good for this long, and for one write. */
-const REPLACE_TOKEN_MS = 10 * 60_000
-
 /**
  * The API reference is public documentation, published with the site: readable by all like the
  * site's other files, not owner-only as the app's own files are. A file replaced keeps its mode.
  */
 const PUBLIC_FILE_MODE = 0o644
-
-/** What a replace token answers: which question, about which file, as it was then. */
-type ReplacePurpose = 'saveAs' | 'export' | 'apiReference'
 
 /**
  * The text must be JSON at least (its errors against the rules do not stop a save, only an
@@ -119,12 +114,7 @@ type ReplacePurpose = 'saveAs' | 'export' | 'apiReference'
 function requireJson(text: string, purpose: 'saving' | 'exporting'): void {
   const parsed = parseJsonText(text)
   if (parsed.ok) return
-  const { line, column, message } = parsed.error
-  throw new AppErrorException(
-    'invalid_config',
-    `The text is not valid JSON at line ${line}, column ${column} (${message}); fix it before ${purpose}.`,
-    parsed.error,
-  )
+  throw new AppErrorException('invalid_config', `The text ${jsonErrorSentence(parsed.error)}; fix it before ${purpose}.`, parsed.error)
 }
 
 /** The service with its drafts, recent files and rule choices kept in the app's data folder. */
@@ -132,7 +122,7 @@ export const openSiteFiles = (dataDir: string, dialogs?: SiteFileDialogs) =>
   createSiteFileService({ drafts: openDraftStore(dataDir), recent: openRecentFiles(dataDir), rules: openRuleChoices(dataDir), dataDir, dialogs })
 
 /** The site calls' handlers as the app builds them: files and docs folders, with the system's dialogs where there are some. */
-export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub } = {}) {
+export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null } = {}) {
   const files = openSiteFiles(dataDir, options.dialogs)
   return createSiteFileHandlers(files, createDocsFolderService({ files, dataDir, ...options }))
 }
@@ -146,22 +136,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
   const runInTurn = createSerialQueue()
   /** documentId → the file it was opened from or saved to, in this session. */
   const documents = new Map<string, string>()
-  const replaceTokens = new Map<string, { purpose: ReplacePurpose; path: string; sha256: string; expires: number }>()
-
-  /** A token that answers "replace it?" for this file as it now is, for one write, for a while. */
-  const issueReplaceToken = (purpose: ReplacePurpose, path: string, onDisk: FileVersion) => {
-    const replaceToken = randomBytes(24).toString('base64url')
-    replaceTokens.set(replaceToken, { purpose, path, sha256: onDisk.sha256, expires: now().getTime() + REPLACE_TOKEN_MS })
-    return replaceToken
-  }
-
-  /** Whether `token` answered that question for this file as it now is; a token is good once. */
-  const takeReplaceToken = (token: string | undefined, purpose: ReplacePurpose, path: string, onDisk: FileVersion) => {
-    const answer = token === undefined ? undefined : replaceTokens.get(token)
-    if (!answer || answer.purpose !== purpose || answer.path !== path || answer.sha256 !== onDisk.sha256 || answer.expires <= now().getTime()) return false
-    replaceTokens.delete(token!)
-    return true
-  }
+  const writes = new UserFileWrites(policy, () => now().getTime())
 
   const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, options.home))
 
@@ -196,16 +171,11 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     if (target.kind === 'dialog') {
       if (!dialogs) throw new AppErrorException('refused', 'This window has no file dialogs: type the path instead.')
       const chosen = await dialogs.chooseFileToSave(purpose, current)
-      // The dialog asked before replacing a file; the data folder is refused all the same.
-      return chosen === null ? null : policy.resolve(chosen)
+      // The dialog asked before replacing a file; links and the data folder are refused all the same.
+      return chosen === null ? null : (await writes.allow(chosen, purpose, undefined, true)).path
     }
     if (dialogs) throw new AppErrorException('refused', 'The desktop app chooses where to write with its save dialog, not a typed path.')
-    const path = await resolveAllowed(target.path)
-    const onDisk = await currentVersion(path)
-    if (!onDisk) return path
-    if (takeReplaceToken(target.replaceToken, purpose, path, onDisk)) return path
-    const replaceToken = issueReplaceToken(purpose, path, onDisk)
-    throw new AppErrorException('conflict', `A file named ${basename(path)} already exists there. Replace it?`, { path, replaceToken })
+    return (await writes.allow(resolveUserPath(target.path, options.home), purpose, target.replaceToken)).path
   }
 
   /**
@@ -325,13 +295,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     },
 
     async apiReferenceTarget(documentId) {
-      const path = await apiReferencePath(documentId)
-      const onDisk = await currentVersion(path)
-      if (!onDisk) return { path, existing: null }
-      return {
-        path,
-        existing: { size: onDisk.size, modifiedAt: new Date(onDisk.mtimeMs).toISOString(), replaceToken: issueReplaceToken('apiReference', path, onDisk) },
-      }
+      return writes.ask(await apiReferencePath(documentId), 'apiReference')
     },
 
     async writeApiReference({ documentId, serverUrl, replaceToken }) {
@@ -347,13 +311,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
       const document = buildOpenApiDocument(serverUrl === null ? {} : { serverUrl })
       const text = openApiFileText(document)
       return runInTurn(async () => {
-        const onDisk = await currentVersion(path)
-        if (onDisk && !takeReplaceToken(replaceToken, 'apiReference', path, onDisk)) {
-          const question = replaceToken
-            ? `${basename(path)} is not the file you agreed to replace: it changed since, or the answer is over 10 minutes old. Replace it as it is now?`
-            : `${basename(path)} is already there. Replace it?`
-          throw new AppErrorException('conflict', question, { path, replaceToken: issueReplaceToken('apiReference', path, onDisk) })
-        }
+        const allowed = await writes.allow(path, 'apiReference', replaceToken)
         // The endpoint pages the navigation lists: written where there are none; a page the
         // writer has (edited) is never replaced. Each goes through the same refusal of the data
         // folder, all of them before anything is written.
@@ -362,7 +320,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
             .flatMap((group) => group.pages)
             .map(async (page) => ({ page, pagePath: await policy.resolve(join(dirname(path), page.file)) })),
         )
-        await writeTextAtomically(path, text, false, PUBLIC_FILE_MODE)
+        await writeTextAtomically(allowed.path, text, false, PUBLIC_FILE_MODE)
         const pagesWritten: string[] = []
         const pagesKept: string[] = []
         for (const { page, pagePath } of pages) {
@@ -374,7 +332,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
           await writeTextAtomically(pagePath, apiReferencePageText(page), false, PUBLIC_FILE_MODE)
           pagesWritten.push(page.file)
         }
-        return { path, replaced: onDisk !== null, serverUrl, pagesWritten, pagesKept }
+        return { path: allowed.path, replaced: allowed.replaces, serverUrl, pagesWritten, pagesKept }
       })
     },
 

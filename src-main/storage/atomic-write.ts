@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { open, rename, stat, unlink } from 'node:fs/promises'
+import { open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 
@@ -57,8 +57,10 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
   const existing = await stat(path).catch(() => null)
   const mode = existing && !options.forceMode ? existing.mode & 0o7777 : (options.mode ?? 0o666)
-  // Hidden and unique: never mistaken for the file, never clashing with a second writer.
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+  await removeLeftovers(path)
+  // Hidden, unique, and naming its writer: never mistaken for the file, never clashing with a
+  // second writer, and recognisably left behind once that writer is gone.
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`)
   let handle
   try {
     handle = await open(temporary, 'wx', mode)
@@ -84,6 +86,30 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
     throw writeError(error, path)
   }
   await syncFolder(dirname(path))
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Temporary files of `path` whose writer was killed mid-save (kill -9, a power cut): removed
+ * before the next write, so they never pile up beside the operator's file. A writer still alive
+ * (another process saving now) keeps its own.
+ */
+async function removeLeftovers(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`
+  const names = await readdir(dirname(path)).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const pid = Number(/^(\d+)-[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length))?.[1])
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid)) await unlink(join(dirname(path), name)).catch(() => {})
+  }
 }
 
 /** Makes a rename in `folder` durable. Best effort: Windows cannot open a folder to sync it. */

@@ -2,26 +2,82 @@ import { AppErrorException } from '../../src-shared/ipc/result'
 
 export const REDACTED = '[redacted]'
 
+/** Lone surrogates (half of a UTF-16 pair) as U+FFFD: what any encoder would send for them, and what never throws. */
+const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+
+/** Every UTF-16 unit as a `\uXXXX` escape, as some JSON writers send anything but ASCII (or everything). */
+const unicodeEscaped = (text: string, upper: boolean) =>
+  Array.from({ length: text.length }, (_, index) => {
+    const hex = text.charCodeAt(index).toString(16).padStart(4, '0')
+    return `\\u${upper ? hex.toUpperCase() : hex}`
+  }).join('')
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Hex letters matched in either case: a hex token echoed upper-cased is the same secret. */
+const anyCaseHex = (text: string) => escapeRegExp(text).replace(/[a-fA-F]/g, (letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`)
+
 /**
  * The forms a secret can take in what a server sends back or Node reports: as typed, escaped
- * inside a JSON string (a hostile or buggy server may echo the request body), and URL-encoded.
+ * inside a JSON string (a hostile or buggy server may echo the request body), fully
+ * `\u`-escaped, URL-encoded, and base64 (standard and URL-safe) of its UTF-8 bytes. Total over
+ * any string: a lone surrogate never makes a form throw (encodeURIComponent would).
  */
-function secretForms(secrets: readonly string[]): string[] {
-  const forms = secrets.filter((secret) => secret.length > 0).flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
-  // Longest first, so a longer form is never left half-replaced by a shorter one it contains.
-  return [...new Set(forms)].sort((a, b) => b.length - a.length)
+function secretForms(secret: string): string[] {
+  const sendable = wellFormed(secret)
+  const bytes = Buffer.from(sendable, 'utf8')
+  const base64 = bytes.toString('base64')
+  return [
+    secret,
+    sendable,
+    JSON.stringify(secret).slice(1, -1),
+    unicodeEscaped(secret, false),
+    unicodeEscaped(secret, true),
+    encodeURIComponent(sendable),
+    base64,
+    base64.replace(/=+$/, ''),
+    bytes.toString('base64url'),
+  ]
 }
 
 export type Redactor = <T>(value: T) => T
 
+/** At least this long to be searched for: shorter "secrets" would redact half of every text and protect nothing. */
+const MIN_SECRET_LENGTH = 4
 /**
- * Returns a function that replaces every secret, wherever it appears in strings (including
- * object keys) of a JSON-like value, with `[redacted]`. Run it before any truncation, so a cut
- * can never leave part of a secret behind.
+ * Longer than any token: a "secret" this long (a pasted file, 32 MB in a test) is searched for as
+ * typed, JSON-escaped and URL-encoded only, by plain string search: its \u-escaped form alone
+ * would be six times its size, and a pattern of it would not compile.
+ */
+const LONG_SECRET_LENGTH = 4096
+
+/**
+ * Returns a function that replaces every secret, in any of its forms, wherever it appears in
+ * strings (including object keys) of a JSON-like value, with `[redacted]`. One pass with one
+ * pattern, longest form first, so a longer form is never left half-replaced by a shorter one it
+ * contains; a hex secret matches in any case. Run it before any truncation, so a cut can never
+ * leave part of a secret behind.
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const forms = secretForms(secrets)
-  const redactText = (text: string): string => forms.reduce((result, form) => result.replaceAll(form, REDACTED), text)
+  const patterns = new Set<string>()
+  const longForms = new Set<string>()
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue
+    if (secret.length > LONG_SECRET_LENGTH) {
+      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(wellFormed(secret))]) longForms.add(form)
+      continue
+    }
+    const hex = /^[0-9a-fA-F]+$/.test(secret)
+    for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) patterns.add(hex && form === secret ? anyCaseHex(form) : escapeRegExp(form))
+  }
+  const ordered = [...patterns].sort((a, b) => b.length - a.length)
+  const pattern = ordered.length ? new RegExp(ordered.join('|'), 'g') : null
+  const long = [...longForms].sort((a, b) => b.length - a.length)
+  const redactText = (text: string): string => {
+    let redacted = text
+    for (const form of long) if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED)
+    return pattern ? redacted.replace(pattern, REDACTED) : redacted
+  }
   const redact = (value: unknown): unknown => {
     if (typeof value === 'string') return redactText(value)
     if (Array.isArray(value)) return value.map(redact)

@@ -28,6 +28,8 @@ export interface WebServerOptions {
   port?: number
   /** Fixed only by tests; a new random key is made for every launch otherwise. */
   accessKey?: string
+  /** Told once the key is spent (the redirect file that carried it can go). */
+  onKeySpent?: () => void
 }
 
 export interface WebServer {
@@ -95,6 +97,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       refuse(res, 403, 'Calls from another origin are refused.')
       return false
     }
+    // A link or a navigation carries no Origin: a page on another loopback port could still make
+    // the browser fetch a download (the cookie goes along: ports do not make another site).
+    // Browsers say where a request comes from in Sec-Fetch-Site; only this page's own may pass.
+    const site = req.headers['sec-fetch-site']
+    if (site !== undefined && site !== 'same-origin') {
+      refuse(res, 403, 'Requests that do not come from Embed Console’s own page are refused.')
+      return false
+    }
     return true
   }
 
@@ -152,6 +162,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     if (typeof key === 'string' && sameSecret(key, unusedKey)) {
       unusedKey = null
+      options.onKeySpent?.()
       session = randomBytes(32).toString('base64url')
       res.setHeader('Set-Cookie', `${sessionCookieName(port)}=${session}; Path=/; HttpOnly; SameSite=Strict`)
       return sendJson(res, 200, { ok: true, value: { session: 'opened' } })

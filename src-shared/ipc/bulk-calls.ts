@@ -98,7 +98,13 @@ export const bulkCalls = {
       includeTokens: z.boolean(),
       target: z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('dialog') }).strict(),
-        z.object({ kind: z.literal('path'), path: z.string().trim().min(1, 'Give the path of the file.').max(4096), overwrite: z.boolean().default(false) }).strict(),
+        z
+          .object({
+            kind: z.literal('path'),
+            path: z.string().trim().min(1, 'Give the path of the file.').max(4096),
+            replaceToken: z.string().max(100).optional().describe('From the refusal that asked "Replace it?": replaces that file as it was then, once'),
+          })
+          .strict(),
       ]),
     }).strict(),
     output: z.object({ path: z.string(), rows: z.number().int() }).nullable(),

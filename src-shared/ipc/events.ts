@@ -14,6 +14,8 @@ export const events = {
   'bulk.progress': BulkProgressSchema,
   /** A watched docs folder changed (a page or file came, went or changed): the site editor indexes it again. */
   'site.docsChanged': z.object({ root: z.string() }),
+  /** Indexing a docs folder (off main's thread): how far it has got. */
+  'site.docsProgress': z.object({ root: z.string(), done: z.number().int(), total: z.number().int() }),
 }
 
 export type EventName = keyof typeof events

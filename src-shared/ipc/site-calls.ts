@@ -190,6 +190,11 @@ export const siteCalls = {
       .object({
         documentId: SiteDocumentIdSchema,
         folder: z.discriminatedUnion('kind', [z.object({ kind: z.literal('dialog') }).strict(), z.object({ kind: z.literal('path'), path: SiteFilePathSchema }).strict()]).optional(),
+        watch: z
+          .array(z.string().max(1000))
+          .max(2000)
+          .optional()
+          .describe('The folders the document can name (relative, "" for the folder itself): only these are watched'),
       })
       .strict(),
     output: z.object({ index: DocsIndexSchema.nullable() }),

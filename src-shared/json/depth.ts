@@ -10,8 +10,11 @@ export const MAX_JSON_DEPTH = 64
 export const tooDeepMessage = (what: string, max = MAX_JSON_DEPTH) =>
   `${what} is nested more than ${max} levels deep, which Embed Console does not accept.`
 
-/** Whether JSON text opens more than `max` arrays/objects inside one another (strings skipped). */
-export function jsonTextTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+/**
+ * Where JSON text opens its (max + 1)th array/object inside the others, or -1: a streaming scan
+ * (strings skipped, escapes too) that reads no value and cannot overflow, run before any parser.
+ */
+export function jsonDepthExceededAt(text: string, max = MAX_JSON_DEPTH): number {
   let depth = 0
   let inString = false
   for (let index = 0; index < text.length; index++) {
@@ -24,11 +27,14 @@ export function jsonTextTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
     if (char === 0x22) inString = true
     else if (char === 0x5b || char === 0x7b) {
       depth += 1
-      if (depth > max) return true
+      if (depth > max) return index
     } else if (char === 0x5d || char === 0x7d) depth -= 1
   }
-  return false
+  return -1
 }
+
+/** Whether JSON text opens more than `max` arrays/objects inside one another (strings skipped). */
+export const jsonTextTooDeep = (text: string, max = MAX_JSON_DEPTH): boolean => jsonDepthExceededAt(text, max) !== -1
 
 /**
  * Whether a value (a structured clone from IPC, or parsed JSON) nests arrays/objects more than

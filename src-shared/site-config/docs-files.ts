@@ -26,6 +26,8 @@ export const DocsIndexSchema = z.object({
   files: z.array(z.string()),
   /** True when the folder held more files than are indexed: the rest are not checked. */
   truncated: z.boolean(),
+  /** The files found in all (pages and others), indexed or not: what "showing the first N of M" says. */
+  totalFiles: z.number().int().nonnegative().optional(),
   /** Markdown files that are not pages: in snippets/, excluded by .mintignore, or ignored by Mintlify (README.md…). */
   excluded: z.array(z.object({ path: z.string(), file: z.string(), reason: z.string() })).optional(),
 })
@@ -115,6 +117,24 @@ export function forEachPage(config: unknown, visit: (page: string, segments: (st
   }
   if (Array.isArray(config.navigation)) config.navigation.forEach((group, index) => walkNode(group, ['navigation', index], topScope))
   else walkNode(config.navigation, ['navigation'], topScope)
+}
+
+/**
+ * The folders of the docs folder a site configuration can name (its pages' folders, and those of
+ * the files it points at), relative with /, '' for the folder itself: what is watched for changes,
+ * rather than every folder of a tree that may hold 100,000 files.
+ */
+export function foldersNamed(config: unknown): string[] {
+  const folders = new Set<string>([''])
+  const add = (file: string) => {
+    if (isExternal(file)) return
+    const relative = docsRelative(file)
+    const at = relative.lastIndexOf('/')
+    folders.add(at === -1 ? '' : relative.slice(0, at))
+  }
+  forEachPage(config, (page) => add(page))
+  for (const file of referencedFiles(config)) add(file.reference)
+  return [...folders].sort()
 }
 
 export type FileKind = 'logo image' | 'favicon' | 'background image' | 'OpenAPI file' | 'AsyncAPI file'

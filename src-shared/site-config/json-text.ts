@@ -1,13 +1,23 @@
+import { jsonDepthExceededAt, MAX_JSON_DEPTH } from '../json/depth'
 /** Where and why a text is not JSON, in the terms an editor shows: 1-based line and column. */
 export interface JsonSyntaxError {
   message: string
   line: number
   column: number
+  /** Valid JSON, perhaps, but nested past MAX_SITE_JSON_DEPTH: refused before any parser. */
+  tooDeep?: true
 }
+
+/** What is wrong with a text, after its subject ("site.json ", "The text "): a break in the grammar, or nesting too deep. */
+export const jsonErrorSentence = ({ line, column, message, tooDeep }: JsonSyntaxError): string =>
+  `${tooDeep ? `is nested deeper than ${MAX_SITE_JSON_DEPTH} levels` : 'is not valid JSON'} at line ${line}, column ${column}: ${message}`
 
 export type ParsedJsonText = { ok: true; value: unknown } | { ok: false; error: JsonSyntaxError }
 
 const BYTE_ORDER_MARK = 0xfeff
+
+/** The deepest a site.json, mint.json or docs.json may nest (the deepest of 300 real ones: 19). */
+export const MAX_SITE_JSON_DEPTH = MAX_JSON_DEPTH
 
 /**
  * Parses JSON text, or says where it breaks. A leading byte order mark is ignored (editors do
@@ -16,6 +26,12 @@ const BYTE_ORDER_MARK = 0xfeff
  */
 export function parseJsonText(text: string): ParsedJsonText {
   const json = text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text
+  // Before any parser: a file nested thousands deep would overflow every recursive reader after
+  // JSON.parse (the checks, the form, the CLI), so it is refused where it comes in, with its place.
+  const tooDeep = jsonDepthExceededAt(json, MAX_SITE_JSON_DEPTH)
+  if (tooDeep !== -1) {
+    return { ok: false, error: { message: 'no site configuration is, so Embed Console reads it only as text', ...lineAndColumn(json, tooDeep), tooDeep: true } }
+  }
   try {
     return { ok: true, value: JSON.parse(json) }
   } catch (error) {

@@ -1,6 +1,6 @@
 import { duplicateKeyProblems, findDuplicateKeys } from './duplicate-keys'
 import { problemsFromIssues } from './issue-messages'
-import { parseJsonText } from './json-text'
+import { jsonErrorSentence, parseJsonText } from './json-text'
 import { siteConfigSchemaFor, type RuleSet } from './rule-sets'
 import { findNotes } from './warnings'
 
@@ -50,8 +50,8 @@ export function validateSiteConfig(value: unknown): SiteConfigReport {
 export function readConfigText(text: string): { ok: false; problem: SiteConfigProblem } | { ok: true; value: unknown; duplicates: SiteConfigProblem[] } {
   const parsed = parseJsonText(text)
   if (!parsed.ok) {
-    const { line, column, message } = parsed.error
-    return { ok: false, problem: { path: '$', message: `is not valid JSON at line ${line}, column ${column}: ${message}`, line, column } }
+    const { line, column } = parsed.error
+    return { ok: false, problem: { path: '$', message: jsonErrorSentence(parsed.error), line, column } }
   }
   return { ok: true, value: parsed.value, duplicates: duplicateKeyProblems(findDuplicateKeys(text)) }
 }

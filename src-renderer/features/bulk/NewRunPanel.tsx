@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type DragEvent } from 'react'
 import { DEFAULT_BULK_CONCURRENCY, MAX_BULK_CONCURRENCY, MAX_BULK_FILE_CHARACTERS, type BulkKind } from '../../../src-shared/bulk/schemas'
 import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
+import { decodeInput, type InputEncoding } from '../../../src-shared/bulk/decode'
 import { call } from '../../lib/api'
 import { writesToProduction } from '../../../src-shared/profiles/environment'
 import { useCustomerWrites } from '../../lib/customer-writes'
@@ -35,6 +36,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   const [sendCreate, setSendCreate] = useState(true)
   const [sendUpdate, setSendUpdate] = useState(true)
   const [bail, setBail] = useState(false)
+  const [notText, setNotText] = useState<{ file: File; message: string } | null>(null)
   const fileInputId = useId()
   const [asking, setAsking] = useState(false)
   const confirmCustomer = useCustomerWrites((state) => state.confirm)
@@ -62,12 +64,20 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
     onError: (error) => toast.error(error.message),
   })
 
-  const take = async (file: File | undefined) => {
+  const take = async (file: File | undefined, encoding: InputEncoding = 'utf-8') => {
     if (!file) return
     if (file.size > MAX_BULK_FILE_CHARACTERS * 4) return toast.error(`${file.name} is too large for one run: split it.`)
-    const next = { fileName: file.name, text: await file.text() }
-    setChosen(next)
+    const decoded = decodeInput(new Uint8Array(await file.arrayBuffer()), file.name, encoding)
     setPlan(null)
+    if (!decoded.ok) {
+      // Never planned with U+FFFD in place of each accented letter: the operator chooses.
+      setNotText({ file, message: decoded.message })
+      setChosen(null)
+      return
+    }
+    setNotText(null)
+    const next = { fileName: file.name, text: decoded.text }
+    setChosen(next)
     planner.mutate({ file: next, excludeInvalid: false })
   }
 
@@ -107,6 +117,16 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
           {chosen ? chosen.fileName : kind === 'rotate' ? 'A CSV with a user_group_id column, or JSON: the groups to rotate. Or drop a file here.' : 'CSV (user_group_id, name, mapping, properties), a JSON array or JSON Lines; up to 100,000 rows. Or drop a file here.'}
         </span>
       </div>
+      {notText ? (
+        <div className="callout callout--warning stack" role="alert">
+          <span>{notText.message}</span>
+          <div className="row">
+            <button type="button" className="btn btn--small" onClick={() => void take(notText.file, 'windows-1252')}>
+              Read as Windows-1252
+            </button>
+          </div>
+        </div>
+      ) : null}
       {planner.isPending ? (
         <p className="muted" role="status">
           Checking every row of {chosen?.fileName}…

@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import type { BulkOutcome, BulkResultsFormat, BulkRun } from '../../../src-shared/bulk/schemas'
-import { call } from '../../lib/api'
+import { call, CallError } from '../../lib/api'
 import { saveDownload } from '../../lib/download'
 import { useFileDialogs } from '../../lib/file-dialogs'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
@@ -69,14 +69,17 @@ export function RunPanel({ runId }: { runId: string }) {
   // The desktop app picks the file with the system's dialog; browser mode takes a typed path.
   const dialogs = useFileDialogs().data ?? false
   const saver = useMutation({
-    mutationFn: (overwrite: boolean) =>
-      call('bulk.saveResults', { runId, format, includeTokens, target: dialogs ? { kind: 'dialog' } : { kind: 'path', path, overwrite } }),
+    mutationFn: (replaceToken: string | undefined) =>
+      call('bulk.saveResults', { runId, format, includeTokens, target: dialogs ? { kind: 'dialog' } : { kind: 'path', path, ...(replaceToken ? { replaceToken } : {}) } }),
     onSuccess: (saved) => {
       if (saved) toast.success(`Saved ${countFormat.format(saved.rows)} rows to ${saved.path}${includeTokens ? ', owner-only: it holds group tokens.' : '.'}`)
     },
-    onError: (error, overwrite) => {
-      if (!overwrite && (error as { code?: string }).code === 'conflict' && window.confirm(`${error.message}`)) saver.mutate(true)
-      else if ((error as { code?: string }).code !== 'conflict') toast.error(error.message)
+    onError: (error) => {
+      // Main asks "Replace it?" with a token for that file as it is: answering yes sends it back, once.
+      const replaceToken = error instanceof CallError && error.code === 'conflict' ? (error.details as { replaceToken?: string } | undefined)?.replaceToken : undefined
+      if (replaceToken) {
+        if (window.confirm(error.message)) saver.mutate(replaceToken)
+      } else toast.error(error.message)
     },
   })
   const downloader = useMutation({
@@ -248,7 +251,7 @@ export function RunPanel({ runId }: { runId: string }) {
               aria-label="Save results with tokens"
               onSubmit={(event) => {
                 event.preventDefault()
-                if (dialogs || path.trim()) saver.mutate(false)
+                if (dialogs || path.trim()) saver.mutate(undefined)
               }}
             >
               {dialogs ? null : (

@@ -4,7 +4,7 @@ import './state/unsaved-guard'
 import './state/ref-loader'
 import { useMainEvent } from '../../lib/api'
 import { DocsPagesList } from './form/sections/NavigationSection'
-import { loadDocs } from './state/docs-store'
+import { loadDocs, noteDocsProgress } from './state/docs-store'
 import { useEditor } from './state/editor-store'
 import { EditorDialogs } from './workspace/EditorDialogs'
 import { EditorWorkspace } from './workspace/EditorWorkspace'
@@ -19,6 +19,7 @@ export default function SiteEditorScreen() {
   useMainEvent('site.docsChanged', ({ root }) => {
     if (useEditor.getState().docs?.lookup.index.root === root) void loadDocs()
   })
+  useMainEvent('site.docsProgress', noteDocsProgress)
   return (
     <>
       {hasDocument ? <EditorWorkspace /> : <EmptyEditor />}

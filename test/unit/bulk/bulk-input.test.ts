@@ -42,8 +42,8 @@ describe('bulk input: CSV', () => {
       { line: 4, column: 'mapping', message: 'a: must be a string: the data source, or the id you gave it.' },
       { line: 5, column: 'properties', message: expect.stringMatching(/^This is not JSON: /) },
       { line: 6, column: 'user_group_id', message: '"ok-1" is on line 2 too: each id may be in the file once.' },
-      { line: 7, column: 'user_group_id', message: expect.stringMatching(/^" spaced " has spaces at an end or an invisible character/) },
-      { line: 8, column: 'user_group_id', message: expect.stringMatching(/^"zero·width" has spaces/) },
+      { line: 7, column: 'user_group_id', message: expect.stringMatching(/^user_group_id starts with a space/) },
+      { line: 8, column: 'user_group_id', message: expect.stringMatching(/^user_group_id holds a hidden character \(U\+200B, invisible or not a plain space\) at position 5/) },
       { line: 9, column: 'properties', message: expect.stringMatching(/expected record/i) },
       { line: 10, message: 'This row has 1 cell; the header has 4.' },
     ])
@@ -115,5 +115,22 @@ describe('bulk input: JSON and JSON Lines', () => {
       { line: 2, request: { user_group_id: 'acme' } },
       { line: 3, request: { user_group_id: 'globex' } },
     ])
+  })
+
+  it('refuses in the plan what the client would refuse at send: NUL, a right-to-left override, a control character', () => {
+    const csv = ['user_group_id,name', '"nul\u0000id",x', '"evil\u202Egnp.exe",y', '"tab\tid",z', 'fine,w'].join('\n')
+    const { rows, problems } = parseBulkInput(csv, 'groups.csv', 'apply')
+    expect(rows.map((row) => row.request.user_group_id)).toEqual(['fine'])
+    expect(problems.map((problem) => [problem.line, problem.message.match(/U\+[0-9A-F]{4}/)?.[0]])).toEqual([
+      [2, 'U+0000'],
+      [3, 'U+202E'],
+      [4, 'U+0009'],
+    ])
+  })
+
+  it('refuses a header that names a column twice, saying which', () => {
+    const { rows, problems } = parseBulkInput('user_group_id,name,name\nacme,One,Two', 'groups.csv', 'apply')
+    expect(rows).toEqual([])
+    expect(problems).toContainEqual({ line: 1, column: 'name', message: '"name" is a column of the header twice (columns 2 and 3): keep one.' })
   })
 })

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -55,12 +55,40 @@ describe('a bulk run’s results', () => {
     const saved = JSON.parse(await readFile(path, 'utf8')) as Array<{ user_group_id: string; token: string }>
     expect(saved.map((row) => row.token)).toEqual(tokens)
 
-    expect(await save({ kind: 'path', path }, false)).toMatchObject({ ok: false, error: { code: 'conflict', message: `${path} exists already. Replace it?` } })
-    expect(await save({ kind: 'path', path, overwrite: true }, false)).toMatchObject({ ok: true })
+    const asked = await save({ kind: 'path', path }, false)
+    expect(asked).toMatchObject({ ok: false, error: { code: 'conflict', message: 'A file named results.json already exists there. Replace it?', details: { path, replaceToken: expect.any(String) } } })
+    const replaceToken = (asked as { error: { details: { replaceToken: string } } }).error.details.replaceToken
+    expect(await save({ kind: 'path', path, replaceToken }, false)).toMatchObject({ ok: true })
     expect(await readFile(path, 'utf8')).not.toContain(tokens[0]!)
+    // A token is good once, and the renderer's word alone (an old "overwrite") replaces nothing.
+    expect(await save({ kind: 'path', path, replaceToken }, false)).toMatchObject({ ok: false, error: { code: 'conflict' } })
+    expect(await save({ kind: 'path', path, overwrite: true }, false)).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
 
     expect(await save({ kind: 'path', path: join(dataDir, 'results.json') })).toMatchObject({ ok: false, error: { code: 'refused' } })
     expect(await save({ kind: 'dialog' })).toMatchObject({ ok: false, error: { code: 'refused', message: 'There is no file dialog here: type the path to save to.' } })
+  })
+
+  it('replaces only the file the question was about: not one changed since, not another, never through a link', async () => {
+    const { services, runId, dir } = await finishedRun()
+    const save = (target: unknown) => services.router.dispatch('bulk.saveResults', { runId, format: 'csv', includeTokens: false, target }, context)
+    const question = async (path: string) => ((await save({ kind: 'path', path })) as { error: { details: { replaceToken: string } } }).error.details.replaceToken
+    const victim = join(dir, 'victim.txt')
+    await writeFile(victim, 'precious')
+    const first = await question(victim)
+    // The file changed after the question (same name, other size and time): the answer does not hold.
+    await writeFile(victim, 'precious, edited since')
+    expect(await save({ kind: 'path', path: victim, replaceToken: first })).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/^victim\.txt is not the file you agreed to replace/) } })
+    expect(await readFile(victim, 'utf8')).toBe('precious, edited since')
+    // A token asked for one file does not replace another.
+    const other = join(dir, 'other.txt')
+    await writeFile(other, 'other')
+    expect(await save({ kind: 'path', path: other, replaceToken: await question(victim) })).toMatchObject({ ok: false, error: { code: 'conflict' } })
+    expect(await readFile(other, 'utf8')).toBe('other')
+    // A link is refused outright, whatever it points at.
+    const link = join(dir, 'link.csv')
+    await symlink(victim, link)
+    expect(await save({ kind: 'path', path: link })).toMatchObject({ ok: false, error: { code: 'refused', message: 'link.csv is a link: name the file itself, not a link to it.' } })
+    expect(await readFile(victim, 'utf8')).toBe('precious, edited since')
   })
 
   it('in the desktop app, the file is chosen with the system’s dialog; a typed path is refused', async () => {

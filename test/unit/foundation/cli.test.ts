@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import pkg from '../../../package.json'
 import { main } from '../../../src-main/cli/index'
@@ -73,6 +74,51 @@ describe('embed-console CLI', () => {
     const response = await fetch(new URL('/ipc/app.info', url), { method: 'POST', headers: { cookie }, body: '{}' })
     expect(await response.json()).toMatchObject({ ok: true, value: { transport: 'browser', dataDir } })
 
+    const exitCode = await new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => resolve(code))
+      child.kill('SIGINT')
+    })
+    expect(exitCode).toBe(0)
+  })
+
+  it('opens the browser on an owner-only redirect file: the key is never on a command line, and the file goes once the key is spent', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-open-'))
+    // The system's opener, replaced by one that writes down the command line it was given.
+    const bin = await mkdtemp(join(tmpdir(), 'ec-opener-'))
+    const argsFile = join(bin, 'args.txt')
+    for (const name of ['xdg-open', 'open']) {
+      await writeFile(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 })
+    }
+    const child = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    })
+    let stdout = ''
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8')
+        if (stdout.includes('\n')) resolve(stdout.trim())
+      })
+      child.on('exit', (code) => reject(new Error(`exited early with ${code}`)))
+    })
+    const url = new URL(line.replace('Embed Console is running at ', ''))
+    const key = url.hash.replace('#key=', '')
+    let opened = ''
+    for (let tries = 0; tries < 100 && !opened; tries++) {
+      opened = await readFile(argsFile, 'utf8').catch(() => '')
+      if (!opened) await new Promise((next) => setTimeout(next, 20))
+    }
+    const redirect = join(dataDir, 'open-in-browser.html')
+    expect(opened.trim()).toBe(pathToFileURL(redirect).href)
+    expect(opened).not.toContain(key)
+    expect((await stat(redirect)).mode & 0o777).toBe(0o600)
+    expect(await readFile(redirect, 'utf8')).toContain(`url=${url.href}`)
+
+    const session = await fetch(new URL('/session', url), { method: 'POST', body: JSON.stringify({ key }) })
+    expect(session.ok).toBe(true)
+    // Removed as the key is spent (asynchronously: a moment later at most).
+    for (let tries = 0; tries < 50 && (await stat(redirect).then(() => true, () => false)); tries++) await new Promise((next) => setTimeout(next, 20))
+    await expect(stat(redirect)).rejects.toThrow(/ENOENT/)
     const exitCode = await new Promise<number | null>((resolve) => {
       child.on('exit', (code) => resolve(code))
       child.kill('SIGINT')

@@ -156,6 +156,14 @@ describe('group service through the router, against the sandbox', () => {
     expect(await dispatch('activity.get', { id: 'no-such-call' })).toEqual({ ok: true, value: { entry: null } })
   })
 
+  it('a pasted token holding a lone surrogate gets the server’s sentence and is logged, never an internal error', async () => {
+    const result = await dispatch('groups.rotateToken', { profileId, source: { kind: 'token', currentToken: 'abc\ud800def-not-a-token' } })
+    expect(result).toMatchObject({ ok: false, error: { code: 'api_failure', message: expect.stringMatching(/^No user group has this current token/) } })
+    const logged = await dispatch('activity.list', { profileId, operation: 'rotateToken', limit: 1 })
+    expect(logged).toMatchObject({ ok: true, value: { entries: [{ operation: 'rotateToken', outcome: 'failure', errorCode: 'api_failure' }] } })
+    expect(JSON.stringify(logged)).not.toContain('abc')
+  })
+
   it('calls out a profile marked Testing whose token writes Customer groups, on its first call, and remembers the server’s word', async () => {
     const created = await dispatch('profiles.create', { name: 'Bravo', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'session', environmentKind: 'testing' })
     const bravo = (created as { value: { id: string } }).value.id

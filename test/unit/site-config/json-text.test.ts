@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseJsonText } from '../../../src-shared/site-config/json-text'
+import { MAX_SITE_JSON_DEPTH, parseJsonText } from '../../../src-shared/site-config/json-text'
 import { validateSiteConfigText } from '../../../src-shared/site-config/validate'
 
 const syntaxErrorOf = (text: string) => {
@@ -83,9 +83,9 @@ describe('JSON syntax errors', () => {
     expect(parseJsonText(text)).toEqual({ ok: true, value: JSON.parse(text) })
   })
 
-  it('locates errors behind any depth of nesting without overflowing the stack', () => {
+  it('refuses any depth of nesting past the cap at its place, before any parser, without overflowing the stack', () => {
     const depth = 200_000
     const deep = `${'['.repeat(depth)}1${']'.repeat(depth - 1)}`
-    expect(syntaxErrorOf(deep)).toEqual({ line: 1, column: 2 * depth + 1, message: 'expected "," or "]", found the end of the text' })
+    expect(syntaxErrorOf(deep)).toEqual({ line: 1, column: MAX_SITE_JSON_DEPTH + 1, message: 'no site configuration is, so Embed Console reads it only as text', tooDeep: true })
   })
 })

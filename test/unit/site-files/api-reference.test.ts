@@ -149,7 +149,7 @@ describe('writing the API reference next to site.json', () => {
     expect(target.existing).toMatchObject({ size: 33, modifiedAt: expect.stringMatching(/^\d{4}-/), replaceToken: expect.any(String) })
 
     const unasked = await failureOf(service.writeApiReference({ documentId, serverUrl: SERVER }))
-    expect(unasked).toMatchObject({ code: 'conflict', message: 'openapi.json is already there. Replace it?' })
+    expect(unasked).toMatchObject({ code: 'conflict', message: 'A file named openapi.json already exists there. Replace it?' })
     expect((await failureOf(service.writeApiReference({ documentId, serverUrl: SERVER, replaceToken: 'made-up' }))).code).toBe('conflict')
     // A Save as question's answer is not this question's.
     const saveAsAnswer = (await failureOf(service.saveAs({ documentId, text: SITE, byteOrderMark: false, target: { kind: 'path', path: referencePath } }))).details as {

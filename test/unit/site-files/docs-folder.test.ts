@@ -91,8 +91,8 @@ describe('the docs folder', () => {
     const { docs, documentId, events, root } = await docsSite()
     await docs.index(documentId)
     const changed = new Promise<unknown>((resolve) => events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)))
-    // chokidar is ready a moment after the watch starts.
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Changes are announced once the watcher has scanned the folder.
+    await docs.watching()
     await writeFile(join(root, 'guides', 'new-page.mdx'), '---\ntitle: New\n---\n')
     expect(await changed).toEqual({ root })
     await docs.close()

@@ -243,7 +243,7 @@ describe('save', () => {
     const document = await service.open(sitePath)
     const error = await failureOf(service.save({ documentId: document.documentId, text: '{\n  "name": \n}', byteOrderMark: false, expectedVersion: document.version! }))
     expect(error.code).toBe('invalid_config')
-    expect(error.message).toMatch(/not valid JSON at line 3, column 1 .*fix it before saving/)
+    expect(error.message).toMatch(/not valid JSON at line 3, column 1: .*fix it before saving/)
     expect(await readFile(sitePath, 'utf8')).toBe(HAND_WRITTEN)
   })
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { readJsonFile } from '../../../src-main/storage/json-file'
+import { readJsonFile, writeJsonFile } from '../../../src-main/storage/json-file'
 import { nodeScript } from '../../helpers/node-script'
 
 const SavedSchema = z.object({ save: z.number().int(), pages: z.array(z.string()).length(40_000) })
@@ -61,5 +61,15 @@ describe('kill -9 in the middle of a JSON file save', () => {
       expect(parsed.save).toBeGreaterThanOrEqual(lastAck)
       expect((await readJsonFile(path, SavedSchema)).state).toBe('read')
     }
+  })
+
+  it('leaves no temporary file behind once the next save has run', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ec-json-leftover-'))
+    const path = join(dir, 'file.json')
+    await killMidSave(path)
+    // The killed save's temporary file is there, part-written: no one else would ever remove it.
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1)
+    await writeJsonFile(path, { save: -1, pages: [] })
+    expect(await readdir(dir)).toEqual(['file.json'])
   })
 })

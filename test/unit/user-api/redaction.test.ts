@@ -36,6 +36,46 @@ describe('createRedactor', () => {
     )
   })
 
+  it('is total over any string: a lone surrogate in a secret or a text never throws', () => {
+    const odd = 'abc\ud800def'
+    const redactOdd = createRedactor([odd])
+    expect(redactOdd(`x ${odd} y`)).toBe(`x ${REDACTED} y`)
+    // As a body carries it (well-formed JSON escapes the half pair) and as any encoder sends it.
+    expect(redactOdd(JSON.stringify({ t: odd }))).toBe(`{"t":"${REDACTED}"}`)
+    expect(redactOdd(`?t=${encodeURIComponent('abc\ufffddef')}`)).toBe(`?t=${REDACTED}`)
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', minLength: 4 }), fc.string({ unit: 'binary' }), (secret, text) => {
+        expect(() => createRedactor([secret])({ text: `${text}${secret}${text}` })).not.toThrow()
+        expect(createRedactor([secret])(`${text}${secret}`)).not.toContain(secret)
+      }),
+    )
+  })
+
+  it('catches a secret echoed \\u-escaped, base64-encoded, or (a hex token) in another case', () => {
+    const hex = 'c0ffee00deadbeef0123456789abcdef'
+    const redactHex = createRedactor([hex])
+    expect(redactHex(`token=${hex.toUpperCase()}`)).toBe(`token=${REDACTED}`)
+    expect(redactHex(`token=${hex.slice(0, 8).toUpperCase()}${hex.slice(8)}`)).toBe(`token=${REDACTED}`)
+    const escapedLower = [...hex].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+    expect(redactHex(`{"t":"${escapedLower}"}`)).toBe(`{"t":"${REDACTED}"}`)
+    expect(redactHex(`{"t":"${escapedLower.toUpperCase().replaceAll('\\U', '\\u')}"}`)).toBe(`{"t":"${REDACTED}"}`)
+    expect(redactHex(`Basic ${Buffer.from(hex).toString('base64')}`)).toBe(`Basic ${REDACTED}`)
+    expect(redactHex(`x=${Buffer.from(hex).toString('base64url')}`)).toBe(`x=${REDACTED}`)
+    // Longest form first: the escaped form is replaced whole, not left with a raw piece inside.
+    expect(createRedactor([CANARY_API_TOKEN])(JSON.stringify(JSON.stringify(CANARY_API_TOKEN)))).toBe(`"\\"${REDACTED}\\""`)
+  })
+
+  it('takes a secret of any length: one of 32 MB is found as typed, JSON-escaped and URL-encoded, without blowing up', () => {
+    const huge = `${'x'.repeat(32 * 1024 * 1024)}"é`
+    const redactHuge = createRedactor([huge, CANARY_API_TOKEN])
+    expect(redactHuge({ a: `<${huge}>`, b: `<${JSON.stringify(huge).slice(1, -1)}>`, c: `<${encodeURIComponent(huge)}>`, d: CANARY_API_TOKEN })).toEqual({
+      a: `<${REDACTED}>`,
+      b: `<${REDACTED}>`,
+      c: `<${REDACTED}>`,
+      d: REDACTED,
+    })
+  })
+
   it('ignores an empty secret instead of redacting between every character', () => {
     expect(createRedactor([''])('abc')).toBe('abc')
   })

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { docsLookup, imageFilesOf, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
+import { docsLookup, foldersNamed, imageFilesOf, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs } from '../../../../src-shared/site-config/refs'
 import { call } from '../../../lib/api'
 import { setDocs, useEditor } from './editor-store'
@@ -14,9 +14,16 @@ import { refFilesFor, useRefFiles } from './ref-store'
 interface DocsLoading {
   loading: boolean
   error: string | null
+  /** Pages read so far while main indexes (on a thread of its own), when it has said. */
+  progress: { done: number; total: number } | null
 }
 
-export const useDocsLoading = create<DocsLoading>(() => ({ loading: false, error: null }))
+export const useDocsLoading = create<DocsLoading>(() => ({ loading: false, error: null, progress: null }))
+
+/** Main's word on how far the index has got (site.docsProgress). */
+export const noteDocsProgress = (progress: { done: number; total: number }) => {
+  if (useDocsLoading.getState().loading) useDocsLoading.setState({ progress })
+}
 
 let serial = 0
 
@@ -26,17 +33,19 @@ export async function loadDocs(folder?: { kind: 'dialog' } | { kind: 'path'; pat
   if (!document) return
   const { documentId } = document
   // An untitled document has no folder until one is chosen.
-  if (!folder && document.path === null) return void useDocsLoading.setState({ loading: false, error: null })
+  if (!folder && document.path === null) return void useDocsLoading.setState({ loading: false, error: null, progress: null })
   const mine = ++serial
-  useDocsLoading.setState({ loading: true, error: null })
+  useDocsLoading.setState({ loading: true, error: null, progress: null })
   try {
-    const { index } = await call('site.docsIndex', folder ? { documentId, folder } : { documentId })
+    // Only the folders this document can name are watched, not a whole tree of files.
+    const watch = foldersNamed(resolvedValue())
+    const { index } = await call('site.docsIndex', folder ? { documentId, folder, watch } : { documentId, watch })
     if (mine !== serial || useEditor.getState().document?.documentId !== documentId) return
     if (index) setDocs({ lookup: docsLookup(index), openapi: useEditor.getState().docs?.openapi ?? [] })
-    useDocsLoading.setState({ loading: false })
+    useDocsLoading.setState({ loading: false, progress: null })
     await checkOpenApi()
   } catch (error) {
-    if (mine === serial) useDocsLoading.setState({ loading: false, error: error instanceof Error ? error.message : String(error) })
+    if (mine === serial) useDocsLoading.setState({ loading: false, progress: null, error: error instanceof Error ? error.message : String(error) })
   }
 }
 

@@ -4,7 +4,7 @@ import { docsProblems } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs, type RefFile } from '../../../../src-shared/site-config/refs'
 import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
-import type { JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
+import { jsonErrorSentence, type JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { mintlifySuggestion } from '../../../../src-shared/site-config/rule-suggestion'
 import { checkSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
@@ -142,9 +142,9 @@ export interface ProblemInputs {
 
 export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs, format = 'site', refs }: ProblemInputs): ProblemIndex {
   if (syntaxError) {
-    const { line, column, message } = syntaxError
+    const { line, column } = syntaxError
     return indexProblems([
-      { path: '$', segments: [], severity: 'error', message: `is not valid JSON at line ${line}, column ${column}: ${message}`, position: { line, column } },
+      { path: '$', segments: [], severity: 'error', message: jsonErrorSentence(syntaxError), position: { line, column } },
     ])
   }
   const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({ ...withSegments(problem, 'error'), position: { line, column } }))

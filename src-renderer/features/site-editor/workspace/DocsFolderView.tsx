@@ -1,3 +1,4 @@
+import { countFormat } from '../../../lib/format'
 import { useMemo, useState, type DragEvent, type FormEvent } from 'react'
 import { isExternal, pageKey, referencedFiles, unlistedPages, type DocsPage } from '../../../../src-shared/site-config/docs-files'
 import { openDialog } from '../state/dialog-store'
@@ -23,7 +24,7 @@ export function DocsFolderView() {
   const docs = useEditor((state) => state.docs)
   const value = useEditor((state) => state.value)
   const hasPath = useEditor((state) => state.document?.path !== null)
-  const { loading, error } = useDocsLoading()
+  const { loading, error, progress } = useDocsLoading()
   const unlisted = useMemo(() => (docs ? unlistedPages(value, docs.lookup.index) : []), [docs, value])
 
   return (
@@ -39,7 +40,13 @@ export function DocsFolderView() {
             </code>
           ) : null}
           <span className="muted" role="status">
-            {loading ? 'Indexing…' : docs ? 'Watching for changes' : ''}
+            {loading
+              ? progress
+                ? `Indexing: ${countFormat.format(progress.done)} of ${countFormat.format(progress.total)} pages read…`
+                : 'Indexing…'
+              : docs
+                ? 'Watching for changes'
+                : ''}
           </span>
         </div>
         {error ? <p className="error-text">{error}</p> : null}
@@ -64,10 +71,17 @@ function DocsSummary({ unlisted }: { unlisted: number }) {
   const docs = useEditor((state) => state.docs)!
   const index = docs.lookup.index
   return (
-    <p className="docs-view__summary">
-      {plural(index.pages.length, 'page')} in the folder · {plural(unlisted, 'page')} in no group
-      {index.truncated ? ' · the folder holds more files than are indexed: choose the docs folder itself' : ''}
-    </p>
+    <>
+      <p className="docs-view__summary">
+        {plural(index.pages.length, 'page')} in the folder · {plural(unlisted, 'page')} in no group
+      </p>
+      {index.truncated ? (
+        <p className="callout callout--warning" role="alert">
+          The folder is too large: {countFormat.format(index.totalFiles ?? index.pages.length + index.files.length)} files, showing the first{' '}
+          {countFormat.format(index.pages.length + index.files.length + (index.excluded?.length ?? 0))}. Choose the docs folder itself, not a folder above it.
+        </p>
+      ) : null}
+    </>
   )
 }
 

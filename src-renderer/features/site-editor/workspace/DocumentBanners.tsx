@@ -1,3 +1,4 @@
+import { jsonErrorSentence } from '../../../../src-shared/site-config/json-text'
 import { useEditorDialogs } from '../state/dialog-store'
 import { chooseRules, chooseWhereToWrite, fileNameOf, reloadFromDisk } from '../state/file-commands'
 import { useEditor, useProblemIndex } from '../state/editor-store'
@@ -57,10 +58,17 @@ export function DocumentBanners() {
       {syntaxError && view === 'form' ? (
         <div className="callout callout--warning site-banner" role="status">
           <span>
-            <strong>
-              The text is not valid JSON at line {syntaxError.line}, column {syntaxError.column}:
-            </strong>{' '}
-            {syntaxError.message}. The form shows the last valid version and waits until the text is fixed; nothing is lost.
+            {syntaxError.tooDeep ? (
+              <strong>The text {jsonErrorSentence(syntaxError)}.</strong>
+            ) : (
+              <>
+                <strong>
+                  The text is not valid JSON at line {syntaxError.line}, column {syntaxError.column}:
+                </strong>{' '}
+                {syntaxError.message}.
+              </>
+            )}{' '}
+            The form shows the last valid version and waits until the text is fixed; nothing is lost.
           </span>
           <button
             type="button"

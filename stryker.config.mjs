@@ -1,0 +1,34 @@
+// Mutation testing of the guard modules (npm run test:mutation; not part of npm test: it runs the
+// relevant tests once per mutant, for minutes). Each surviving mutant is a guard no test holds.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner', './stryker-ignore-sentences.mjs'],
+  ignorers: ['sentences'],
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'src-main/user-api/redact.ts',
+    'src-shared/json/depth.ts',
+    'src-main/site-files/file-access.ts',
+    'src-main/site-files/user-file-writes.ts',
+    'src-main/storage/atomic-write.ts',
+    'src-main/storage/csv-export.ts',
+    'src-main/profiles/vault.ts',
+    'src-main/bulk/bulk-journal.ts',
+    'src-main/bulk/run-leases.ts',
+    'src-main/groups/rotation-journal.ts',
+    'src-main/web/web-server.ts',
+    'src-main/bulk/bulk-input.ts',
+    'src-shared/bulk/decode.ts',
+  ],
+  // Mutants in static initialisers run at import, once: testing them per test is not possible.
+  ignoreStatic: true,
+  concurrency: 2,
+  timeoutMS: 20000,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  thresholds: { high: 95, low: 90, break: 90 },
+  tempDirName: 'node_modules/.stryker-tmp',
+}

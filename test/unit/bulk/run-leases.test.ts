@@ -1,0 +1,221 @@
+import { mkdtemp } from 'node:fs/promises'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { BulkJournal, ROTATION_IN_FLIGHT } from '../../../src-main/bulk/bulk-journal'
+import type { PlannedRow } from '../../../src-main/bulk/bulk-plan'
+import { LEASE_TTL_MS, leaseRefusal, SqliteRunLeases, type LeaseOwner } from '../../../src-main/bulk/run-leases'
+import { openAppDatabase } from '../../../src-main/storage/app-database'
+import type { Database } from '../../../src-main/storage/database'
+import type { BulkAction } from '../../../src-shared/bulk/schemas'
+import { failureOf } from '../../helpers/failure-of'
+
+/*
+ * The lease and the journal's claims on one real database, with a clock the test moves: the
+ * statements team mode ports to Postgres, each rule checked by itself.
+ */
+
+const START = Date.parse('2026-11-26T10:02:00Z')
+const clock = (at: number) => new Date(at).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })
+const app: LeaseOwner = { id: 'owner-app', pid: process.pid, host: hostname(), client: 'app' }
+const cli: LeaseOwner = { id: 'owner-cli', pid: process.pid, host: hostname(), client: 'cli' }
+const settings = { concurrency: 1, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
+
+let db: Database
+let now: number
+let leases: SqliteRunLeases
+let journal: BulkJournal
+
+beforeEach(async () => {
+  db = openAppDatabase(await mkdtemp(join(tmpdir(), 'ec-leases-')))
+  now = START
+  leases = new SqliteRunLeases(db, () => now)
+  journal = new BulkJournal(db, () => new Date(now))
+})
+
+const row = (line: number, action: BulkAction): PlannedRow => ({ line, request: { user_group_id: `g-${line}` }, action })
+
+function plan(id = 'run-1', rows: PlannedRow[] = [row(2, 'rotate'), row(3, 'rotate'), row(4, 'create'), row(5, 'update')], chosen = settings) {
+  journal.createRun({ id, kind: 'rotate', profileId: 'p', baseUrl: 'http://x', fileName: 'rows.csv', inputSha256: id, settings: chosen }, rows)
+  return id
+}
+
+const states = (id = 'run-1') => journal.items(id, {}, 0, 100).items.map((item) => [item.groupId, item.state, item.outcome])
+
+describe('run leases', () => {
+  it('are taken by one holder at a time; another is refused with a sentence naming the holder', async () => {
+    plan()
+    expect(leases.acquire('run-1', app, 'The run of rows.csv')).toEqual({ runId: 'run-1', holder: 'owner-app', epoch: 1 })
+    expect(leases.holder('run-1')).toEqual({ holder: 'owner-app', pid: process.pid, host: hostname(), client: 'app', since: START, expiresAt: START + LEASE_TTL_MS })
+    now += 10_000
+    const refused = await failureOf(() => leases.acquire('run-1', cli, 'The run of rows.csv'))
+    expect(refused.code).toBe('conflict')
+    expect(refused.message).toBe(`The run of rows.csv is being sent by the app, pid ${process.pid}, since ${clock(START)} — pause it there or wait.`)
+    expect(refused.details).toEqual({ owner: { client: 'app', pid: process.pid, host: hostname(), since: new Date(START).toISOString() } })
+  })
+
+  it('expire only after their time; the taker gets a new epoch, and the old holder can neither renew nor release it', async () => {
+    plan()
+    const first = leases.acquire('run-1', app, 'x')
+    now += LEASE_TTL_MS - 1
+    await failureOf(() => leases.acquire('run-1', cli, 'x'))
+    now += 1
+    const second = leases.acquire('run-1', cli, 'x')
+    expect(second.epoch).toBe(first.epoch + 1)
+    expect(leases.renew(first)).toBe(false)
+    leases.release(first)
+    expect(leases.holder('run-1')?.holder).toBe('owner-cli')
+    expect(leases.renew(second)).toBe(true)
+    expect(leases.holder('run-1')?.expiresAt).toBe(now + LEASE_TTL_MS)
+    leases.release(second)
+    expect(leases.holder('run-1')).toBeNull()
+  })
+
+  it('a renewal keeps the lease past its first expiry', () => {
+    plan()
+    const lease = leases.acquire('run-1', app, 'x')
+    now += LEASE_TTL_MS - 1000
+    expect(leases.renew(lease)).toBe(true)
+    now += 2000
+    expect(() => leases.acquire('run-1', cli, 'x')).toThrow(/is being sent by the app/)
+  })
+
+  it('the same holder taking it again moves the epoch on too (a resume re-reads the journal)', () => {
+    plan()
+    const first = leases.acquire('run-1', app, 'x')
+    expect(leases.acquire('run-1', app, 'x').epoch).toBe(first.epoch + 1)
+  })
+
+  it('are not given on a run that ended', async () => {
+    plan()
+    journal.setState('run-1', 'finished')
+    expect((await failureOf(() => leases.acquire('run-1', app, 'The run of rows.csv'))).message).toBe('The run of rows.csv has ended: plan the file again to send it again.')
+    expect(leases.holder('run-1')).toBeNull()
+  })
+
+  it('say when the holder on this machine has stopped, and when its lease ends; a holder elsewhere is named with its host', () => {
+    const since = START
+    const gone = leaseRefusal('The run of rows.csv', { holder: 'h', pid: 2 ** 22 + 12345, host: hostname(), client: 'cli', since, expiresAt: since + LEASE_TTL_MS }, since + 5_000)
+    expect(gone.message).toBe(
+      `The run of rows.csv was being sent by the command line, pid ${2 ** 22 + 12345}, since ${clock(since)}, which has stopped. Its lease ends at ${clock(since + LEASE_TTL_MS)} (in 25 s): resume it then, and the rows it was sending will be checked first.`,
+    )
+    const elsewhere = leaseRefusal('The run', { holder: 'h', pid: 2 ** 22 + 12345, host: 'ops-laptop-2', client: 'browser', since, expiresAt: since + LEASE_TTL_MS }, since)
+    expect(elsewhere.message).toBe(`The run is being sent by browser mode, pid ${2 ** 22 + 12345} on ops-laptop-2, since ${clock(since)} — pause it there or wait.`)
+  })
+})
+
+describe('the journal under a lease', () => {
+  it('claims a row only for the current holder and epoch, and only a pending row or its own', () => {
+    plan()
+    const lease = leases.acquire('run-1', app, 'x')
+    expect(journal.claimRow(lease, 0, 1)).toBe(true)
+    // Its own row again (a retry), under the same epoch: yes.
+    expect(journal.claimRow(lease, 0, 2)).toBe(true)
+    now += LEASE_TTL_MS
+    const taken = leases.acquire('run-1', cli, 'x')
+    expect(journal.claimRow(lease, 1, 1)).toBe(false)
+    // The new holder cannot take the old holder's row in flight either: only the takeover decides it.
+    expect(journal.claimRow(taken, 0, 3)).toBe(false)
+    expect(journal.claimRow(taken, 1, 1)).toBe(true)
+  })
+
+  it('a takeover makes the rotation in flight unknown (never pending), sends idempotent rows again, and skips what was not chosen', () => {
+    plan('run-1', [row(2, 'rotate'), row(3, 'rotate'), row(4, 'create'), row(5, 'update'), row(6, 'create')], { ...settings, sendCreate: false })
+    const lease = leases.acquire('run-1', app, 'x')
+    journal.takeOver('run-1', lease)
+    expect(journal.claimRow(lease, 0, 1)).toBe(true)
+    expect(journal.claimRow(lease, 3, 1)).toBe(true)
+    now += LEASE_TTL_MS
+    const taken = leases.acquire('run-1', cli, 'x')
+    journal.takeOver('run-1', taken)
+    expect(states()).toEqual([
+      ['g-2', 'unknown', 'unknown'],
+      ['g-3', 'pending', null],
+      ['g-4', 'skipped', 'skipped'],
+      ['g-5', 'pending', null],
+      ['g-6', 'skipped', 'skipped'],
+    ])
+    expect(journal.items('run-1', { state: 'unknown' }, 0, 1).items[0]!.message).toBe(ROTATION_IN_FLIGHT)
+    expect(journal.run('run-1')?.state).toBe('running')
+  })
+
+  it('a takeover leaves the rows the new holder claimed alone', () => {
+    plan()
+    const lease = leases.acquire('run-1', app, 'x')
+    journal.takeOver('run-1', lease)
+    expect(journal.claimRow(lease, 0, 1)).toBe(true)
+    journal.takeOver('run-1', lease)
+    expect(states()[0]).toEqual(['g-2', 'sending', null])
+  })
+
+  it('gives back a claimed row only to its own epoch', () => {
+    plan()
+    const lease = leases.acquire('run-1', app, 'x')
+    expect(journal.claimRow(lease, 2, 1)).toBe(true)
+    journal.unclaimRow({ ...lease, epoch: lease.epoch + 1 }, 2)
+    expect(states()[2]).toEqual(['g-4', 'sending', null])
+    journal.unclaimRow(lease, 2)
+    expect(states()[2]).toEqual(['g-4', 'pending', null])
+  })
+
+  it('marks a running run interrupted once its lease has expired, not before', () => {
+    plan()
+    const lease = leases.acquire('run-1', app, 'x')
+    journal.takeOver('run-1', lease)
+    expect(journal.markInterrupted()).toEqual([])
+    now += LEASE_TTL_MS - 1
+    expect(journal.markInterrupted()).toEqual([])
+    now += 1
+    expect(journal.markInterrupted()).toEqual(['run-1'])
+    expect(journal.run('run-1')?.state).toBe('interrupted')
+  })
+
+  it('names the live holder on the run, and no one once it expired', () => {
+    plan()
+    leases.acquire('run-1', app, 'x')
+    expect(journal.run('run-1')?.owner).toEqual({ client: 'app', pid: process.pid, host: hostname(), since: new Date(START).toISOString() })
+    now += LEASE_TTL_MS
+    expect(journal.run('run-1')?.owner).toBeNull()
+  })
+
+  it('settles a rotation row from the rotation journal: unknown while sending, then rotated or failed', () => {
+    plan()
+    const lease = leases.acquire('run-1', app, 'x')
+    expect(journal.claimRow(lease, 0, 1)).toBe(true)
+    expect(journal.claimRow(lease, 1, 1)).toBe(true)
+    journal.rotationUnknown({ runId: 'run-1', seq: 0 }, 'lost')
+    journal.rotationUnknown({ runId: 'run-1', seq: 2 }, 'not sending: untouched')
+    expect(states().slice(0, 3)).toEqual([
+      ['g-2', 'unknown', 'unknown'],
+      ['g-3', 'sending', null],
+      ['g-4', 'pending', null],
+    ])
+    journal.rotationSettled({ runId: 'run-1', seq: 0 }, 'rotated', 'it happened')
+    journal.rotationSettled({ runId: 'run-1', seq: 1 }, 'not_rotated', 'it did not')
+    journal.rotationSettled({ runId: 'run-1', seq: 2 }, 'rotated', 'pending: untouched')
+    expect(states().slice(0, 3)).toEqual([
+      ['g-2', 'done', 'rotated'],
+      ['g-3', 'failed', 'failed'],
+      ['g-4', 'pending', null],
+    ])
+  })
+
+  it('finds the unfinished run of a file, whether any row went out, and replaces only a plan never started', () => {
+    plan()
+    const target = { profileId: 'p', baseUrl: 'http://x' }
+    expect(journal.unfinishedRun('run-1', target)).toEqual({ id: 'run-1', state: 'planned', sent: false })
+    expect(journal.unfinishedRun('run-1', { profileId: 'other', baseUrl: 'http://x' })).toBeUndefined()
+    journal.supersede('run-1')
+    expect(journal.run('run-1')?.state).toBe('cancelled')
+    expect(journal.unfinishedRun('run-1', target)).toBeUndefined()
+
+    plan('run-2')
+    const lease = leases.acquire('run-2', app, 'x')
+    journal.takeOver('run-2', lease)
+    journal.claimRow(lease, 0, 1)
+    journal.settle('run-2', 0, { state: 'done', outcome: 'rotated', attempts: 1 })
+    expect(journal.unfinishedRun('run-2', target)).toEqual({ id: 'run-2', state: 'running', sent: true })
+    journal.supersede('run-2')
+    expect(journal.run('run-2')?.state).toBe('running')
+  })
+})

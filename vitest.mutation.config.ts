@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config'
+import base from './vitest.config'
+
+/**
+ * The tests that hold the guard modules (stryker.config.mjs), in this process: a mutant lives in
+ * the test's own module graph, so tests that run the app as a child process cannot see it and
+ * are left out here (they run in npm test).
+ */
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: [
+        'test/unit/user-api/redaction.test.ts',
+        'test/unit/user-api/client-hostile.test.ts',
+        'test/unit/foundation/router.test.ts',
+        'test/unit/foundation/web-server.test.ts',
+        'test/unit/sandbox/sandbox-http.test.ts',
+        'test/unit/site-files/*.test.ts',
+        'test/unit/storage/full-disk.test.ts',
+        'test/unit/storage/csv-export.test.ts',
+        'test/unit/storage/legacy-import.test.ts',
+        'test/unit/profiles/vault.test.ts',
+        'test/unit/bulk/bulk-input.test.ts',
+        'test/unit/bulk/bulk-results.test.ts',
+        'test/unit/bulk/decode.test.ts',
+        'test/unit/bulk/run-leases.test.ts',
+        'test/unit/groups/rotation-settling.test.ts',
+        'test/unit/groups/group-service.test.ts',
+        'test/unit/groups/echoed-secrets.test.ts',
+    ],
+  },
+})
