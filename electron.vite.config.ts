@@ -64,7 +64,7 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      // A sandboxed window can only load a CommonJS preload (STACK.md, gotcha 3).
+      // A sandboxed window can only load a CommonJS preload (docs/platform-notes.md).
       rollupOptions: {
         input: { preload: resolve('src-main/preload.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },

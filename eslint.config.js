@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
-// Import boundaries (DESIGN.md): shared imports neither side; main and the renderer never import
+// Import boundaries (docs/architecture.md): shared imports neither side; main and the renderer never import
 // each other; a feature folder never imports another feature.
 // ESLint keeps one value per rule: a later block matching the same file replaces an earlier
 // block's `no-restricted-imports` whole, so every block repeats the patterns that still apply.

@@ -57,7 +57,7 @@ async function openByPath(path: string) {
   await expect(page.getByLabel('Project name')).toBeVisible()
 }
 
-/** Monaco closes brackets and quotes as keys are typed (STACK.md, gotcha 8): replace the text in one insertion. */
+/** Monaco closes brackets and quotes as keys are typed (docs/platform-notes.md): replace the text in one insertion. */
 async function setJsonText(text: string) {
   await page.locator('.monaco-editor .view-lines').click()
   await page.keyboard.press('ControlOrMeta+A')

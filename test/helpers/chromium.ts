@@ -1,6 +1,6 @@
 import { chromium, type Browser } from '@playwright/test'
 
-// Debian's Chromium: Playwright cannot download its own browser on these machines (STACK.md).
+// Debian's Chromium: Playwright cannot download its own browser on these machines (docs/platform-notes.md).
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /** Without the background-networking flags Chromium keeps calling out, and this network refuses it. */

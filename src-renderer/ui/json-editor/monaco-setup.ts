@@ -1,4 +1,4 @@
-// Monaco, bundled locally and loaded only when an editor first shows (STACK.md, gotcha 5): the
+// Monaco, bundled locally and loaded only when an editor first shows (docs/platform-notes.md): the
 // tree-shakeable entry, the JSON language alone, and workers from our own origin. No CDN.
 import { loader } from '@monaco-editor/react'
 import * as monaco from 'monaco-editor/editor'
