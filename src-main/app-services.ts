@@ -12,25 +12,19 @@ import { createActivityDownload, createGroupHandlers } from './groups/group-hand
 import { createGroupService, type GroupService } from './groups/group-service'
 import { RotationJournal } from './groups/rotation-journal'
 import { createProfileHandlers } from './profiles/profile-handlers'
-import { openProfileStore, type ProfileStore } from './profiles/profile-store'
-import { openSecretVault } from './profiles/vault'
+import { ACTIVE_PROFILE_SETTING, insertImportedProfile, openProfileStore, type ProfileStore } from './profiles/profile-store'
+import { insertImportedSecret, openSecretVault } from './profiles/vault'
 import { createRouter, type Handlers, type Router } from './router'
 import { LEGACY_SANDBOX_DATA_FILE, SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
 import type { SiteFileDialogs } from './site-files/file-dialogs'
-import { siteHandlers } from './site-files/site-file-service'
+import { siteHandlers } from './site-files/site-file-handlers'
 import { openAppDatabase } from './storage/app-database'
 import type { Database } from './storage/database'
 import { importLegacyFiles } from './storage/legacy-import'
+import type { SafeStorageLike } from './ports'
 import { createTeamHandlers } from './team/team-handlers'
 import { createTeamService, type TeamService } from './team/team-service'
 
-/** The part of Electron's safeStorage the vault uses; typed here so nothing else imports Electron. */
-export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean
-  encryptString(plainText: string): Buffer
-  decryptString(encrypted: Buffer): string
-  getSelectedStorageBackend?(): string
-}
 
 export interface AppServicesOptions {
   dataDir: string
@@ -75,7 +69,15 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   // 0.1.0 imported once, and every screen then asks for the rows it shows.
   const notices: string[] = []
   const db = openAppDatabase(dataDir, (notice) => notices.push(notice))
-  notices.push(...(await importLegacyFiles(db, dataDir)))
+  notices.push(
+    ...(await importLegacyFiles(db, dataDir, {
+      profile: (profile) => insertImportedProfile(db, profile),
+      activeProfile: (id) => db.run('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)', ACTIVE_PROFILE_SETTING, id),
+      secret: (key, stored, last4, updatedAt) => insertImportedSecret(db, key, stored, last4, updatedAt),
+      catalog: (entries) => new GroupCatalog(db).importEntries(entries),
+      activity: (entries) => new ActivityLog(db).importEntries(entries),
+    })),
+  )
   const vault = openSecretVault({ db, safeStorage: options.safeStorage })
   const catalog = new GroupCatalog(db)
   const activity = new ActivityLog(db)

@@ -5,8 +5,7 @@ import { DIAGNOSIS_STEP_LABELS, type Diagnosis } from '../../src-shared/user-api
 import { defaultDataDir } from '../data-dir'
 import { ENVIRONMENT_NETWORK } from '../user-api/client'
 import { diagnoseConnection, type DiagnosisTarget } from '../user-api/diagnose'
-import { TOKEN_ENV } from './groups-command'
-import { parseTimeoutSeconds, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
+import { parseTimeoutSeconds, printJson, profileNamed, TOKEN_ENV, UsageError, type CliIo, type Command } from './usage'
 
 const USAGE = [
   'embed-console doctor (--profile NAME | --base-url URL) [--timeout SECONDS] [--data-dir DIR] [--json]',

@@ -19,8 +19,7 @@ import { createAppServices } from '../app-services'
 import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
 import { createUserApiClient } from '../user-api/client'
-import { TOKEN_ENV } from './groups-command'
-import { profileNamed, UsageError, type CliIo, type JsonEnvelope } from './usage'
+import { profileNamed, UsageError, type CliIo, TOKEN_ENV, type JsonEnvelope } from './usage'
 
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
 async function readInput(path: string, encoding: InputEncoding): Promise<string> {

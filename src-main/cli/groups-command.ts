@@ -10,7 +10,7 @@ import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
-import { parseTimeoutSeconds, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
+import { parseTimeoutSeconds, printJson, profileNamed, TOKEN_ENV, UsageError, type CliIo, type Command } from './usage'
 
 const OPERATIONS = {
   'get-or-create': 'getOrCreate',
@@ -18,8 +18,6 @@ const OPERATIONS = {
   'rotate-token': 'rotateToken',
 } as const satisfies Record<string, ApiOperation>
 type OperationName = keyof typeof OPERATIONS
-
-export const TOKEN_ENV = 'EMBED_CONSOLE_TOKEN'
 
 const USAGE = [
   'embed-console groups <get-or-create|update|rotate-token> (--profile NAME | --base-url URL) [options]',

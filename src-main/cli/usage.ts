@@ -1,6 +1,9 @@
 import type { AppError } from '../../src-shared/ipc/result'
 import type { Profile } from '../../src-shared/profiles/schemas'
 
+/** The environment variable `--base-url` calls read the API token from: never a flag, since flags show in process lists. */
+export const TOKEN_ENV = 'EMBED_CONSOLE_TOKEN'
+
 /** A command-line mistake: printed as one sentence with a pointer to --help, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError'

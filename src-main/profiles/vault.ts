@@ -1,6 +1,6 @@
 import { visibleTail, type TokenState, type TokenStorage, type VaultStatus } from '../../src-shared/profiles/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import type { SafeStorageLike } from '../app-services'
+import type { SafeStorageLike } from '../ports'
 import type { Database } from '../storage/database'
 import { createKeychain } from './keychain'
 import { secretKeyRange } from './vault-keys'

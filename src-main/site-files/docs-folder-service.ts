@@ -105,6 +105,9 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
       if (root === null) return null
       const index = await indexOf(root)
       await watchOnly(root, watch)
+      // Answered once the watcher has scanned what it watches (or after 2 s at most): from then
+      // on the screen's "Watching for changes" is true, and a change made after it is announced.
+      await Promise.race([watched!.ready, new Promise((resolve) => setTimeout(resolve, 2000).unref())])
       return index
     },
     async checkOpenApi(documentId, references) {

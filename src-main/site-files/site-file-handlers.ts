@@ -1,7 +1,15 @@
 import type { siteCalls } from '../../src-shared/ipc/site-calls'
 import type { HandlersFor } from '../router'
-import type { DocsFolderService } from './docs-folder-service'
-import type { SiteFileService } from './site-file-service'
+import type { EventHub } from '../event-hub'
+import { createDocsFolderService, type DocsFolderService } from './docs-folder-service'
+import type { SiteFileDialogs } from './file-dialogs'
+import { openSiteFiles, type SiteFileService } from './site-file-service'
+
+/** The site calls' handlers as the app builds them: files and docs folders, with the system's dialogs where there are some. */
+export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null } = {}) {
+  const files = openSiteFiles(dataDir, options.dialogs)
+  return createSiteFileHandlers(files, createDocsFolderService({ files, dataDir, ...options }))
+}
 
 export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderService): HandlersFor<typeof siteCalls> {
   return {

@@ -22,7 +22,6 @@ import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/j
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import type { EventHub } from '../event-hub'
 import { createSerialQueue } from '../storage/serial-queue'
-import { createDocsFolderService } from './docs-folder-service'
 import { openDraftStore, type DraftStore } from './draft-store'
 import { UserFileWrites } from './user-file-writes'
 import { currentVersion, fileExists, FileAccessPolicy, isInside, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
@@ -30,7 +29,6 @@ import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
-import { createSiteFileHandlers } from './site-file-handlers'
 
 export interface SaveRequest {
   documentId: string
@@ -120,12 +118,6 @@ function requireJson(text: string, purpose: 'saving' | 'exporting'): void {
 /** The service with its drafts, recent files and rule choices kept in the app's data folder. */
 export const openSiteFiles = (dataDir: string, dialogs?: SiteFileDialogs) =>
   createSiteFileService({ drafts: openDraftStore(dataDir), recent: openRecentFiles(dataDir), rules: openRuleChoices(dataDir), dataDir, dialogs })
-
-/** The site calls' handlers as the app builds them: files and docs folders, with the system's dialogs where there are some. */
-export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null } = {}) {
-  const files = openSiteFiles(dataDir, options.dialogs)
-  return createSiteFileHandlers(files, createDocsFolderService({ files, dataDir, ...options }))
-}
 
 /** New, Open, Save, Save As and Export of site.json files, plus recent files, autosaved drafts and rule choices. */
 export function createSiteFileService(options: SiteFileServiceOptions): SiteFileService {

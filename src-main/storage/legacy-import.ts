@@ -6,11 +6,7 @@ import { z } from 'zod'
 import { ActivityEntrySchema, type ActivityEntry } from '../../src-shared/activity/schemas'
 import { CatalogEntrySchema, type CatalogEntry } from '../../src-shared/catalog/schemas'
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
-import { ProfileIdSchema, ProfileSchema } from '../../src-shared/profiles/schemas'
-import { ActivityLog } from '../activity/activity-log'
-import { GroupCatalog } from '../catalog/group-catalog'
-import { ACTIVE_PROFILE_SETTING, insertImportedProfile } from '../profiles/profile-store'
-import { insertImportedSecret } from '../profiles/vault'
+import { ProfileIdSchema, ProfileSchema, type Profile } from '../../src-shared/profiles/schemas'
 import type { Database } from './database'
 import { readJsonFile } from './json-file'
 
@@ -79,7 +75,19 @@ async function keepAsBackup(path: string): Promise<void> {
 const skipped = (count: number, what: string, file: string) =>
   `${count} ${count === 1 ? what : `${what}s`} in ${file} could not be read and ${count === 1 ? 'was' : 'were'} left out; the file is kept as ${file}.migrated.`
 
-export async function importLegacyFiles(db: Database, dataDir: string): Promise<string[]> {
+/**
+ * Where the records of 0.1.0 go: each feature's own writer, handed in by the composition root, so
+ * storage stays below the features it fills (it imports none of them).
+ */
+export interface LegacyWriters {
+  profile(profile: Profile): void
+  activeProfile(id: string): void
+  secret(key: string, stored: { ciphertext: string; backend: string } | { secret: string }, last4: string | undefined, updatedAt: string): void
+  catalog(entries: readonly CatalogEntry[]): void
+  activity(entries: readonly ActivityEntry[]): void
+}
+
+export async function importLegacyFiles(db: Database, dataDir: string, writers: LegacyWriters): Promise<string[]> {
   const notices: string[] = []
   const path = (name: string) => join(dataDir, name)
 
@@ -90,11 +98,11 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
     db.transaction(() => {
       for (const record of profilesFile.value.profiles) {
         const profile = parseRecord(record, ProfileSchema)
-        if (profile) insertImportedProfile(db, profile)
+        if (profile) writers.profile(profile)
         else bad += 1
       }
       const { activeId } = profilesFile.value
-      if (activeId) db.run('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)', ACTIVE_PROFILE_SETTING, activeId)
+      if (activeId) writers.activeProfile(activeId)
     })
     if (bad) notices.push(skipped(bad, 'profile', LEGACY_FILES.profiles))
     await keepAsBackup(path(LEGACY_FILES.profiles))
@@ -107,7 +115,7 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
   if (keychainFile.state === 'read') {
     db.transaction(() => {
       for (const [key, entry] of Object.entries(keychainFile.value.entries)) {
-        insertImportedSecret(db, key, { ciphertext: entry.ciphertext, backend: entry.backend }, entry.last4, entry.updatedAt)
+        writers.secret(key, { ciphertext: entry.ciphertext, backend: entry.backend }, entry.last4, entry.updatedAt)
       }
     })
     await keepAsBackup(path(LEGACY_FILES.vault))
@@ -117,7 +125,7 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
   if (plaintextFile.state === 'read') {
     db.transaction(() => {
       for (const [key, entry] of Object.entries(plaintextFile.value.entries)) {
-        insertImportedSecret(db, key, { secret: entry.secret }, entry.last4, entry.updatedAt)
+        writers.secret(key, { secret: entry.secret }, entry.last4, entry.updatedAt)
       }
     })
     await keepAsBackup(path(LEGACY_FILES.plaintextVault))
@@ -131,7 +139,7 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
       const entry = parseRecord(record, CatalogEntrySchema)
       if (entry) entries.push(entry)
     }
-    new GroupCatalog(db).importEntries(entries)
+    writers.catalog(entries)
     const bad = catalogFile.value.groups.length - entries.length
     if (bad) notices.push(skipped(bad, 'group', LEGACY_FILES.catalog))
     await keepAsBackup(path(LEGACY_FILES.catalog))
@@ -139,7 +147,7 @@ export async function importLegacyFiles(db: Database, dataDir: string): Promise<
 
   const activityPath = path(LEGACY_FILES.activity)
   if (await exists(activityPath)) {
-    const bad = await importActivityLines(new ActivityLog(db), activityPath)
+    const bad = await importActivityLines(writers.activity, activityPath)
     if (bad) notices.push(skipped(bad, 'line', LEGACY_FILES.activity))
     await keepAsBackup(activityPath)
   }
@@ -156,7 +164,7 @@ function parseActivityLine(line: string): ActivityEntry | null {
 }
 
 /** Line by line, in batches: a log of a million calls is never held whole. Returns the unreadable lines. */
-async function importActivityLines(log: ActivityLog, file: string): Promise<number> {
+async function importActivityLines(write: LegacyWriters['activity'], file: string): Promise<number> {
   let batch: ActivityEntry[] = []
   let bad = 0
   const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })
@@ -173,10 +181,10 @@ async function importActivityLines(log: ActivityLog, file: string): Promise<numb
       batch.push(after)
     } else batch.push(entry)
     if (batch.length >= ACTIVITY_BATCH) {
-      log.importEntries(batch)
+      write(batch)
       batch = []
     }
   }
-  log.importEntries(batch)
+  write(batch)
   return bad
 }

@@ -4,7 +4,7 @@ import { formatProblemPath } from './format'
 import { problemsFromIssues } from './issue-messages'
 import { knownShapeFor, walkExtraKeys } from './known-keys'
 import { isPlainObject } from './schema'
-import type { SiteConfigProblem, SiteConfigReport } from './validate'
+import type { SiteConfigProblem, SiteConfigReport } from './problem'
 import { closestKnownKey } from './warnings'
 
 // docs.json's checks. Errors are exactly what Mintlify's validator refuses (held to it on the

@@ -1,6 +1,6 @@
 import { visit } from 'jsonc-parser'
 import { formatProblemPath } from './format'
-import type { SiteConfigProblem } from './validate'
+import type { SiteConfigProblem } from './problem'
 
 /** A key written a second time in one object: JSON.parse keeps the last and drops the first without a word. */
 export interface DuplicateKey {

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { formatProblemPath } from './format'
-import type { SiteConfigProblem } from './validate'
+import type { SiteConfigProblem } from './problem'
 
 type Issue = z.core.$ZodIssue
 

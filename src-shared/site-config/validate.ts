@@ -3,28 +3,9 @@ import { problemsFromIssues } from './issue-messages'
 import { jsonErrorSentence, parseJsonText } from './json-text'
 import { siteConfigSchemaFor, type RuleSet } from './rule-sets'
 import { findNotes } from './warnings'
+import type { SiteConfigCheck, SiteConfigProblem, SiteConfigReport } from './problem'
 
-/** One thing to fix or check, where `path` is in the notation of `formatProblemPath`. */
-export interface SiteConfigProblem {
-  path: string
-  message: string
-  /** Where in the text, 1-based, for problems of the text itself (broken JSON, a key written twice). */
-  line?: number
-  column?: number
-}
-
-/** `valid` is false exactly when there are errors; warnings never make a file invalid. */
-export interface SiteConfigReport {
-  valid: boolean
-  errors: SiteConfigProblem[]
-  warnings: SiteConfigProblem[]
-}
-
-/** A report under a chosen rule set, with the settings kept as written that the spec does not have. */
-export interface SiteConfigCheck extends SiteConfigReport {
-  rules: RuleSet
-  info: SiteConfigProblem[]
-}
+export type { SiteConfigCheck, SiteConfigProblem, SiteConfigReport } from './problem'
 
 /** Checks a parsed site.json value against a rule set. Never throws; never changes the value. */
 export function checkSiteConfig(value: unknown, rules: RuleSet = 'spec'): SiteConfigCheck {

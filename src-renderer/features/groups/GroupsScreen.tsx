@@ -17,9 +17,9 @@ import { TabList } from '../../ui/TabList'
 import { TeamGroupNote } from '../../ui/TeamGroupNote'
 import { toast } from '../../ui/toasts'
 import { CatalogPanel } from './CatalogPanel'
-import { fieldsFromCatalog, fieldsFromRequest, useWorkspace, useWorkspaces, type GroupOperation } from './group-form-state'
+import { fieldsFromCatalog, fieldsFromRequest, useWorkspace, useWorkspaces, type GroupOperation, type GroupOutcome } from './group-form-state'
 import { GroupForm } from './GroupForm'
-import { ResultPanel, type GroupOutcome } from './ResultPanel'
+import { ResultPanel } from './ResultPanel'
 import { RotateForm } from './RotateForm'
 
 const TABS: { id: GroupOperation; label: string }[] = [

@@ -1,16 +1,10 @@
 import { forwardRef, useState } from 'react'
-import type { GroupCallResult } from '../../../src-shared/ipc/group-calls'
 import { maskedToken } from '../../../src-shared/profiles/schemas'
-import type { SampleCall } from '../../../src-shared/user-api/code-samples'
 import { copySecret } from '../../lib/clipboard'
 import { CodeSamples } from '../../ui/CodeSamples'
 import { RotationCheck } from '../../ui/RotationCheck'
 import { toast } from '../../ui/toasts'
-import type { GroupOperation } from './group-form-state'
-
-export type GroupOutcome =
-  | { kind: 'success'; operation: GroupOperation; result: GroupCallResult; call: SampleCall }
-  | { kind: 'error'; operation: GroupOperation; code: string; message: string; details: unknown; call: SampleCall }
+import type { GroupOperation, GroupOutcome } from './group-form-state'
 
 /** The raw body is shown as received, except that tokens stay masked like everywhere else. */
 function maskTokens(value: unknown): unknown {

@@ -1,9 +1,15 @@
 import { create } from 'zustand'
 import type { CatalogEntry } from '../../../src-shared/catalog/schemas'
+import type { GroupCallResult } from '../../../src-shared/ipc/group-calls'
+import type { SampleCall } from '../../../src-shared/user-api/code-samples'
 import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
-import type { GroupOutcome } from './ResultPanel'
 
 export type GroupOperation = 'getOrCreate' | 'update' | 'rotateToken'
+
+/** What the last call did, as the result panel shows it. */
+export type GroupOutcome =
+  | { kind: 'success'; operation: GroupOperation; result: GroupCallResult; call: SampleCall }
+  | { kind: 'error'; operation: GroupOperation; code: string; message: string; details: unknown; call: SampleCall }
 
 export interface GroupFields {
   userGroupId: string

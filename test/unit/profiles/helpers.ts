@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { SafeStorageLike } from '../../../src-main/app-services'
+import type { SafeStorageLike } from '../../../src-main/ports'
 import { openProfileStore } from '../../../src-main/profiles/profile-store'
 import { openSecretVault } from '../../../src-main/profiles/vault'
 import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/storage/app-database'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createRouter, type Handlers } from '../../../src-main/router'
-import type { SafeStorageLike } from '../../../src-main/app-services'
+import type { SafeStorageLike } from '../../../src-main/ports'
 import { createProfileHandlers } from '../../../src-main/profiles/profile-handlers'
 import { ProfilesExportSchema, type TokenStorage } from '../../../src-shared/profiles/schemas'
 import { fakeSafeStorage, filesUnder, openProfiles, tempDataDir } from './helpers'

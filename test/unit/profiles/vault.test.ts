@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import type { SafeStorageLike } from '../../../src-main/app-services'
+import type { SafeStorageLike } from '../../../src-main/ports'
 import { openSecretVault } from '../../../src-main/profiles/vault'
 import { openAppDatabase } from '../../../src-main/storage/app-database'
 import { failureOf } from '../../helpers/failure-of'

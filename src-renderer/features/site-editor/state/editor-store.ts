@@ -1,7 +1,6 @@
 import { temporal } from 'zundo'
 import { create, useStore } from 'zustand'
 import type { FileVersion, SavedSiteFile } from '../../../../src-shared/ipc/site-calls'
-import type { DocsLookup, ImageCheck, OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
 import { findDuplicateKeys, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
 import { parseJsonText, type JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
@@ -9,7 +8,7 @@ import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { addsKeys, applyValueChanges, diffValues, KeyPositions, type ValueChange } from '../../../../src-shared/site-config/text-edits'
 import { detectConfigFormat, type ConfigFormat } from '../../../../src-shared/site-config/config-format'
 import { setIn, type Path } from './json-path'
-import { problemIndexFor, type ProblemIndex } from './problem-index'
+import { problemIndexFor, type DocsContext, type ProblemIndex } from './problem-index'
 import { refBaseline, refFilesFor } from './ref-store'
 
 /** The file behind what is being edited. */
@@ -40,14 +39,6 @@ export interface EditorContent {
   duplicates: readonly DuplicateKey[]
   /** docs.json `$ref` files edited in the editor, by ref: their text now (the rest are as loaded, in ref-store.ts). */
   refTexts: Readonly<Record<string, string>>
-}
-
-/** The document's docs folder as last indexed, and its OpenAPI files' checks: not part of undo. */
-export interface DocsContext {
-  lookup: DocsLookup
-  openapi: readonly OpenApiCheck[]
-  /** The images the document names, checked for being there and being images. */
-  images?: readonly ImageCheck[]
 }
 
 export interface EditorState extends EditorContent {

@@ -1,6 +1,6 @@
 import { checkConfig, type ConfigFormat } from '../../../../src-shared/site-config/config-format'
 import type { DocsCheckCache } from '../../../../src-shared/site-config/docs-validate'
-import { docsProblems } from '../../../../src-shared/site-config/docs-files'
+import { docsProblems, type DocsLookup, type ImageCheck, type OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs, type RefFile } from '../../../../src-shared/site-config/refs'
 import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath } from '../../../../src-shared/site-config/format'
@@ -8,9 +8,16 @@ import { jsonErrorSentence, type JsonSyntaxError } from '../../../../src-shared/
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { mintlifySuggestion } from '../../../../src-shared/site-config/rule-suggestion'
 import { checkSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
-import type { DocsContext } from './editor-store'
 import { parseProblemPath } from '../../../../src-shared/site-config/format'
 import type { Path } from './json-path'
+
+/** The document's docs folder as last indexed, and its OpenAPI files' checks: not part of undo. */
+export interface DocsContext {
+  lookup: DocsLookup
+  openapi: readonly OpenApiCheck[]
+  /** The images the document names, checked for being there and being images. */
+  images?: readonly ImageCheck[]
+}
 
 export type ProblemSeverity = 'error' | 'warning' | 'info'
 
