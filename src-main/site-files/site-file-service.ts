@@ -12,7 +12,7 @@ import type {
   SiteDraft,
   SiteDraftSummary,
 } from '../../src-shared/ipc/site-calls'
-import { API_REFERENCE_FILE, isLoopbackUrl } from '../../src-shared/site-config/api-reference'
+import { API_REFERENCE_FILE } from '../../src-shared/site-config/api-reference'
 import { apiReferenceGroups, apiReferencePageText } from '../../src-shared/site-config/api-reference-pages'
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
@@ -29,6 +29,7 @@ import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
+import { isLoopbackUrl } from '../../src-shared/net/loopback'
 
 export interface SaveRequest {
   documentId: string

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { ConnectionOptions } from 'node:tls'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { isLoopbackHostname } from '../../src-shared/profiles/schemas'
+import { isLoopbackHostname } from '../../src-shared/net/loopback'
 
 /*
  * The team database's address, as an operator or an admin gives it:

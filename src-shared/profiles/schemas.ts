@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { EnvironmentTagSchema } from '../user-api/schemas'
+import { isLoopbackHostname } from '../net/loopback'
 
 /*
  * Connection profiles as both sides see them. Each field is written once here and every shape
@@ -38,15 +39,6 @@ export const EnvironmentLabelSchema = z.string().trim().max(40, 'An environment 
  */
 export const EnvironmentKindSchema = z.enum(['customer', 'testing', 'unspecified'])
 export type EnvironmentKind = z.infer<typeof EnvironmentKindSchema>
-
-const LOOPBACK_HOSTNAMES = new Set(['localhost', '[::1]'])
-const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
-
-/** `hostname` as the URL parser gives it (IPv4 normalised, IPv6 in brackets). */
-export function isLoopbackHostname(hostname: string): boolean {
-  const host = hostname.toLowerCase()
-  return LOOPBACK_HOSTNAMES.has(host) || IPV4_LOOPBACK.test(host)
-}
 
 /**
  * The one base-URL rule, for profiles, the client, the CLI's --base-url and --server: why a text
@@ -92,7 +84,7 @@ export function sameOrigin(a: string, b: string): boolean {
 
 /**
  * A sentence for the profile form when plain http leaves this computer, or undefined. Loopback
- * (127.0.0.0/8, ::1, localhost) is exempt: the traffic never reaches a network.
+ * (net/loopback.ts) is exempt: the traffic never reaches a network.
  */
 export function baseUrlWarning(baseUrl: string): string | undefined {
   if (!URL.canParse(baseUrl)) return undefined

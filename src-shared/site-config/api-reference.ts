@@ -22,16 +22,6 @@ export const API_REFERENCE_AUTH = {
   inputPrefix: 'Token ',
 } as const satisfies Required<Pick<z.input<typeof ApiAuthSchema>, 'method' | 'name' | 'inputPrefix'>>
 
-/** Whether a base URL only this computer can reach: a published site or API reference must not point readers there. */
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '')
-    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0'
-  } catch {
-    return false
-  }
-}
-
 export interface ApiReferenceOptions {
   /** The base URL to write into `api.baseUrl`, or null to leave it as it is. */
   baseUrl: string | null

@@ -8,8 +8,8 @@ import { createAppServices, type AppServices } from '../../../src-main/app-servi
 import { startWebServer, type WebServer } from '../../../src-main/web/web-server'
 import { contract, type CallName } from '../../../src-shared/ipc/contract'
 import { AppErrorSchema } from '../../../src-shared/ipc/result'
-import { isLoopbackHostname } from '../../../src-shared/profiles/schemas'
 import { arbitraryNear, mutated, type JsonSchema } from '../../helpers/json-schema-arbitrary'
+import { isLoopbackHostname } from '../../../src-shared/net/loopback'
 
 /*
  * Every call of the contract, fuzzed through the real browser-mode transport: the HTTP host on

@@ -3,7 +3,6 @@ import type { ApiReferenceTarget } from '../../../../src-shared/ipc/site-calls'
 import {
   API_REFERENCE_FILE,
   baseUrlListToChoose,
-  isLoopbackUrl,
   planApiReference,
   type ApiReferenceField,
 } from '../../../../src-shared/site-config/api-reference'
@@ -15,6 +14,7 @@ import { useEditor } from '../state/editor-store'
 import { folderOf, formatWhen } from './format-time'
 import { Modal } from './Modal'
 import { TextDiff } from './TextDiff'
+import { isLoopbackUrl } from '../../../../src-shared/net/loopback'
 
 const FIELD_LABELS: Record<string, string> = { openapi: 'OpenAPI file', 'api.baseUrl': 'API › Base URL', 'api.auth': 'API › Authentication' }
 
