@@ -148,7 +148,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       notices: [...notices, ...vault.notices(), ...profiles.notices()],
     }),
     ...profileHandlers,
-    ...createGroupHandlers(groups, catalog, activity, () => profiles.activeId()),
+    ...createGroupHandlers(groups, catalog, activity),
     ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events, ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}) }),
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
     ...createTeamHandlers(team, () => profiles.activeId()),

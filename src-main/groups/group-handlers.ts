@@ -6,8 +6,8 @@ import type { GroupService } from './group-service'
 
 const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', jsonl: 'application/x-ndjson; charset=utf-8' } as const
 
-export function createGroupHandlers(groups: GroupService, catalog: GroupCatalog, activity: ActivityLog, activeProfileId: () => string | null): HandlersFor<typeof groupCalls> {
-  const profileOrActive = (profileId: string | undefined) => profileId ?? activeProfileId() ?? ''
+export function createGroupHandlers(groups: GroupService, catalog: GroupCatalog, activity: ActivityLog): HandlersFor<typeof groupCalls> {
+  const profileOrActive = (profileId: string | undefined) => groups.profileNamedOrActive(profileId) ?? ''
   return {
     'profiles.testConnection': ({ id }) => groups.testConnection(id),
     'groups.getOrCreate': ({ profileId, request }) => groups.getOrCreate(profileId, request),

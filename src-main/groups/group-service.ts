@@ -124,8 +124,12 @@ export function createGroupService(deps: GroupServiceDeps) {
   const now = deps.now ?? (() => new Date())
   const createClient = deps.createClient ?? ((connection: Connection) => createUserApiClient(connection))
 
+  /** The one rule for which profile a call means: the one it names, else the active one, else none. */
+  const profileNamedOrActive = (profileId: string | undefined): string | null => profileId ?? profiles.activeId()
+
+  /** A call that sends needs a profile that exists; the sentence says where to choose one. */
   const profileIdOrActive = (profileId: string | undefined): string => {
-    const id = profileId ?? profiles.activeId()
+    const id = profileNamedOrActive(profileId)
     if (!id) throw new AppErrorException('refused', 'No connection profile is active. Choose one on the Profiles screen.')
     profiles.get(id)
     return id
@@ -339,6 +343,9 @@ export function createGroupService(deps: GroupServiceDeps) {
   }
 
   const service = {
+    /** For reading the catalog: the profile the query means, or null with none active (an empty list, no error). */
+    profileNamedOrActive,
+
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const id = profileIdOrActive(profileId)
       const previous = catalog.get(id, request.user_group_id)
