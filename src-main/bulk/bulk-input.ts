@@ -2,7 +2,8 @@ import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseErro
 import Papa from 'papaparse'
 import { MAX_BULK_ROWS, type BulkFormat, type BulkKind, type BulkProblem } from '../../src-shared/bulk/schemas'
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
-import { GetOrCreateRequestSchema, userGroupIdProblem, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
+import { checkOutgoing } from '../../src-shared/user-api/outgoing'
+import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 
 /** One row of the input, validated with the shared request schema, and the line it starts on. */
 export interface BulkRow {
@@ -95,24 +96,19 @@ function checkRecord(record: RawRecord, kind: BulkKind, problems: BulkProblem[])
   }
   if (record.broken?.size) return null
   const fields = kind === 'rotate' ? { user_group_id: (value as { user_group_id?: unknown }).user_group_id } : value
-  const parsed = GetOrCreateRequestSchema.safeParse(fields)
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const [column, ...rest] = issue.path.map(String)
-      const where = rest.length ? `${rest.join('.')}: ` : ''
-      const message = issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} of a request: use user_group_id, name, mapping and properties.` : `${where}${issue.message}.`
-      problems.push({ line, ...(column ? { column } : {}), message: column === 'user_group_id' && issue.code !== 'unrecognized_keys' ? `user_group_id: ${issue.message}.` : message })
-    }
-    return null
+  // The one outgoing check (the client's at send): a row that would be refused there is refused in the plan.
+  const checked = checkOutgoing('getOrCreate', fields)
+  if (checked.ok) return checked.value
+  for (const issue of checked.issues) {
+    const [column, ...rest] = issue.path
+    if (issue.kind === 'user_group_id') problems.push({ line, column: 'user_group_id', message: issue.message })
+    else if (issue.unknownKeys) {
+      const keys = issue.unknownKeys
+      problems.push({ line, message: `${keys.join(', ')} ${keys.length === 1 ? 'is not a field' : 'are not fields'} of a request: use user_group_id, name, mapping and properties.` })
+    } else if (column === 'user_group_id') problems.push({ line, column, message: `user_group_id: ${issue.message}.` })
+    else problems.push({ line, ...(column ? { column } : {}), message: `${rest.length ? `${rest.join('.')}: ` : ''}${issue.message}.` })
   }
-  // The one rule the client applies at send (control characters, NUL and bidi overrides
-  // included): a row that would be refused there is refused in the plan.
-  const idProblem = userGroupIdProblem(parsed.data.user_group_id)
-  if (idProblem) {
-    problems.push({ line, column: 'user_group_id', message: idProblem })
-    return null
-  }
-  return parsed.data
+  return null
 }
 
 function csvRecords(text: string, problems: BulkProblem[]): RawRecord[] {

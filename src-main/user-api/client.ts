@@ -1,15 +1,12 @@
 import type { z } from 'zod'
+import { checkOutgoing, type OutgoingOperation } from '../../src-shared/user-api/outgoing'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import {
-  GetOrCreateRequestSchema,
   GetOrCreateResponseSchema,
-  RotateTokenRequestSchema,
   RotateTokenResponseSchema,
-  UpdateRequestSchema,
   UpdateResponseSchema,
   userApiUrl,
-  userGroupIdProblem,
   type GetOrCreateRequest,
   type GetOrCreateResponse,
   type RotateTokenRequest,
@@ -70,33 +67,25 @@ export interface UserApiClient {
   rotateToken(request: RotateTokenRequest): Promise<UserApiCallResult<RotateTokenResponse>>
 }
 
-interface OperationSpec<Req, Res extends { user_group: { token: string } }> {
-  operation: Operation
+interface OperationSpec<Res extends { user_group: { token: string } }> {
+  operation: Operation & OutgoingOperation
   method: 'GET' | 'PUT' | 'POST'
-  requestSchema: z.ZodType<Req>
   responseSchema: z.ZodType<Res>
-  /** The user_group_id the request names, checked against the app's id rule before sending. */
-  idOf?: (request: Req) => string
 }
 
-const GET_OR_CREATE: OperationSpec<GetOrCreateRequest, GetOrCreateResponse> = {
+const GET_OR_CREATE: OperationSpec<GetOrCreateResponse> = {
   operation: 'getOrCreate',
   method: 'GET',
-  requestSchema: GetOrCreateRequestSchema,
   responseSchema: GetOrCreateResponseSchema,
-  idOf: (request) => request.user_group_id,
 }
-const UPDATE: OperationSpec<UpdateRequest, UpdateResponse> = {
+const UPDATE: OperationSpec<UpdateResponse> = {
   operation: 'update',
   method: 'PUT',
-  requestSchema: UpdateRequestSchema,
   responseSchema: UpdateResponseSchema,
-  idOf: (request) => request.user_group_id,
 }
-const ROTATE_TOKEN: OperationSpec<RotateTokenRequest, RotateTokenResponse> = {
+const ROTATE_TOKEN: OperationSpec<RotateTokenResponse> = {
   operation: 'rotateToken',
   method: 'POST',
-  requestSchema: RotateTokenRequestSchema,
   responseSchema: RotateTokenResponseSchema,
 }
 
@@ -119,12 +108,15 @@ function checkOptions(options: UserApiClientOptions): void {
     throw new AppErrorException('invalid_input', 'The response size limit must be a positive whole number of bytes.')
 }
 
-function validateRequest<Req>(schema: z.ZodType<Req>, request: unknown, redact: Redactor): Req {
-  const parsed = schema.safeParse(request)
-  if (parsed.success) return parsed.data
-  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
-  const listed = issues.map((issue) => `${issue.path || 'the request'}: ${issue.message}`).join('; ')
-  throw redactException(new AppErrorException('invalid_input', `The request was not sent: ${listed}.`, { issues }), redact)
+/** The one outgoing check (src-shared/user-api/outgoing.ts), as the client's refusal. */
+function validateRequest<Op extends OutgoingOperation>(operation: Op, request: unknown, redact: Redactor) {
+  const checked = checkOutgoing(operation, request)
+  if (checked.ok) return checked.value
+  const issues = checked.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+  const listed = checked.issues
+    .map((issue) => (issue.kind === 'user_group_id' ? issue.message : `${issue.path.join('.') || 'the request'}: ${issue.message}`))
+    .join('; ')
+  throw redactException(new AppErrorException('invalid_input', `The request was not sent: ${listed}${/[.!?]$/.test(listed) ? '' : '.'}`, { issues }), redact)
 }
 
 /**
@@ -175,11 +167,9 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
     'Accept-Encoding': ACCEPT_ENCODING,
   }
 
-  async function call<Req, Res extends { user_group: { token: string } }>(spec: OperationSpec<Req, Res>, request: Req, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
+  async function call<Res extends { user_group: { token: string } }>(spec: OperationSpec<Res>, request: unknown, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
     const redact = createRedactor([options.apiToken, ...extraSecrets, ...proxySecrets])
-    const valid = validateRequest(spec.requestSchema, request, redact)
-    const idProblem = spec.idOf && userGroupIdProblem(spec.idOf(valid))
-    if (idProblem) throw new AppErrorException('invalid_input', `The request was not sent: ${idProblem}`, { issues: [{ path: 'user_group_id', message: idProblem }] })
+    const valid = validateRequest(spec.operation, request, redact)
     const body = JSON.stringify(valid)
     // A pooled socket the server is closing as we write would turn into a false "outcome unknown".
     const ownConnection = spec.operation === 'rotateToken'
