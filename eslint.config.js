@@ -1,5 +1,6 @@
 import { builtinModules } from 'node:module'
 import js from '@eslint/js'
+import prettier from 'eslint-config-prettier'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
@@ -73,4 +74,6 @@ export default tseslint.config(
       { group: ['electron'], message: 'Only the Electron shell imports electron; pass what you need in.' },
     ]),
   },
+  // Layout is Prettier's (npm run format:check): no rule of ESLint's may disagree with it.
+  prettier,
 )

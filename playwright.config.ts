@@ -1,11 +1,14 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/helpers/chromium'
 
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
+  // Each test starts its own browser-mode app on a free port with its own data folder, so files
+  // run side by side, one worker per core; the tests inside a file stay in order.
   fullyParallel: false,
-  workers: 1,
+  workers: availableParallelism(),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -8,12 +8,13 @@ import type { CliIo } from '../../../src-main/cli/usage'
 import { convertMintToDocs } from '../../../src-shared/site-config/convert-mint'
 import { formatProblemPath } from '../../../src-shared/site-config/format'
 import { tempDir } from '../site-files/helpers'
+import { findCorpus } from '../../helpers/corpus'
 
 // mint.json → docs.json on the 179 real files: what Mintlify accepts converts to a docs.json it
 // accepts, and no setting is lost without its name.
-const REAL_WORLD = join(import.meta.dirname, '../../../../shared/realworld/mint')
-const hasCorpus = existsSync(REAL_WORLD)
-if (!hasCorpus) console.warn(`Skipping the mint.json conversion corpus tests: ${REAL_WORLD} is not there.`)
+const MINT = findCorpus('mint')
+const REAL_WORLD = MINT.dir ?? ''
+const hasCorpus = MINT.dir !== null
 const corpus = hasCorpus
   ? readdirSync(REAL_WORLD)
       .sort()
@@ -31,7 +32,7 @@ function leaves(value: unknown, path: (string | number)[] = [], found: { path: (
   return found
 }
 
-describe.skipIf(!hasCorpus)('converting the real mint.json files', () => {
+describe.skipIf(!hasCorpus)(`converting the real mint.json files${MINT.skipNote}`, () => {
   const accepted = corpus.filter(({ value }) => validateMintConfig(structuredClone(value)).success)
 
   it('every one Mintlify accepts becomes a docs.json Mintlify accepts (its own converter: 164 of 170)', () => {

@@ -1,17 +1,18 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { docsConfigJsonSchema, validateDocsConfig } from '@mintlify/validation'
 import Ajv from 'ajv'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkDocsConfig } from '../../../src-shared/site-config/docs-validate'
+import { findCorpus } from '../../helpers/corpus'
 
 // docs.json's validator held to Mintlify's own (@mintlify/validation, a dev dependency loaded
 // only by tests) on the 121 real files and on thousands of files made from them by one change
 // each; and to Mintlify's published JSON Schema, which refuses unknown keys the validator accepts.
-const CORPUS = join(import.meta.dirname, '../../../../shared/realworld-docsjson/files')
-const hasCorpus = existsSync(CORPUS)
-if (!hasCorpus) console.warn(`Skipping the docs.json corpus tests: ${CORPUS} is not there.`)
+const DOCS_JSON = findCorpus('docsjson')
+const CORPUS = DOCS_JSON.dir ?? ''
+const hasCorpus = DOCS_JSON.dir !== null
 const corpus = hasCorpus
   ? readdirSync(CORPUS)
       .sort()
@@ -19,7 +20,7 @@ const corpus = hasCorpus
   : []
 const MINIMAL = { theme: 'mint', name: 'Acme', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }
 
-describe.skipIf(!hasCorpus)('docs.json verdicts on the shared corpus', () => {
+describe.skipIf(!hasCorpus)(`docs.json verdicts on the shared corpus${DOCS_JSON.skipNote}`, () => {
   it('agree with Mintlify’s validator on every one of the 121 files', () => {
     const differences = corpus.filter(({ value }) => checkDocsConfig(value).valid !== validateDocsConfig(structuredClone(value)).success).map(({ name }) => name)
     expect(corpus).toHaveLength(121)

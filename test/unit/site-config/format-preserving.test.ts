@@ -6,13 +6,15 @@ import { appendItem, moveItem, removeItem, setIn } from '../../../src-renderer/f
 import { parseJsonText } from '../../../src-shared/site-config/json-text'
 import { detectTextStyle, diffValues, editText, KeyPositions } from '../../../src-shared/site-config/text-edits'
 import { siteFiles, tempDir } from '../site-files/helpers'
+import { findCorpus } from '../../helpers/corpus'
 
 // "Nothing changes but what was changed": on the real-world-shaped fixtures (tabs, 4 spaces,
 // CRLF, a BOM, inline arrays, nested groups, duplicate keys) and on 179 real mint.json files.
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/site-config/real-world-shaped')
 // The shared folder beside the checkout holds the 179 real files; without it these tests are skipped.
-const REAL_WORLD = join(import.meta.dirname, '../../../../shared/realworld/mint')
+const MINT = findCorpus('mint')
+const REAL_WORLD = MINT.dir ?? ''
 
 const BOM = '\uFEFF'
 const valueOf = (text: string) => {
@@ -38,7 +40,7 @@ async function filesIn(folder: string) {
 }
 
 const fixtures = await filesIn(FIXTURES)
-const realWorld = await filesIn(REAL_WORLD).catch(() => [])
+const realWorld = MINT.dir ? await filesIn(MINT.dir) : []
 
 describe('an unedited save is byte-identical', () => {
   it.each(fixtures.map(({ name }) => name))('%s', async (name) => {
@@ -51,7 +53,7 @@ describe('an unedited save is byte-identical', () => {
     expect(await readFile(path)).toEqual(await readFile(join(FIXTURES, name)))
   })
 
-  it.runIf(realWorld.length > 0)('for all 179 real mint.json files', async () => {
+  it.runIf(realWorld.length > 0)(`for all 179 real mint.json files${MINT.skipNote}`, async () => {
     const [dataDir, workDir] = await Promise.all([tempDir('ec-fp-data-'), tempDir('ec-fp-work-')])
     const service = siteFiles(dataDir)
     let identical = 0
@@ -152,7 +154,7 @@ describe('a one-field edit is a one-hunk diff in the file’s own layout', () =>
     expect(typedAgain).toBe(text)
   })
 
-  it.runIf(realWorld.length > 0)('on all 179 real files: one-line renames, and additions as one block at the end of the object', () => {
+  it.runIf(realWorld.length > 0)(`on all 179 real files: one-line renames, and additions as one block at the end of the object${MINT.skipNote}`, () => {
     let oneHunk = 0
     for (const { bytes } of realWorld) {
       const text = textOf(bytes)

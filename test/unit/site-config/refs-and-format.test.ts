@@ -1,13 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkConfig, detectConfigFormat } from '../../../src-shared/site-config/config-format'
 import { checkDocsConfig, type DocsCheckCache } from '../../../src-shared/site-config/docs-validate'
 import { applyValueChanges, diffValues } from '../../../src-shared/site-config/text-edits'
 import { locateInFiles, refsIn, resolveRefs, type RefFile } from '../../../src-shared/site-config/refs'
+import { findCorpus } from '../../helpers/corpus'
 
-const CORPUS = join(import.meta.dirname, '../../../../shared/realworld-docsjson/files')
-const hasCorpus = existsSync(CORPUS)
+const DOCS_JSON = findCorpus('docsjson')
+const CORPUS = DOCS_JSON.dir ?? ''
+const hasCorpus = DOCS_JSON.dir !== null
 const MINIMAL = { theme: 'mint', name: 'Acme', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }
 const files = (entries: Record<string, unknown>) => new Map<string, RefFile>(Object.entries(entries).map(([path, value]) => [path, { ok: true, value }]))
 
@@ -25,7 +27,7 @@ describe('the format of a file', () => {
     expect(detectConfigFormat('text', null)).toBe('site')
   })
 
-  it.skipIf(!hasCorpus)('is docs.json for all 121 real docs.json files, and site for the template', () => {
+  it.skipIf(!hasCorpus)(`is docs.json for all 121 real docs.json files, and site for the template${DOCS_JSON.skipNote}`, () => {
     const found = readdirSync(CORPUS).map((name) => detectConfigFormat(JSON.parse(readFileSync(join(CORPUS, name), 'utf8').replace(/^\uFEFF/, '')), name.replace(/^.*__/, '')))
     expect(found.filter((format) => format !== 'docs')).toEqual([])
   })
@@ -76,7 +78,7 @@ describe('$ref', () => {
   })
 })
 
-describe.skipIf(!hasCorpus)('the shared corpus in the editor’s terms', () => {
+describe.skipIf(!hasCorpus)(`the shared corpus in the editor’s terms${DOCS_JSON.skipNote}`, () => {
   const corpus = hasCorpus ? readdirSync(CORPUS).sort().map((name) => ({ name, text: readFileSync(join(CORPUS, name), 'utf8') })) : []
 
   it('a one-field edit changes one line of every file, whatever its layout', () => {

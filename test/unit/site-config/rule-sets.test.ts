@@ -7,10 +7,12 @@ import { mintlifySuggestion } from '../../../src-shared/site-config/rule-suggest
 import { SiteConfigSchema } from '../../../src-shared/site-config/schema'
 import { checkSiteConfig, checkSiteConfigText, validateSiteConfig } from '../../../src-shared/site-config/validate'
 import { MINIMAL_CONFIG } from './spec-table'
+import { findCorpus } from '../../helpers/corpus'
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/site-config/real-world-shaped')
 // The shared folder beside the checkout holds the 179 real files; without it these tests are skipped.
-const REAL_WORLD = join(import.meta.dirname, '../../../../shared/realworld/mint')
+const MINT = findCorpus('mint')
+const REAL_WORLD = MINT.dir ?? ''
 const fixture = (name: string) => readFile(join(FIXTURES, name), 'utf8')
 const paths = (problems: { path: string }[]) => problems.map((problem) => problem.path)
 
@@ -122,8 +124,8 @@ describe('the names, held to @mintlify/validation’s own mint.json schema', () 
   })
 })
 
-describe('on the 179 real mint.json files', async () => {
-  const names = (await readdir(REAL_WORLD).catch(() => [] as string[])).filter((name) => name.endsWith('.json'))
+describe(`on the 179 real mint.json files${MINT.skipNote}`, async () => {
+  const names = (MINT.dir ? await readdir(MINT.dir) : []).filter((name) => name.endsWith('.json'))
   const files = await Promise.all(names.map(async (name) => ({ name, text: await readFile(join(REAL_WORLD, name), 'utf8') })))
 
   it.runIf(files.length > 0)('valid under each rule set: 49 spec, 173 Mintlify-compatible, and every file Mintlify accepts is accepted', () => {

@@ -1,5 +1,5 @@
 import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
-import { existsSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runValidate } from '../../../src-main/cli/validate-command'
@@ -9,9 +9,11 @@ import { checkPages } from '../../../src-main/site-files/page-checks'
 import { docsLookup, docsProblems } from '../../../src-shared/site-config/docs-files'
 import { failureOf } from '../../helpers/failure-of'
 import { siteFiles, tempDir } from './helpers'
+import { findCorpus } from '../../helpers/corpus'
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/site-config/docs-json-site')
-const CORPUS = join(import.meta.dirname, '../../../../shared/realworld-docsjson/files')
+const DOCS_JSON = findCorpus('docsjson')
+const CORPUS = DOCS_JSON.dir ?? ''
 
 async function site() {
   const root = await tempDir('ec-docs-json-site-')
@@ -123,7 +125,7 @@ describe('$ref files through the site editor’s calls', () => {
   })
 })
 
-describe.skipIf(!existsSync(CORPUS))('validate on every real docs.json', () => {
+describe.skipIf(!DOCS_JSON.dir)(`validate on every real docs.json${DOCS_JSON.skipNote}`, () => {
   it('answers for all 121 without a crash, with a line for each problem in --json', { timeout: 120_000 }, async () => {
     const names = readdirSync(CORPUS).sort()
     const { io, out } = capture()

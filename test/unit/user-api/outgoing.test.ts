@@ -26,7 +26,7 @@ it('the client and the bulk plan refuse exactly the ids the one check refuses, w
   const client = createUserApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiToken: 'tok_outgoing_1234', timeoutMs: 2000 })
   for (const id of IDS) {
     const checked = checkOutgoing('getOrCreate', { user_group_id: id })
-    const plan = parseBulkInput(JSON.stringify([{ user_group_id: id }]), 'rows.json', 'create')
+    const plan = parseBulkInput(JSON.stringify([{ user_group_id: id }]), 'rows.json', 'apply')
     expect(plan.rows.length === 1, JSON.stringify(id)).toBe(checked.ok)
     const before = requests
     const refusal = await client.getOrCreate({ user_group_id: id }).then(
