@@ -3,6 +3,7 @@ import Papa from 'papaparse'
 import { MAX_BULK_ROWS, type BulkFormat, type BulkKind, type BulkProblem } from '../../src-shared/bulk/schemas'
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
 import { GetOrCreateRequestSchema, userGroupIdProblem, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
+import { plural } from '../../src-shared/text/plural'
 
 /** One row of the input, validated with the shared request schema, and the line it starts on. */
 export interface BulkRow {
@@ -149,7 +150,7 @@ function csvRecords(text: string, problems: BulkProblem[]): RawRecord[] {
     const value: Partial<Record<CsvColumn, unknown>> = {}
     const broken = new Set<string>()
     if (cells.length !== columns.length) {
-      problems.push({ line, message: `This row has ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'}; the header has ${columns.length}.` })
+      problems.push({ line, message: `This row has ${plural(cells.length, 'cell')}; the header has ${columns.length}.` })
       broken.add('*')
     }
     columns.forEach((column, at) => {

@@ -8,6 +8,7 @@ import { isPlainObject } from '../../src-shared/site-config/schema'
 import { readConfigText } from '../../src-shared/site-config/validate'
 import { currentVersion, readRegularFile, writeTextAtomically } from '../site-files/file-access'
 import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { plural } from '../../src-shared/text/plural'
 
 interface ConvertResult {
   out: string | null
@@ -77,7 +78,7 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
   if (out === null) io.stdout(conversion.text.replace(/\r?\n$/, ''))
   for (const note of conversion.changed) io.stderr(`changed: ${note.path}: ${note.message}`)
   for (const note of conversion.dropped) io.stderr(`not carried: ${note.path}: ${note.message}`)
-  const summary = `${conversion.dropped.length} setting${conversion.dropped.length === 1 ? '' : 's'} not carried, ${conversion.changed.length} carried with a change.`
+  const summary = `${plural(conversion.dropped.length, 'setting')} not carried, ${conversion.changed.length} carried with a change.`
   io.stderr(out === null ? summary : `Wrote ${values.out}: ${summary}`)
   return 0
 }

@@ -20,6 +20,7 @@ import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
 import { createUserApiClient } from '../user-api/client'
 import { profileNamed, UsageError, type CliIo, TOKEN_ENV, type JsonEnvelope } from './usage'
+import { plural } from '../../src-shared/text/plural'
 
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
 async function readInput(path: string, encoding: InputEncoding): Promise<string> {
@@ -138,7 +139,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     let runId = earlier && (earlier.sent || earlier.state !== 'planned') ? earlier.id : undefined
     if (runId && !values.resume) {
       const left = services.bulk.tallies(runId).pending
-      throw new UsageError(`An earlier run of ${fileName} stopped with ${left} ${left === 1 ? 'row' : 'rows'} not sent: add --resume to go on from there.`)
+      throw new UsageError(`An earlier run of ${fileName} stopped with ${plural(left, 'row')} not sent: add --resume to go on from there.`)
     }
     if (runId) say(`Resuming the run of ${fileName}: ${services.bulk.tallies(runId).pending} rows left to send.`)
     else {
@@ -150,7 +151,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       if (plan.problemCount > plan.problems.length) say(`… and ${plan.problemCount - plan.problems.length} more problems.`)
       const valid = plan.planned.total
       if (plan.problemCount > 0 && !values['exclude-invalid']) {
-        const sentence = `${fileName} has ${plan.problemCount} ${plan.problemCount === 1 ? 'problem' : 'problems'}: fix ${plan.problemCount === 1 ? 'it' : 'them'}, or add --exclude-invalid to send the ${valid} valid ${valid === 1 ? 'row' : 'rows'}.`
+        const sentence = `${fileName} has ${plural(plan.problemCount, 'problem')}: fix ${plan.problemCount === 1 ? 'it' : 'them'}, or add --exclude-invalid to send the ${plural(valid, 'valid row')}.`
         if (values.json) envelope(io, { ok: false, error: { code: 'invalid_input', message: sentence, details: { problems: plan.problemCount } } })
         else io.stderr(sentence)
         return 2

@@ -28,6 +28,7 @@ import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
+import { plural } from '../../src-shared/text/plural'
 
 export interface SaveRequest {
   documentId: string
@@ -95,8 +96,6 @@ export interface SiteFileServiceOptions {
 
 /** A file's document id: the same path gives the same id in every session, so its draft is found again. */
 export const documentIdForPath = (path: string) => `file-${createHash('sha256').update(path).digest('hex').slice(0, 40)}`
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /**
  * The API reference is public documentation, published with the site: readable by all like the

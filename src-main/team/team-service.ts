@@ -13,6 +13,7 @@ import type { TeamRuntime } from './team-runtime'
 import { TeamRunLeases } from './team-run-leases'
 import { forgetTeam, readSyncState, readTeamSettings, writeTeamSettings, type TeamSettings } from './team-settings'
 import { parseTeamUrl, serverKey } from './team-url'
+import { plural } from '../../src-shared/text/plural'
 
 /*
  * Team mode as the rest of the app sees it. One person's mode (no team joined) reads one setting
@@ -166,7 +167,7 @@ export function createTeamService(deps: TeamServiceDeps) {
         const why = runtime?.publisher.lastError ? ` (${runtime.publisher.lastError.replace(/\.$/, '')})` : ''
         throw new AppErrorException(
           'refused',
-          `${left} ${left === 1 ? 'call' : 'calls'} recorded here ${left === 1 ? 'has' : 'have'} not reached the team’s audit log yet${why}: leave once the team database answers, or discard ${left === 1 ? 'it' : 'them'} (--discard-unpublished).`,
+          `${plural(left, 'call')} recorded here ${left === 1 ? 'has' : 'have'} not reached the team’s audit log yet${why}: leave once the team database answers, or discard ${left === 1 ? 'it' : 'them'} (--discard-unpublished).`,
           { outboxBacklog: left },
         )
       }

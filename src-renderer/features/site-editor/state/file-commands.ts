@@ -9,6 +9,7 @@ import { showTextPosition } from './view-store'
 import { closeDocument, isUnsaved, loadDocument, markRefsSaved, markSaved, replaceText, updateDocument, useEditor } from './editor-store'
 import { useRefFiles } from './ref-store'
 import { usesFileDialogs } from '../../../lib/file-dialogs'
+import { plural } from '../../../../src-shared/text/plural'
 
 // The File commands. Each reports its outcome itself (a toast, a dialog, a banner) so that a
 // button, a shortcut and a dialog can all just call it.
@@ -241,7 +242,7 @@ export async function exportTo(target: SaveTarget) {
     const { exported } = await whileBusy(() => call('site.export', { documentId, text, byteOrderMark, rules, target }))
     if (!exported) return
     closeDialog()
-    const warnings = exported.warnings ? ` (${exported.warnings} warning${exported.warnings === 1 ? '' : 's'} left)` : ''
+    const warnings = exported.warnings ? ` (${plural(exported.warnings, 'warning')} left)` : ''
     toast.success(`Exported a valid copy to ${exported.path}${warnings}.`)
   } catch (error) {
     if (askToReplace(error, 'export', null)) return
