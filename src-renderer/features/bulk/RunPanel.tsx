@@ -50,7 +50,7 @@ export function RunPanel({ runId }: { runId: string }) {
   const [asking, setAsking] = useState(false)
 
   const items = useInfiniteQuery({
-    queryKey: [...queryKeys.bulk.items(runId), outcome, deferredSearch, pushed?.done ?? 0],
+    queryKey: queryKeys.bulk.items(runId, { outcome, search: deferredSearch, done: pushed?.done ?? 0 }),
     queryFn: ({ pageParam }) => call('bulk.items', { runId, filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) }, offset: pageParam, limit: PAGE }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => (pages.length * PAGE < last.matching ? pages.length * PAGE : undefined),

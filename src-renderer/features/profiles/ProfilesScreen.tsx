@@ -5,7 +5,7 @@ import { tokenTailHint, type ProfileView } from '../../../src-shared/profiles/sc
 import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { call } from '../../lib/api'
 import { downloadText } from '../../lib/download'
-import { PROFILES_QUERY_KEY, useProfiles } from '../../lib/profiles'
+import { useProfiles } from '../../lib/profiles'
 import { queryKeys } from '../../lib/query-keys'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
@@ -30,7 +30,7 @@ export default function ProfilesScreen() {
   const [tests, setTests] = useState<Record<string, ConnectionTest | 'pending'>>({})
   const [diagnoses, setDiagnoses] = useState<Record<string, Diagnosis | 'pending' | { error: string }>>({})
   const importInput = useRef<HTMLInputElement>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.profiles })
 
   const save = useMutation({
     mutationFn: (submit: ProfileFormSubmit) =>
