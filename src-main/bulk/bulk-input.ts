@@ -1,9 +1,9 @@
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser'
 import Papa from 'papaparse'
 import { MAX_BULK_ROWS, type BulkFormat, type BulkKind, type BulkProblem } from '../../src-shared/bulk/schemas'
+import { plural } from '../../src-shared/text/plural'
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
 import { GetOrCreateRequestSchema, userGroupIdProblem, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
-import { plural } from '../../src-shared/text/plural'
 
 /** One row of the input, validated with the shared request schema, and the line it starts on. */
 export interface BulkRow {

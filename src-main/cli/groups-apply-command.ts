@@ -13,6 +13,7 @@ import {
   type BulkTallies,
 } from '../../src-shared/bulk/schemas'
 import { decodeInput, INPUT_ENCODINGS, type InputEncoding } from '../../src-shared/bulk/decode'
+import { plural } from '../../src-shared/text/plural'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { BaseUrlSchema, isLoopbackHostname } from '../../src-shared/profiles/schemas'
 import { createAppServices } from '../app-services'
@@ -20,7 +21,6 @@ import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
 import { createUserApiClient } from '../user-api/client'
 import { profileNamed, UsageError, type CliIo, TOKEN_ENV, type JsonEnvelope } from './usage'
-import { plural } from '../../src-shared/text/plural'
 
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
 async function readInput(path: string, encoding: InputEncoding): Promise<string> {

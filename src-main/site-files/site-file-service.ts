@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { plural } from '../../src-shared/text/plural'
 import type {
   ApiReferenceTarget,
   FileVersion,
@@ -28,7 +29,6 @@ import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
-import { plural } from '../../src-shared/text/plural'
 
 export interface SaveRequest {
   documentId: string
