@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
 import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
 import { detectConfigFormat } from '../../src-shared/site-config/config-format'
@@ -45,7 +46,7 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
   try {
     text = (await readRegularFile(file, MAX_SITE_FILE_CHARACTERS)).bytes.toString('utf8').replace(/^\uFEFF/, '')
   } catch (error) {
-    return fail(2, 'file_io', `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+    return fail(2, 'file_io', `${file} cannot be read: ${messageOf(error)}`)
   }
   const read = readConfigText(text)
   if (!read.ok) return fail(2, 'invalid_config', `${file} is not valid JSON at line ${read.problem.line}, column ${read.problem.column}: fix it before converting.`)
@@ -66,7 +67,7 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
     try {
       await writeTextAtomically(out, conversion.text)
     } catch (error) {
-      return fail(1, 'file_io', `${values.out} could not be written: ${error instanceof Error ? error.message : String(error)}. Nothing was changed.`)
+      return fail(1, 'file_io', `${values.out} could not be written: ${messageOf(error)}. Nothing was changed.`)
     }
   }
 

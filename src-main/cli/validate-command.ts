@@ -1,4 +1,5 @@
 import { dirname, join, relative, resolve } from 'node:path'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
 import { AppErrorException } from '../../src-shared/ipc/result'
@@ -185,7 +186,7 @@ function unreadableReason(error: unknown): string {
     if (/is a folder/.test(error.message)) return 'it is a folder'
     return error.message.replace(/^\S+ is /, 'it is ')
   }
-  return error instanceof Error ? error.message : String(error)
+  return messageOf(error)
 }
 
 function printReport({ file, unreadable, errors, warnings }: FileReport, io: CliIo): void {

@@ -1,4 +1,5 @@
 import type { ActivityEntry } from '../../src-shared/activity/schemas'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { TeamActivityQuery, TeamGroupInfo, TeamStatus } from '../../src-shared/team/schemas'
 import { SqliteRunLeases, type LeaseOwner } from '../bulk/run-leases'
@@ -94,7 +95,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       const runs = fit.state === 'current' ? await runtime.link.liveRuns() : []
       return { ...base, connected: true, schemaVersion: fit.version, readOnly: fit.state === 'newer', problem: schemaProblem(fit), admin: who.admin, runs }
     } catch (error) {
-      return { ...base, problem: error instanceof Error ? error.message : String(error) }
+      return { ...base, problem: messageOf(error) }
     }
   }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import {
   GetOrCreateRequestSchema,
@@ -204,7 +205,7 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
       const failure =
         error instanceof AppErrorException
           ? await withCertificate(error, endpoint, route, trust, timeoutMs)
-          : new AppErrorException('internal', `The request could not be made: ${error instanceof Error ? error.message : String(error)}.`)
+          : new AppErrorException('internal', `The request could not be made: ${messageOf(error)}.`)
       if (spec.operation === 'rotateToken' && rotationOutcomeUnknown(failure)) {
         const cause = { code: failure.code, message: failure.message, details: failure.details }
         throw redactException(new AppErrorException('outcome_unknown', `${OUTCOME_UNKNOWN_SENTENCE} ${failure.message}`, { cause }), redact)

@@ -1,4 +1,5 @@
 import type { SaveTarget, SiteDocument, SiteDraft } from '../../../../src-shared/ipc/site-calls'
+import { messageOf } from '../../../../src-shared/ipc/error-message'
 import { SITE_CONFIG_TEMPLATE } from '../../../../src-shared/site-config/format'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { call, CallError } from '../../../lib/api'
@@ -16,7 +17,6 @@ import { plural } from '../../../../src-shared/text/plural'
 
 export const fileNameOf = (path: string | null) => (path === null ? 'Untitled' : (path.split(/[\\/]/).pop() ?? path))
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 const codeOf = (error: unknown) => (error instanceof CallError ? error.code : null)
 
 async function whileBusy<T>(work: () => Promise<T>): Promise<T> {
