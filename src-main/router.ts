@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { messageOf } from '../src-shared/ipc/error-message'
 import { tooDeepMessage, valueTooDeep } from '../src-shared/json/depth'
 import { contract, isCallName, type CallName, type Contract } from '../src-shared/ipc/contract'
 import type { CallSpec } from '../src-shared/ipc/define'
@@ -78,7 +79,7 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
       } catch (error) {
         if (error instanceof AppErrorException) return { ok: false, error: error.toAppError() }
         options.onInternalError?.(name, error)
-        return fail('internal', `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`)
+        return fail('internal', `${name} failed unexpectedly: ${messageOf(error)}`)
       }
     },
 

@@ -1,6 +1,7 @@
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser'
 import Papa from 'papaparse'
 import { MAX_BULK_ROWS, type BulkFormat, type BulkKind, type BulkProblem } from '../../src-shared/bulk/schemas'
+import { plural } from '../../src-shared/text/plural'
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
 import { checkOutgoing } from '../../src-shared/user-api/outgoing'
 import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
@@ -145,7 +146,7 @@ function csvRecords(text: string, problems: BulkProblem[]): RawRecord[] {
     const value: Partial<Record<CsvColumn, unknown>> = {}
     const broken = new Set<string>()
     if (cells.length !== columns.length) {
-      problems.push({ line, message: `This row has ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'}; the header has ${columns.length}.` })
+      problems.push({ line, message: `This row has ${plural(cells.length, 'cell')}; the header has ${columns.length}.` })
       broken.add('*')
     }
     columns.forEach((column, at) => {

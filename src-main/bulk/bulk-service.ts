@@ -27,6 +27,7 @@ import { BulkJournal, type ItemFilter } from './bulk-journal'
 import { countActions, planRows } from './bulk-plan'
 import { Pacer, startRun, type BulkSender, type RunControl, type RunLease, type SenderSettlement, type SentGroup } from './bulk-runner'
 import { leaseRefusal, SqliteRunLeases, type LeaseOwner, type RunLeases } from './run-leases'
+import { plural } from '../../src-shared/text/plural'
 
 /** At most this many problems travel back with a plan; the count says how many there are. */
 const PROBLEMS_SHOWN = 500
@@ -220,7 +221,7 @@ export function createBulkService(deps: BulkServiceDeps) {
             const left = journal.tallies(earlier.id).pending
             throw new AppErrorException(
               'conflict',
-              `An earlier run of ${request.fileName} stopped with ${left} ${left === 1 ? 'row' : 'rows'} not sent: resume it (or cancel it) rather than sending the file again.`,
+              `An earlier run of ${request.fileName} stopped with ${plural(left, 'row')} not sent: resume it (or cancel it) rather than sending the file again.`,
               { runId: earlier.id, pending: left },
             )
           }

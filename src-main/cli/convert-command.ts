@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
 import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
 import { detectConfigFormat } from '../../src-shared/site-config/config-format'
@@ -8,6 +9,7 @@ import { isPlainObject } from '../../src-shared/site-config/schema'
 import { readConfigText } from '../../src-shared/site-config/validate'
 import { currentVersion, readRegularFile, writeTextAtomically } from '../site-files/file-access'
 import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { plural } from '../../src-shared/text/plural'
 
 interface ConvertResult {
   out: string | null
@@ -44,7 +46,7 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
   try {
     text = (await readRegularFile(file, MAX_SITE_FILE_CHARACTERS)).bytes.toString('utf8').replace(/^\uFEFF/, '')
   } catch (error) {
-    return fail(2, 'file_io', `${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+    return fail(2, 'file_io', `${file} cannot be read: ${messageOf(error)}`)
   }
   const read = readConfigText(text)
   if (!read.ok) return fail(2, 'invalid_config', `${file} is not valid JSON at line ${read.problem.line}, column ${read.problem.column}: fix it before converting.`)
@@ -65,7 +67,7 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
     try {
       await writeTextAtomically(out, conversion.text)
     } catch (error) {
-      return fail(1, 'file_io', `${values.out} could not be written: ${error instanceof Error ? error.message : String(error)}. Nothing was changed.`)
+      return fail(1, 'file_io', `${values.out} could not be written: ${messageOf(error)}. Nothing was changed.`)
     }
   }
 
@@ -77,7 +79,7 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
   if (out === null) io.stdout(conversion.text.replace(/\r?\n$/, ''))
   for (const note of conversion.changed) io.stderr(`changed: ${note.path}: ${note.message}`)
   for (const note of conversion.dropped) io.stderr(`not carried: ${note.path}: ${note.message}`)
-  const summary = `${conversion.dropped.length} setting${conversion.dropped.length === 1 ? '' : 's'} not carried, ${conversion.changed.length} carried with a change.`
+  const summary = `${plural(conversion.dropped.length, 'setting')} not carried, ${conversion.changed.length} carried with a change.`
   io.stderr(out === null ? summary : `Wrote ${values.out}: ${summary}`)
   return 0
 }

@@ -13,6 +13,7 @@ import {
   type BulkTallies,
 } from '../../src-shared/bulk/schemas'
 import { decodeInput, INPUT_ENCODINGS, type InputEncoding } from '../../src-shared/bulk/decode'
+import { plural } from '../../src-shared/text/plural'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { createAppServices } from '../app-services'
@@ -139,7 +140,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     let runId = earlier && (earlier.sent || earlier.state !== 'planned') ? earlier.id : undefined
     if (runId && !values.resume) {
       const left = services.bulk.tallies(runId).pending
-      throw new UsageError(`An earlier run of ${fileName} stopped with ${left} ${left === 1 ? 'row' : 'rows'} not sent: add --resume to go on from there.`)
+      throw new UsageError(`An earlier run of ${fileName} stopped with ${plural(left, 'row')} not sent: add --resume to go on from there.`)
     }
     if (runId) say(`Resuming the run of ${fileName}: ${services.bulk.tallies(runId).pending} rows left to send.`)
     else {
@@ -151,7 +152,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       if (plan.problemCount > plan.problems.length) say(`… and ${plan.problemCount - plan.problems.length} more problems.`)
       const valid = plan.planned.total
       if (plan.problemCount > 0 && !values['exclude-invalid']) {
-        const sentence = `${fileName} has ${plan.problemCount} ${plan.problemCount === 1 ? 'problem' : 'problems'}: fix ${plan.problemCount === 1 ? 'it' : 'them'}, or add --exclude-invalid to send the ${valid} valid ${valid === 1 ? 'row' : 'rows'}.`
+        const sentence = `${fileName} has ${plural(plan.problemCount, 'problem')}: fix ${plan.problemCount === 1 ? 'it' : 'them'}, or add --exclude-invalid to send the ${plural(valid, 'valid row')}.`
         if (values.json) envelope(io, { ok: false, error: { code: 'invalid_input', message: sentence, details: { problems: plan.problemCount } } })
         else io.stderr(sentence)
         return 2

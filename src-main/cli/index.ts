@@ -1,4 +1,5 @@
 import v8 from 'node:v8'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import pkg from '../../package.json'
 import { closeDispatchers } from '../user-api/dispatchers'
 import { printJson, usageFailure, UsageError, type CliIo, type Command } from './usage'
@@ -146,7 +147,7 @@ export async function runCli(): Promise<void> {
   try {
     process.exitCode = await main(process.argv.slice(2), io)
   } catch (error) {
-    io.stderr(`Embed Console stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`)
+    io.stderr(`Embed Console stopped on an unexpected error: ${messageOf(error)}`)
     process.exitCode = 1
   } finally {
     // Kept-alive connections to the API would hold the process open after its answer.

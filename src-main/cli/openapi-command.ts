@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { buildOpenApiDocument, openApiFileText, type OpenApiOptions } from '../../src-shared/user-api/openapi'
 import { writeFileAtomically } from '../storage/atomic-write'
@@ -14,7 +15,7 @@ function writeFailure(error: unknown): string {
     case 'EPERM':
       return 'permission denied'
     default:
-      return error instanceof Error ? error.message : String(error)
+      return messageOf(error)
   }
 }
 

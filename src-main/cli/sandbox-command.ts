@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { defaultDataDir } from '../data-dir'
@@ -31,7 +32,7 @@ async function runSandbox(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // Bad tokens are a usage mistake; an unwritable data file or a busy port is a failure to run.
     if (error instanceof AppErrorException && error.code === 'invalid_input') throw new UsageError(error.message)
-    io.stderr(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}`)
+    io.stderr(`The sandbox could not start: ${messageOf(error)}`)
     return 1
   }
   // Printing the tokens is the point of this command: scripts read them from here.

@@ -6,6 +6,7 @@ import { TeamActivityQuerySchema, type TeamActivityEntry, type TeamStatus } from
 import type { AppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
 import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { plural } from '../../src-shared/text/plural'
 
 /*
  * `embed-console team …`: an admin creates the shared schema and operators' login roles; an
@@ -75,7 +76,7 @@ function statusLines(status: TeamStatus): string[] {
     `Team database: ${status.url} as ${status.user}${status.admin ? ' (admin)' : ''}, joined ${at(status.joinedAt)}`,
     `Connected: ${status.connected ? 'yes' : 'no'}${status.schemaVersion !== null ? `, schema version ${status.schemaVersion} (this Embed Console: ${status.supportedVersion})` : ''}`,
     ...(status.problem ? [status.problem] : []),
-    `Outbox: ${status.outboxBacklog === 0 ? 'empty' : `${status.outboxBacklog} ${status.outboxBacklog === 1 ? 'call' : 'calls'} waiting for the audit log`} (last published ${at(status.lastPublishAt)})`,
+    `Outbox: ${status.outboxBacklog === 0 ? 'empty' : `${plural(status.outboxBacklog, 'call')} waiting for the audit log`} (last published ${at(status.lastPublishAt)})`,
     `Last pull: ${at(status.lastPullAt)}`,
     `Password: ${storage}`,
     ...status.runs.map((run) => `Running: ${run.label} by ${run.actor} (${run.client} on ${run.host}) since ${at(run.since)}`),

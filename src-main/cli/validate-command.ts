@@ -1,4 +1,5 @@
 import { dirname, join, relative, resolve } from 'node:path'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
 import { AppErrorException } from '../../src-shared/ipc/result'
@@ -16,6 +17,7 @@ import { loadRefFiles } from '../site-files/ref-files'
 const docsFolder = () => import('../site-files/docs-folder')
 const pageChecks = () => import('../site-files/page-checks')
 import { UsageError, type CliIo, type Command } from './usage'
+import { plural } from '../../src-shared/text/plural'
 
 /** A problem as the CLI reports it: in which file (when not the one checked) and on which line. */
 interface CliProblem extends SiteConfigProblem {
@@ -184,7 +186,7 @@ function unreadableReason(error: unknown): string {
     if (/is a folder/.test(error.message)) return 'it is a folder'
     return error.message.replace(/^\S+ is /, 'it is ')
   }
-  return error instanceof Error ? error.message : String(error)
+  return messageOf(error)
 }
 
 function printReport({ file, unreadable, errors, warnings }: FileReport, io: CliIo): void {
@@ -198,8 +200,6 @@ function printReport({ file, unreadable, errors, warnings }: FileReport, io: Cli
   for (const problem of warnings) io.stdout(`${where(problem)}warning: ${problem.message}`)
 }
 
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
-
 function summary(reports: FileReport[]): string {
   const unreadable = reports.filter((report) => report.unreadable !== undefined).length
   const valid = reports.filter((report) => report.valid).length
@@ -209,8 +209,8 @@ function summary(reports: FileReport[]): string {
   const warnings = reports.reduce((total, report) => total + report.warnings.length, 0)
   const info = reports.reduce((total, report) => total + report.info.length, 0)
   const files = [`${valid} valid`, `${invalid} invalid`, ...(unreadable > 0 ? [`${unreadable} unreadable`] : [])]
-  const kept = info > 0 ? `; ${count(info, 'Mintlify setting')} outside the spec kept as written` : ''
-  return `Checked ${count(reports.length, 'file')}: ${files.join(', ')} (${count(errors, 'error')}, ${count(warnings, 'warning')}${kept}).`
+  const kept = info > 0 ? `; ${plural(info, 'Mintlify setting')} outside the spec kept as written` : ''
+  return `Checked ${plural(reports.length, 'file')}: ${files.join(', ')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')}${kept}).`
 }
 
 export const validateCommand: Command = {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -311,7 +312,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       if (!rotated) throw error
       rotations.unrecorded(entry.id)
       const recoveryFile = await writeRecoveryFile(profileId, group.provided_id, group.token)
-      const reason = error instanceof Error ? error.message : String(error)
+      const reason = messageOf(error)
       const warning =
         `The token was rotated, but it could not be saved (${reason}). Copy it now: the app has no other copy.` +
         (recoveryFile ? ` It was also written to ${recoveryFile} (owner-only): delete that file once the token is stored.` : '')

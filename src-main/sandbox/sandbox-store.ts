@@ -4,6 +4,7 @@ import { MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
 import { EnvironmentTagSchema, MappingSchema, PropertiesSchema, type EnvironmentTag } from '../../src-shared/user-api/schemas'
 import { openDatabase, type Database, type Migration } from '../storage/database'
 import { readJsonFile } from '../storage/json-file'
+import { plural } from '../../src-shared/text/plural'
 
 /*
  * The sandbox's data: one SQLite database (WAL), so a create is one indexed insert whatever the
@@ -144,7 +145,7 @@ async function importLegacySandbox(db: Database, file: string, backup: string | 
       if (updated.changes === 0) db.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('groups', ?)", nextTeamId - 1)
     }
   })
-  if (bad) log(`${bad} group${bad === 1 ? '' : 's'} of the sandbox's old data file could not be read and ${bad === 1 ? 'was' : 'were'} left out.`)
+  if (bad) log(`${plural(bad, 'group')} of the sandbox's old data file could not be read and ${bad === 1 ? 'was' : 'were'} left out.`)
   if (backup) {
     await rename(file, backup).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { validate as validateOpenApi } from '@readme/openapi-parser'
 import { watch, type FSWatcher } from 'chokidar'
@@ -193,7 +194,7 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
     text = (await readRegularFile(path, MAX_OPENAPI_BYTES)).bytes.toString('utf8')
   } catch (error) {
     if (error instanceof AppErrorException && error.code === 'not_found') return result('missing', [])
-    return result('unreadable', [error instanceof Error ? error.message : String(error)])
+    return result('unreadable', [messageOf(error)])
   }
   // YAML reads JSON too; a document with errors is reported as such rather than guessed at.
   const document = parseDocument(text, { uniqueKeys: false })
@@ -210,7 +211,7 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
     if (validation.valid) return result('valid', [], info, operationsOf(api))
     return result('invalid', validation.errors.map((error) => firstLine(error.message)), info)
   } catch (error) {
-    return result('invalid', [firstLine(error instanceof Error ? error.message : String(error))], info)
+    return result('invalid', [firstLine(messageOf(error))], info)
   }
 }
 

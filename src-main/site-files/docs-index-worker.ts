@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { indexDocsFolder, type IndexLimits } from './docs-folder'
 
 /*
@@ -23,5 +24,5 @@ const { root, dataDir, limits } = workerData as IndexRequest
 
 indexDocsFolder(root, dataDir, { ...limits, onProgress: (progress) => post({ kind: 'progress', ...progress }) }).then(
   (index) => post({ kind: 'done', index }),
-  (error: unknown) => post({ kind: 'failed', code: (error as { code?: string }).code ?? 'file_io', message: error instanceof Error ? error.message : String(error) }),
+  (error: unknown) => post({ kind: 'failed', code: (error as { code?: string }).code ?? 'file_io', message: messageOf(error) }),
 )

@@ -1,4 +1,5 @@
 import { join, posix } from 'node:path'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import GithubSlugger from 'github-slugger'
 import type { Nodes, Root } from 'mdast'
 import { fromMarkdown } from 'mdast-util-from-markdown'
@@ -170,7 +171,7 @@ export async function checkPages(index: DocsIndex, config: unknown): Promise<Pag
       const text = (await readRegularFile(join(index.root, page.file), MAX_PAGE_BYTES)).bytes.toString('utf8')
       parsed.set(page.path, parsePage(page.file, text))
     } catch (error) {
-      problems.push({ file: page.file, line: 1, message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` })
+      problems.push({ file: page.file, line: 1, message: `cannot be read: ${messageOf(error)}` })
     }
   })
   const redirected = redirectMatcher(config)

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { FileVersion } from '../../src-shared/ipc/site-calls'
 import { refsIn, type RefFile } from '../../src-shared/site-config/refs'
@@ -27,7 +28,7 @@ export async function readRefFile(root: string, ref: string, allow: (path: strin
     return { ref, text, byteOrderMark, version, error: null }
   } catch (error) {
     if (error instanceof AppErrorException && error.code === 'not_found') return { ref, text: null, byteOrderMark: false, version: null, error: null }
-    return { ref, text: null, byteOrderMark: false, version: null, error: `cannot be read: ${error instanceof Error ? error.message : String(error)}` }
+    return { ref, text: null, byteOrderMark: false, version: null, error: `cannot be read: ${messageOf(error)}` }
   }
 }
 

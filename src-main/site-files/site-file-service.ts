@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { plural } from '../../src-shared/text/plural'
 import type {
   ApiReferenceTarget,
   FileVersion,
@@ -96,8 +97,6 @@ export interface SiteFileServiceOptions {
 
 /** A file's document id: the same path gives the same id in every session, so its draft is found again. */
 export const documentIdForPath = (path: string) => `file-${createHash('sha256').update(path).digest('hex').slice(0, 40)}`
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /**
  * The API reference is public documentation, published with the site: readable by all like the

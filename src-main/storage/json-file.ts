@@ -1,4 +1,5 @@
 import { readFile, rename } from 'node:fs/promises'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { basename } from 'node:path'
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
@@ -24,7 +25,7 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>, now: (
     text = await readFile(path, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' }
-    throw new AppErrorException('file_io', `${basename(path)} could not be read: ${errorMessage(error)}`)
+    throw new AppErrorException('file_io', `${basename(path)} could not be read: ${messageOf(error)}`)
   }
   const problem = jsonProblem(text, schema)
   if (problem.ok) return { state: 'read', value: problem.value }
@@ -62,4 +63,3 @@ export async function writeJsonFile(path: string, value: unknown): Promise<void>
   await writeFileAtomically(path, `${JSON.stringify(value, null, 2)}\n`, { mode: OWNER_ONLY, forceMode: true })
 }
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error))

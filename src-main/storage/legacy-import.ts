@@ -9,6 +9,7 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/
 import { ProfileIdSchema, ProfileSchema, type Profile } from '../../src-shared/profiles/schemas'
 import type { Database } from './database'
 import { readJsonFile } from './json-file'
+import { plural } from '../../src-shared/text/plural'
 
 /*
  * Release 0.1.0 kept the app's data in JSON files. On the first start of a database release each
@@ -73,7 +74,7 @@ async function keepAsBackup(path: string): Promise<void> {
 }
 
 const skipped = (count: number, what: string, file: string) =>
-  `${count} ${count === 1 ? what : `${what}s`} in ${file} could not be read and ${count === 1 ? 'was' : 'were'} left out; the file is kept as ${file}.migrated.`
+  `${plural(count, what)} in ${file} could not be read and ${count === 1 ? 'was' : 'were'} left out; the file is kept as ${file}.migrated.`
 
 /**
  * Where the records of 0.1.0 go: each feature's own writer, handed in by the composition root, so

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { TeamActivityEntry, TeamActivityQuery } from '../../src-shared/team/schemas'
 import { readSchemaVersion, schemaFit, schemaProblem, type SchemaFit } from './team-schema'
@@ -33,7 +34,7 @@ const sqlState = (error: unknown) => (error as { code?: unknown }).code
 export function teamError(error: unknown, user: string, phase: 'connect' | 'query' = 'query'): AppErrorException {
   if (error instanceof AppErrorException) return error
   const code = String(sqlState(error) ?? '')
-  const message = error instanceof Error ? error.message : String(error)
+  const message = messageOf(error)
   if (Object.hasOwn(OFFLINE_ERRNO, code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code) || /timeout|terminated|Connection ended/i.test(message)) {
     const reason = OFFLINE_ERRNO[code] ?? (code === '57P03' ? 'it is starting up or shutting down' : code === '53300' ? 'too many connections' : /timeout/i.test(message) ? 'no answer in time' : 'the connection broke')
     return new AppErrorException('team_offline', `The team database cannot be reached (${reason}).`, { reason: code || 'connection' })

@@ -1,4 +1,5 @@
 import type { TeamOutbox } from './team-outbox'
+import { messageOf } from '../../src-shared/ipc/error-message'
 
 /*
  * Publishes the outbox to the team database, oldest first, a batch a statement: after each
@@ -67,7 +68,7 @@ export class OutboxPublisher {
         await this.publish(rows.map((row) => row.event))
       } catch (error) {
         this.failures += 1
-        this.lastError = error instanceof Error ? error.message : String(error)
+        this.lastError = messageOf(error)
         this.outbox.noteFailure(
           rows.map((row) => row.seq),
           this.lastError,

@@ -1,4 +1,5 @@
 import type { ActivityEntry } from '../../src-shared/activity/schemas'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { TeamActivityQuery, TeamGroupInfo, TeamStatus } from '../../src-shared/team/schemas'
 import { SqliteRunLeases, type LeaseOwner } from '../bulk/run-leases'
@@ -13,6 +14,7 @@ import type { TeamRuntime } from './team-runtime'
 import { TeamRunLeases } from './team-run-leases'
 import { forgetTeam, readSyncState, readTeamSettings, writeTeamSettings, type TeamSettings } from './team-settings'
 import { parseTeamUrl, serverKey } from './team-url'
+import { plural } from '../../src-shared/text/plural'
 
 /*
  * Team mode as the rest of the app sees it. One person's mode (no team joined) reads one setting
@@ -93,7 +95,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       const runs = fit.state === 'current' ? await runtime.link.liveRuns() : []
       return { ...base, connected: true, schemaVersion: fit.version, readOnly: fit.state === 'newer', problem: schemaProblem(fit), admin: who.admin, runs }
     } catch (error) {
-      return { ...base, problem: error instanceof Error ? error.message : String(error) }
+      return { ...base, problem: messageOf(error) }
     }
   }
 
@@ -166,7 +168,7 @@ export function createTeamService(deps: TeamServiceDeps) {
         const why = runtime?.publisher.lastError ? ` (${runtime.publisher.lastError.replace(/\.$/, '')})` : ''
         throw new AppErrorException(
           'refused',
-          `${left} ${left === 1 ? 'call' : 'calls'} recorded here ${left === 1 ? 'has' : 'have'} not reached the team’s audit log yet${why}: leave once the team database answers, or discard ${left === 1 ? 'it' : 'them'} (--discard-unpublished).`,
+          `${plural(left, 'call')} recorded here ${left === 1 ? 'has' : 'have'} not reached the team’s audit log yet${why}: leave once the team database answers, or discard ${left === 1 ? 'it' : 'them'} (--discard-unpublished).`,
           { outboxBacklog: left },
         )
       }

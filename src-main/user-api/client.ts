@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { checkOutgoing, type OutgoingOperation } from '../../src-shared/user-api/outgoing'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import {
   GetOrCreateResponseSchema,
@@ -194,7 +195,7 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
       const failure =
         error instanceof AppErrorException
           ? await withCertificate(error, endpoint, route, trust, timeoutMs)
-          : new AppErrorException('internal', `The request could not be made: ${error instanceof Error ? error.message : String(error)}.`)
+          : new AppErrorException('internal', `The request could not be made: ${messageOf(error)}.`)
       if (spec.operation === 'rotateToken' && rotationOutcomeUnknown(failure)) {
         const cause = { code: failure.code, message: failure.message, details: failure.details }
         throw redactException(new AppErrorException('outcome_unknown', `${OUTCOME_UNKNOWN_SENTENCE} ${failure.message}`, { cause }), redact)

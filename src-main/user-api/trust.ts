@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import tls, { type SecureContext } from 'node:tls'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { plural } from '../../src-shared/text/plural'
 
 /**
  * Which certificate authorities verify the servers a call reaches. Node already trusts its
@@ -24,8 +25,6 @@ type CaReader = (type: 'default' | 'system' | 'bundled' | 'extra') => string[]
 const getCACertificates = (tls as unknown as { getCACertificates?: CaReader }).getCACertificates
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** A few certificates by name; a whole store (hundreds) by its count alone. */
 const certificatesPhrase = (subjects: string[]) => (subjects.length <= 3 ? `${plural(subjects.length, 'certificate')} (${subjects.join('; ')})` : plural(subjects.length, 'certificate'))
@@ -106,7 +105,6 @@ export function resolveTrust(caBundlePath: string | undefined): Trust {
   }
   return { sources, ...(secureContext ? { secureContext } : {}), ...(caBundlePath ? { caBundlePath } : {}) }
 }
-
 
 function extraCertificates(): string[] {
   const path = process.env.NODE_EXTRA_CA_CERTS

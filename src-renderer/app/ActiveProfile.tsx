@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { writesToProduction } from '../../src-shared/profiles/environment'
 import type { ProfileView } from '../../src-shared/profiles/schemas'
 import { call } from '../lib/api'
-import { PROFILES_QUERY_KEY, useProfiles } from '../lib/profiles'
+import { useProfiles } from '../lib/profiles'
 import { queryKeys } from '../lib/query-keys'
 import { toast } from '../ui/toasts'
 import { useNavigation } from './navigation-store'
@@ -30,7 +30,7 @@ export function ActiveProfile() {
   const switchTo = useMutation({
     mutationFn: (id: string) => call('profiles.setActive', { id }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.profiles })
       void queryClient.invalidateQueries({ queryKey: queryKeys.catalog.all })
     },
     onError: (error) => toast.error(`The profile could not be switched: ${error.message}`),

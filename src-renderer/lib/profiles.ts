@@ -3,10 +3,8 @@ import { call } from './api'
 import { queryKeys } from './query-keys'
 
 /** Profiles are read by the header, the groups screen and the site editor: one query, one cache. */
-export const PROFILES_QUERY_KEY = queryKeys.profiles
-
 export function useProfiles() {
-  return useQuery({ queryKey: PROFILES_QUERY_KEY, queryFn: () => call('profiles.list', {}) })
+  return useQuery({ queryKey: queryKeys.profiles, queryFn: () => call('profiles.list', {}) })
 }
 
 export function useActiveProfile() {

@@ -4,8 +4,9 @@ import type { CatalogQuerySchema } from '../../src-shared/catalog/schemas'
 import type { TeamActivityQuerySchema } from '../../src-shared/team/schemas'
 
 /**
- * Every query key the screens share, typed, in one place: a screen that changes data
- * invalidates by these prefixes, so a misspelt string can no longer miss a cache.
+ * Every query key of the renderer, typed, in one place (a test fails on a key written by hand
+ * elsewhere): a screen that changes data invalidates by these prefixes, so a misspelt string can
+ * no longer miss a cache.
  */
 export const queryKeys = {
   appInfo: ['app.info'] as const,
@@ -32,11 +33,16 @@ export const queryKeys = {
     /** Under the catalog's prefix: every group call refreshes it with the catalog (a fetch may make a stale token current). */
     group: (profileId: string, groupId: string) => ['catalog', profileId, 'team', groupId] as const,
   },
+  site: {
+    recent: ['site', 'recent'] as const,
+    drafts: ['site', 'drafts'] as const,
+  },
   bulk: {
     /** Every run and row: what a run's progress invalidates. */
     all: ['bulk'] as const,
     runs: ['bulk', 'runs'] as const,
     run: (runId: string) => ['bulk', 'run', runId] as const,
-    items: (runId: string) => ['bulk', 'items', runId] as const,
+    /** A run's rows as the panel shows them; `done` (the rows sent so far) refetches them as the run goes on. */
+    items: (runId: string, view: { outcome: string; search: string; done: number }) => ['bulk', 'items', runId, view] as const,
   },
 }

@@ -1,7 +1,7 @@
 import { FOOTER_PLATFORMS, isPlainObject } from './schema'
 import { checkSiteConfig, type SiteConfigCheck } from './validate'
+import { plural } from '../text/plural'
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 const specPlatforms = new Set<string>(FOOTER_PLATFORMS)
 
 function countNestedGroups(pages: unknown): number {

@@ -9,6 +9,7 @@ import { toast } from '../../ui/toasts'
 import { useBulkScreen } from './bulk-state'
 import { countFormat } from '../../lib/format'
 import { queryKeys } from '../../lib/query-keys'
+import { plural } from '../../../src-shared/text/plural'
 
 const PAGE = 200
 
@@ -49,7 +50,7 @@ export function RunPanel({ runId }: { runId: string }) {
   const [asking, setAsking] = useState(false)
 
   const items = useInfiniteQuery({
-    queryKey: [...queryKeys.bulk.items(runId), outcome, deferredSearch, pushed?.done ?? 0],
+    queryKey: queryKeys.bulk.items(runId, { outcome, search: deferredSearch, done: pushed?.done ?? 0 }),
     queryFn: ({ pageParam }) => call('bulk.items', { runId, filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) }, offset: pageParam, limit: PAGE }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => (pages.length * PAGE < last.matching ? pages.length * PAGE : undefined),
@@ -176,7 +177,7 @@ export function RunPanel({ runId }: { runId: string }) {
       </dl>
       {tallies.unknown > 0 ? (
         <p className="callout callout--warning" role="alert">
-          {tallies.unknown} {tallies.unknown === 1 ? 'rotation' : 'rotations'} may or may not have happened: the answer was lost. They are never sent again on their own: Check now in Activity (or fetch the group) tells whether each happened, and keeps the server’s token.
+          {plural(tallies.unknown, 'rotation')} may or may not have happened: the answer was lost. They are never sent again on their own: Check now in Activity (or fetch the group) tells whether each happened, and keeps the server’s token.
         </p>
       ) : null}
 

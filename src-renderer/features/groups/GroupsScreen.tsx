@@ -8,7 +8,7 @@ import type { SampleCall } from '../../../src-shared/user-api/code-samples'
 import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 import { call, CallError } from '../../lib/api'
 import { useCallHandoff, type CallHandoff } from '../../lib/call-handoff'
-import { PROFILES_QUERY_KEY, useActiveProfile, useProfiles } from '../../lib/profiles'
+import { useActiveProfile, useProfiles } from '../../lib/profiles'
 import { needsWriteConfirmation, productionWriteNotice, useCustomerWrites } from '../../lib/customer-writes'
 import { queryKeys } from '../../lib/query-keys'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
@@ -76,7 +76,7 @@ export default function GroupsScreen() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.catalog.all })
       void queryClient.invalidateQueries({ queryKey: queryKeys.activity.all })
       // The profile may now carry the server's word on its environment.
-      void queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.profiles })
     },
   })
   const record = (submission: Submission, outcome: GroupOutcome) =>
@@ -86,7 +86,7 @@ export default function GroupsScreen() {
     mutationFn: ({ profile, kind }: { profile: ProfileView; kind: ProfileView['environmentKind'] }) => call('profiles.update', { id: profile.id, changes: { environmentKind: kind } }),
     onSuccess: (profile) => {
       toast.success(`“${profile.name}” is now marked ${profile.environmentKind === 'customer' ? 'Customer (production)' : 'Testing'}.`)
-      void queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.profiles })
     },
     onError: (failure) => toast.error(`The profile could not be changed: ${failure.message}`),
   })
@@ -124,7 +124,7 @@ export default function GroupsScreen() {
       } catch (failure) {
         return toast.error(`That call’s profile cannot be used: ${(failure as Error).message}`)
       }
-      await queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
+      await queryClient.invalidateQueries({ queryKey: queryKeys.profiles })
       toast.info(`Switched to the profile “${profile.name}”, which that call went through.`)
     }
     const { update } = useWorkspaces.getState()

@@ -5,12 +5,13 @@ import { tokenTailHint, type ProfileView } from '../../../src-shared/profiles/sc
 import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { call } from '../../lib/api'
 import { downloadText } from '../../lib/download'
-import { PROFILES_QUERY_KEY, useProfiles } from '../../lib/profiles'
+import { useProfiles } from '../../lib/profiles'
 import { queryKeys } from '../../lib/query-keys'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 import { DiagnosisPanel } from './DiagnosisPanel'
 import { ProfileForm, type ProfileFormSubmit } from './ProfileForm'
+import { plural } from '../../../src-shared/text/plural'
 
 type Editing = { mode: 'closed' } | { mode: 'new' } | { mode: 'edit'; profile: ProfileView }
 
@@ -29,7 +30,7 @@ export default function ProfilesScreen() {
   const [tests, setTests] = useState<Record<string, ConnectionTest | 'pending'>>({})
   const [diagnoses, setDiagnoses] = useState<Record<string, Diagnosis | 'pending' | { error: string }>>({})
   const importInput = useRef<HTMLInputElement>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: PROFILES_QUERY_KEY })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.profiles })
 
   const save = useMutation({
     mutationFn: (submit: ProfileFormSubmit) =>
@@ -84,7 +85,7 @@ export default function ProfilesScreen() {
     try {
       const file = await call('profiles.export', {})
       downloadText('embed-console-profiles.json', 'application/json', file.text)
-      toast.success(`Exported ${file.count} profile${file.count === 1 ? '' : 's'}, without tokens.`)
+      toast.success(`Exported ${plural(file.count, 'profile')}, without tokens.`)
     } catch (error) {
       toast.error((error as Error).message)
     }
@@ -96,7 +97,7 @@ export default function ProfilesScreen() {
     if (!file) return
     try {
       const result = await call('profiles.import', { text: await file.text() })
-      toast.success(`Imported ${result.imported} profile${result.imported === 1 ? '' : 's'}: ${result.names.join(', ')}. Add their API tokens to use them.`)
+      toast.success(`Imported ${plural(result.imported, 'profile')}: ${result.names.join(', ')}. Add their API tokens to use them.`)
       void refresh()
     } catch (error) {
       toast.error(`Import failed: ${(error as Error).message}`)

@@ -8,6 +8,7 @@ import { teamTime, useTeamStatus } from '../../lib/team'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { Field } from '../../ui/Field'
 import { toast } from '../../ui/toasts'
+import { plural } from '../../../src-shared/text/plural'
 
 const ADDRESS_EXAMPLE = 'postgres://ops-2@db.example.com:5432/embed_team?sslmode=verify-full'
 
@@ -127,7 +128,7 @@ function LinkCard({ status }: { status: TeamStatus }) {
         <dt>Schema</dt>
         <dd>{status.schemaVersion === null ? 'unknown until connected' : `version ${status.schemaVersion} (this Embed Console writes ${status.supportedVersion})`}</dd>
         <dt>Outbox</dt>
-        <dd>{backlog === 0 ? 'empty: the audit log has every call made here' : `${backlog} ${backlog === 1 ? 'call' : 'calls'} waiting for the audit log`}</dd>
+        <dd>{backlog === 0 ? 'empty: the audit log has every call made here' : `${plural(backlog, 'call')} waiting for the audit log`}</dd>
         <dt>Last published</dt>
         <dd>{teamTime(status.lastPublishAt)}</dd>
         <dt>Last pull</dt>

@@ -1,4 +1,5 @@
 import { API_REFERENCE_FILE, planApiReference, type ApiReferenceOptions } from '../../../../src-shared/site-config/api-reference'
+import { messageOf } from '../../../../src-shared/ipc/error-message'
 import { apiReferenceGroups } from '../../../../src-shared/site-config/api-reference-pages'
 import { buildOpenApiDocument } from '../../../../src-shared/user-api/openapi'
 import { call, CallError } from '../../../lib/api'
@@ -12,7 +13,6 @@ import { chooseWhereToWrite } from './file-commands'
 // one schema) beside site.json, and the editor points site.json at it, after one question that
 // says what will change. The field edits are one undo step; the file written stays.
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** The endpoint pages the navigation gets: one per operation of the document main writes, grouped by tag. */
 export const API_REFERENCE_GROUPS = apiReferenceGroups(buildOpenApiDocument())

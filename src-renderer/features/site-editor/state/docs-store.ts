@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { messageOf } from '../../../../src-shared/ipc/error-message'
 import { docsLookup, foldersNamed, imageFilesOf, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs } from '../../../../src-shared/site-config/refs'
 import { call } from '../../../lib/api'
@@ -45,7 +46,7 @@ export async function loadDocs(folder?: { kind: 'dialog' } | { kind: 'path'; pat
     useDocsLoading.setState({ loading: false, progress: null })
     await checkOpenApi()
   } catch (error) {
-    if (mine === serial) useDocsLoading.setState({ loading: false, progress: null, error: error instanceof Error ? error.message : String(error) })
+    if (mine === serial) useDocsLoading.setState({ loading: false, progress: null, error: messageOf(error) })
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SaveTarget, SiteDocument, SiteDraft } from '../../../../src-shared/ipc/site-calls'
+import { messageOf } from '../../../../src-shared/ipc/error-message'
 import { SITE_CONFIG_TEMPLATE } from '../../../../src-shared/site-config/format'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { call, CallError } from '../../../lib/api'
@@ -9,13 +10,13 @@ import { showTextPosition } from './view-store'
 import { closeDocument, isUnsaved, loadDocument, markRefsSaved, markSaved, replaceText, updateDocument, useEditor } from './editor-store'
 import { useRefFiles } from './ref-store'
 import { usesFileDialogs } from '../../../lib/file-dialogs'
+import { plural } from '../../../../src-shared/text/plural'
 
 // The File commands. Each reports its outcome itself (a toast, a dialog, a banner) so that a
 // button, a shortcut and a dialog can all just call it.
 
 export const fileNameOf = (path: string | null) => (path === null ? 'Untitled' : (path.split(/[\\/]/).pop() ?? path))
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 const codeOf = (error: unknown) => (error instanceof CallError ? error.code : null)
 
 async function whileBusy<T>(work: () => Promise<T>): Promise<T> {
@@ -241,7 +242,7 @@ export async function exportTo(target: SaveTarget) {
     const { exported } = await whileBusy(() => call('site.export', { documentId, text, byteOrderMark, rules, target }))
     if (!exported) return
     closeDialog()
-    const warnings = exported.warnings ? ` (${exported.warnings} warning${exported.warnings === 1 ? '' : 's'} left)` : ''
+    const warnings = exported.warnings ? ` (${plural(exported.warnings, 'warning')} left)` : ''
     toast.success(`Exported a valid copy to ${exported.path}${warnings}.`)
   } catch (error) {
     if (askToReplace(error, 'export', null)) return

@@ -8,12 +8,11 @@ import { useFileDialogs } from '../../../lib/file-dialogs'
 import { isObject, type Path } from '../state/json-path'
 import { placePage } from '../state/navigation-edits'
 import { focusField } from '../state/view-store'
+import { plural } from '../../../../src-shared/text/plural'
 
 /** What a dragged page carries: the page, and where it was listed (null for a page no group lists). */
 const PAGE_DRAG_TYPE = 'application/x-embed-console-page'
 const GROUPS_SHOWN_FIRST = 40
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /**
  * The docs folder beside the file: the sidebar as readers will see it (groups and the pages'

@@ -24,6 +24,7 @@ import { UpgradeDialog } from './UpgradeDialog'
 import { folderOf, formatWhen } from './format-time'
 import { Modal } from './Modal'
 import { RecentFiles } from './RecentFiles'
+import { plural } from '../../../../src-shared/text/plural'
 
 /** The one modal the editor may show at a time, from the dialog store. */
 export function EditorDialogs() {
@@ -238,7 +239,7 @@ function PathDialog({ purpose, then }: { purpose: PathPurpose; then: Extract<Edi
         {purpose === 'export' ? (
           <p className={exportBlocked ? 'callout callout--danger' : 'muted'}>
             {exportBlocked
-              ? `The file has ${counts.errors} ${counts.errors === 1 ? 'error' : 'errors'}; fix ${counts.errors === 1 ? 'it' : 'them'} before exporting.`
+              ? `The file has ${plural(counts.errors, 'error')}; fix ${counts.errors === 1 ? 'it' : 'them'} before exporting.`
               : 'Writes the document, checked against the spec, as 2-space JSON to another file. The document itself stays where it is.'}
           </p>
         ) : null}

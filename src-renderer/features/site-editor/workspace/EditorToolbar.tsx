@@ -7,6 +7,7 @@ import { formCanEdit, redo, undo, useCanRedo, useCanUndo, useEditor, useFormat, 
 import { UpgradeButton } from './UpgradeDialog'
 import { showView, stepProblem, useEditorView, type EditorView } from '../state/view-store'
 import { TabList } from '../../../ui/TabList'
+import { plural } from '../../../../src-shared/text/plural'
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform)
 const shortcut = (key: string) => (isMac ? `⌘${key}` : `Ctrl+${key}`)
@@ -16,8 +17,6 @@ const VIEWS: { id: EditorView; label: string }[] = [
   { id: 'json', label: 'JSON' },
   { id: 'docs', label: 'Docs folder' },
 ]
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** The document's name and state, the File commands, undo and redo, and the Form / JSON switch. */
 export function EditorToolbar() {

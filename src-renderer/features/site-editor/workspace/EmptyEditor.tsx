@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { SiteDraftSummary } from '../../../../src-shared/ipc/site-calls'
 import { call } from '../../../lib/api'
+import { queryKeys } from '../../../lib/query-keys'
 import { toast } from '../../../ui/toasts'
 import { useFileDialogs } from '../../../lib/file-dialogs'
 import { chooseFileToOpen, fileNameOf, openPath, requestAction } from '../state/file-commands'
@@ -69,7 +70,7 @@ async function openAndSay(path: string) {
 
 /** Unsaved changes autosaved by a session that ended without saving them (a crash, a killed window). */
 function DraftsToRestore() {
-  const drafts = useQuery({ queryKey: ['site', 'drafts'], queryFn: () => call('site.draftList', {}) })
+  const drafts = useQuery({ queryKey: queryKeys.site.drafts, queryFn: () => call('site.draftList', {}) })
   const list = drafts.data?.drafts ?? []
   if (!list.length) return null
   return (

@@ -3,11 +3,10 @@ import { useEditor, useFormat, useProblemIndex } from '../state/editor-store'
 import { labelOf } from '../state/field-labels'
 import type { Problem } from '../state/problem-index'
 import { showProblem } from '../state/view-store'
+import { plural } from '../../../../src-shared/text/plural'
 
 /** Drawing thousands of rows on every keystroke would cost more than the validation; the rest are counted. */
 const MAX_LISTED = 200
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 const ICONS = { error: '✕', warning: '!', info: 'i' } as const
 const SPOKEN = { error: 'Error:', warning: 'Warning:', info: 'Information:' } as const

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api'
+import { queryKeys } from '../../../lib/query-keys'
 import { fileNameOf } from '../state/file-commands'
 import { folderOf, formatWhen } from './format-time'
 
-export const RECENT_FILES_QUERY_KEY = ['site', 'recent'] as const
-
 /** The files opened or saved lately, each a button that opens it. */
 export function RecentFiles({ onOpen, headingLevel = 3 }: { onOpen: (path: string) => void; headingLevel?: 2 | 3 }) {
-  const recent = useQuery({ queryKey: RECENT_FILES_QUERY_KEY, queryFn: () => call('site.recent', {}) })
+  const recent = useQuery({ queryKey: queryKeys.site.recent, queryFn: () => call('site.recent', {}) })
   const files = recent.data?.files ?? []
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   if (recent.isError) return <p className="error-text">Recent files could not be read: {recent.error.message}</p>

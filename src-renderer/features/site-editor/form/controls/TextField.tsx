@@ -4,6 +4,7 @@ import type { Path } from '../../state/json-path'
 import { FieldFrame } from './FieldFrame'
 import { focusSoon, useValueAt } from './use-field'
 import { fieldId } from '../../state/view-store'
+import { plural } from '../../../../../src-shared/text/plural'
 
 export interface TextFieldProps {
   path: Path
@@ -72,7 +73,7 @@ export function describeValue(value: unknown): string {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>
     if (typeof object.group === 'string' && Array.isArray(object.pages)) {
-      return `A nested group, “${object.group}”, with ${object.pages.length} ${object.pages.length === 1 ? 'page' : 'pages'}`
+      return `A nested group, “${object.group}”, with ${plural(object.pages.length, 'page')}`
     }
   }
   const json = JSON.stringify(value)

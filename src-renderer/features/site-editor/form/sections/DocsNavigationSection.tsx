@@ -14,6 +14,7 @@ import { fieldId, useEditorView } from '../../state/view-store'
 import { FormSection, ProblemsAt } from '../controls/FormSection'
 import { useProblemCountsWithin } from '../controls/use-field'
 import { DOCS_PAGES_LIST } from './NavigationSection'
+import { plural } from '../../../../../src-shared/text/plural'
 
 // docs.json's navigation as a tree: products, languages, versions, tabs, dropdowns, anchors and
 // menus, groups nested to any depth, and pages, as the file and its $ref files hold them. Rows are
@@ -168,7 +169,7 @@ export function DocsNavigationSection() {
       <div id={fieldId(['navigation'])} tabIndex={-1} className="docs-nav">
         <ProblemsAt path={['navigation']} />
         <p className="navigation__summary">
-          {rows.length} {rows.length === 1 ? 'row' : 'rows'} shown ·{' '}
+          {plural(rows.length, 'row')} shown ·{' '}
           <button type="button" className="link-button" onClick={() => setExpanded(new Set(rows.filter((row) => row.hasChildren).map((row) => row.id).concat([...expanded])))}>
             Expand these
           </button>{' '}
@@ -258,8 +259,8 @@ const NavRow = memo(function NavRow({ row, top, expanded, onToggle }: { row: Row
           {row.file}
         </span>
       ) : null}
-      {counts.errors ? <span className="badge badge--failure">{counts.errors === 1 ? '1 error' : `${counts.errors} errors`}</span> : null}
-      {counts.warnings ? <span className="badge badge--warning">{counts.warnings === 1 ? '1 warning' : `${counts.warnings} warnings`}</span> : null}
+      {counts.errors ? <span className="badge badge--failure">{plural(counts.errors, 'error')}</span> : null}
+      {counts.warnings ? <span className="badge badge--warning">{plural(counts.warnings, 'warning')}</span> : null}
       <span className="docs-nav__actions">
         {row.kind !== 'page' && childList === 'pages' ? (
           <button type="button" className="btn btn--small btn--ghost" aria-label={`Add a page to ${noun} ${title}`} onClick={() => addChild('page')}>

@@ -24,6 +24,7 @@ import { ListField } from '../controls/ListField'
 import { TextField } from '../controls/TextField'
 import { useLengthAt, useProblemCountsWithin, useShapeAt, useValueAt } from '../controls/use-field'
 import { WrongShapeNote } from '../controls/WrongShapeNote'
+import { plural } from '../../../../../src-shared/text/plural'
 
 const NAVIGATION: Path = ['navigation']
 const COLLAPSED_ROW_HEIGHT = 46
@@ -96,7 +97,7 @@ export function NavigationSection() {
         ) : (
           <>
             <p className="navigation__summary">
-              {length} {length === 1 ? 'group' : 'groups'}
+              {plural(length, 'group')}
               {length > EXPAND_ALL_UP_TO ? ' · expand a group to edit its pages' : ''}
             </p>
             {length > 0 ? (
@@ -181,11 +182,11 @@ const GroupRow = memo(function GroupRow({ index, length, top, expanded, measure,
           </span>
           <span className="nav-group__name">{title}</span>
           <span className="nav-group__count">
-            {pageCount} {pageCount === 1 ? 'page' : 'pages'}
+            {plural(pageCount, 'page')}
           </span>
         </button>
-        {counts.errors ? <span className="badge badge--failure">{counts.errors === 1 ? '1 error' : `${counts.errors} errors`}</span> : null}
-        {counts.warnings ? <span className="badge badge--warning">{counts.warnings === 1 ? '1 warning' : `${counts.warnings} warnings`}</span> : null}
+        {counts.errors ? <span className="badge badge--failure">{plural(counts.errors, 'error')}</span> : null}
+        {counts.warnings ? <span className="badge badge--warning">{plural(counts.warnings, 'warning')}</span> : null}
         <ItemToolbar listPath={NAVIGATION} index={index} length={length} itemName={`group ${index + 1}`} removeWhenEmpty={false} onMoved={onMoved} onRemoved={onRemoved} />
       </div>
       {expanded ? (
@@ -208,8 +209,6 @@ function GroupFields({ path }: { path: Path }) {
     </>
   )
 }
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
 
 /** What removing a nested group asks: it takes its pages with it. Null for a page, which goes at once. */
 function nestedGroupRemoval(item: unknown): RemovalQuestion | null {
