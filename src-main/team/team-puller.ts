@@ -36,6 +36,7 @@ export const sharedProfileId = (sharedId: string) => `team-${sharedId}`
 
 export class TeamPuller {
   private running: Promise<{ groups: number; profiles: number }> | null = null
+  private next: Promise<{ groups: number; profiles: number }> | null = null
   private timer: ReturnType<typeof setInterval> | undefined
 
   constructor(
@@ -46,10 +47,23 @@ export class TeamPuller {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** One pull at a time: a second caller waits for the one under way. */
+  /**
+   * One pull at a time. A caller who asks while one is under way gets the pull after it, shared
+   * with everyone who asked meanwhile: the one under way may have read the team's changes before
+   * the caller's reason to ask (another machine's flush) was committed.
+   */
   pull(): Promise<{ groups: number; profiles: number }> {
-    this.running ??= this.pullAll().finally(() => (this.running = null))
-    return this.running
+    if (!this.running) {
+      this.running = this.pullAll().finally(() => (this.running = null))
+      return this.running
+    }
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = null
+        return this.pull()
+      })
+    return this.next
   }
 
   every(intervalMs: number, onError: (error: unknown) => void): void {

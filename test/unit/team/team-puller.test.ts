@@ -1,0 +1,65 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { createAppServices, type AppServices } from '../../../src-main/app-services'
+import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
+import type { SharedGroupRow, TeamLink } from '../../../src-main/team/team-link'
+import { TeamPuller } from '../../../src-main/team/team-puller'
+
+// The team database is stood in for by its two reads, held at a gate, so the order of a pull under
+// way and a change committed meanwhile is the test's to choose (team-pull.test.ts runs the same
+// puller against a real Postgres, where that order was left to chance and the test flaked).
+
+let services: AppServices | undefined
+afterEach(() => services?.close())
+
+const row = (groupId: string, seq: number): SharedGroupRow => ({
+  server: 'https://api.example.com',
+  group_id: groupId,
+  name: groupId,
+  environment_tag: 'Customer',
+  team_id: null,
+  properties: null,
+  mapping: null,
+  token_last4: null,
+  token_sha256: null,
+  changed_by: 'ops-a',
+  changed_at: new Date(),
+  rotated_by: null,
+  rotated_at: null,
+  change_seq: String(seq),
+} as SharedGroupRow)
+
+it('a pull asked for while one is under way reads the team again after it: a change committed meanwhile is never missed', async () => {
+  services = await createAppServices({ dataDir: await mkdtemp(join(tmpdir(), 'ec-puller-')), transport: 'browser', sandbox: false })
+  const team: SharedGroupRow[] = [row('before', 1)]
+  let release: () => void = () => {}
+  let gate: Promise<void> | null = new Promise((resolve) => (release = resolve))
+  let reads = 0
+  const link = {
+    async groupsChangedAfter(seq: number) {
+      reads += 1
+      const answer = team.filter((shared) => Number(shared.change_seq) > seq)
+      if (gate) await gate
+      return answer
+    },
+    async profilesChangedAfter() {
+      return []
+    },
+  } as unknown as TeamLink
+  const puller = new TeamPuller(services.db, link, new GroupCatalog(services.db), services.profiles)
+  const seen = () => services!.db.all<{ group_id: string }>('SELECT group_id FROM team_groups ORDER BY group_id').map((shared) => shared.group_id)
+
+  const underWay = puller.pull() // reads the team now, answers when the gate opens
+  team.push(row('committed-meanwhile', 2)) // another machine's flush lands after that read
+  const asked = puller.pull()
+  const alsoAsked = puller.pull()
+  gate = null
+  release()
+  expect(await underWay).toEqual({ groups: 1, profiles: 0 })
+  expect(await asked).toEqual({ groups: 1, profiles: 0 })
+  expect(await alsoAsked).toEqual({ groups: 1, profiles: 0 })
+  expect(seen()).toEqual(['before', 'committed-meanwhile'])
+  expect(reads).toBe(2) // the two callers who asked meanwhile share one pull after it
+})
