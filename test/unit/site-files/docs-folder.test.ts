@@ -99,6 +99,16 @@ describe('the docs folder', () => {
     await rm(root, { recursive: true, force: true })
   })
 
+  it('announces a change made the moment the index answers: the screen says "watching" only once it is true', async () => {
+    const { docs, documentId, events, root } = await docsSite()
+    const changed = new Promise<unknown>((resolve) => events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)))
+    await docs.index(documentId)
+    await writeFile(join(root, 'guides', 'right-away.mdx'), '---\ntitle: Right away\n---\n')
+    expect(await changed).toEqual({ root })
+    await docs.close()
+    await rm(root, { recursive: true, force: true })
+  })
+
   it('reads titles from front matter, and nothing from anything else', () => {
     expect(titleFromFrontMatter('---\ntitle: "A"\n---\n')).toBe('A')
     expect(titleFromFrontMatter('\uFEFF---\r\nsidebarTitle: Short\r\ntitle: Long\r\n---\r\n')).toBe('Short')
