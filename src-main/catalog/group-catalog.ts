@@ -2,7 +2,7 @@ import { CATALOG_SEARCH_LISTED, CatalogEntrySchema, type CatalogEntry, type Cata
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
 import { groupTokenKeySql, secretKeyRange } from '../profiles/vault-keys'
 import type { Database, SqlValue } from '../storage/database'
-import { fullTextMatch } from '../storage/full-text'
+import { fullTextMatch, fullTextTerms } from '../storage/full-text'
 import { CatalogCounts } from './catalog-counts'
 import {
   CATALOG_SEARCH,
@@ -320,11 +320,15 @@ export class GroupCatalog {
         matching = CATALOG_SEARCH_LISTED
         more = true
         if (match !== null) {
+          // Each row's own indexed text holds the words (folded, with its word starts, as the
+          // index has it): a string search in the row, cheaper than asking the index per row.
           source = 'walk'
           from = 'catalog'
           fromParams.length = 0
-          where.push('EXISTS (SELECT 1 FROM catalog_search WHERE catalog_search MATCH ? AND catalog_search.rowid = catalog.id)')
-          params.push(match)
+          for (const term of fullTextTerms(CATALOG_SEARCH, query.search)!) {
+            where.push('instr(catalog.search_text, ?) > 0')
+            params.push(term)
+          }
         }
       }
     }

@@ -91,6 +91,12 @@ export interface CallOptions {
    */
   claim?: () => void
   run?: { runId: string; seq: number }
+  /**
+   * The call's record (activity entry, token, catalog row, journal row) shares a group commit
+   * with the other calls settled in the same moment (a bulk run's get-or-create and update:
+   * idempotent, so one lost with the process is sent again). Never a rotation's.
+   */
+  grouped?: boolean
 }
 
 /** A rotation about to be sent: journaled first (see RotationJournal). */
@@ -229,7 +235,7 @@ export function createGroupService(deps: GroupServiceDeps) {
           else rotations.answered(base.id)
         }
         options.settle?.({ ok: false, error: redacted })
-      })
+      }, { grouped: options.grouped === true && !rotation })
       throw redacted
     }
   }
@@ -302,7 +308,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         }
         options.settle?.({ ok: true, result: done })
         return done
-      })
+      }, { grouped: options.grouped === true && !rotated })
     } catch (error) {
       if (!rotated) throw error
       rotations.unrecorded(entry.id)

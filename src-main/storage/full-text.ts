@@ -90,28 +90,33 @@ export function wordStartText(...parts: Array<string | undefined>): string {
 const quoted = (term: string) => `"${term.replaceAll('"', '""')}"`
 
 /**
- * The FTS5 MATCH expression (a bound parameter, never SQL) that finds every word of `text`, when
- * the index can answer each: words of three characters or more anywhere, and, in an index with
- * word starts, shorter ones at the start of a word. Null when a word is too short for the index
- * (fullTextCondition matches those with LIKE) or there is no word.
+ * What every row found must hold in its indexed text, one string per word of `text`, when the
+ * index can answer each: words of three characters or more as they are (folded, in an index
+ * with word starts), and, in an index with word starts, shorter ones as the start of a word.
+ * Null when a word is too short for the index (fullTextCondition matches those with LIKE) or
+ * there is no word.
  */
-export function fullTextMatch(index: FullTextIndex, text: string): string | null {
+export function fullTextTerms(index: FullTextIndex, text: string): string[] | null {
   const terms = searchTerms(text)
-  if (terms.length === 0) return null
-  const match = terms.flatMap((term): Array<string | null> => {
+  const found = terms.flatMap((term): Array<string | null> => {
     // An index with word starts holds folded text (wordStartText); others leave folding to the tokenizer.
     const characters = [...(index.wordStarts ? foldText(term) : term)]
-    if (characters.length >= TRIGRAM) return [quoted(characters.join(''))]
+    if (characters.length >= TRIGRAM) return [characters.join('')]
     if (!index.wordStarts) return [null]
     // The words in it, each the start of a word ("a-" is a word starting with "a"); signs alone narrow nothing.
     return characters
       .join('')
       .split(WORD_SEPARATOR)
       .filter(Boolean)
-      .map((word) => quoted(`${WORD_START.repeat(TRIGRAM - [...word].length)}${word}`))
+      .map((word) => `${WORD_START.repeat(TRIGRAM - [...word].length)}${word}`)
   })
-  if (match.length === 0) return null
-  return match.every((term) => term !== null) ? match.join(' AND ') : null
+  if (found.length === 0 || found.some((term) => term === null)) return null
+  return found as string[]
+}
+
+/** The FTS5 MATCH expression (a bound parameter, never SQL) of fullTextTerms: each a quoted string, all required. */
+export function fullTextMatch(index: FullTextIndex, text: string): string | null {
+  return fullTextTerms(index, text)?.map(quoted).join(' AND ') ?? null
 }
 
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
