@@ -30,7 +30,35 @@ export interface CatalogTotals {
   byEnvironment: Record<string, number>
 }
 
+/** A page as a transaction read it: its first key, the next page's (null for the last) and its size. */
+interface Page {
+  first: string
+  next: string | null
+  n: number
+}
+
+/** SQLite's order of text (its bytes in UTF-8, so code points), which JavaScript's < is not past U+FFFF. */
+export function compareKeys(a: string, b: string): number {
+  const length = Math.min(a.length, b.length)
+  for (let index = 0; index < length; index++) {
+    let x = a.charCodeAt(index)
+    let y = b.charCodeAt(index)
+    if (x === y) continue
+    // Surrogates (U+D800–DFFF, halves of code points past U+FFFF) come after U+E000–FFFF in code point order.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000
+    }
+    return x - y
+  }
+  return a.length - b.length
+}
+
 export class CatalogCounts {
+  /** The pages read in this transaction (see pageOf), by profile and order. */
+  private readonly pages = new Map<string, Page[]>()
+  private pagesEpoch = -1
+
   constructor(
     private readonly db: Database,
     /** Smaller in tests, so that a few hundred rows cut pages. */
@@ -43,12 +71,13 @@ export class CatalogCounts {
       if (before) this.count(profileId, before.environment_key, -1)
       if (after) this.count(profileId, after.environment_key, 1)
     }
-    for (const sort of Object.keys(PAGED_SORT_COLUMNS) as PagedSort[]) {
+    // The orders the row moved in (a row written again mostly moves in the time order only).
+    const moved = (Object.keys(PAGED_SORT_COLUMNS) as PagedSort[]).filter((sort) => {
       const column = PAGED_SORT_COLUMNS[sort]
-      if (before && after && before[column] === after[column] && before.environment_key === after.environment_key) continue
-      if (before) this.move(profileId, sort, before[column], before.environment_key, -1)
-      if (after) this.move(profileId, sort, after[column], after.environment_key, 1)
-    }
+      return !(before && after && before[column] === after[column] && before.environment_key === after.environment_key)
+    })
+    if (before) this.move(profileId, moved, before, -1)
+    if (after) this.move(profileId, moved, after, 1)
   }
 
   private count(profileId: string, environmentKey: string, delta: number): void {
@@ -61,27 +90,61 @@ export class CatalogCounts {
     )
   }
 
-  /** Adds `delta` to the page holding `key`: cut in two when it grew past PAGE_MAX, dropped when empty. */
-  private move(profileId: string, sort: PagedSort, key: string, environmentKey: string, delta: number): void {
-    const column = ENVIRONMENT_COLUMNS[environmentKey]!
-    const page = this.db.get<{ first_key: string; n: number }>(
-      `UPDATE catalog_pages SET ${column} = ${column} + ?
-        WHERE profile_id = ? AND sort = ? AND first_key = (SELECT max(first_key) FROM catalog_pages WHERE profile_id = ? AND sort = ? AND first_key <= ?)
-        RETURNING first_key, customer + testing + untagged AS n`,
-      delta,
-      profileId,
-      sort,
+  /**
+   * The page holding `key` in an order, with its next page's first key and its size: read once
+   * per transaction and kept (no other process writes while it is open), so the rows a
+   * transaction writes in order (a bulk run's) find theirs without a query.
+   */
+  private pageOf(profileId: string, sort: PagedSort, key: string): Page | undefined {
+    if (this.pagesEpoch !== this.db.epoch()) {
+      this.pages.clear()
+      this.pagesEpoch = this.db.epoch()
+    }
+    const known = this.pages.get(`${profileId}\u0000${sort}`)
+    const hit = known?.find((page) => compareKeys(page.first, key) <= 0 && (page.next === null || compareKeys(key, page.next) < 0))
+    if (hit) return hit
+    const row = this.db.get<{ first_key: string; n: number; next: string | null }>(
+      `SELECT first_key, customer + testing + untagged AS n,
+              (SELECT min(first_key) FROM catalog_pages WHERE profile_id = ?1 AND sort = ?2 AND first_key > page.first_key) AS next
+         FROM catalog_pages AS page WHERE profile_id = ?1 AND sort = ?2 AND first_key <= ?3 ORDER BY first_key DESC LIMIT 1`,
       profileId,
       sort,
       key,
     )
-    if (!page) {
-      // The profile's first row in this order: its first page starts below every key.
-      this.db.run(`INSERT INTO catalog_pages (profile_id, sort, first_key, ${column}) VALUES (?, ?, '', ?)`, profileId, sort, delta)
-      return
+    if (!row) return undefined
+    const page = { first: row.first_key, next: row.next, n: row.n }
+    this.pages.set(`${profileId}\u0000${sort}`, [...(known ?? []), page])
+    return page
+  }
+
+  /** Forgets what was read of an order's pages (they were cut, dropped or deleted). */
+  private forget(profileId: string, sort?: PagedSort): void {
+    for (const key of this.pages.keys()) if (key.startsWith(`${profileId}\u0000${sort ?? ''}`)) this.pages.delete(key)
+  }
+
+  /**
+   * Adds `delta` to the page holding the row's key in each order (an update by the page's
+   * primary key), cuts a page grown past the largest size in two, drops one left empty.
+   */
+  private move(profileId: string, sorts: PagedSort[], keys: CatalogRowKeys, delta: number): void {
+    const column = ENVIRONMENT_COLUMNS[keys.environment_key]!
+    for (const sort of sorts) {
+      const page = this.pageOf(profileId, sort, keys[PAGED_SORT_COLUMNS[sort]])
+      if (!page) {
+        // The profile's first row in this order: its first page starts below every key.
+        this.db.run(`INSERT INTO catalog_pages (profile_id, sort, first_key, ${column}) VALUES (?, ?, '', ?)`, profileId, sort, delta)
+        continue
+      }
+      this.db.run(`UPDATE catalog_pages SET ${column} = ${column} + ? WHERE profile_id = ? AND sort = ? AND first_key = ?`, delta, profileId, sort, page.first)
+      page.n += delta
+      if (page.n > this.pageMax) {
+        this.split(profileId, sort, page.first, page.n)
+        this.forget(profileId, sort)
+      } else if (page.n === 0 && page.first !== '') {
+        this.db.run('DELETE FROM catalog_pages WHERE profile_id = ? AND sort = ? AND first_key = ?', profileId, sort, page.first)
+        this.forget(profileId, sort)
+      }
     }
-    if (page.n > this.pageMax) this.split(profileId, sort, page.first_key, page.n)
-    else if (page.n === 0 && page.first_key !== '') this.db.run('DELETE FROM catalog_pages WHERE profile_id = ? AND sort = ? AND first_key = ?', profileId, sort, page.first_key)
   }
 
   private split(profileId: string, sort: PagedSort, firstKey: string, rows: number): void {
@@ -160,6 +223,7 @@ export class CatalogCounts {
   }
 
   removeProfile(profileId: string): void {
+    this.forget(profileId)
     this.db.run('DELETE FROM catalog_counts WHERE profile_id = ?', profileId)
     this.db.run('DELETE FROM catalog_pages WHERE profile_id = ?', profileId)
   }

@@ -58,6 +58,12 @@ export interface Database {
   transaction<T>(work: () => T, options?: { durable?: boolean; grouped?: boolean }): T
   /** Resolves once the grouped work written so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
+  /**
+   * A number that changes whenever this connection's view may have changed under what it read:
+   * at the start of every write transaction (another process may have written before it) and at
+   * every rollback. What a transaction read may be kept in memory while this number stays.
+   */
+  epoch(): number
   /** Runs `effect` once the current transaction commits (at once outside one); dropped on rollback. */
   afterCommit(effect: () => void): void
   /**
@@ -154,6 +160,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
   let depth = 0
   let pendingEffects: Array<() => void> = []
   let group: OpenGroup | null = null
+  let epoch = 0
 
   const guarded = <T>(work: () => T): T => {
     try {
@@ -179,6 +186,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
           // Rolled back by SQLite itself meanwhile.
         }
       }
+      epoch += 1
       for (const waiter of open.waiters) waiter.reject(error)
       return
     }
@@ -189,6 +197,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
   /** Grouped work joins the open group, or opens one that commits when this turn of the event loop ends. */
   const groupedTransaction = <T>(work: () => T): T => {
     if (!group) {
+      epoch += 1
       guarded(() => native.exec('BEGIN IMMEDIATE'))
       group = { size: 0, effects: [], waiters: [], turn: setImmediate(commitGroup) }
     }
@@ -201,6 +210,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     } catch (error) {
       depth -= 1
       pendingEffects = []
+      epoch += 1
       native.exec('ROLLBACK TO grouped; RELEASE grouped')
       throw error
     }
@@ -239,6 +249,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       const restore = () => {
         if (durable) native.pragma('synchronous = NORMAL')
       }
+      if (depth === 0) epoch += 1
       try {
         guarded(() => native.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`))
       } catch (error) {
@@ -252,6 +263,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       } catch (error) {
         depth -= 1
         pendingEffects.length = effectsBefore
+        epoch += 1
         native.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
         restore()
         throw error
@@ -266,6 +278,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       } catch (error) {
         // A commit that failed (a full disk) leaves the transaction open: end it, so the
         // connection is usable for the next call and nothing half-done is kept.
+        epoch += 1
         if (native.inTransaction) {
           try {
             native.exec('ROLLBACK')
@@ -282,6 +295,8 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       for (const effect of effects) effect()
       return result
     },
+
+    epoch: () => epoch,
 
     committed() {
       const open = group

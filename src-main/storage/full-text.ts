@@ -31,14 +31,16 @@ const TRIGRAM = 3
 
 /**
  * Creates the index, its triggers, and fills it from the rows already there: for a migration,
- * inside its transaction. The triggers keep it in step on every insert, update and delete.
+ * inside its transaction. The triggers keep it in step on every insert, update and delete, and
+ * an update only when an indexed column changed. Rows are never ranked, so the sizes ranking
+ * needs are not kept (columnsize=0): one page less written with each commit.
  */
 export function createFullTextIndex(db: Database, index: FullTextIndex): void {
   const { name, content, contentRowid, columns } = index
   const list = columns.join(', ')
   const values = (row: 'new' | 'old') => columns.map((column) => `${row}.${column}`).join(', ')
   db.exec(`
-    CREATE VIRTUAL TABLE ${name} USING fts5(${list}, content='${content}', content_rowid='${contentRowid}', tokenize='trigram remove_diacritics 1');
+    CREATE VIRTUAL TABLE ${name} USING fts5(${list}, content='${content}', content_rowid='${contentRowid}', tokenize='trigram remove_diacritics 1', columnsize=0);
     CREATE TRIGGER ${name}_insert AFTER INSERT ON ${content} BEGIN
       INSERT INTO ${name} (rowid, ${list}) VALUES (new.${contentRowid}, ${values('new')});
     END;

@@ -14,7 +14,8 @@ function random(seed: number) {
   }
 }
 
-const WORDS = ['acme', 'Acme', 'ÄCME', 'zeta', 'beta', 'Béta', 'omega', 'om']
+// With characters past U+FFFF (😀) and just below (\uE000, \uFFEE): SQLite orders text by code point, JavaScript's < does not.
+const WORDS = ['acme', 'Acme', 'ÄCME', 'zeta', 'beta', 'Béta', 'omega', 'om', 'x😀', 'x\uE000', 'x\uFFEE']
 
 /**
  * `count` groups of one profile: ids and names of a word, a number and sometimes a letter (cases
@@ -50,6 +51,14 @@ export function randomCatalog(profileId: string, count: number, seed: number): C
 
 const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
 
+/** Text in code point order, as SQLite compares it. */
+function byText(a: string, b: string): number {
+  const x = Array.from(a, (character) => character.codePointAt(0)!)
+  const y = Array.from(b, (character) => character.codePointAt(0)!)
+  for (let index = 0; index < Math.min(x.length, y.length); index++) if (x[index] !== y[index]) return x[index]! - y[index]!
+  return x.length - y.length
+}
+
 /** "g2" before "g10": letters by their folded text, runs of digits by their value. */
 function compareNatural(a: string, b: string): number {
   const runs = (text: string) => fold(text).match(/\d+|\D+/g) ?? []
@@ -59,13 +68,12 @@ function compareNatural(a: string, b: string): number {
     const x = left[index]!
     const y = right[index]!
     const numbers = /^\d/.test(x) && /^\d/.test(y)
-    const order = numbers ? Number(BigInt(x) - BigInt(y) > 0n) - Number(BigInt(x) - BigInt(y) < 0n) : x < y ? -1 : x > y ? 1 : 0
+    const order = numbers ? Number(BigInt(x) - BigInt(y) > 0n) - Number(BigInt(x) - BigInt(y) < 0n) : byText(x, y)
     if (order !== 0) return order
   }
   return left.length - right.length
 }
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 const byGroup = (a: CatalogEntry, b: CatalogEntry) => compareNatural(a.groupId, b.groupId) || byText(a.groupId, b.groupId)
 const missingLast = <T>(a: T | undefined, b: T | undefined, compare: (x: T, y: T) => number) =>
   a === undefined ? (b === undefined ? 0 : 1) : b === undefined ? -1 : compare(a, b)
