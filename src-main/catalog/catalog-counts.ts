@@ -259,8 +259,10 @@ export function createCatalogCounts(db: Database): void {
       INSERT INTO catalog_tokens (profile_id, kept) VALUES (substr(new.key, 7, instr(substr(new.key, 7), ':') - 1), 1)
         ON CONFLICT (profile_id) DO UPDATE SET kept = kept + 1;
     END;
+    -- The row goes with the profile's last token: a deleted profile leaves nothing of itself here.
     CREATE TRIGGER catalog_tokens_delete AFTER DELETE ON secrets WHEN old.key GLOB 'group:*:token' BEGIN
       UPDATE catalog_tokens SET kept = kept - 1 WHERE profile_id = substr(old.key, 7, instr(substr(old.key, 7), ':') - 1);
+      DELETE FROM catalog_tokens WHERE profile_id = substr(old.key, 7, instr(substr(old.key, 7), ':') - 1) AND kept <= 0;
     END;
     INSERT INTO catalog_tokens (profile_id, kept)
       SELECT substr(key, 7, instr(substr(key, 7), ':') - 1), count(*) FROM secrets WHERE key GLOB 'group:*:token' GROUP BY 1;

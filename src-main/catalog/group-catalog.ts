@@ -221,35 +221,40 @@ export class GroupCatalog {
     return this.db.transaction(() => entries.reduce((added, entry) => added + (this.row(entry.profileId, entry.groupId) ? 0 : this.write(entry, undefined)), 0))
   }
 
-  /** Writes the row (over `stored`, the row it replaces) and moves the kept counts with it. */
+  /**
+   * Writes the row (over `stored`, the row it replaces) and moves the kept counts with it. A row
+   * written again sets only the columns that changed: an index whose columns did not change is
+   * not touched (a group fetched again changes its time and little else).
+   */
   private write(entry: CatalogEntry, stored: CatalogRowRecord | undefined): number {
     const keys = rowKeys(entry)
-    const changes = this.db.run(
-      `INSERT INTO catalog (profile_id, group_id, name, environment_tag, team_id, mapping, properties, token_last4, created_at, updated_at, rotated_at,
-         environment_key, group_key, name_key, team_key, updated_key, search_text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (profile_id, group_id) DO UPDATE SET name = excluded.name, environment_tag = excluded.environment_tag, team_id = excluded.team_id,
-         mapping = excluded.mapping, properties = excluded.properties, token_last4 = excluded.token_last4, created_at = excluded.created_at,
-         updated_at = excluded.updated_at, rotated_at = excluded.rotated_at, environment_key = excluded.environment_key, group_key = excluded.group_key,
-         name_key = excluded.name_key, team_key = excluded.team_key, updated_key = excluded.updated_key, search_text = excluded.search_text`,
-      entry.profileId,
-      entry.groupId,
-      entry.name ?? null,
-      entry.environmentTag ?? null,
-      entry.teamId ?? null,
-      json(entry.mapping),
-      json(entry.properties),
-      entry.tokenLast4 ?? null,
-      entry.createdAt,
-      entry.updatedAt,
-      entry.rotatedAt ?? null,
-      keys.environment_key,
-      keys.group_key,
-      keys.name_key,
-      keys.team_key,
-      keys.updated_key,
-      searchTextOf(entry),
-    ).changes
+    const row: Record<string, SqlValue> = {
+      name: entry.name ?? null,
+      environment_tag: entry.environmentTag ?? null,
+      team_id: entry.teamId ?? null,
+      mapping: json(entry.mapping),
+      properties: json(entry.properties),
+      token_last4: entry.tokenLast4 ?? null,
+      created_at: entry.createdAt,
+      updated_at: entry.updatedAt,
+      rotated_at: entry.rotatedAt ?? null,
+      ...keys,
+      search_text: searchTextOf(entry),
+    }
+    let changes: number
+    if (stored) {
+      const changed = Object.keys(row).filter((column) => row[column] !== stored[column as keyof CatalogRowRecord])
+      if (changed.length === 0) return 0
+      changes = this.db.run(`UPDATE catalog SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, ...changed.map((column) => row[column]!), stored.id).changes
+    } else {
+      const columns = ['profile_id', 'group_id', ...Object.keys(row)]
+      changes = this.db.run(
+        `INSERT INTO catalog (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+        entry.profileId,
+        entry.groupId,
+        ...Object.values(row),
+      ).changes
+    }
     this.counts.change(entry.profileId, stored, keys)
     return changes
   }

@@ -297,7 +297,10 @@ export function createGroupService(deps: GroupServiceDeps) {
     try {
       // A rotated token is never stored without its catalog row, nor the reverse.
       return db.transaction(() => {
-        vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
+        // A group fetched again answers the token kept already: kept where it should be, it is not written again.
+        const tokenKey = groupTokenKey(profileId, group.provided_id)
+        const storage = groupTokenStorage(profileId)
+        if (!knownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage) vault.set(tokenKey, group.token, storage)
         const recorded = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
         if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
         const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
+import { BaseUrlSchema } from '../../src-shared/profiles/base-url'
 import {
   GetOrCreateRequestSchema,
   GetOrCreateResponseSchema,

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { isLoopbackHostname } from '../../src-shared/profiles/schemas'
+import { isLoopbackHostname } from '../../src-shared/profiles/base-url'
 
 /** How a profile (or a CLI call) chooses its proxy; see ProxyModeSchema. */
 export type ProxyChoice =

@@ -5,8 +5,15 @@ import { queryKeys } from './query-keys'
 /** Profiles are read by the header, the groups screen and the site editor: one query, one cache. */
 export const PROFILES_QUERY_KEY = queryKeys.profiles
 
+/**
+ * How long a fetched list stays fresh: the screens that mount while the app loads (the header
+ * first, the Groups screen once its code has loaded) share one request. Every change made here
+ * refetches it at once (invalidation); one made by another process shows on the next screen.
+ */
+const PROFILES_FRESH_MS = 5_000
+
 export function useProfiles() {
-  return useQuery({ queryKey: PROFILES_QUERY_KEY, queryFn: () => call('profiles.list', {}) })
+  return useQuery({ queryKey: PROFILES_QUERY_KEY, queryFn: () => call('profiles.list', {}), staleTime: PROFILES_FRESH_MS })
 }
 
 export function useActiveProfile() {
