@@ -27,6 +27,21 @@ function teamIdText(teamId: number): string {
   return whole < 0 ? `n${String(Number.MAX_SAFE_INTEGER + whole).padStart(16, '0')}` : `p${String(whole).padStart(16, '0')}`
 }
 
+/** A catalog row's columns of its own (besides its id and keys), as migration 9 copies them and the app reads them. */
+export interface CatalogColumns {
+  profile_id: string
+  group_id: string
+  name: string | null
+  environment_tag: string | null
+  team_id: number | null
+  mapping: string | null
+  properties: string | null
+  token_last4: string | null
+  created_at: string
+  updated_at: string
+  rotated_at: string | null
+}
+
 /** A row's key in each order, and its environment as the indexes file it ("~" when untagged). */
 export interface CatalogRowKeys {
   environment_key: string

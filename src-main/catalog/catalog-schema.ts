@@ -1,24 +1,10 @@
 import type { Database } from '../storage/database'
 import { createFullTextIndex } from '../storage/full-text'
 import { createCatalogCounts } from './catalog-counts'
-import { CATALOG_SEARCH, rowKeys, searchTextOf } from './catalog-keys'
+import { CATALOG_SEARCH, rowKeys, searchTextOf, type CatalogColumns } from './catalog-keys'
 
 /** Rows copied per statement batch by migration 9. */
 const COPY_BATCH = 5000
-
-interface OldCatalogRow {
-  profile_id: string
-  group_id: string
-  name: string | null
-  environment_tag: string | null
-  team_id: number | null
-  mapping: string | null
-  properties: string | null
-  token_last4: string | null
-  created_at: string
-  updated_at: string
-  rotated_at: string | null
-}
 
 /**
  * Migration 9: the catalog as a rowid table (FTS5 indexes rowid tables) with a key column per
@@ -55,7 +41,7 @@ export function migrateCatalogToKeys(db: Database): void {
   const insert = `INSERT INTO catalog_keyed (profile_id, group_id, name, environment_tag, team_id, mapping, properties, token_last4, created_at, updated_at, rotated_at,
       environment_key, group_key, name_key, team_key, updated_key, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   for (let after: [string, string] = ['', '']; ; ) {
-    const rows = db.all<OldCatalogRow>(
+    const rows = db.all<CatalogColumns>(
       `SELECT profile_id, group_id, name, environment_tag, team_id, mapping, properties, token_last4, created_at, updated_at, rotated_at
          FROM catalog WHERE (profile_id, group_id) > (?, ?) ORDER BY profile_id, group_id LIMIT ?`,
       ...after,

@@ -12,6 +12,7 @@ import {
   rowKeys,
   searchTextOf,
   sortOrder,
+  type CatalogColumns,
   type CatalogRowKeys,
   type SortOrder,
 } from './catalog-keys'
@@ -39,19 +40,8 @@ export interface SharedGroup {
   rotatedAt?: string
 }
 
-interface CatalogRowRecord extends CatalogRowKeys {
+interface CatalogRowRecord extends CatalogRowKeys, CatalogColumns {
   id: number
-  profile_id: string
-  group_id: string
-  name: string | null
-  environment_tag: string | null
-  team_id: number | null
-  mapping: string | null
-  properties: string | null
-  token_last4: string | null
-  created_at: string
-  updated_at: string
-  rotated_at: string | null
 }
 
 /** Whether a row's token is kept: a row of the secrets table, or a session key (bound as JSON). */
