@@ -8,12 +8,18 @@ export const PROFILES_QUERY_KEY = queryKeys.profiles
 /**
  * How long a fetched list stays fresh: the screens that mount while the app loads (the header
  * first, the Groups screen once its code has loaded) share one request. Every change made here
- * refetches it at once (invalidation); one made by another process shows on the next screen.
+ * refetches it at once (invalidation); the Profiles screen asks again whenever it opens
+ * (`{ asked: 'on open' }`), so one made by another process (the CLI, a script) shows there at once.
  */
 const PROFILES_FRESH_MS = 5_000
 
-export function useProfiles() {
-  return useQuery({ queryKey: PROFILES_QUERY_KEY, queryFn: () => call('profiles.list', {}), staleTime: PROFILES_FRESH_MS })
+export function useProfiles(options: { asked?: 'on open' } = {}) {
+  return useQuery({
+    queryKey: PROFILES_QUERY_KEY,
+    queryFn: () => call('profiles.list', {}),
+    staleTime: PROFILES_FRESH_MS,
+    ...(options.asked === 'on open' ? { refetchOnMount: 'always' as const } : {}),
+  })
 }
 
 export function useActiveProfile() {

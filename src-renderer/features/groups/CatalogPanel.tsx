@@ -13,7 +13,7 @@ const ROW_HEIGHT = 52
 /**
  * Rows fetched per request. Main answers a window by a seek on an index, after (or before) a row
  * it was given, or at a position through the counts it keeps: a window costs the same at a
- * million groups as at a thousand (bench/catalog.bench.ts), and only the rows in view are fetched.
+ * million groups as at a thousand (bench/scale.bench.ts), and only the rows in view are fetched.
  */
 const WINDOW = 100
 /** Rows PageUp and PageDown move by. */
