@@ -11,6 +11,8 @@ import { describeSpread, interleave, report, spread } from './lib/stats'
 // Issue 12's CLI targets: `embed-console --version` and one `groups get-or-create` call each
 // < 150 ms over `node -e 0`, medians of interleaved runs (a slow moment of the machine falls on
 // every case alike). Each round runs every command once, as a script would, in a new process.
+// Issue 24's: one `--base-url` call within 1.3× of a bare Node script making the same call, with
+// node:http (bench/scripts/bare-http-call.mjs) and with undici whole (bare-undici-call.mjs).
 
 const ROUNDS = 21
 const run = promisify(execFile)
@@ -35,11 +37,14 @@ const cli = (...args: string[]) => timed(['bin/embed-console.js', ...args])
 const rounds = await interleave(ROUNDS, {
   node: timed(['-e', '0']),
   version: cli('--version'),
+  bareHttp: async () => timed(['bench/scripts/bare-http-call.mjs', sandbox.baseUrl, `bench-${seq++}`])(),
+  bareUndici: async () => timed(['--liftoff-only', 'bench/scripts/bare-undici-call.mjs', sandbox.baseUrl, `bench-${seq++}`])(),
   baseUrl: async () => cli('groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `bench-${seq++}`, '--name', 'Bench')(),
   profile: async () => cli('groups', 'get-or-create', '--profile', 'Bench', '--data-dir', dataDir, '--user-group-id', `bench-${seq++}`)(),
 })
 // Per round, so each difference is taken at one moment of the machine.
 const over = (name: 'version' | 'baseUrl' | 'profile') => rounds[name].map((ms, index) => ms - rounds.node[index]!)
+const against = (baseline: 'bareHttp' | 'bareUndici') => rounds.baseUrl.map((ms, index) => ms / rounds[baseline][index]!)
 
 afterAll(async () => {
   report(`CLI start (issue 12): ${ROUNDS} interleaved rounds, median (min, max)`, [
@@ -48,6 +53,10 @@ afterAll(async () => {
     ['… over `node -e 0`, per round', describeSpread(spread(over('version')), 'ms'), '< 150 ms'],
     ['`groups get-or-create --base-url` (to the sandbox)', describeSpread(spread(rounds.baseUrl), 'ms'), ''],
     ['… over `node -e 0`, per round', describeSpread(spread(over('baseUrl')), 'ms'), '< 150 ms'],
+    ['a bare Node script making the same call with node:http', describeSpread(spread(rounds.bareHttp), 'ms'), ''],
+    ['… `groups get-or-create --base-url` ÷ it, per round', describeSpread(spread(against('bareHttp')), '×'), '≤ 1.3×'],
+    ['a bare Node script making the same call with undici (`--liftoff-only`)', describeSpread(spread(rounds.bareUndici), 'ms'), ''],
+    ['… `groups get-or-create --base-url` ÷ it, per round', describeSpread(spread(against('bareUndici')), '×'), '≤ 1.3×'],
     ['`groups get-or-create --profile` (database, activity log, catalog)', describeSpread(spread(rounds.profile), 'ms'), ''],
     ['… over `node -e 0`, per round', describeSpread(spread(over('profile')), 'ms'), ''],
   ])

@@ -44,7 +44,20 @@ export async function buildAppFolder(dataDir: string, sizes: { catalog: number; 
   for (let start = 0; start < sizes.catalog; start += BATCH) {
     const entries: CatalogEntry[] = []
     for (let index = start; index < Math.min(sizes.catalog, start + BATCH); index++) {
-      entries.push({ profileId: BENCH_PROFILE_ID, groupId: `existing-${index}`, name: `Existing group ${index}`, environmentTag: 'Customer', teamId: index + 1, mapping: { sales: 'warehouse' }, properties: { plan: 'pro' }, tokenLast4: 'abcd', createdAt: at, updatedAt: at })
+      // Both environments, team ids in another order than the ids, and times that differ: every order and filter has work to do.
+      const updatedAt = new Date(Date.parse(at) - (index % 9973) * 1000).toISOString()
+      entries.push({
+        profileId: BENCH_PROFILE_ID,
+        groupId: `existing-${index}`,
+        name: `Existing group ${index}`,
+        environmentTag: index % 2 ? 'Testing' : 'Customer',
+        teamId: (index * 7919) % 1_000_003,
+        mapping: { sales: 'warehouse' },
+        properties: { plan: 'pro' },
+        tokenLast4: 'abcd',
+        createdAt: updatedAt,
+        updatedAt,
+      })
     }
     catalog.importEntries(entries)
   }

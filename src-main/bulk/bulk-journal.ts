@@ -273,14 +273,22 @@ export class BulkJournal {
    * crash; a get-or-create or update is sent again (it is idempotent) and known to have been tried.
    */
   claimRow(lease: Lease, seq: number, attempts: number): boolean {
-    return (
-      this.db.run(
+    // Grouped with the other rows of this moment: the runner awaits `committed()` before sending.
+    return this.db.transaction(
+      () =>
+        this.db.run(
         `UPDATE bulk_items SET state = 'sending', attempts = ?, lease_epoch = ?, updated_at = ?
           WHERE run_id = ? AND seq = ? AND (state = 'pending' OR (state = 'sending' AND lease_epoch = ?))
             AND EXISTS (SELECT 1 FROM bulk_runs WHERE id = ? AND lease_holder = ? AND lease_epoch = ?)`,
         attempts, lease.epoch, this.stamp(), lease.runId, seq, lease.epoch, lease.runId, lease.holder, lease.epoch,
-      ).changes === 1
+      ).changes === 1,
+      { grouped: true },
     )
+  }
+
+  /** Resolves once the claims and settlements written so far are committed. */
+  committed(): Promise<void> {
+    return this.db.committed()
   }
 
   /** A row claimed but not sent on (the run paused itself while it waited to try again): pending again. */
@@ -301,13 +309,14 @@ export class BulkJournal {
     )
   }
 
+  /** Grouped: it commits with the call it settles (inside its transaction), or with the rows of this moment. */
   settle(id: string, seq: number, settlement: ItemSettlement): void {
-    this.db.run(
+    this.db.transaction(() => this.db.run(
       `UPDATE bulk_items SET state = ?, outcome = ?, attempts = ?, http_status = ?, error_code = ?, message = ?, token_last4 = coalesce(?, token_last4), updated_at = ?
        WHERE run_id = ? AND seq = ?`,
       settlement.state, settlement.outcome, settlement.attempts, settlement.httpStatus ?? null, settlement.errorCode ?? null, settlement.message ?? null,
       settlement.tokenLast4 ?? null, this.stamp(), id, seq,
-    )
+    ), { grouped: true })
   }
 
   /** Rows left to send become skipped: the run was cancelled. */

@@ -345,6 +345,8 @@ export function startRun(options: RunnerOptions): RunControl {
           if (sent.unsaved) stopFor(sent.unsaved)
         } else {
           claim()
+          // The claim shares a commit with the rows settled this moment: on the disk before the request leaves.
+          await journal.committed()
           const sent = call === 'update' ? await sender.update(item.request, settle) : await sender.getOrCreate(item.request, settle)
           if (sent.unsaved) stopFor(sent.unsaved)
         }

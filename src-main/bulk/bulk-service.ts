@@ -69,9 +69,11 @@ export function profileSender(groups: GroupService, catalog: GroupCatalog, profi
   const hook = (settle: (settlement: SenderSettlement) => void) => ({
     settle: (settlement: CallSettlement) => settle(settlement.ok ? { ok: true, sent: sentOf(settlement.result) } : settlement),
   })
+  // Idempotent calls share group commits (the journal is the truth: one lost with the process is sent again); rotations never do.
+  const grouped = (settle: (settlement: SenderSettlement) => void) => ({ ...hook(settle), grouped: true })
   return {
-    getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, hook(settle))),
-    update: async (request, settle) => sentOf(await groups.update(profileId, request, hook(settle))),
+    getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, grouped(settle))),
+    update: async (request, settle) => sentOf(await groups.update(profileId, request, grouped(settle))),
     rotate: async (groupId, settle, row) =>
       sentOf(await groups.rotateToken(profileId, { kind: 'catalog', groupId }, { ...hook(settle), claim: row.claim, run: { runId: row.runId, seq: row.seq } })),
     knownMapping: (groupId) => catalog.get(profileId, groupId)?.mapping,

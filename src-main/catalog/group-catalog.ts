@@ -1,7 +1,21 @@
-import { CatalogEntrySchema, type CatalogEntry, type CatalogQuery, type CatalogRow } from '../../src-shared/catalog/schemas'
+import { CATALOG_SEARCH_LISTED, CatalogEntrySchema, type CatalogEntry, type CatalogQuery, type CatalogRow } from '../../src-shared/catalog/schemas'
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
-import { groupTokenKeySql } from '../profiles/vault-keys'
+import { groupTokenKeySql, secretKeyRange } from '../profiles/vault-keys'
 import type { Database, SqlValue } from '../storage/database'
+import { fullTextMatch, fullTextTerms } from '../storage/full-text'
+import { CatalogCounts } from './catalog-counts'
+import {
+  CATALOG_SEARCH,
+  environmentCursor,
+  environmentKeyOf,
+  joinEnvironmentCursor,
+  rowKeys,
+  searchTextOf,
+  sortOrder,
+  type CatalogColumns,
+  type CatalogRowKeys,
+  type SortOrder,
+} from './catalog-keys'
 
 export interface SeenGroup {
   profileId: string
@@ -26,40 +40,14 @@ export interface SharedGroup {
   rotatedAt?: string
 }
 
-interface CatalogRowRecord {
-  profile_id: string
-  group_id: string
-  name: string | null
-  environment_tag: string | null
-  team_id: number | null
-  mapping: string | null
-  properties: string | null
-  token_last4: string | null
-  created_at: string
-  updated_at: string
-  rotated_at: string | null
+interface CatalogRowRecord extends CatalogRowKeys, CatalogColumns {
+  id: number
 }
 
-/** Whether a catalog row's token is kept: a row of the secrets table, or a session key (bound as JSON). */
-const TOKEN_KEPT_SQL = `(EXISTS (SELECT 1 FROM secrets WHERE secrets.key = ${groupTokenKeySql('catalog.profile_id', 'catalog.group_id')})
-  OR catalog.group_id IN (SELECT value FROM json_each(?)))`
-
-/** Case- and accent-insensitive text, for substring search. */
-const searchKey = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
-
-/** A sort key in natural order: "g2" before "g10", whatever the case or accents. */
-const naturalKey = (text: string) => searchKey(text).replace(/\d{1,20}/g, (digits) => digits.padStart(20, '0'))
-
-const SORT_COLUMNS: Record<CatalogQuery['sortBy'], string> = {
-  groupId: 'group_sort',
-  name: 'name_sort',
-  environmentTag: 'environment_tag',
-  teamId: 'team_id',
-  updatedAt: 'updated_at',
-}
-
-/** Sort columns that may be empty: they sort last, through indexes on (column IS NULL, column). */
-const NULLABLE_SORT_COLUMNS = new Set(['name_sort', 'environment_tag', 'team_id'])
+/** Whether a row's token is kept: a row of the secrets table, or a session key (bound as JSON). */
+const tokenKeptSql = (table: string) => `(EXISTS (SELECT 1 FROM secrets WHERE secrets.key = ${groupTokenKeySql(`${table}.profile_id`, `${table}.group_id`)})
+  OR ${table}.group_id IN (SELECT value FROM json_each(?)))`
+const TOKEN_KEPT_SQL = tokenKeptSql('catalog')
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value))
 
@@ -79,7 +67,7 @@ function entryOf(row: CatalogRowRecord): CatalogEntry {
   })
 }
 
-const rowOf = (row: CatalogRowRecord & { token_kept: number }): CatalogRow => ({
+const rowOf = (row: CatalogRowRecord & { token_kept: number }, key: string): CatalogRow => ({
   groupId: row.group_id,
   ...(row.name !== null ? { name: row.name } : {}),
   ...(row.environment_tag !== null ? { environmentTag: row.environment_tag as CatalogRow['environmentTag'] } : {}),
@@ -88,27 +76,68 @@ const rowOf = (row: CatalogRowRecord & { token_kept: number }): CatalogRow => ({
   updatedAt: row.updated_at,
   ...(row.rotated_at !== null ? { rotatedAt: row.rotated_at } : {}),
   tokenKept: row.token_kept === 1,
+  key,
 })
 
 export interface CatalogWindow {
   /** Groups of this profile. */
   total: number
-  /** Groups that match the search and filter. */
+  /** Groups that match the search and filter (at most CATALOG_SEARCH_LISTED when `more`). */
   matching: number
-  offset: number
+  /** More groups match the search than are listed: the first CATALOG_SEARCH_LISTED, in order. */
+  more: boolean
+  /** The first row's position, for a window asked by position. */
+  position: number | null
   rows: CatalogRow[]
 }
 
+/** Environments in the environment order, ascending (untagged last). */
+const ENVIRONMENT_ORDER = ['Customer', 'Testing', '~']
+
+/** The SQL of one order: how rows are sorted, compared with a cursor, and which cursor a row has. */
+function orderSql(order: SortOrder) {
+  if (order.kind === 'column') {
+    const column = `catalog.${order.column}`
+    return { by: (direction: string) => `${column} ${direction}`, key: column, cursor: '?', params: (cursor: string): SqlValue[] => [cursor], of: (row: CatalogRowRecord) => row[order.column] }
+  }
+  return {
+    by: (direction: string) => `catalog.environment_key ${direction}, catalog.group_key ${direction}`,
+    key: '(catalog.environment_key, catalog.group_key)',
+    cursor: '(?, ?)',
+    params: (cursor: string): SqlValue[] => environmentCursor(cursor),
+    of: (row: CatalogRowRecord) => joinEnvironmentCursor(row.environment_key, row.group_key),
+  }
+}
+
 /**
- * The local catalog of groups, per profile: one row per group in the app database. Searched,
- * filtered, sorted and windowed in SQL, so the renderer asks only for the rows it shows and
- * nothing is loaded at start.
+ * Where the rows of a window come from: the order's index walked in order (every filter a
+ * condition on the row), the search's matches (few: found through the full-text index, then
+ * sorted), or the kept tokens' groups (few: found by id, then sorted).
+ */
+type Source = 'walk' | 'search' | 'tokens'
+
+/**
+ * The local catalog of groups, per profile: one row per group in the app database. Every window
+ * is a seek on an index (after or before a row's key, in either direction), searched through a
+ * full-text index, with counts kept as rows change (catalog-counts.ts): the Groups screen costs
+ * the same at a million groups as at a thousand, and nothing is loaded at start.
  */
 export class GroupCatalog {
-  constructor(private readonly db: Database) {}
+  private readonly counts: CatalogCounts
+
+  constructor(
+    private readonly db: Database,
+    options: { pageMax?: number } = {},
+  ) {
+    this.counts = new CatalogCounts(db, options.pageMax)
+  }
+
+  private row(profileId: string, groupId: string): CatalogRowRecord | undefined {
+    return this.db.get<CatalogRowRecord>('SELECT * FROM catalog WHERE profile_id = ? AND group_id = ?', profileId, groupId)
+  }
 
   get(profileId: string, groupId: string): CatalogEntry | undefined {
-    const row = this.db.get<CatalogRowRecord>('SELECT * FROM catalog WHERE profile_id = ? AND group_id = ?', profileId, groupId)
+    const row = this.row(profileId, groupId)
     return row ? entryOf(row) : undefined
   }
 
@@ -121,7 +150,8 @@ export class GroupCatalog {
     return this.db.transaction(() => {
       const { group, profileId } = seen
       const groupId = group.provided_id
-      const previous = this.get(profileId, groupId)
+      const stored = this.row(profileId, groupId)
+      const previous = stored ? entryOf(stored) : undefined
       const at = seen.at.toISOString()
       const warnings: string[] = []
       const tag = group.api_environment_tag
@@ -143,7 +173,7 @@ export class GroupCatalog {
         updatedAt: at,
         rotatedAt: seen.rotated ? at : previous?.rotatedAt,
       } satisfies CatalogEntry)
-      this.write(entry, 'REPLACE')
+      this.write(entry, stored)
       return { entry, warnings }
     })
   }
@@ -155,7 +185,8 @@ export class GroupCatalog {
    */
   mergeShared(profileId: string, shared: SharedGroup): void {
     this.db.transaction(() => {
-      const previous = this.get(profileId, shared.groupId)
+      const stored = this.row(profileId, shared.groupId)
+      const previous = stored ? entryOf(stored) : undefined
       if (previous && previous.updatedAt >= shared.changedAt) return
       const merged = CatalogEntrySchema.safeParse({
         profileId,
@@ -171,84 +202,184 @@ export class GroupCatalog {
         rotatedAt: shared.rotatedAt ?? previous?.rotatedAt,
       })
       // A shape this version does not know (a newer teammate's) is left out rather than stored half-read.
-      if (merged.success) this.write(merged.data, 'REPLACE')
+      if (merged.success) this.write(merged.data, stored)
     })
   }
 
   /** Entries carried over from an earlier release's file; rows already here win. */
   importEntries(entries: readonly CatalogEntry[]): number {
-    return this.db.transaction(() => entries.reduce((added, entry) => added + this.write(entry, 'IGNORE'), 0))
-  }
-
-  private write(entry: CatalogEntry, onConflict: 'REPLACE' | 'IGNORE'): number {
-    return this.db.run(
-      `INSERT OR ${onConflict} INTO catalog (profile_id, group_id, group_sort, name, name_sort, search_text, environment_tag, team_id,
-         mapping, properties, token_last4, created_at, updated_at, rotated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      entry.profileId,
-      entry.groupId,
-      naturalKey(entry.groupId),
-      entry.name ?? null,
-      entry.name === undefined ? null : naturalKey(entry.name),
-      `${searchKey(entry.groupId)}\u0000${searchKey(entry.name ?? '')}`,
-      entry.environmentTag ?? null,
-      entry.teamId ?? null,
-      json(entry.mapping),
-      json(entry.properties),
-      entry.tokenLast4 ?? null,
-      entry.createdAt,
-      entry.updatedAt,
-      entry.rotatedAt ?? null,
-    ).changes
-  }
-
-  removeProfile(profileId: string): void {
-    this.db.run('DELETE FROM catalog WHERE profile_id = ?', profileId)
+    return this.db.transaction(() => entries.reduce((added, entry) => added + (this.row(entry.profileId, entry.groupId) ? 0 : this.write(entry, undefined)), 0))
   }
 
   /**
-   * A window of the profile's groups, searched, filtered and sorted in SQL. `sessionGroupIds`
-   * are the groups whose token the vault keeps in memory for this session only.
+   * Writes the row (over `stored`, the row it replaces) and moves the kept counts with it. A row
+   * written again sets only the columns that changed: an index whose columns did not change is
+   * not touched (a group fetched again changes its time and little else).
+   */
+  private write(entry: CatalogEntry, stored: CatalogRowRecord | undefined): number {
+    const keys = rowKeys(entry)
+    const row: Record<string, SqlValue> = {
+      name: entry.name ?? null,
+      environment_tag: entry.environmentTag ?? null,
+      team_id: entry.teamId ?? null,
+      mapping: json(entry.mapping),
+      properties: json(entry.properties),
+      token_last4: entry.tokenLast4 ?? null,
+      created_at: entry.createdAt,
+      updated_at: entry.updatedAt,
+      rotated_at: entry.rotatedAt ?? null,
+      ...keys,
+      search_text: searchTextOf(entry),
+    }
+    let changes: number
+    if (stored) {
+      const changed = Object.keys(row).filter((column) => row[column] !== stored[column as keyof CatalogRowRecord])
+      if (changed.length === 0) return 0
+      changes = this.db.run(`UPDATE catalog SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, ...changed.map((column) => row[column]!), stored.id).changes
+    } else {
+      const columns = ['profile_id', 'group_id', ...Object.keys(row)]
+      changes = this.db.run(
+        `INSERT INTO catalog (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+        entry.profileId,
+        entry.groupId,
+        ...Object.values(row),
+      ).changes
+    }
+    this.counts.change(entry.profileId, stored, keys)
+    return changes
+  }
+
+  removeProfile(profileId: string): void {
+    this.db.transaction(() => {
+      this.db.run('DELETE FROM catalog WHERE profile_id = ?', profileId)
+      this.counts.removeProfile(profileId)
+    })
+  }
+
+  /**
+   * A window of the profile's groups, searched, filtered and sorted in SQL, by key: after or
+   * before a row, or at a position (found through the kept counts). `sessionGroupIds` are the
+   * groups whose token the vault keeps in memory for this session only.
    */
   query(query: CatalogQuery, sessionGroupIds: readonly string[] = []): CatalogWindow {
+    const { profileId } = query
     const sessionIds = JSON.stringify(sessionGroupIds)
-    const where = ['profile_id = ?']
-    const params: SqlValue[] = [query.profileId]
-    if (query.tokenKept) {
-      where.push(TOKEN_KEPT_SQL)
-      params.push(sessionIds)
+    const order = sortOrder(query.sortBy)
+    const sql = orderSql(order)
+    const descending = query.sortDirection === 'desc'
+    const environmentKey = environmentKeyOf(query.environment)
+    const totals = this.counts.totals(profileId)
+    const match = fullTextMatch(CATALOG_SEARCH, query.search)
+
+    // The filters, as conditions on a catalog row, and where the rows come from.
+    const where = ['catalog.profile_id = ?']
+    const params: SqlValue[] = [profileId]
+    if (environmentKey !== null) {
+      where.push('catalog.environment_key = ?')
+      params.push(environmentKey)
     }
-    if (query.environment === 'untagged') where.push('environment_tag IS NULL')
-    else if (query.environment !== 'all') {
-      where.push('environment_tag = ?')
-      params.push(query.environment)
+    let source: Source = 'walk'
+    let from = 'catalog'
+    const fromParams: SqlValue[] = []
+    const countUpTo = () =>
+      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(' AND ')} LIMIT ?)`, ...fromParams, ...params, CATALOG_SEARCH_LISTED + 1)!.n
+    let matching: number
+    let more = false
+    if (match === null && !query.tokenKept) {
+      // Nothing narrows the list: the kept counts say how long it is.
+      matching = environmentKey === null ? totals.all : (totals.byEnvironment[environmentKey] ?? 0)
+    } else {
+      if (query.tokenKept) {
+        where.push(TOKEN_KEPT_SQL)
+        params.push(sessionIds)
+      }
+      const kept = query.tokenKept ? this.counts.tokensKept(profileId) + sessionGroupIds.length : Number.POSITIVE_INFINITY
+      if (match !== null) {
+        // The search's matches, through the full-text index, counted up to what a list shows.
+        source = 'search'
+        from = 'catalog_search CROSS JOIN catalog ON catalog.id = catalog_search.rowid AND catalog_search MATCH ?'
+        fromParams.push(match)
+      } else if (kept <= CATALOG_SEARCH_LISTED) {
+        // Few tokens kept: their groups, by id, from the secrets' key range and the session's.
+        source = 'tokens'
+        const [start, end] = secretKeyRange(profileId)[1]!
+        where.push('catalog.group_id IN (SELECT substr(key, ?, length(key) - ?) FROM secrets WHERE key > ? AND key < ? UNION ALL SELECT value FROM json_each(?))')
+        params.push(start.length + 1, start.length + ':token'.length, start, end, sessionIds)
+      }
+      // Counted through the source, up to what a list shows (the kept tokens' count is exact).
+      const counted = source === 'walk' && environmentKey === null
+      matching = counted ? kept : countUpTo()
+      if (!counted && matching > CATALOG_SEARCH_LISTED) {
+        // Many match: the list holds the first of them, and the order's index is walked, each
+        // row asked whether it matches.
+        matching = CATALOG_SEARCH_LISTED
+        more = true
+        if (match !== null) {
+          // Each row's own indexed text holds the words (folded, with its word starts, as the
+          // index has it): a string search in the row, cheaper than asking the index per row.
+          source = 'walk'
+          from = 'catalog'
+          fromParams.length = 0
+          for (const term of fullTextTerms(CATALOG_SEARCH, query.search)!) {
+            where.push('instr(catalog.search_text, ?) > 0')
+            params.push(term)
+          }
+        }
+      }
     }
-    const search = searchKey(query.search.trim())
-    if (search) {
-      where.push('instr(search_text, ?) > 0')
-      params.push(search)
+
+    /** Rows from a cursor (or the start) in the list's order, `forward` or back towards the start. */
+    const window = (cursor: { op: 'after' | 'before' | 'from'; key: string } | null, offset = 0) => {
+      const backward = cursor?.op === 'before'
+      const scanDescending = descending !== backward
+      const conditions = [...where]
+      const cursorParams: SqlValue[] = []
+      if (cursor) {
+        const op = cursor.op === 'from' ? (descending ? '<=' : '>=') : scanDescending ? '<' : '>'
+        conditions.push(`${sql.key} ${op} ${sql.cursor}`)
+        cursorParams.push(...sql.params(cursor.key))
+      }
+      const rows = this.db.all<CatalogRowRecord & { token_kept: number }>(
+        `SELECT *, ${tokenKeptSql('window')} AS token_kept FROM (
+           SELECT catalog.* FROM ${from} WHERE ${conditions.join(' AND ')} ORDER BY ${sql.by(scanDescending ? 'DESC' : 'ASC')} LIMIT ? OFFSET ?
+         ) AS window`,
+        sessionIds,
+        ...fromParams,
+        ...params,
+        ...cursorParams,
+        query.limit,
+        offset,
+      )
+      if (backward) rows.reverse()
+      return rows.map((row) => rowOf(row, sql.of(row)))
     }
-    const column = SORT_COLUMNS[query.sortBy]
-    const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC'
-    const filter = where.join(' AND ')
-    const total = this.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog WHERE profile_id = ?', query.profileId)?.n ?? 0
-    const matching = where.length === 1 ? total : (this.db.get<{ n: number }>(`SELECT count(*) AS n FROM catalog WHERE ${filter}`, ...params)?.n ?? 0)
-    // Missing values sort last in either direction (only nullable columns need the term, and an
-    // index of the same shape serves it); ties fall back to the id, so windows never overlap.
-    // Whether a token is kept is asked for the window's rows only, not for every row sorted.
-    const nullsLast = NULLABLE_SORT_COLUMNS.has(column) ? `(${column} IS NULL), ` : ''
-    // A search matches few rows: scanning the table and sorting those beats walking the sort
-    // index row by row (the unary + keeps SQLite from choosing that index).
-    const ordered = search ? `+${column}` : column
-    const rows = this.db.all<CatalogRowRecord & { token_kept: number }>(
-      `SELECT *, ${TOKEN_KEPT_SQL} AS token_kept FROM (
-         SELECT * FROM catalog WHERE ${filter} ORDER BY ${nullsLast}${ordered} ${direction}, group_sort ASC LIMIT ? OFFSET ?
-       ) AS catalog`,
-      sessionIds,
-      ...params,
-      query.limit,
-      query.offset,
-    )
-    return { total, matching, offset: query.offset, rows: rows.map(rowOf) }
+
+    const answer = (rows: CatalogRow[], position: number | null): CatalogWindow => ({ total: totals.all, matching, more, position, rows })
+    const { at } = query
+    if ('after' in at) return answer(window({ op: 'after', key: at.after }), null)
+    if ('before' in at) return answer(window({ op: 'before', key: at.before }), null)
+    const { position } = at
+    if (position >= matching) return answer([], position)
+    if (position === 0) return answer(window(null), 0)
+    // A narrowed list is short (a search lists at most CATALOG_SEARCH_LISTED): its positions are steps on its source.
+    if (match !== null || query.tokenKept) return answer(window(null, position), position)
+    const key = this.keyAt(profileId, order, environmentKey, descending ? matching - 1 - position : position, totals.byEnvironment)
+    return answer(key === undefined ? [] : window({ op: 'from', key }), position)
+  }
+
+  /** The cursor of the row at an ascending position of an order, from the kept counts. */
+  private keyAt(profileId: string, order: SortOrder, environmentKey: string | null, position: number, byEnvironment: Record<string, number>): string | undefined {
+    if (order.kind === 'column') return this.counts.keyAt(profileId, order.sort, environmentKey, position)
+    // By environment: one environment's groups after another's, each in the group order.
+    let start = 0
+    for (const environment of environmentKey === null ? ENVIRONMENT_ORDER : [environmentKey]) {
+      const size = environmentKey === null ? (byEnvironment[environment] ?? 0) : Number.POSITIVE_INFINITY
+      if (position < start + size) {
+        const group = this.counts.keyAt(profileId, 'group', environment, position - start)
+        return group === undefined ? undefined : joinEnvironmentCursor(environment, group)
+      }
+      start += size
+    }
+    return undefined
   }
 }

@@ -7,7 +7,7 @@ import type { ActivityEntry, ApiOperation } from '../../src-shared/activity/sche
 import type { ConnectionTest, GroupCallResult, RotationCheck, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { environmentMismatch, environmentMismatchWarning } from '../../src-shared/profiles/environment'
-import { visibleTail, type TokenStorage } from '../../src-shared/profiles/schemas'
+import { visibleTail, type Profile, type TokenStorage } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
@@ -92,6 +92,12 @@ export interface CallOptions {
    */
   claim?: () => void
   run?: { runId: string; seq: number }
+  /**
+   * The call's record (activity entry, token, catalog row, journal row) shares a group commit
+   * with the other calls settled in the same moment (a bulk run's get-or-create and update:
+   * idempotent, so one lost with the process is sent again). Never a rotation's.
+   */
+  grouped?: boolean
 }
 
 /** A rotation about to be sent: journaled first (see RotationJournal). */
@@ -105,6 +111,11 @@ interface Called<T> {
   result: UserApiCallResult<T>
   entry: ActivityEntry
   exchange: { request: unknown; response: unknown }
+  /** The profile as the call read it, with its API token: `remember` needs no second look. */
+  profile: Profile
+  apiToken: string
+  /** The group's token as the vault kept it before the call (for `groupId`), to scrub from the answer. */
+  known: { groupId: string | undefined; tokens: string[] }
 }
 
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
@@ -129,11 +140,10 @@ export function createGroupService(deps: GroupServiceDeps) {
   const profileNamedOrActive = (profileId: string | undefined): string | null => profileId ?? profiles.activeId()
 
   /** A call that sends needs a profile that exists; the sentence says where to choose one. */
-  const profileIdOrActive = (profileId: string | undefined): string => {
+  const profileOrActive = (profileId: string | undefined): Profile => {
     const id = profileNamedOrActive(profileId)
     if (!id) throw new AppErrorException('refused', 'No connection profile is active. Choose one on the Profiles screen.')
-    profiles.get(id)
-    return id
+    return profiles.get(id)
   }
 
   /** Group tokens are kept where the operator keeps this profile's API token (session if none). */
@@ -151,7 +161,7 @@ export function createGroupService(deps: GroupServiceDeps) {
    */
   async function call<T>(
     operation: ApiOperation,
-    profileId: string,
+    profile: Profile,
     groupId: string | undefined,
     secrets: string[],
     options: CallOptions,
@@ -159,7 +169,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     run: (client: UserApiClient) => Promise<UserApiCallResult<T>>,
     rotation?: RotationToSend,
   ): Promise<Called<T>> {
-    const profile = profiles.get(profileId)
+    const profileId = profile.id
     const startedAt = now()
     const started = performance.now()
     const requestedName = (request as { name?: unknown } | undefined)?.name
@@ -208,6 +218,9 @@ export function createGroupService(deps: GroupServiceDeps) {
         result,
         entry: { ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs },
         exchange: { request: kept(request), response: kept(result.raw ?? undefined) },
+        profile,
+        apiToken: connection.apiToken,
+        known: { groupId, tokens: rotation ? [] : secrets },
       }
     } catch (error) {
       const failure =
@@ -234,7 +247,7 @@ export function createGroupService(deps: GroupServiceDeps) {
           else rotations.answered(base.id)
         }
         options.settle?.({ ok: false, error: redacted })
-      })
+      }, { grouped: options.grouped === true && !rotation })
       throw redacted
     }
   }
@@ -256,8 +269,7 @@ export function createGroupService(deps: GroupServiceDeps) {
    * other copy.
    */
   async function remember(
-    profileId: string,
-    { result: answered, entry, exchange }: Called<GroupResponse>,
+    { result: answered, entry, exchange, profile, apiToken, known }: Called<GroupResponse>,
     sent: { mapping?: Mapping; properties?: Properties } | undefined,
     rotated: boolean,
     options: CallOptions,
@@ -266,15 +278,15 @@ export function createGroupService(deps: GroupServiceDeps) {
     // The client has redacted the API token and the token it rotated; the group tokens this
     // service knows go too, wherever the server echoed them: the group's token as kept before
     // the call and as received. Only `user_group.token` keeps the received one (redactSuccess).
-    const knownBefore = knownGroupToken(profileId, answered.value.user_group.provided_id)
+    const profileId = profile.id
+    const answeredId = answered.value.user_group.provided_id
+    const knownBefore = known.groupId === answeredId ? known.tokens : knownGroupToken(profileId, answeredId)
     const groupSecrets = [...knownBefore, answered.value.user_group.token].filter((secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH)
     const scrubGroupSecrets = createRedactor(groupSecrets)
     const result = { ...answered, ...redactSuccess(answered, scrubGroupSecrets) }
     const group = result.value.user_group
     // What the operator sent is stored too (mapping, properties): no token goes in with it.
-    const apiToken = vault.get(profileTokenKey(profileId))
-    const scrubSent = createRedactor([...(apiToken ? [apiToken] : []), ...groupSecrets])
-    const profile = profiles.get(profileId)
+    const scrubSent = createRedactor([apiToken, ...groupSecrets])
     const mismatch = environmentMismatch(profile.environmentKind, group.api_environment_tag)
     const answer: GroupCallResult = {
       profileId,
@@ -290,7 +302,10 @@ export function createGroupService(deps: GroupServiceDeps) {
     try {
       // A rotated token is never stored without its catalog row, nor the reverse.
       return db.transaction(() => {
-        vault.set(groupTokenKey(profileId, group.provided_id), group.token, groupTokenStorage(profileId))
+        // A group fetched again answers the token kept already: kept where it should be, it is not written again.
+        const tokenKey = groupTokenKey(profileId, group.provided_id)
+        const storage = groupTokenStorage(profileId)
+        if (!knownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage) vault.set(tokenKey, group.token, storage)
         const recorded = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
         if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
         const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
@@ -307,7 +322,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         }
         options.settle?.({ ok: true, result: done })
         return done
-      })
+      }, { grouped: options.grouped === true && !rotated })
     } catch (error) {
       if (!rotated) throw error
       rotations.unrecorded(entry.id)
@@ -348,38 +363,40 @@ export function createGroupService(deps: GroupServiceDeps) {
     profileNamedOrActive,
 
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
-      const id = profileIdOrActive(profileId)
+      const profile = profileOrActive(profileId)
+      const id = profile.id
       const previous = catalog.get(id, request.user_group_id)
-      const called = await call('getOrCreate', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, request, (client) => client.getOrCreate(request))
+      const called = await call('getOrCreate', profile, request.user_group_id, knownGroupToken(id, request.user_group_id), options, request, (client) => client.getOrCreate(request))
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
       const notApplied = existing ? fieldsNotApplied(request, called.result.value.user_group, previous?.mapping) : []
       const warnings = notApplied.length ? [notAppliedWarning(request.user_group_id, notApplied)] : []
-      const remembered = await remember(id, called, existing ? undefined : request, false, options, warnings)
+      const remembered = await remember(called, existing ? undefined : request, false, options, warnings)
       return notApplied.length ? { ...remembered, notApplied } : remembered
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
-      const id = profileIdOrActive(profileId)
-      const called = await call('update', id, request.user_group_id, knownGroupToken(id, request.user_group_id), options, request, (client) => client.update(request))
-      return remember(id, called, request, false, options)
+      const profile = profileOrActive(profileId)
+      const called = await call('update', profile, request.user_group_id, knownGroupToken(profile.id, request.user_group_id), options, request, (client) => client.update(request))
+      return remember(called, request, false, options)
     },
 
     /** Never retried: a lost answer comes back as `outcome_unknown` and is logged as such. */
     async rotateToken(profileId: string | undefined, source: RotationSource, options: CallOptions = {}): Promise<GroupCallResult> {
-      const id = profileIdOrActive(profileId)
+      const profile = profileOrActive(profileId)
+      const id = profile.id
       const currentToken = source.kind === 'token' ? source.currentToken : vault.get(groupTokenKey(id, source.groupId))
       if (!currentToken) {
         throw new AppErrorException('refused', `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`)
       }
       const groupId = source.kind === 'catalog' ? source.groupId : undefined
       const request = { current_token: currentToken }
-      const called = await call('rotateToken', id, groupId, [currentToken], options, request, (client) => client.rotateToken(request), {
+      const called = await call('rotateToken', profile, groupId, [currentToken], options, request, (client) => client.rotateToken(request), {
         groupId: groupId ?? null,
         sentToken: currentToken,
       })
-      return remember(id, called, undefined, true, options)
+      return remember(called, undefined, true, options)
     },
 
     /**
@@ -418,7 +435,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     },
 
     async revealToken(profileId: string | undefined, groupId: string): Promise<string> {
-      const id = profileIdOrActive(profileId)
+      const id = profileOrActive(profileId).id
       const token = vault.get(groupTokenKey(id, groupId))
       if (!token) throw new AppErrorException('not_found', `No token is kept for group “${groupId}” in this profile.`)
       return token
@@ -427,7 +444,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     async testConnection(profileId: string): Promise<ConnectionTest> {
       const started = performance.now()
       try {
-        const { result: check, entry, exchange } = await call('testConnection', profileId, undefined, [], {}, undefined, async (client) => {
+        const { result: check, entry, exchange } = await call('testConnection', profiles.get(profileId), undefined, [], {}, undefined, async (client) => {
           const { status, durationMs } = await checkConnection(client)
           return { value: null, raw: null, status, durationMs }
         })

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { openDatabase, type Database, type Migration } from './database'
 import { createFullTextIndex } from './full-text'
 import { ACTIVITY_SEARCH } from '../activity/activity-search'
+import { migrateCatalogToKeys } from '../catalog/catalog-schema'
 
 /** The app's own data: profiles, secrets, the catalog of groups and the activity log. */
 export const APP_DATABASE_FILE = 'embed-console.db'
@@ -258,6 +259,13 @@ export const appMigrations: readonly Migration[] = [
         ALTER TABLE profiles ADD COLUMN server_environment TEXT;
       `)
       createFullTextIndex(db, ACTIVITY_SEARCH)
+    },
+  },
+  {
+    version: 9,
+    name: 'catalog: a key per order for keyset windows, a full-text index of ids and names, counts kept per profile, environment and page',
+    up(db) {
+      migrateCatalogToKeys(db)
     },
   },
   {

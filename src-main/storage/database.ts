@@ -48,8 +48,22 @@ export interface Database {
    * `durable`: the commit is synced to the disk before this returns (synchronous = FULL for this
    * commit), for what must survive a power cut, such as a rotation written before it is sent.
    * Only the outermost transaction decides; a durable one inside another is refused.
+   * `grouped` (a group commit): `work` is atomic on its own (a savepoint) but shares one commit
+   * with the other grouped work of the same turn of the event loop: the commit comes when the
+   * turn ends, or before any other transaction or write of this process, or after GROUP_MAX of
+   * them. Until then it may be lost with the process, never half-written: only for what can be
+   * done again (an idempotent call's record, with its journal row as the truth), with `committed()`
+   * awaited before anything that depends on it leaves the process.
    */
-  transaction<T>(work: () => T, options?: { durable?: boolean }): T
+  transaction<T>(work: () => T, options?: { durable?: boolean; grouped?: boolean }): T
+  /** Resolves once the grouped work written so far is committed; rejects if that commit failed. */
+  committed(): Promise<void>
+  /**
+   * A number that changes whenever this connection's view may have changed under what it read:
+   * at the start of every write transaction (another process may have written before it) and at
+   * every rollback. What a transaction read may be kept in memory while this number stays.
+   */
+  epoch(): number
   /** Runs `effect` once the current transaction commits (at once outside one); dropped on rollback. */
   afterCommit(effect: () => void): void
   /**
@@ -63,6 +77,17 @@ export interface Database {
 }
 
 type Statement = Libsql.Statement<SqlValue[]>
+
+/** A group commit holds at most this many transactions: its write lock and what a crash takes back stay small. */
+const GROUP_MAX = 256
+
+/** The grouped transactions not yet committed, what waits on their commit, and what runs after it. */
+interface OpenGroup {
+  size: number
+  effects: Array<() => void>
+  waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>
+  turn: ReturnType<typeof setImmediate>
+}
 
 /** libsql adds a `_metadata` field to single rows; nothing downstream should see it. */
 function plainRow<T>(row: unknown): T | undefined {
@@ -134,6 +159,8 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
   }
   let depth = 0
   let pendingEffects: Array<() => void> = []
+  let group: OpenGroup | null = null
+  let epoch = 0
 
   const guarded = <T>(work: () => T): T => {
     try {
@@ -143,22 +170,86 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     }
   }
 
+  /** Commits the open group, if any: its effects run and its waiters are told, or rejected with why it failed. */
+  const commitGroup = () => {
+    const open = group
+    if (!open) return
+    group = null
+    clearImmediate(open.turn)
+    try {
+      guarded(() => native.exec('COMMIT'))
+    } catch (error) {
+      if (native.inTransaction) {
+        try {
+          native.exec('ROLLBACK')
+        } catch {
+          // Rolled back by SQLite itself meanwhile.
+        }
+      }
+      epoch += 1
+      for (const waiter of open.waiters) waiter.reject(error)
+      return
+    }
+    for (const effect of open.effects) effect()
+    for (const waiter of open.waiters) waiter.resolve()
+  }
+
+  /** Grouped work joins the open group, or opens one that commits when this turn of the event loop ends. */
+  const groupedTransaction = <T>(work: () => T): T => {
+    if (!group) {
+      epoch += 1
+      guarded(() => native.exec('BEGIN IMMEDIATE'))
+      group = { size: 0, effects: [], waiters: [], turn: setImmediate(commitGroup) }
+    }
+    const open = group
+    depth += 1
+    guarded(() => native.exec('SAVEPOINT grouped'))
+    let result: T
+    try {
+      result = work()
+    } catch (error) {
+      depth -= 1
+      pendingEffects = []
+      epoch += 1
+      native.exec('ROLLBACK TO grouped; RELEASE grouped')
+      throw error
+    }
+    depth -= 1
+    guarded(() => native.exec('RELEASE grouped'))
+    open.effects.push(...pendingEffects)
+    pendingEffects = []
+    open.size += 1
+    if (open.size >= GROUP_MAX) commitGroup()
+    return result
+  }
+
   const db: Database = {
     path,
-    run: (sql, ...params) => guarded(() => prepare(sql).run(...params)),
+    // A write outside a transaction commits on return, as it always did: the open group first.
+    run: (sql, ...params) => {
+      if (depth === 0) commitGroup()
+      return guarded(() => prepare(sql).run(...params))
+    },
     get: <T>(sql: string, ...params: SqlValue[]) => guarded(() => plainRow<T>(prepare(sql).get(...params))),
     all: <T>(sql: string, ...params: SqlValue[]) => guarded(() => prepare(sql).all(...params) as T[]),
-    exec: (sql) => guarded(() => void native.exec(sql)),
+    exec: (sql) => {
+      if (depth === 0) commitGroup()
+      guarded(() => void native.exec(sql))
+    },
 
-    transaction<T>(work: () => T, options?: { durable?: boolean }): T {
+    transaction<T>(work: () => T, options?: { durable?: boolean; grouped?: boolean }): T {
       const durable = options?.durable === true
       if (durable && depth > 0) throw new Error('A durable transaction must be the outermost one: its commit is what is synced.')
+      if (options?.grouped && !durable && depth === 0) return groupedTransaction(work)
+      // Any other transaction commits on return: the open group is committed before it begins.
+      if (depth === 0) commitGroup()
       const savepoint = `sp${depth}`
       const effectsBefore = pendingEffects.length
       if (durable) guarded(() => native.pragma('synchronous = FULL'))
       const restore = () => {
         if (durable) native.pragma('synchronous = NORMAL')
       }
+      if (depth === 0) epoch += 1
       try {
         guarded(() => native.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`))
       } catch (error) {
@@ -172,6 +263,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       } catch (error) {
         depth -= 1
         pendingEffects.length = effectsBefore
+        epoch += 1
         native.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
         restore()
         throw error
@@ -186,6 +278,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       } catch (error) {
         // A commit that failed (a full disk) leaves the transaction open: end it, so the
         // connection is usable for the next call and nothing half-done is kept.
+        epoch += 1
         if (native.inTransaction) {
           try {
             native.exec('ROLLBACK')
@@ -203,6 +296,13 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       return result
     },
 
+    epoch: () => epoch,
+
+    committed() {
+      const open = group
+      return open ? new Promise<void>((resolve, reject) => open.waiters.push({ resolve, reject })) : Promise.resolve()
+    },
+
     afterCommit(effect) {
       if (depth === 0) effect()
       else pendingEffects.push(effect)
@@ -210,6 +310,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
 
     checkpoint() {
       if (depth > 0) return db.afterCommit(() => db.checkpoint())
+      commitGroup()
       try {
         native.pragma('wal_checkpoint(TRUNCATE)')
       } catch {
@@ -220,6 +321,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     schemaVersion: () => db.get<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations')?.version ?? 0,
 
     close() {
+      if (native.open) commitGroup()
       statements.clear()
       if (native.open) native.close()
     },

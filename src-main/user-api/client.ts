@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { checkOutgoing, type OutgoingOperation } from '../../src-shared/user-api/outgoing'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { messageOf } from '../../src-shared/ipc/error-message'
-import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
+import { BaseUrlSchema } from '../../src-shared/profiles/base-url'
 import {
   GetOrCreateResponseSchema,
   RotateTokenResponseSchema,

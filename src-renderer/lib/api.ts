@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import type { Bridge } from '../../src-shared/ipc/bridge'
-import type { CallInput, CallName, CallOutput } from '../../src-shared/ipc/contract'
+import type { CallInput, CallName, CallOutput, InvokeOptions } from '../../src-shared/ipc/contract'
 import { downloadPath, type DownloadName, type DownloadQuery } from '../../src-shared/ipc/downloads'
 import type { EventName, EventPayload } from '../../src-shared/ipc/events'
 import type { AppError } from '../../src-shared/ipc/result'
@@ -28,9 +28,18 @@ export class CallError extends Error {
   }
 }
 
-/** Calls main and returns the value, or throws a CallError with main's sentence. */
-export async function call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> {
-  const result = await requireBridge().invoke(name, input)
+/**
+ * Calls main and returns the value, or throws a CallError with main's sentence. With a signal
+ * (react-query's, when a newer search replaces the query), an answer no longer wanted is not
+ * waited for: it throws the signal's reason.
+ */
+export async function call<N extends CallName>(name: N, input: CallInput<N>, options: InvokeOptions = {}): Promise<CallOutput<N>> {
+  const { signal } = options
+  signal?.throwIfAborted()
+  const answer = requireBridge().invoke(name, input, signal ? { signal } : undefined)
+  const result = signal
+    ? await Promise.race([answer, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))])
+    : await answer
   if (!result.ok) throw new CallError(result.error)
   return result.value
 }

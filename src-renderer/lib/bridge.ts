@@ -56,16 +56,18 @@ const NO_SESSION_RESULT = {
 /** Calls and the event stream wait for the session: the page can draw at once, before it opens. */
 function browserBridge(session: Promise<NoSessionReason | null>): Bridge {
   return {
-    async invoke(name, input) {
+    async invoke(name, input, options) {
       if ((await session) !== null) return NO_SESSION_RESULT
       try {
         const response = await fetch(`/ipc/${encodeURIComponent(name)}`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(input ?? {}),
+          ...(options?.signal ? { signal: options.signal } : {}),
         })
         return await response.json()
       } catch (error) {
+        if (options?.signal?.aborted) throw options.signal.reason
         return {
           ok: false,
           error: { code: 'connect_failed', message: 'Embed Console is not answering. Is the `embed-console web` process still running?', details: String(error) },

@@ -16,7 +16,8 @@ export const queryKeys = {
   catalog: {
     /** Every catalog query of every profile: what a group call or a profile deletion invalidates. */
     all: ['catalog'] as const,
-    window: (profileId: string, query: Omit<z.input<typeof CatalogQuerySchema>, 'profileId'>) => ['catalog', profileId, 'window', query] as const,
+    /** A window of a list (its search, filter and order), by its number: where it starts is worked out when it is fetched. */
+    window: (profileId: string, list: Omit<z.input<typeof CatalogQuerySchema>, 'profileId' | 'at'>, window = 0) => ['catalog', profileId, 'window', list, window] as const,
     entry: (profileId: string | undefined, groupId: string) => ['catalog', profileId, 'entry', groupId] as const,
   },
   activity: {

@@ -23,6 +23,14 @@ export type CatalogEntry = z.infer<typeof CatalogEntrySchema>
 export const CatalogSortKeySchema = z.enum(['groupId', 'name', 'environmentTag', 'teamId', 'updatedAt'])
 export const CatalogEnvironmentFilterSchema = z.enum(['all', 'Customer', 'Testing', 'untagged'])
 
+const CatalogKeySchema = z.string().max(4096)
+export const CatalogWindowStartSchema = z.union([
+  z.object({ position: z.number().int().min(0) }).strict(),
+  z.object({ after: CatalogKeySchema }).strict(),
+  z.object({ before: CatalogKeySchema }).strict(),
+])
+export type CatalogWindowStart = z.infer<typeof CatalogWindowStartSchema>
+
 export const CatalogQuerySchema = z
   .object({
     profileId: z.string(),
@@ -32,12 +40,18 @@ export const CatalogQuerySchema = z
     sortDirection: z.enum(['asc', 'desc']).default('desc'),
     /** Only the groups whose token the vault still holds (the ones a rotation can pick). */
     tokenKept: z.boolean().optional(),
-    /** The window of matching rows wanted: the renderer asks only for what it shows. */
-    offset: z.number().int().min(0).default(0),
+    /**
+     * Where the window starts: right after a row (its `key`) or right before one, in the list's
+     * order, or at a position (from 0) when no row near it is known yet (a scrollbar dragged far).
+     */
+    at: CatalogWindowStartSchema.default({ position: 0 }),
     limit: z.number().int().min(1).max(1000).default(200),
   })
   .strict()
 export type CatalogQuery = z.infer<typeof CatalogQuerySchema>
+
+/** A search matching more groups than this lists the first of them, in order (and says so). */
+export const CATALOG_SEARCH_LISTED = 1000
 
 /** A row of the list: enough to show, search and sort without shipping every group's JSON. */
 export const CatalogRowSchema = CatalogEntrySchema.pick({
@@ -50,5 +64,6 @@ export const CatalogRowSchema = CatalogEntrySchema.pick({
   rotatedAt: true,
 }).extend({
   tokenKept: z.boolean().describe('Whether the vault still holds the group’s token (session tokens go when the app quits)'),
+  key: CatalogKeySchema.describe('The row’s place in the list’s order: ask for the window after (or before) it by this'),
 })
 export type CatalogRow = z.infer<typeof CatalogRowSchema>

@@ -29,5 +29,14 @@ export type CallOutput<N extends CallName> = z.output<Contract[N]['output']>
 
 export const isCallName = (name: string): name is CallName => Object.hasOwn(contract, name)
 
-/** The one function the transports expose to the renderer (`window.api.invoke`). */
-export type Invoke = <N extends CallName>(name: N, input: CallInput<N>) => Promise<Result<CallOutput<N>>>
+/** What a caller may add to a call: a signal that says its answer is no longer wanted. */
+export interface InvokeOptions {
+  signal?: AbortSignal
+}
+
+/**
+ * The one function the transports expose to the renderer (`window.api.invoke`). Browser mode
+ * cancels a call whose signal aborts (main does not run it if it has not started); Electron's
+ * IPC cannot, and its answer is dropped.
+ */
+export type Invoke = <N extends CallName>(name: N, input: CallInput<N>, options?: InvokeOptions) => Promise<Result<CallOutput<N>>>

@@ -91,13 +91,14 @@ export const groupCalls = {
     output: z.object({ token: z.string() }),
   }),
   'catalog.list': defineCall({
-    summary: 'A window of the groups this app has seen through a profile, searched, filtered and sorted.',
+    summary: 'A window of the groups this app has seen through a profile, searched, filtered and sorted: after or before a row (by its key), or at a position.',
     input: CatalogQuerySchema.partial({ profileId: true }),
     output: z.object({
       profileId: z.string(),
       total: z.number().int().describe('Groups of this profile'),
-      matching: z.number().int().describe('Groups that match the search and filter'),
-      offset: z.number().int(),
+      matching: z.number().int().describe('Groups that match the search and filter: at most CATALOG_SEARCH_LISTED when `more`'),
+      more: z.boolean().describe('A search matched more groups than are listed: the first of them, in order'),
+      position: z.number().int().nullable().describe('The first row’s position in the list, when the window was asked by position'),
       rows: z.array(CatalogRowSchema),
     }),
   }),

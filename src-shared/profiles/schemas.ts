@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { EnvironmentTagSchema } from '../user-api/schemas'
 import { isLoopbackHostname } from '../net/loopback'
+import { BaseUrlSchema } from './base-url'
 
 /*
  * Connection profiles as both sides see them. Each field is written once here and every shape
@@ -40,38 +41,9 @@ export const EnvironmentLabelSchema = z.string().trim().max(40, 'An environment 
 export const EnvironmentKindSchema = z.enum(['customer', 'testing', 'unspecified'])
 export type EnvironmentKind = z.infer<typeof EnvironmentKindSchema>
 
-/**
- * The one base-URL rule, for profiles, the client, the CLI's --base-url and --server: why a text
- * is not an API root, or undefined. The messages never quote the address itself: a pasted URL
- * may carry a password.
- */
-export function baseUrlProblem(text: string): string | undefined {
-  if (!URL.canParse(text)) return 'The base URL is not a full address: write it like https://example.com.'
-  const url = new URL(text)
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `The base URL must start with https:// (or http://); "${url.protocol}" addresses are not accepted.`
-  }
-  if (url.username || url.password) {
-    return 'Leave the user name and password out of the base URL: the API token has its own field.'
-  }
-  if (url.search || url.hash) {
-    return 'The base URL cannot have a query (?…) or a fragment (#…): the app adds /api/user to it.'
-  }
-  return undefined
-}
-
-/**
- * An http(s) address; trailing slashes are dropped because the client appends `/api/user`.
- */
-export const BaseUrlSchema = z
-  .string()
-  .trim()
-  .max(2048, 'The base URL has at most 2048 characters.')
-  .overwrite((url) => url.replace(/\/+$/, ''))
-  .check((ctx) => {
-    const problem = baseUrlProblem(ctx.value)
-    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
-  })
+// The base URL's rule lives in a module of its own: the API client and the CLI's --base-url load
+// it without every profile schema (zod builds each one when its module loads).
+export { BaseUrlSchema, baseUrlProblem } from './base-url'
 
 /**
  * Whether two base URLs reach the same server: the same scheme, host and port (default ports

@@ -17,6 +17,7 @@ import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 import { CallDetail } from './CallDetail'
 import { countFormat } from '../../lib/format'
+import { useDebouncedValue } from '../../lib/use-debounced-value'
 
 const OUTCOME_LABELS: Record<ActivityOutcome, string> = { success: 'Success', failure: 'Failure', unknown: 'Outcome unknown' }
 const PAGE_SIZE = 200
@@ -56,7 +57,9 @@ export default function ActivityScreen() {
   const [fields, setFields] = useState<FilterFields>(NO_FILTER)
   const [openId, setOpenId] = useState<string | null>(null)
   const deferredFields = useDeferredValue(fields)
-  const filter = filterOf(deferredFields)
+  // The search is asked for once typing pauses; a newer one cancels the request of the one before.
+  const search = useDebouncedValue(fields.search.trim())
+  const filter = filterOf({ ...deferredFields, search })
   const filtered = Object.keys(filter).length > 0
   const profiles = useProfiles()
 
@@ -74,7 +77,7 @@ export default function ActivityScreen() {
   // never reach the screen at once.
   const activity = useInfiniteQuery({
     queryKey: queryKeys.activity.pages(filter),
-    queryFn: ({ pageParam }) => call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryFn: ({ pageParam, signal }) => call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
     initialPageParam: 0,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     placeholderData: (previous) => previous,

@@ -1,17 +1,25 @@
-import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQueries, useQuery, useQueryClient, type QueryFunctionContext } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useDeferredValue, useRef, useState, type KeyboardEvent } from 'react'
-import type { CatalogQuery, CatalogRow } from '../../../src-shared/catalog/schemas'
+import { useRef, useState, type KeyboardEvent } from 'react'
+import { CATALOG_SEARCH_LISTED, type CatalogQuery, type CatalogRow, type CatalogWindowStart } from '../../../src-shared/catalog/schemas'
+import type { CallOutput } from '../../../src-shared/ipc/contract'
 import { call } from '../../lib/api'
 import { useHistoryHandoff } from '../../lib/history-handoff'
 import { queryKeys } from '../../lib/query-keys'
 import { countFormat } from '../../lib/format'
+import { useDebouncedValue } from '../../lib/use-debounced-value'
 
 const ROW_HEIGHT = 52
-/** Rows fetched per request: main answers windows, so 100,000 groups cost as much as the rows in view. */
+/**
+ * Rows fetched per request. Main answers a window by a seek on an index, after (or before) a row
+ * it was given, or at a position through the counts it keeps: a window costs the same at a
+ * million groups as at a thousand (bench/scale.bench.ts), and only the rows in view are fetched.
+ */
 const WINDOW = 100
 /** Rows PageUp and PageDown move by. */
 const PAGE = 8
+
+type CatalogAnswer = CallOutput<'catalog.list'>
 
 export interface CatalogPanelProps {
   profileId: string
@@ -31,13 +39,29 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
   const [environment, setEnvironment] = useState<CatalogQuery['environment']>('all')
   const [sort, setSort] = useState<`${CatalogQuery['sortBy']}:${CatalogQuery['sortDirection']}`>('updatedAt:desc')
   const [active, setActive] = useState(0)
-  const deferredSearch = useDeferredValue(search)
+  // Asked for once typing pauses; a newer search cancels the request of the one before.
+  const settledSearch = useDebouncedValue(search.trim())
   const [sortBy, sortDirection] = sort.split(':') as [CatalogQuery['sortBy'], CatalogQuery['sortDirection']]
+  const list = { search: settledSearch, environment, sortBy, sortDirection }
+  const queryClient = useQueryClient()
 
-  const windowQuery = (window: number) => {
-    const query = { search: deferredSearch, environment, sortBy, sortDirection, offset: window * WINDOW, limit: WINDOW }
-    return { queryKey: queryKeys.catalog.window(profileId, query), queryFn: () => call('catalog.list', { profileId, ...query }) }
+  /**
+   * Where window `window` starts, asked by key when a neighbour is loaded (right after the last
+   * row of the window before it, or right before the first row of the one after), by position
+   * otherwise (the scrollbar was dragged far).
+   */
+  const startOf = (window: number): CatalogWindowStart => {
+    if (window === 0) return { position: 0 }
+    const previous = queryClient.getQueryData<CatalogAnswer>(queryKeys.catalog.window(profileId, list, window - 1))
+    if (previous?.rows.length === WINDOW) return { after: previous.rows.at(-1)!.key }
+    const following = queryClient.getQueryData<CatalogAnswer>(queryKeys.catalog.window(profileId, list, window + 1))
+    if (following?.rows[0]) return { before: following.rows[0].key }
+    return { position: window * WINDOW }
   }
+  const windowQuery = (window: number) => ({
+    queryKey: queryKeys.catalog.window(profileId, list, window),
+    queryFn: ({ signal }: QueryFunctionContext) => call('catalog.list', { profileId, ...list, at: startOf(window), limit: WINDOW }, { signal }),
+  })
   // The first window always: it carries the counts the list is sized by.
   const head = useQuery({ ...windowQuery(0), placeholderData: keepPreviousData })
   const total = head.data?.total
@@ -98,7 +122,13 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
           Known groups
         </h2>
         <span className="muted" aria-live="polite">
-          {total === undefined ? '' : shown === total ? countFormat.format(total) : `${countFormat.format(shown)} of ${countFormat.format(total)}`}
+          {total === undefined
+            ? ''
+            : head.data?.more
+              ? `first ${countFormat.format(shown)} of more`
+              : shown === total
+                ? countFormat.format(total)
+                : `${countFormat.format(shown)} of ${countFormat.format(total)}`}
         </span>
       </div>
       <div className="catalog__filters">
@@ -152,6 +182,8 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
         <p className="muted catalog__empty">No groups yet. Every group you get, create, update or rotate through this profile appears here.</p>
       ) : total !== undefined && shown === 0 ? (
         <p className="muted catalog__empty">No group matches.</p>
+      ) : head.data?.more ? (
+        <p className="muted catalog__more">More than {countFormat.format(CATALOG_SEARCH_LISTED)} groups match: the first are listed. Type more to narrow the search.</p>
       ) : null}
       <div ref={scroller} className="catalog__scroller">
         <ul
@@ -169,7 +201,7 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
             const classes = ['catalog__row', item.index === activeIndex ? 'catalog__row--active' : '', row ? '' : 'catalog__row--pending muted'].filter(Boolean).join(' ')
             return (
               <li
-                key={row?.groupId ?? `pending-${item.index}`}
+                key={item.key}
                 id={optionId(item.index)}
                 role="option"
                 aria-selected={row ? row.groupId === selectedGroupId : false}

@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useDeferredValue, useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { RotationSource } from '../../../src-shared/ipc/group-calls'
 import { call } from '../../lib/api'
 import { queryKeys } from '../../lib/query-keys'
 import { Field } from '../../ui/Field'
 import { countFormat } from '../../lib/format'
+import { useDebouncedValue } from '../../lib/use-debounced-value'
 
 /** Suggestions shown for the typed id: the catalog may hold 100,000 groups, so it is searched, not listed. */
 const SUGGESTIONS = 20
@@ -36,12 +37,12 @@ export function RotateForm({ profileId, profileName, rotateGroupId, blockedReaso
   const asked = useRef(!askOnOpen)
   const dialog = useRef<HTMLDialogElement>(null)
   const tokenField = useRef<HTMLInputElement>(null)
-  const typed = useDeferredValue(groupId.trim())
+  const typed = useDebouncedValue(groupId.trim())
 
   const suggestionQuery = { search: typed, sortBy: 'groupId', sortDirection: 'asc', limit: SUGGESTIONS, tokenKept: true } as const
   const suggestions = useQuery({
     queryKey: queryKeys.catalog.window(profileId, suggestionQuery),
-    queryFn: () => call('catalog.list', { profileId, ...suggestionQuery }),
+    queryFn: ({ signal }) => call('catalog.list', { profileId, ...suggestionQuery }, { signal }),
     placeholderData: keepPreviousData,
   })
   const chosen = useQuery({

@@ -24,7 +24,7 @@ function tokenSummary(profile: ProfileView): string {
 }
 
 export default function ProfilesScreen() {
-  const profiles = useProfiles()
+  const profiles = useProfiles({ asked: 'on open' })
   const queryClient = useQueryClient()
   const [editing, setEditing] = useState<Editing>({ mode: 'closed' })
   const [tests, setTests] = useState<Record<string, ConnectionTest | 'pending'>>({})
