@@ -20,7 +20,7 @@ import type { RotationJournal, SettledRotation } from './rotation-journal'
 import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
-import { createRedactor, redactReturnedTokens, redactSuccess } from '../user-api/redact'
+import { createRedactor, redactReturnedTokens, redactSuccess, type Redactor } from '../user-api/redact'
 
 export interface GroupServiceDeps {
   db: Database
@@ -182,8 +182,10 @@ export function createGroupService(deps: GroupServiceDeps) {
       ...(groupId ? { groupId } : {}),
       ...(typeof requestedName === 'string' && requestedName ? { groupName: requestedName } : {}),
     }
-    let redact = createRedactor(secrets)
-    const kept = (body: unknown) => redactReturnedTokens(redact(body))
+    // Built once the API token is known; until then (a profile with no token) only the call's own secrets.
+    let redact: Redactor | undefined
+    const scrub: Redactor = (value) => (redact ??= createRedactor(secrets))(value)
+    const kept = (body: unknown) => redactReturnedTokens(scrub(body))
     let journaled = false
     try {
       const connection = await profiles.resolveConnection(profileId)
@@ -230,12 +232,12 @@ export function createGroupService(deps: GroupServiceDeps) {
         ...base,
         outcome: failure.code === 'outcome_unknown' ? 'unknown' : 'failure',
         errorCode: failure.code,
-        message: redact(failure.message),
+        message: scrub(failure.message),
         durationMs: performance.now() - started,
         ...(typeof status === 'number' ? { httpStatus: status } : {}),
       }
       const details = journaled && failure.code === 'outcome_unknown' ? { ...(failure.details as object | undefined), activityId: base.id } : failure.details
-      const redacted = new AppErrorException(failure.code, redact(failure.message), redact(details))
+      const redacted = new AppErrorException(failure.code, scrub(failure.message), scrub(details))
       // Refused before anything was journaled or sent (another rotation unsettled, a lost lease):
       // nothing happened, so nothing is logged as if it had.
       if (rotation && !journaled) throw redacted
@@ -282,11 +284,11 @@ export function createGroupService(deps: GroupServiceDeps) {
     const answeredId = answered.value.user_group.provided_id
     const knownBefore = known.groupId === answeredId ? known.tokens : knownGroupToken(profileId, answeredId)
     const groupSecrets = [...knownBefore, answered.value.user_group.token].filter((secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH)
-    const scrubGroupSecrets = createRedactor(groupSecrets)
-    const result = { ...answered, ...redactSuccess(answered, scrubGroupSecrets) }
+    // One redactor for what is kept of the call: the answer, the exchange and what the operator
+    // sent (mapping, properties), which may hold the API token too.
+    const scrub = createRedactor([apiToken, ...groupSecrets])
+    const result = { ...answered, ...redactSuccess(answered, scrub) }
     const group = result.value.user_group
-    // What the operator sent is stored too (mapping, properties): no token goes in with it.
-    const scrubSent = createRedactor([apiToken, ...groupSecrets])
     const mismatch = environmentMismatch(profile.environmentKind, group.api_environment_tag)
     const answer: GroupCallResult = {
       profileId,
@@ -306,14 +308,14 @@ export function createGroupService(deps: GroupServiceDeps) {
         const tokenKey = groupTokenKey(profileId, group.provided_id)
         const storage = groupTokenStorage(profileId)
         if (!knownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage) vault.set(tokenKey, group.token, storage)
-        const recorded = catalog.record({ profileId, group, sent: scrubSent(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+        const recorded = catalog.record({ profileId, group, sent: scrub(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
         if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
         const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
         const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
         const name = group.name ?? entry.groupName
         const logged = { ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }
-        activity.append(logged, scrubGroupSecrets(exchange))
-        deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrubSent(sent), settled })
+        activity.append(logged, scrub(exchange))
+        deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrub(sent), settled })
         if (rotated) rotations.answered(entry.id)
         const done: GroupCallResult = {
           ...answer,
