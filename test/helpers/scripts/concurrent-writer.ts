@@ -19,5 +19,7 @@ for (let index = 0; index < count; index++) {
     failures.push(error instanceof Error ? error.message : String(error))
   }
 }
+// The sandbox's state, so a failure says whether it started at all.
+const info = await services.router.dispatch('app.info', {}, { transport: 'test' })
 await services.close()
-process.stdout.write(JSON.stringify({ createdGroups, failures }))
+process.stdout.write(JSON.stringify({ createdGroups, failures, sandbox: info.ok ? (info.value as { sandbox: unknown }).sandbox : info.error }))
