@@ -120,8 +120,9 @@ function csvRecords(text: string, problems: BulkProblem[]): RawRecord[] {
   const lineOf = lineIndex(text)
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' })
   for (const error of parsed.errors) {
-    // Row counts of a ragged row are checked below, against the header; a one-column file has no delimiter to detect.
-    if (error.code === 'TooFewFields' || error.code === 'TooManyFields' || error.code === 'UndetectableDelimiter') continue
+    // A one-column file has no delimiter to detect. (Papa counts a row's fields only in header
+    // mode, not used here: a ragged row is checked below, against the header.)
+    if (error.code === 'UndetectableDelimiter') continue
     problems.push({ line: error.index === undefined ? 1 : lineOf(error.index), message: `${error.message}.` })
   }
   const [header, ...data] = parsed.data

@@ -239,3 +239,22 @@ describe('bulk input: what the name and the text say', () => {
     expect(parsed.rows).toHaveLength(MAX_BULK_ROWS)
   })
 })
+
+describe('reading a bulk file: what is not a problem', () => {
+  it('takes a one-column file without a word on its delimiter, and a byte order mark only at the start', () => {
+    expect(parseBulkInput('user_group_id\nacme\nbeta\n', 'ids.csv', 'rotate')).toEqual({
+      format: 'csv',
+      rows: [
+        { line: 2, request: { user_group_id: 'acme' } },
+        { line: 3, request: { user_group_id: 'beta' } },
+      ],
+      problems: [],
+    })
+    // U+FEFF inside a name is the operator's text, kept as it is; only a leading one is a mark.
+    for (const text of ['user_group_id,name\nacme,A\ufeffB\n', '\ufeffuser_group_id,name\nacme,A\ufeffB\n']) {
+      const parsed = parseBulkInput(text, 'x.csv', 'apply')
+      expect(parsed.problems).toEqual([])
+      expect(parsed.rows).toEqual([{ line: 2, request: { user_group_id: 'acme', name: 'A\ufeffB' } }])
+    }
+  })
+})

@@ -103,3 +103,18 @@ describe('decoding a file of rows', () => {
     }
   })
 })
+
+describe('decoding: whole sequences of every length', () => {
+  it('agrees with a strict UTF-8 decoder on each lead byte with each edge second byte, at each sequence length', () => {
+    for (let lead = 0x00; lead <= 0xff; lead++) {
+      for (const second of [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0]) {
+        for (const bytes of [[lead, second], [lead, second, 0x80], [lead, second, 0x80, 0x80]]) {
+          for (const candidate of [bytes, [...bytes, 0x41]]) {
+            const decoded = decodeInput(Uint8Array.from(candidate), 'x.csv')
+            expect(decoded.ok, candidate.map((byte) => byte.toString(16)).join(' ')).toBe(isUtf8(candidate))
+          }
+        }
+      }
+    }
+  })
+})

@@ -441,7 +441,7 @@ describe('browser mode server', () => {
     const fresh = await startWebServer({ services, rendererDir: tmpdir(), port: 0 })
     try {
       /** Sends `bytes` of body on a raw socket; `cut` when the server closed it before all were sent. */
-      const upload = (bytes: number) =>
+      const upload = (bytes: number, chunked = false) =>
         new Promise<{ status: string; cut: boolean }>((resolve) => {
           const socket = connect(fresh.port, '127.0.0.1')
           let response = ''
@@ -449,8 +449,11 @@ describe('browser mode server', () => {
           socket.on('data', (data: Buffer) => (response += data.toString('latin1')))
           socket.on('error', () => {})
           socket.on('close', () => resolve({ status: response.slice(0, 12), cut: !sentAll }))
-          socket.write(`POST /session HTTP/1.1\r\nHost: 127.0.0.1:${fresh.port}\r\nContent-Length: ${bytes}\r\n\r\n`)
-          const chunk = Buffer.alloc(1024 * 1024, 0x20)
+          const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${bytes}`
+          socket.write(`POST /session HTTP/1.1\r\nHost: 127.0.0.1:${fresh.port}\r\n${length}\r\n\r\n`)
+          const spaces = Buffer.alloc(1024 * 1024, 0x20)
+          // Without a length, the server learns the size as the chunks come, and refuses midway.
+          const chunk = chunked ? Buffer.concat([Buffer.from(`${spaces.length.toString(16)}\r\n`), spaces, Buffer.from('\r\n')]) : spaces
           let sent = 0
           const pump = () => {
             while (sent < bytes) {
@@ -458,11 +461,13 @@ describe('browser mode server', () => {
               if (!socket.write(chunk)) return void socket.once('drain', pump)
             }
             sentAll = true
-            socket.end()
+            if (chunked) socket.end('0\r\n\r\n')
+            else socket.end()
           }
           pump()
         })
       expect(await upload(8 * 1024 * 1024)).toEqual({ status: 'HTTP/1.1 413', cut: false })
+      expect(await upload(8 * 1024 * 1024, true)).toEqual({ status: 'HTTP/1.1 413', cut: false })
       expect((await upload(96 * 1024 * 1024)).cut).toBe(true)
     } finally {
       await fresh.close()

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, rename, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { link, mkdir, rename, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FileAccessPolicy } from '../../../src-main/site-files/file-access'
@@ -109,5 +109,19 @@ describe('the one rule for writing to a path the operator named', () => {
     })
     expect(await failureOf(writes.ask(join(root, 'pipe'), 'results'))).toMatchObject({ code: 'file_io', details: { path: join(root, 'pipe') } })
     expect((await failureOf(writes.allow(join(root, 'data', 'x.csv'), 'results', undefined))).code).toBe('refused')
+  })
+})
+
+describe('a replace token and the path it was given for', () => {
+  it('replaces nothing at another path, even a hard link to the same file (same device, inode, size and time)', async () => {
+    const root = await tempDir('ec-user-writes-link-')
+    const writes = new UserFileWrites(new FileAccessPolicy(null))
+    const first = join(root, 'first.csv')
+    const second = join(root, 'second.csv')
+    await writeFile(first, 'old')
+    await link(first, second)
+    const error = await failureOf(writes.allow(first, 'results', undefined))
+    const token = (error.details as { replaceToken: string }).replaceToken
+    expect(await failureOf(writes.allow(second, 'results', token))).toMatchObject({ code: 'conflict', details: { path: second } })
   })
 })

@@ -256,3 +256,20 @@ describe('tokens an answer issued, in text', () => {
     expect(redactReturnedTokens({ name: 'plain', token: 't', nested: { token: 5, other: 'o' } })).toEqual({ name: 'plain', token: REDACTED, nested: { token: 5, other: 'o' } })
   })
 })
+
+describe('a hex secret in its other forms', () => {
+  it('matches in any case only as typed: its base64 differs from another text by the case of a letter', () => {
+    const redact = createRedactor(['cafe1234'])
+    // Y2FmZTEyMzQ is the base64 of cafe1234; with F and E lower-cased it is the base64 of other bytes.
+    expect(redact('a Y2FmZTEyMzQ= b CAFE1234')).toBe(`a ${REDACTED} b ${REDACTED}`)
+    expect(redact('a Y2fmZTeyMzQ b')).toBe('a Y2fmZTeyMzQ b')
+  })
+})
+
+describe('a raw body whose group has no text token', () => {
+  it('is kept without a token field added', () => {
+    const redact = createRedactor(['secret-value'])
+    const value = { user_group: { token: 'issued-token', name: 'g' } }
+    expect(redactSuccess({ value, raw: { user_group: { name: 'g' } } }, redact).raw).toStrictEqual({ user_group: { name: 'g' } })
+  })
+})
