@@ -9,7 +9,7 @@ import { AppErrorException } from '../../src-shared/ipc/result'
  * single write() and ignore how many bytes it took: on a nearly full disk the kernel takes part
  * of the text, the rest is never written, and the short file is renamed over the original and
  * reported as saved. Neither syncs the folder, so a rename can be lost on a power cut. Hence this
- * helper: every byte written (short writes looped), the size checked, file and folder synced,
+ * helper: every byte written and counted (short writes looped), file and folder synced,
  * and on any failure the temporary file removed and the original left exactly as it was.
  */
 
