@@ -9,6 +9,13 @@ const MESSAGE_KEYS = new Set(['message', 'reason', 'notice', 'question'])
 
 const isText = (path) => path.isStringLiteral() || path.isTemplateLiteral()
 
+/**
+ * Constants that only build sentences from a value (a file name): every text inside them is
+ * words. Their keys (errno codes) are identifiers, not texts, and stay guarded by the code that
+ * looks them up.
+ */
+const SENTENCE_TABLES = new Set(['DISK_ERRORS'])
+
 function sentenceReason(path) {
   if (!isText(path)) return undefined
   // The outermost text node: a template literal inside another counts as part of it.
@@ -21,7 +28,12 @@ function sentenceReason(path) {
     if (current.isObjectProperty() && current.node.key.type === 'Identifier' && MESSAGE_KEYS.has(current.node.key.name) && child.node === current.node.value) {
       return `the ${current.node.key.name} of a problem or a refusal`
     }
-    if (current.isStatement() || current.isFunction()) return undefined
+    if (current.isVariableDeclarator() && current.node.id.type === 'Identifier' && SENTENCE_TABLES.has(current.node.id.name)) {
+      return `a sentence built by ${current.node.id.name}`
+    }
+    if (current.isStatement()) return undefined
+    // A function inside a sentence table builds its sentence: keep climbing to the table.
+    if (current.isFunction() && !(current.parentPath?.isObjectProperty() && current.parentPath.parentPath?.parentPath?.isVariableDeclarator())) return undefined
   }
   return undefined
 }

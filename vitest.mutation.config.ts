@@ -10,6 +10,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    setupFiles: ['test/mutation/import-guards.ts'],
     include: [
         'test/unit/user-api/redaction.test.ts',
         'test/unit/user-api/client-hostile.test.ts',
@@ -18,6 +19,7 @@ export default defineConfig({
         'test/unit/sandbox/sandbox-http.test.ts',
         'test/unit/site-files/*.test.ts',
         'test/unit/storage/full-disk.test.ts',
+        'test/unit/storage/atomic-write.test.ts',
         'test/unit/storage/csv-export.test.ts',
         'test/unit/storage/legacy-import.test.ts',
         'test/unit/profiles/vault.test.ts',
@@ -25,7 +27,11 @@ export default defineConfig({
         'test/unit/bulk/bulk-results.test.ts',
         'test/unit/bulk/decode.test.ts',
         'test/unit/bulk/run-leases.test.ts',
+        'test/unit/bulk/bulk-run.test.ts',
+        'test/unit/team/team-run-leases.test.ts',
+        'test/unit/site-config/deep-json.test.ts',
         'test/unit/groups/rotation-settling.test.ts',
+        'test/unit/groups/rotation-journal.test.ts',
         'test/unit/groups/group-service.test.ts',
         'test/unit/groups/echoed-secrets.test.ts',
     ],

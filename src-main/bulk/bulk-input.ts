@@ -1,8 +1,9 @@
+import { extname } from 'node:path'
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser'
 import Papa from 'papaparse'
 import { MAX_BULK_ROWS, type BulkFormat, type BulkKind, type BulkProblem } from '../../src-shared/bulk/schemas'
 import { plural } from '../../src-shared/text/plural'
-import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../src-shared/json/depth'
 import { checkOutgoing } from '../../src-shared/user-api/outgoing'
 import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 
@@ -25,7 +26,7 @@ const JSON_COLUMNS = new Set<string>(['mapping', 'properties'])
 /** Spaces at either end, or a character nobody can see: an id the operator could never type again. */
 
 export function formatOf(fileName: string, text: string): BulkFormat {
-  const extension = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase()
+  const extension = extname(fileName).slice(1).toLowerCase()
   if (extension === 'csv' || extension === 'tsv') return 'csv'
   if (extension === 'jsonl' || extension === 'ndjson') return 'jsonl'
   if (extension === 'json') return 'json'
@@ -116,8 +117,9 @@ function csvRecords(text: string, problems: BulkProblem[]): RawRecord[] {
   const lineOf = lineIndex(text)
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' })
   for (const error of parsed.errors) {
-    // Row counts of a ragged row are checked below, against the header; a one-column file has no delimiter to detect.
-    if (error.code === 'TooFewFields' || error.code === 'TooManyFields' || error.code === 'UndetectableDelimiter') continue
+    // A one-column file has no delimiter to detect. (Papa counts a row's fields only in header
+    // mode, not used here: a ragged row is checked below, against the header.)
+    if (error.code === 'UndetectableDelimiter') continue
     problems.push({ line: error.index === undefined ? 1 : lineOf(error.index), message: `${error.message}.` })
   }
   const [header, ...data] = parsed.data
@@ -226,8 +228,8 @@ function jsonLinesRecords(text: string, problems: BulkProblem[]): RawRecord[] {
     const line = raw.trim()
     if (!line) return
     const json = parseJsonCell(line)
+    // parseJsonCell refuses a line nested deeper than MAX_JSON_DEPTH before parsing it.
     if (!json.ok) problems.push({ line: index + 1, message: json.message })
-    else if (valueTooDeep(json.value, MAX_JSON_DEPTH + 1)) problems.push({ line: index + 1, message: `The JSON is nested more than ${MAX_JSON_DEPTH} levels deep.` })
     else records.push({ line: index + 1, value: json.value })
   })
   return records

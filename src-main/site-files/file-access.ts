@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { open, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { MAX_SITE_FILE_CHARACTERS, type FileVersion } from '../../src-shared/ipc/site-calls'
 import { writeError, writeFileAtomically } from '../storage/atomic-write'
@@ -23,11 +23,15 @@ const BYTE_ORDER_MARK = '\uFEFF'
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 const sameFileSystemCase = process.platform === 'win32' || process.platform === 'darwin'
 
-/** Whether `path` is `folder` or inside it (both already real paths). */
-export function isInside(path: string, folder: string): boolean {
-  const [a, b] = sameFileSystemCase ? [path.toLowerCase(), folder.toLowerCase()] : [path, folder]
+/**
+ * Whether `path` is `folder` or inside it (both already real paths). `ignoreCase` is the file
+ * system's rule (Windows and macOS ignore case). A name inside that starts with two dots
+ * (`..notes`) is inside: only `..` itself, as a whole segment, leads out.
+ */
+export function isInside(path: string, folder: string, ignoreCase = sameFileSystemCase): boolean {
+  const [a, b] = ignoreCase ? [path.toLowerCase(), folder.toLowerCase()] : [path, folder]
   const between = relative(b, a)
-  return between === '' || (!between.startsWith('..') && !isAbsolute(between))
+  return between !== '..' && !between.startsWith(`..${sep}`) && !isAbsolute(between)
 }
 
 /**
@@ -78,11 +82,12 @@ export interface VersionedText {
 /** Why a path that exists is not a file the editor can read or replace, or null for a regular file. */
 function notARegularFile(info: Stats, path: string): string | null {
   if (info.isFile()) return null
-  const name = basename(path) || path
+  // basename is empty only for the root, a folder, whose sentence names the whole path.
+  const name = basename(path)
   if (info.isDirectory()) return `${path} is a folder, not a file.`
   if (info.isFIFO()) return `${name} is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.`
   if (info.isCharacterDevice() || info.isBlockDevice()) return `${name} is a device, not a file.`
-  if (info.isSocket()) return `${name} is a socket, not a file.`
+  // A socket, the one kind left where a path can be opened.
   return `${name} is not a regular file.`
 }
 
@@ -163,9 +168,8 @@ export async function writeTextAtomically(path: string, text: string, byteOrderM
   const existing = await stat(path).catch(() => null)
   const refusal = existing && notARegularFile(existing, path)
   if (refusal) throw new AppErrorException('file_io', refusal, { path })
-  const bytes = Buffer.from(byteOrderMark ? `${BYTE_ORDER_MARK}${text}` : text, 'utf8')
-  const mode = existing === null ? newFileMode : undefined
-  await writeFileAtomically(path, bytes, mode === undefined ? {} : { mode })
+  const bytes = Buffer.from(byteOrderMark ? `${BYTE_ORDER_MARK}${text}` : text)
+  await writeFileAtomically(path, bytes, { mode: existing === null ? newFileMode : undefined })
   const info = await stat(path)
   return { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) }
 }

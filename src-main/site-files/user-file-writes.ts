@@ -61,7 +61,7 @@ export class UserFileWrites {
 
   private async inspect(path: string): Promise<{ real: string; existing: Stats | null }> {
     // A link is refused outright: replacing "through" it would write wherever it points.
-    const link = await lstat(path).catch(() => null)
+    const link = await lstat(path).catch(() => undefined)
     if (link?.isSymbolicLink()) throw new AppErrorException('refused', `${basename(path)} is a link: name the file itself, not a link to it.`, { path })
     const real = await this.policy.resolve(path)
     const existing = await stat(real).catch(() => null)

@@ -9,7 +9,7 @@ import { AppErrorException } from '../../src-shared/ipc/result'
  * single write() and ignore how many bytes it took: on a nearly full disk the kernel takes part
  * of the text, the rest is never written, and the short file is renamed over the original and
  * reported as saved. Neither syncs the folder, so a rename can be lost on a power cut. Hence this
- * helper: every byte written (short writes looped), the size checked, file and folder synced,
+ * helper: every byte written and counted (short writes looped), file and folder synced,
  * and on any failure the temporary file removed and the original left exactly as it was.
  */
 
@@ -54,8 +54,8 @@ const noProgress = () => Object.assign(new Error('the disk accepted no more byte
  * crash or a full disk leaves the old file or the new one, never part of either.
  */
 export async function writeFileAtomically(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
-  const existing = await stat(path).catch(() => null)
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data
+  const existing = await stat(path).catch(() => undefined)
   const mode = existing && !options.forceMode ? existing.mode & 0o7777 : (options.mode ?? 0o666)
   await removeLeftovers(path)
   // Hidden, unique, and naming its writer: never mistaken for the file, never clashing with a
@@ -70,7 +70,6 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
       if (bytesWritten === 0) throw noProgress()
       written += bytesWritten
     }
-    if ((await handle.stat()).size !== bytes.length) throw noProgress()
     await handle.sync()
     // The mode given to open() is narrowed by the umask: a replaced file keeps exactly its own,
     // and a mode asked for (0600 for credentials, 0644 for a document to publish) is exactly that.
@@ -106,9 +105,10 @@ async function removeLeftovers(path: string): Promise<void> {
   const prefix = `.${basename(path)}.`
   const names = await readdir(dirname(path)).catch(() => [] as string[])
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    if (!name.startsWith(prefix)) continue
+    // The pattern checks the rest of the name; NaN (not a name this helper writes) is not > 0.
     const pid = Number(/^(\d+)-[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length))?.[1])
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid)) await unlink(join(dirname(path), name)).catch(() => {})
+    if (pid > 0 && pid !== process.pid && !isAlive(pid)) await unlink(join(dirname(path), name)).catch(() => {})
   }
 }
 

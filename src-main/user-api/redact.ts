@@ -25,7 +25,7 @@ const anyCaseHex = (text: string) => escapeRegExp(text).replace(/[a-fA-F]/g, (le
  */
 function secretForms(secret: string): string[] {
   const sendable = wellFormed(secret)
-  const bytes = Buffer.from(sendable, 'utf8')
+  const bytes = Buffer.from(sendable)
   const base64 = bytes.toString('base64')
   return [
     secret,
@@ -59,7 +59,8 @@ const LONG_SECRET_LENGTH = 4096
  * leave part of a secret behind.
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const patterns = new Set<string>()
+  /** Each form's pattern and the length of the text it matches (a hex pattern is longer than its text). */
+  const patterns = new Map<string, number>()
   const longForms = new Set<string>()
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue
@@ -68,14 +69,15 @@ export function createRedactor(secrets: readonly string[]): Redactor {
       continue
     }
     const hex = /^[0-9a-fA-F]+$/.test(secret)
-    for (const form of secretForms(secret)) if (form.length >= MIN_SECRET_LENGTH) patterns.add(hex && form === secret ? anyCaseHex(form) : escapeRegExp(form))
+    // Every form is at least as long as the secret, so none is shorter than MIN_SECRET_LENGTH.
+    for (const form of secretForms(secret)) patterns.set(hex && form === secret ? anyCaseHex(form) : escapeRegExp(form), form.length)
   }
-  const ordered = [...patterns].sort((a, b) => b.length - a.length)
+  const ordered = [...patterns].sort(([, a], [, b]) => b - a).map(([source]) => source)
   const pattern = ordered.length ? new RegExp(ordered.join('|'), 'g') : null
   const long = [...longForms].sort((a, b) => b.length - a.length)
   const redactText = (text: string): string => {
     let redacted = text
-    for (const form of long) if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED)
+    for (const form of long) redacted = redacted.split(form).join(REDACTED)
     return pattern ? redacted.replace(pattern, REDACTED) : redacted
   }
   const redact = (value: unknown): unknown => {

@@ -51,10 +51,11 @@ const sameSecret = (given: string | null | undefined, expected: string | null): 
 /** The values of one cookie in a Cookie header (a browser may send a name more than once). */
 function cookieValues(header: string | undefined, name: string): string[] {
   if (!header) return []
-  return header.split(';').flatMap((pair) => {
-    const at = pair.indexOf('=')
-    return at > 0 && pair.slice(0, at).trim() === name ? [pair.slice(at + 1).trim()] : []
-  })
+  return header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.startsWith(`${name}=`))
+    .map((pair) => pair.slice(name.length + 1))
 }
 
 /**
@@ -156,7 +157,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (hasSession(req)) return sendJson(res, 200, { ok: true, value: { session: 'open' } })
     let key: unknown
     try {
-      key = (JSON.parse(raw.toString('utf8') || '{}') as { key?: unknown } | null)?.key
+      // An empty body or `null` throws here too: no key.
+      key = (JSON.parse(raw.toString('utf8')) as { key?: unknown }).key
     } catch {
       key = undefined
     }

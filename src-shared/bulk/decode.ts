@@ -37,7 +37,8 @@ const lineAt = (bytes: Uint8Array, offset: number) => {
   return line
 }
 
-export function decodeInput(bytes: Uint8Array, fileName: string, encoding: InputEncoding = 'utf-8'): DecodedInput {
+/** Decoded by its byte order mark, else as UTF-8 unless `encoding` says Windows-1252. */
+export function decodeInput(bytes: Uint8Array, fileName: string, encoding?: InputEncoding): DecodedInput {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { ok: true, text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' }
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' }
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' }

@@ -134,3 +134,127 @@ describe('bulk input: JSON and JSON Lines', () => {
     expect(problems).toContainEqual({ line: 1, column: 'name', message: '"name" is a column of the header twice (columns 2 and 3): keep one.' })
   })
 })
+
+describe('bulk input: what the name and the text say', () => {
+  const formatOf = (fileName: string, text: string) => parseBulkInput(text, fileName, 'apply').format
+
+  it('takes the format from the extension, in any case, and sniffs the text without one', () => {
+    expect(formatOf('a.CSV', '[]')).toBe('csv')
+    expect(formatOf('a.tsv', '[]')).toBe('csv')
+    expect(formatOf('a.jsonl', '[]')).toBe('jsonl')
+    expect(formatOf('a.NDJSON', '[]')).toBe('jsonl')
+    expect(formatOf('a.json', 'id')).toBe('json')
+    expect(formatOf('a.json.txt', 'user_group_id')).toBe('csv')
+    expect(formatOf('rows', '  [{"user_group_id": "a"}]')).toBe('json')
+    expect(formatOf('rows.txt', '\n{"user_group_id": "a"}')).toBe('jsonl')
+    expect(formatOf('rows.txt', 'user_group_id\nacme')).toBe('csv')
+    expect(formatOf('rows.txt', '')).toBe('csv')
+  })
+
+  it('drops a byte order mark at the start, and keeps one anywhere else', () => {
+    expect(parseBulkInput('\ufeffuser_group_id,name\nacme,A\ufeffB\n', 'x.csv', 'apply')).toEqual({
+      format: 'csv',
+      rows: [{ line: 2, request: { user_group_id: 'acme', name: 'A\ufeffB' } }],
+      problems: [],
+    })
+  })
+
+  it('says a file holds no rows when it has none and nothing else is wrong', () => {
+    const empty = [{ line: 1, message: 'The file holds no rows.' }]
+    expect(parseBulkInput('', 'x.csv', 'apply').problems).toEqual(empty)
+    expect(parseBulkInput('\n\n', 'x.csv', 'apply').problems).toEqual(empty)
+    expect(parseBulkInput('user_group_id,name\n', 'x.csv', 'apply').problems).toEqual(empty)
+    expect(parseBulkInput('[]', 'x.json', 'apply').problems).toEqual(empty)
+    expect(parseBulkInput('\n   \n', 'x.jsonl', 'apply').problems).toEqual(empty)
+    expect(parseBulkInput('name\nA\n', 'x.csv', 'apply').problems).toEqual([{ line: 1, message: 'The header row has no user_group_id column.' }])
+    expect(parseBulkInput('user_group_id,user_group_id\na,b\n', 'x.csv', 'apply').problems).toEqual([
+      { line: 1, column: 'user_group_id', message: '"user_group_id" is a column of the header twice (columns 1 and 2): keep one.' },
+    ])
+  })
+
+  it('trims the names of the header', () => {
+    expect(parseBulkInput(' user_group_id , name \nacme,Acme\n', 'x.csv', 'apply').rows).toEqual([{ line: 2, request: { user_group_id: 'acme', name: 'Acme' } }])
+  })
+
+  it('says what is wrong with a row, field by field', () => {
+    const problems = (line: string) => parseBulkInput(line, 'x.jsonl', 'apply').problems
+    expect(problems('null')).toEqual([{ line: 1, message: 'This row is not an object with a user_group_id.' }])
+    expect(problems('[{"user_group_id": "a"}]')).toEqual([{ line: 1, message: 'This row is not an object with a user_group_id.' }])
+    expect(problems('"a"')).toEqual([{ line: 1, message: 'This row is not an object with a user_group_id.' }])
+    expect(problems('{"user_group_id": "a", "name": 5}')).toEqual([{ line: 1, column: 'name', message: 'Invalid input: expected string, received number.' }])
+    expect(problems('{"user_group_id": 5}')).toEqual([{ line: 1, column: 'user_group_id', message: 'user_group_id: a non-empty string is required.' }])
+    expect(problems('{"user_group_id": "a", "extra": 1}')).toEqual([
+      { line: 1, message: 'extra is not a field of a request: use user_group_id, name, mapping and properties.' },
+    ])
+    expect(problems('{"user_group_id": "a", "extra": 1, "more": 2}')).toEqual([
+      { line: 1, message: 'extra, more are not fields of a request: use user_group_id, name, mapping and properties.' },
+    ])
+    const nested = problems('{"user_group_id": "a", "mapping": {"sales": 5}}')
+    expect(nested).toHaveLength(1)
+    expect(nested[0]).toMatchObject({ line: 1, column: 'mapping', message: expect.stringMatching(/^sales: .+\.$/) })
+  })
+
+  it('reports where Papa says CSV breaks, and a ragged row once, by its own count', () => {
+    expect(parseBulkInput('user_group_id,name\nacme,A\n"b,x\n', 'x.csv', 'apply').problems).toEqual([
+      { line: 3, message: 'Quoted field unterminated.' },
+      { line: 3, message: 'This row has 1 cell; the header has 2.' },
+    ])
+    expect(parseBulkInput('user_group_id,name\nacme\nb,B,c\n', 'x.csv', 'apply').problems).toEqual([
+      { line: 2, message: 'This row has 1 cell; the header has 2.' },
+      { line: 3, message: 'This row has 3 cells; the header has 2.' },
+    ])
+    expect(parseBulkInput('user_group_id\nacme\n', 'x.csv', 'apply')).toMatchObject({ rows: [{ line: 2 }], problems: [] })
+  })
+
+  it('numbers the rows after a quoted cell with line breaks by where they start', () => {
+    const csv = 'user_group_id,name\na,"one\ntwo\nthree"\nb,B\n\nc,"x""y"\nd,D\n'
+    expect(parseBulkInput(csv, 'x.csv', 'apply').rows.map((row) => [row.line, row.request.user_group_id])).toEqual([
+      [2, 'a'],
+      [5, 'b'],
+      [7, 'c'],
+      [8, 'd'],
+    ])
+  })
+
+  it('caps nesting at 64 levels for a request, in a JSON array and in JSON Lines', () => {
+    const request = (levels: number) => `{"user_group_id": "a", "properties": {"p": ${'['.repeat(levels)}${']'.repeat(levels)}}}`
+    const tooDeep = [{ line: 1, message: 'The JSON is nested more than 64 levels deep.' }]
+    // The array and the request object take two levels of the allowance.
+    expect(parseBulkInput(`[${request(63)}]`, 'x.json', 'apply')).toMatchObject({ rows: [{ line: 1 }], problems: [] })
+    expect(parseBulkInput(`[${request(64)}]`, 'x.json', 'apply').problems).toEqual(tooDeep)
+    expect(parseBulkInput(request(62), 'x.jsonl', 'apply')).toMatchObject({ rows: [{ line: 1 }], problems: [] })
+    expect(parseBulkInput(request(63), 'x.jsonl', 'apply').problems).toEqual(tooDeep)
+  })
+
+  it('refuses comments and trailing commas in a JSON file, and lists at most 20 breaks', () => {
+    expect(parseBulkInput('[{"user_group_id": "a"} /* c */]', 'x.json', 'apply').problems).toEqual([{ line: 1, message: 'The JSON breaks here: InvalidCommentToken.' }])
+    expect(parseBulkInput('[{"user_group_id": "a"},]', 'x.json', 'apply').problems).toEqual([{ line: 1, message: 'The JSON breaks here: ValueExpected.' }])
+    expect(parseBulkInput(`[${'{"user_group_id": "a"} '.repeat(30)}]`, 'x.json', 'apply').problems).toHaveLength(20)
+  })
+
+  it('takes exactly the most rows a run allows', () => {
+    const csv = `user_group_id\n${Array.from({ length: MAX_BULK_ROWS }, (_, index) => `g-${index}`).join('\n')}\n`
+    const parsed = parseBulkInput(csv, 'x.csv', 'rotate')
+    expect(parsed.problems).toEqual([])
+    expect(parsed.rows).toHaveLength(MAX_BULK_ROWS)
+  })
+})
+
+describe('reading a bulk file: what is not a problem', () => {
+  it('takes a one-column file without a word on its delimiter, and a byte order mark only at the start', () => {
+    expect(parseBulkInput('user_group_id\nacme\nbeta\n', 'ids.csv', 'rotate')).toEqual({
+      format: 'csv',
+      rows: [
+        { line: 2, request: { user_group_id: 'acme' } },
+        { line: 3, request: { user_group_id: 'beta' } },
+      ],
+      problems: [],
+    })
+    // U+FEFF inside a name is the operator's text, kept as it is; only a leading one is a mark.
+    for (const text of ['user_group_id,name\nacme,A\ufeffB\n', '\ufeffuser_group_id,name\nacme,A\ufeffB\n']) {
+      const parsed = parseBulkInput(text, 'x.csv', 'apply')
+      expect(parsed.problems).toEqual([])
+      expect(parsed.rows).toEqual([{ line: 2, request: { user_group_id: 'acme', name: 'A\ufeffB' } }])
+    }
+  })
+})

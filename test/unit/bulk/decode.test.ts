@@ -11,7 +11,52 @@ import { readSandboxData } from '../../helpers/sandbox-data'
 /** "Café" as Excel's "CSV" writes it on Windows: é is the single byte 0xE9. */
 const windows1252 = Buffer.from('user_group_id,name\ncafe-1,Plain\ncafe-2,Caf\xe9\n', 'latin1')
 
+/** What a strict UTF-8 decoder says of the bytes: the oracle for the hand-written check. */
+const isUtf8 = (bytes: number[]) => {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes))
+    return true
+  } catch {
+    return false
+  }
+}
+
 describe('decoding a file of rows', () => {
+  it('agrees with a strict UTF-8 decoder on every lead byte and on the edges of each second-byte range', () => {
+    const cases: number[][] = []
+    for (let lead = 0x00; lead <= 0xff; lead++) {
+      cases.push([0x61, lead], [lead, 0x80], [lead, 0x80, 0x80], [lead, 0x80, 0x80, 0x80], [lead, 0xbf, 0xbf, 0xbf])
+      for (const second of [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0]) cases.push([lead, second, 0x80, 0x80, 0x41])
+    }
+    cases.push([0xc3, 0x41], [0xe2, 0x41, 0x80], [0xe2, 0x82, 0x41], [0xf0, 0x9f, 0x98, 0x41], [0xe2, 0x82])
+    for (const bytes of cases) {
+      const decoded = decodeInput(Uint8Array.from(bytes), 'x.csv')
+      expect(decoded.ok, bytes.map((byte) => byte.toString(16)).join(' ')).toBe(isUtf8(bytes))
+    }
+  })
+
+  it('names the line and the byte where the text stops being UTF-8', () => {
+    expect(decodeInput(Buffer.from([0x61, 0x0a, 0x62, 0x0a, 0xc3, 0x41]), 'x')).toMatchObject({ ok: false, line: 3, byte: 0xc3 })
+    expect(decodeInput(Buffer.from([0x0a, 0x0a, 0xff]), 'x')).toMatchObject({ ok: false, line: 3, byte: 0xff })
+  })
+
+  it('reads a byte order mark before the operator’s choice, and only a whole one', () => {
+    const utf8WithMark = Buffer.from('\ufeffcafé', 'utf8')
+    expect(decodeInput(utf8WithMark, 'x.csv', 'windows-1252')).toEqual({ ok: true, text: 'café', encoding: 'utf-8' })
+    // Windows-1252 text that starts like a mark, but is not one: ÿa, þa, aþ, ï»a.
+    for (const [bytes, text] of [
+      [[0xff, 0x61], 'ÿa'],
+      [[0xfe, 0x61], 'þa'],
+      [[0x61, 0xfe], 'aþ'],
+      [[0x61, 0xff], 'aÿ'],
+      [[0xef, 0xbb, 0x61], 'ï»a'],
+      [[0xef, 0x61, 0xbf], 'ïa¿'],
+      [[0x61, 0xbb, 0xbf], 'a»¿'],
+    ] as const) {
+      expect(decodeInput(Uint8Array.from(bytes), 'x.csv', 'windows-1252')).toEqual({ ok: true, text, encoding: 'windows-1252' })
+    }
+  })
+
   it('reads UTF-8, and a byte order mark of UTF-8 or UTF-16 first', () => {
     expect(decodeInput(Buffer.from('a,é\n'), 'x.csv')).toEqual({ ok: true, text: 'a,é\n', encoding: 'utf-8' })
     expect(decodeInput(Buffer.from('\ufeffa,é', 'utf8'), 'x.csv')).toEqual({ ok: true, text: 'a,é', encoding: 'utf-8' })
@@ -55,6 +100,21 @@ describe('decoding a file of rows', () => {
       expect(readSandboxData(join(dir, 'sandbox.db')).groups.map((group) => group.provided_id).sort()).toEqual(['cafe-1', 'cafe-2'])
     } finally {
       await sandbox.close()
+    }
+  })
+})
+
+describe('decoding: whole sequences of every length', () => {
+  it('agrees with a strict UTF-8 decoder on each lead byte with each edge second byte, at each sequence length', () => {
+    for (let lead = 0x00; lead <= 0xff; lead++) {
+      for (const second of [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0]) {
+        for (const bytes of [[lead, second], [lead, second, 0x80], [lead, second, 0x80, 0x80]]) {
+          for (const candidate of [bytes, [...bytes, 0x41]]) {
+            const decoded = decodeInput(Uint8Array.from(candidate), 'x.csv')
+            expect(decoded.ok, candidate.map((byte) => byte.toString(16)).join(' ')).toBe(isUtf8(candidate))
+          }
+        }
+      }
     }
   })
 })

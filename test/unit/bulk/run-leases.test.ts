@@ -219,3 +219,98 @@ describe('the journal under a lease', () => {
     expect(journal.run('run-2')?.state).toBe('running')
   })
 })
+
+describe('the bulk journal, rule by rule', () => {
+  it('writes a plan of more rows than one batch holds, each once, in file order', () => {
+    const rows = Array.from({ length: 10_001 }, (_, index) => row(index + 2, 'create'))
+    plan('big', rows)
+    expect(journal.planned('big')).toMatchObject({ total: 10_001, create: 10_001 })
+    expect(journal.pending('big', 9_998, 5).map((item) => [item.seq, item.line])).toEqual([
+      [9_999, 10_001],
+      [10_000, 10_002],
+    ])
+  })
+
+  it('settles unchanged rows in the plan itself: nothing is sent for them', () => {
+    plan('run-1', [row(2, 'unchanged'), row(3, 'create')])
+    expect(states()).toEqual([
+      ['g-2', 'done', 'unchanged'],
+      ['g-3', 'pending', null],
+    ])
+    expect(journal.pending('run-1', -1, 10).map((item) => item.groupId)).toEqual(['g-3'])
+  })
+
+  it('skips on takeover the kinds of row the operator chose not to send, each kind by itself', () => {
+    plan('no-update', [row(2, 'create'), row(3, 'update')], { ...settings, sendUpdate: false })
+    journal.takeOver('no-update', leases.acquire('no-update', app, 'x'))
+    expect(states('no-update')).toEqual([
+      ['g-2', 'pending', null],
+      ['g-3', 'skipped', 'skipped'],
+    ])
+    plan('no-create', [row(2, 'create'), row(3, 'update')], { ...settings, sendCreate: false })
+    journal.takeOver('no-create', leases.acquire('no-create', app, 'x'))
+    expect(states('no-create')).toEqual([
+      ['g-2', 'skipped', 'skipped'],
+      ['g-3', 'pending', null],
+    ])
+  })
+
+  it('takes over a run that is not there without a word', () => {
+    expect(() => journal.takeOver('missing', { runId: 'missing', holder: 'owner-app', epoch: 1 })).not.toThrow()
+  })
+
+  it('keeps the settings the operator changes', () => {
+    plan()
+    journal.setSettings('run-1', { concurrency: 3, ratePerMinute: 60, sendCreate: false, sendUpdate: false, bail: true })
+    expect(journal.run('run-1')).toMatchObject({ concurrency: 3, ratePerMinute: 60, sendCreate: false, sendUpdate: false, bail: true })
+    journal.setSettings('run-1', settings)
+    expect(journal.run('run-1')).toMatchObject({ concurrency: 1, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false })
+  })
+
+  it('records a settled row whole: its error code and message included', () => {
+    plan()
+    journal.settle('run-1', 0, { state: 'failed', outcome: 'failed', attempts: 2, httpStatus: 502, errorCode: 'http_error', message: 'Bad gateway.' })
+    expect(db.get('SELECT state, outcome, attempts, http_status, error_code, message FROM bulk_items WHERE run_id = ? AND seq = 0', 'run-1')).toEqual({
+      state: 'failed',
+      outcome: 'failed',
+      attempts: 2,
+      http_status: 502,
+      error_code: 'http_error',
+      message: 'Bad gateway.',
+    })
+  })
+
+  it('skips what is left to send when a run is cancelled, and nothing already settled', () => {
+    plan()
+    journal.settle('run-1', 0, { state: 'done', outcome: 'rotated', attempts: 1 })
+    journal.skipPending('run-1')
+    expect(states()).toEqual([
+      ['g-2', 'done', 'rotated'],
+      ['g-3', 'skipped', 'skipped'],
+      ['g-4', 'skipped', 'skipped'],
+      ['g-5', 'skipped', 'skipped'],
+    ])
+  })
+})
+
+describe('lease refusals', () => {
+  it('name a process of an unknown kind as another process', () => {
+    const holder = { holder: 'h', pid: process.pid, host: 'elsewhere', client: 'robot' as never, since: START, expiresAt: START + LEASE_TTL_MS }
+    expect(leaseRefusal('The run', holder, START, 'here').message).toBe(`The run is being sent by another process, pid ${process.pid} on elsewhere, since ${clock(START)} — pause it there or wait.`)
+  })
+
+  it('refuse a run that has ended, as refused', async () => {
+    plan()
+    journal.setState('run-1', 'finished')
+    expect(await failureOf(() => leases.acquire('run-1', app, 'The run of rows.csv'))).toMatchObject({
+      code: 'refused',
+      message: 'The run of rows.csv has ended: plan the file again to send it again.',
+    })
+  })
+
+  it('read a lease an older version wrote without its process details', () => {
+    plan()
+    db.run("UPDATE bulk_runs SET lease_holder = 'old', lease_pid = NULL, lease_host = NULL, lease_client = NULL, lease_since = NULL, lease_expires_at = ? WHERE id = 'run-1'", START + 1000)
+    expect(leases.holder('run-1')).toEqual({ holder: 'old', pid: 0, host: '', client: 'cli', since: 0, expiresAt: START + 1000 })
+  })
+})

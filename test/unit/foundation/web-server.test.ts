@@ -1,5 +1,6 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -26,6 +27,20 @@ function send(
     // A server that answers before reading the whole upload may close under the rest: the answer counts.
     req.on('error', reject)
     req.end(options.body)
+  })
+}
+
+/** A POST without Content-Length (chunked), as a client that streams its body sends it. */
+function chunkedPost(port: number, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+    })
+    req.on('error', reject)
+    req.write(body.subarray(0, 1))
+    req.end(body.subarray(1))
   })
 }
 
@@ -280,4 +295,182 @@ describe('browser mode server', () => {
       await expect(send(server.port, { path: '/', host }), host).rejects.toThrow(/ECONNREFUSED|EADDRNOTAVAIL|ENETUNREACH|EHOSTUNREACH/)
     }
   })
+
+  /** The JSON answer of a refusal, with the headers every answer carries. */
+  const expectRefusal = (response: RawResponse, status: number, code: string, message: string | RegExp) => {
+    expect(response.status).toBe(status)
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(response.headers['cache-control']).toBe('no-store')
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(JSON.parse(response.body)).toMatchObject({ ok: false, error: { code, message } })
+  }
+
+  it('says why it refuses: another Host, another origin, another site, no session', async () => {
+    expectRefusal(await call('catalog.get', { groupId: 'x' }, { host: `rebind.example:${server.port}` }), 403, 'refused', 'This server answers only on its loopback address.')
+    expectRefusal(await call('catalog.get', { groupId: 'x' }, { origin: 'http://evil.example' }), 403, 'refused', 'Calls from another origin are refused.')
+    expectRefusal(
+      await call('catalog.get', { groupId: 'x' }, { 'sec-fetch-site': 'cross-site' }),
+      403,
+      'refused',
+      'Requests that do not come from Embed Console’s own page are refused.',
+    )
+    expectRefusal(await call('catalog.get', { groupId: 'x' }, { cookie: '' }), 401, 'refused', /^This browser has no session with Embed Console\./)
+  })
+
+  it('takes localhost as well as 127.0.0.1, as the Host and as the origin', async () => {
+    expect((await call('catalog.get', { groupId: 'x' }, { host: `localhost:${server.port}` })).status).toBe(200)
+    expect((await call('catalog.get', { groupId: 'x' }, { origin: `http://localhost:${server.port}` })).status).toBe(200)
+    expect(calls).toBe(2)
+  })
+
+  it('lets only its own page through when the browser says where a request comes from (Sec-Fetch-Site)', async () => {
+    const path = `/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`
+    for (const site of ['cross-site', 'same-site', 'none']) {
+      expect((await send(server.port, { path, headers: { cookie, 'sec-fetch-site': site } })).status, site).toBe(403)
+      expect((await call('catalog.get', { groupId: 'x' }, { 'sec-fetch-site': site })).status, site).toBe(403)
+    }
+    expect(calls).toBe(0)
+    expect((await send(server.port, { path, headers: { cookie, 'sec-fetch-site': 'same-origin' } })).status).toBe(200)
+    expect((await call('catalog.get', { groupId: 'x' }, { 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+  })
+
+  it('reads its cookie among others, with spaces around', async () => {
+    expect((await call('catalog.get', { groupId: 'x' }, { cookie: `a=1;${cookie} ; b=2` })).status).toBe(200)
+    expect((await call('catalog.get', { groupId: 'x' }, { cookie: `x${cookie}` })).status).toBe(401)
+  })
+
+  it('answers each path with the method it takes, and nothing else reaches the router', async () => {
+    const path = `/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`
+    expectRefusal(await send(server.port, { path: '/ipc/catalog.get', headers: { cookie } }), 405, 'refused', 'Calls are POST requests.')
+    expectRefusal(await send(server.port, { path: '/session', headers: { cookie } }), 405, 'refused', 'A session is opened with a POST request.')
+    expectRefusal(await send(server.port, { method: 'POST', path, headers: { cookie } }), 405, 'refused', 'Downloads are GET requests.')
+    expectRefusal(await send(server.port, { method: 'PUT', path: '/', headers: { cookie } }), 405, 'refused', 'Only GET reads the app’s files.')
+    expect((await send(server.port, { method: 'HEAD', path: '/' })).status).toBe(200)
+    // Only /ipc/<name> is a call: not a path that ends or starts like one.
+    for (const other of ['/x/ipc/catalog.get', '/ipc/catalog.get/x']) {
+      expect((await send(server.port, { method: 'POST', path: other, headers: { cookie }, body: '{}' })).status, other).toBe(405)
+    }
+    expect(calls).toBe(0)
+  })
+
+  it('serves a download with its own headers and the security headers', async () => {
+    const path = `/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`
+    const csv = await send(server.port, { path, headers: { cookie } })
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/)
+    expect(csv.headers['content-security-policy']).toContain("default-src 'self'")
+  })
+
+  it('answers a call that fails inside with 500, and a session request that fails inside likewise', async () => {
+    services.router.dispatch = () => Promise.reject(new Error('broken'))
+    expectRefusal(await call('catalog.get', { groupId: 'x' }), 500, 'internal', 'The call could not be read.')
+    const fresh = await startWebServer({
+      services,
+      rendererDir: tmpdir(),
+      port: 0,
+      onKeySpent: () => {
+        throw new Error('broken')
+      },
+    })
+    try {
+      expectRefusal(await openSession(fresh.port, { key: fresh.accessKey }), 500, 'internal', 'The session request could not be read.')
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('answers a body that is not JSON as invalid input, and an empty body as no input', async () => {
+    expectRefusal(await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie }, body: '{not json' }), 400, 'invalid_input', 'The call body is not JSON.')
+    const empty = await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie } })
+    expect(JSON.parse(empty.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(calls).toBe(1)
+  })
+
+  it('tells the page whether its session is open, newly opened, or why not', async () => {
+    expect(JSON.parse((await openSession(server.port, {}, { cookie })).body)).toEqual({ ok: true, value: { session: 'open' } })
+    const fresh = await startWebServer({ services, rendererDir: tmpdir(), port: 0 })
+    try {
+      const refusal = async (body: string, keyUsed: boolean, message: string) => {
+        const response = await send(fresh.port, { method: 'POST', path: '/session', body })
+        expect(response.status, body).toBe(401)
+        expect(JSON.parse(response.body), body).toEqual({ ok: false, error: { code: 'refused', message, details: { keyUsed } } })
+      }
+      for (const body of ['', 'null', '5', '{}', '{"key": ""}', '{"key": 5}', '{not json']) await refusal(body, false, 'This page was opened without the key.')
+      await refusal('{"key": "wrong"}', false, 'The key in this address is wrong.')
+      expect(JSON.parse((await openSession(fresh.port, { key: fresh.accessKey })).body)).toEqual({ ok: true, value: { session: 'opened' } })
+      await refusal(JSON.stringify({ key: fresh.accessKey }), true, 'The key in this address has been used: it opens Embed Console once, in one browser.')
+      await refusal('{"key": "wrong"}', true, 'The key in this address has been used: it opens Embed Console once, in one browser.')
+      await refusal('{}', false, 'This page was opened without the key.')
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('reads a session body of exactly its cap, refuses one byte more, and says the cap in kB', async () => {
+    const fresh = await startWebServer({ services, rendererDir: tmpdir(), port: 0 })
+    try {
+      const atCap = JSON.stringify({ key: fresh.accessKey }).padEnd(4096, ' ')
+      const over = `${atCap} `
+      // Declared with Content-Length, and streamed without it.
+      expectRefusal(await send(fresh.port, { method: 'POST', path: '/session', body: over }), 413, 'invalid_input', 'The request is larger than 4 kB.')
+      expectRefusal(await chunkedPost(fresh.port, '/session', Buffer.from(over)), 413, 'invalid_input', 'The request is larger than 4 kB.')
+      expect((await chunkedPost(fresh.port, '/session', Buffer.from(atCap))).status).toBe(200)
+      const again = await send(fresh.port, { method: 'POST', path: '/session', body: JSON.stringify({ key: 'x' }).padEnd(4096, ' ') })
+      expect(again.status).toBe(401)
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('answers a declared length over the cap at once, before the body comes', async () => {
+    const response = await new Promise<RawResponse>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/ipc/catalog.get', headers: { cookie, 'content-length': String(MAX_CALL_BODY_BYTES + 1) } }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          req.destroy()
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })
+        })
+      })
+      req.on('error', reject)
+      req.write('{')
+    })
+    expectRefusal(response, 413, 'invalid_input', 'The request is larger than 32 MB.')
+  })
+
+  it('drops a refused upload up to 64 MB past the cap, and cuts the connection after that', async () => {
+    const fresh = await startWebServer({ services, rendererDir: tmpdir(), port: 0 })
+    try {
+      /** Sends `bytes` of body on a raw socket; `cut` when the server closed it before all were sent. */
+      const upload = (bytes: number, chunked = false) =>
+        new Promise<{ status: string; cut: boolean }>((resolve) => {
+          const socket = connect(fresh.port, '127.0.0.1')
+          let response = ''
+          let sentAll = false
+          socket.on('data', (data: Buffer) => (response += data.toString('latin1')))
+          socket.on('error', () => {})
+          socket.on('close', () => resolve({ status: response.slice(0, 12), cut: !sentAll }))
+          const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${bytes}`
+          socket.write(`POST /session HTTP/1.1\r\nHost: 127.0.0.1:${fresh.port}\r\n${length}\r\n\r\n`)
+          const spaces = Buffer.alloc(1024 * 1024, 0x20)
+          // Without a length, the server learns the size as the chunks come, and refuses midway.
+          const chunk = chunked ? Buffer.concat([Buffer.from(`${spaces.length.toString(16)}\r\n`), spaces, Buffer.from('\r\n')]) : spaces
+          let sent = 0
+          const pump = () => {
+            while (sent < bytes) {
+              sent += chunk.length
+              if (!socket.write(chunk)) return void socket.once('drain', pump)
+            }
+            sentAll = true
+            if (chunked) socket.end('0\r\n\r\n')
+            else socket.end()
+          }
+          pump()
+        })
+      expect(await upload(8 * 1024 * 1024)).toEqual({ status: 'HTTP/1.1 413', cut: false })
+      expect(await upload(8 * 1024 * 1024, true)).toEqual({ status: 'HTTP/1.1 413', cut: false })
+      expect((await upload(96 * 1024 * 1024)).cut).toBe(true)
+    } finally {
+      await fresh.close()
+    }
+  }, 60_000)
 })

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import type { SafeStorageLike } from '../../../src-main/ports'
-import { openSecretVault } from '../../../src-main/profiles/vault'
+import { insertImportedSecret, openSecretVault } from '../../../src-main/profiles/vault'
 import { openAppDatabase } from '../../../src-main/storage/app-database'
 import { failureOf } from '../../helpers/failure-of'
 import { databasePath, fakeSafeStorage, fileMode, storedSecretKeys, tempDataDir } from './helpers'
@@ -231,5 +231,36 @@ describe('secrets across places', () => {
     ).toThrow('the catalog write failed')
     expect(vault.get(KEY)).toBe(SECRET)
     expect(vault.describe(KEY).storage).toBe('keychain')
+  })
+})
+
+describe('the vault, case by case', () => {
+  it('says one token in the singular when it encrypts it, and nothing when there was none to encrypt', async () => {
+    const dataDir = await tempDataDir()
+    expect(open(dataDir, fakeSafeStorage()).notices()).toEqual([])
+    open(dataDir).set(KEY, SECRET, 'file')
+    expect(open(dataDir, fakeSafeStorage()).notices()).toEqual(['A token kept unencrypted on this machine is now encrypted with the system keychain (gnome_libsecret).'])
+  })
+
+  it('keeps a short secret (no tail to show) in a file or for the session, and forgets a deleted session secret', async () => {
+    const vault = open(await tempDataDir())
+    vault.set('short-file', 'abc', 'file')
+    vault.set('short-session', 'xyz', 'session')
+    expect(vault.describe('short-file')).toEqual({ set: true, storage: 'file' })
+    expect(vault.describe('short-session')).toEqual({ set: true, storage: 'session' })
+    expect(vault.get('short-file')).toBe('abc')
+    expect(vault.get('short-session')).toBe('xyz')
+    vault.delete('short-session', 'short-file')
+    expect(vault.get('short-session')).toBeNull()
+    expect(vault.get('short-file')).toBeNull()
+    expect(vault.describe('short-session')).toEqual({ set: false, storage: 'none' })
+  })
+
+  it('imports a secret of an earlier release once, with its tail; a key already here wins', async () => {
+    const vault = open(await tempDataDir())
+    expect(insertImportedSecret(vault.db, KEY, { secret: SECRET }, '4a6c', '2026-01-01T00:00:00.000Z')).toBe(true)
+    expect(insertImportedSecret(vault.db, KEY, { secret: 'other' }, undefined, '2026-01-02T00:00:00.000Z')).toBe(false)
+    expect(vault.get(KEY)).toBe(SECRET)
+    expect(vault.describe(KEY)).toEqual({ set: true, storage: 'file', last4: '4a6c' })
   })
 })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
-import { jsonDepthExceededAt } from '../../../src-shared/json/depth'
+import { jsonDepthExceededAt, jsonTextTooDeep, valueTooDeep } from '../../../src-shared/json/depth'
 import { checkConfigText } from '../../../src-shared/site-config/config-format'
 import { MAX_SITE_JSON_DEPTH, parseJsonText } from '../../../src-shared/site-config/json-text'
 
@@ -18,6 +18,41 @@ function io(): CliIo & { out: string[]; err: string[] } {
 }
 
 describe('JSON nested too deep', () => {
+  it('counts arrays and objects alike, and closing either ends a level', () => {
+    expect(jsonDepthExceededAt('[1]', 1)).toBe(-1)
+    expect(jsonDepthExceededAt('{"a": 1}', 1)).toBe(-1)
+    expect(jsonDepthExceededAt('[[1]]', 1)).toBe(1)
+    expect(jsonDepthExceededAt('{"a": {"b": 1}}', 1)).toBe(6)
+    expect(jsonDepthExceededAt('[[]] [[]] [[]]', 2)).toBe(-1)
+    expect(jsonDepthExceededAt('[{}] {[]} [{}]', 2)).toBe(-1)
+    expect(jsonDepthExceededAt('[{}] [[[]]]', 2)).toBe(7)
+    expect(jsonTextTooDeep('[[1]]', 2)).toBe(false)
+    expect(jsonTextTooDeep('[[[1]]]', 2)).toBe(true)
+  })
+
+  it('skips what strings hold, and only what they hold', () => {
+    expect(jsonDepthExceededAt('["[[[", "{{{"]', 1)).toBe(-1)
+    expect(jsonDepthExceededAt('["]]]]", [[1]]]', 2)).toBe(10)
+    expect(jsonDepthExceededAt('["a\\"]", [1]]', 1)).toBe(9)
+    expect(jsonDepthExceededAt('"x" [[1]]', 1)).toBe(5)
+  })
+
+  it('finds a value nested too deep, with shared parts and cycles, and lets a shallow one pass', () => {
+    expect(valueTooDeep(null, 0)).toBe(false)
+    expect(valueTooDeep('text', 0)).toBe(false)
+    expect(valueTooDeep(5, 0)).toBe(false)
+    expect(valueTooDeep([], 0)).toBe(true)
+    expect(valueTooDeep([[]], 2)).toBe(false)
+    expect(valueTooDeep([[[]]], 2)).toBe(true)
+    expect(valueTooDeep({ a: { b: 'x', c: null } }, 2)).toBe(false)
+    const cycle: unknown[] = []
+    cycle.push(cycle)
+    expect(valueTooDeep(cycle, 64)).toBe(true)
+    // Nodes counted: three are allowed at three, four are too many.
+    expect(valueTooDeep([[], []], 64, 3)).toBe(false)
+    expect(valueTooDeep([[], [], []], 64, 3)).toBe(true)
+  })
+
   it('is found by a scan that reads no value, strings and escaped quotes skipped', () => {
     expect(jsonDepthExceededAt('[[1]]', 2)).toBe(-1)
     expect(jsonDepthExceededAt('[[[1]]]', 2)).toBe(2)

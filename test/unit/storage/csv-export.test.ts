@@ -16,6 +16,8 @@ describe('CSV written for a spreadsheet', () => {
   it('defuses every cell a spreadsheet would run (=, +, -, @, tab, CR), even with a line break after; numbers stay numbers', () => {
     const rows = cells(csvRows([[HYPERLINK, SUM, '-1+1', '@cmd', '\tx', '\rx', '=a\nb', -5, 3.5, 'plain', '']]))
     expect(rows[0]).toEqual([`'${HYPERLINK}`, `'${SUM}`, "'-1+1", "'@cmd", "'\tx", "'\rx", "'=a\nb", '-5', '3.5', 'plain', ''])
+    // Only the first character decides: these are text, left as they are.
+    expect(cells(csvRows([['a=b', 'x-y@z', 'tab\there', '1+1']]))[0]).toEqual(['a=b', 'x-y@z', 'tab\there', '1+1'])
   })
 
   describe('the activity export and a bulk run’s results', () => {

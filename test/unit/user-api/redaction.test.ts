@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
-import { createRedactor, REDACTED, redactReturnedTokens } from '../../../src-main/user-api/redact'
+import { createRedactor, REDACTED, redactReturnedTokens, redactSuccess } from '../../../src-main/user-api/redact'
 import { startHostileServer, type HostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
 
 // Distinctive on purpose: if either string shows up anywhere in an error, the test names it.
@@ -160,5 +160,116 @@ describe('tokens an answer issued', () => {
       bodyExcerpt: '{"success":1,"user_group":{"token":"[redacted]","name":"x"},"token" : "[redacted]"}',
     })
     expect(JSON.stringify(redacted)).not.toMatch(/issued/)
+  })
+})
+
+describe('the redactor, form by form', () => {
+  it('writes [redacted] in place of a secret', () => {
+    expect(createRedactor([CANARY_API_TOKEN])(`a ${CANARY_API_TOKEN} b`)).toBe('a [redacted] b')
+  })
+
+  it('searches for secrets of 4 characters or more, and no shorter', () => {
+    expect(createRedactor(['abc'])('abc abcd')).toBe('abc abcd')
+    expect(createRedactor(['wxyz'])('wxyz abc')).toBe(`${REDACTED} abc`)
+  })
+
+  it('catches the \\u-escaped form in lower and in upper case, whatever the letters of the escapes', () => {
+    // 'z' is \u007a: its escape holds a letter, unlike those of hex digits.
+    const secret = 'zjzj-token'
+    const escaped = [...secret].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+    const redact = createRedactor([secret])
+    expect(redact(`"${escaped}"`)).toBe(`"${REDACTED}"`)
+    expect(redact(`"${escaped.toUpperCase().replaceAll('\\U', '\\u')}"`)).toBe(`"${REDACTED}"`)
+  })
+
+  it('catches standard base64 without its padding, where it differs from base64url', () => {
+    // '????' is Pz8/Pw== in base64: unpadded Pz8/Pw, and Pz8_Pw in base64url.
+    const redact = createRedactor(['????'])
+    expect(redact('x Pz8/Pw y')).toBe(`x ${REDACTED} y`)
+    expect(redact('x Pz8/Pw== y')).toBe(`x ${REDACTED} y`)
+    expect(redact('x Pz8_Pw y')).toBe(`x ${REDACTED} y`)
+  })
+
+  it('matches any case only for the typed form of a secret that is all hex digits', () => {
+    expect(createRedactor(['zzzz-abcd'])('ZZZZ-ABCD zzzz-ABCD')).toBe('ZZZZ-ABCD zzzz-ABCD')
+    expect(createRedactor(['abcd-zzzz'])('ABCD-zzzz ABCD-ZZZZ')).toBe('ABCD-zzzz ABCD-ZZZZ')
+    // A hex token's base64 is case-sensitive text: another case of it is another text.
+    const hex = 'c0ffee00deadbeef'
+    const base64 = Buffer.from(hex).toString('base64')
+    expect(createRedactor([hex])(`${base64} ${hex.toUpperCase()}`)).toBe(`${base64} ${REDACTED}`.replace(base64, REDACTED))
+    const swapped = [...base64].map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase())).join('')
+    expect(createRedactor([hex])(swapped)).toBe(swapped)
+  })
+
+  it('replaces the longer of two secrets whole when one begins the other, in either order', () => {
+    for (const secrets of [['abcd', 'abcdefgh'], ['abcdefgh', 'abcd']]) expect(createRedactor(secrets)('<abcdefgh>')).toBe(`<${REDACTED}>`)
+    const long = 'L'.repeat(5000)
+    for (const secrets of [[long, `${long}more`], [`${long}more`, long]]) expect(createRedactor(secrets)(`<${long}more>`)).toBe(`<${REDACTED}>`)
+  })
+
+  it('searches a secret of exactly 4,096 characters in all its forms, base64 included', () => {
+    const secret = 'k'.repeat(4096)
+    expect(createRedactor([secret])(`<${Buffer.from(secret).toString('base64')}>`)).toBe(`<${REDACTED}>`)
+  })
+})
+
+describe('a success answer redacted', () => {
+  const redact = createRedactor([CANARY_API_TOKEN])
+  const value = { user_group: { token: 'issued-token', name: `n ${CANARY_API_TOKEN}` } }
+
+  it('keeps user_group.token as issued, in the value and in the raw body, and redacts the rest', () => {
+    const raw = { user_group: { token: 'issued-token', note: CANARY_API_TOKEN }, echo: CANARY_API_TOKEN }
+    expect(redactSuccess({ value, raw }, redact)).toEqual({
+      value: { user_group: { token: 'issued-token', name: `n ${REDACTED}` } },
+      raw: { user_group: { token: 'issued-token', note: REDACTED }, echo: REDACTED },
+    })
+  })
+
+  it('takes a raw body of any shape: text, a list, no group, a group that is null or has no text token', () => {
+    for (const [raw, expected] of [
+      [`text ${CANARY_API_TOKEN}`, `text ${REDACTED}`],
+      [[CANARY_API_TOKEN], [REDACTED]],
+      [null, null],
+      [{ user_group: null }, { user_group: null }],
+      [{ user_group: 'x' }, { user_group: 'x' }],
+      [{ user_group: { token: 7 } }, { user_group: { token: 7 } }],
+      [{ other: { token: 'issued-token' } }, { other: { token: 'issued-token' } }],
+    ] as const) {
+      expect(redactSuccess({ value, raw }, redact).raw).toEqual(expected)
+    }
+  })
+
+  it('keeps a raw token only where the raw body had one', () => {
+    const raw = { user_group: { name: 'g' } }
+    expect(redactSuccess({ value, raw }, redact).raw).toEqual({ user_group: { name: 'g' } })
+  })
+})
+
+describe('tokens an answer issued, in text', () => {
+  it('are found with any spacing around the colon and any characters inside', () => {
+    expect(redactReturnedTokens('{"token":"ab\\"cd","x":1} {"token"  :  "e"} {"token": "fg"}')).toBe(
+      '{"token":"[redacted]","x":1} {"token"  :  "[redacted]"} {"token": "[redacted]"}',
+    )
+  })
+
+  it('replace only text token fields, and leave other fields as they are', () => {
+    expect(redactReturnedTokens({ name: 'plain', token: 't', nested: { token: 5, other: 'o' } })).toEqual({ name: 'plain', token: REDACTED, nested: { token: 5, other: 'o' } })
+  })
+})
+
+describe('a hex secret in its other forms', () => {
+  it('matches in any case only as typed: its base64 differs from another text by the case of a letter', () => {
+    const redact = createRedactor(['cafe1234'])
+    // Y2FmZTEyMzQ is the base64 of cafe1234; with F and E lower-cased it is the base64 of other bytes.
+    expect(redact('a Y2FmZTEyMzQ= b CAFE1234')).toBe(`a ${REDACTED} b ${REDACTED}`)
+    expect(redact('a Y2fmZTeyMzQ b')).toBe('a Y2fmZTeyMzQ b')
+  })
+})
+
+describe('a raw body whose group has no text token', () => {
+  it('is kept without a token field added', () => {
+    const redact = createRedactor(['secret-value'])
+    const value = { user_group: { token: 'issued-token', name: 'g' } }
+    expect(redactSuccess({ value, raw: { user_group: { name: 'g' } } }, redact).raw).toStrictEqual({ user_group: { name: 'g' } })
   })
 })

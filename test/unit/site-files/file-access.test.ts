@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process'
+import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { AppErrorException } from '../../../src-shared/ipc/result'
+import {
+  currentVersion,
+  fileExists,
+  FileAccessPolicy,
+  isInside,
+  readRegularFile,
+  readVersionedText,
+  resolveUserPath,
+  rethrowAsAppError,
+  sameContent,
+  writeTextAtomically,
+} from '../../../src-main/site-files/file-access'
+import { failureOf } from '../../helpers/failure-of'
+import { tempDir } from './helpers'
+
+const errno = (code: string) => Object.assign(new Error(`${code} happened`), { code })
+const openFds = async () => (await readdir('/proc/self/fd')).length
+
+describe('paths as the operator types them', () => {
+  it('expands ~ and ~/ (or ~\\) to the home folder, and normalises an absolute path', () => {
+    expect(resolveUserPath('~', '/home/op')).toBe('/home/op')
+    expect(resolveUserPath('~/docs/site.json', '/home/op')).toBe('/home/op/docs/site.json')
+    expect(resolveUserPath('~\\site.json', '/home/op')).toBe('/home/op/site.json')
+    expect(resolveUserPath('/a/b/../site.json', '/home/op')).toBe('/a/site.json')
+    expect(resolveUserPath('~')).toBe(homedir())
+  })
+
+  it('refuses a relative path, ~user and a ~ that is not at the start, naming the path', async () => {
+    for (const path of ['docs/site.json', '~op/site.json', 'x~/site.json', '']) {
+      const error = await failureOf(() => resolveUserPath(path, '/home/op'))
+      expect(error.code, path).toBe('refused')
+      expect(error.message).toBe('Give the full path of the file, like /home/op/docs/site.json.')
+      expect(error.details).toEqual({ path })
+    }
+  })
+})
+
+describe('isInside', () => {
+  it('is true for the folder itself and anything below it, names starting with two dots included', () => {
+    expect(isInside('/data', '/data')).toBe(true)
+    expect(isInside('/data/vault.db', '/data')).toBe(true)
+    expect(isInside('/data/..vault', '/data')).toBe(true)
+    expect(isInside('/data/a/../b', '/data')).toBe(true)
+  })
+
+  it('is false for a sibling, the parent, or a folder whose name only begins the same', () => {
+    expect(isInside('/', '/data')).toBe(false)
+    expect(isInside('/database', '/data')).toBe(false)
+    expect(isInside('/other/data', '/data')).toBe(false)
+    expect(isInside('/data/../other', '/data')).toBe(false)
+  })
+
+  it('compares case as the file system does', () => {
+    expect(isInside('/DATA/vault.db', '/data', false)).toBe(false)
+    expect(isInside('/DATA/vault.db', '/data', true)).toBe(true)
+    expect(isInside('/data/vault.db', '/DATA', true)).toBe(true)
+  })
+})
+
+describe('FileAccessPolicy', () => {
+  it('resolves links and refuses the data folder however it is reached, and nothing else', async () => {
+    const root = await tempDir('ec-policy-')
+    const data = join(root, 'data')
+    await mkdir(data)
+    await writeFile(join(data, 'vault.db'), 'secret')
+    await writeFile(join(root, 'site.json'), '{}')
+    await symlink(join(data, 'vault.db'), join(root, 'link.json'))
+    await symlink(data, join(root, 'data-link'))
+    const policy = new FileAccessPolicy(data)
+    expect(await policy.resolve(join(root, 'site.json'))).toBe(join(root, 'site.json'))
+    expect(await policy.resolve(join(root, 'new.json'))).toBe(join(root, 'new.json'))
+    for (const path of [join(data, 'vault.db'), join(root, 'link.json'), join(root, 'data-link', 'new.json'), join(data, 'sub', 'new.json'), data]) {
+      const error = await failureOf(policy.resolve(path))
+      expect(error.code, path).toBe('refused')
+      expect(error.details).toEqual({ path })
+    }
+    expect(await new FileAccessPolicy(null).resolve(join(data, 'vault.db'))).toBe(join(data, 'vault.db'))
+  })
+
+  it('refuses a data folder that does not exist yet by its spelled path', async () => {
+    const root = await tempDir('ec-policy-')
+    const policy = new FileAccessPolicy(join(root, 'later'))
+    expect((await failureOf(policy.resolve(join(root, 'later', 'x.json')))).code).toBe('refused')
+  })
+
+  it('says so when a path goes through a file', async () => {
+    const root = await tempDir('ec-policy-')
+    await writeFile(join(root, 'file'), 'x')
+    const error = await failureOf(new FileAccessPolicy(null).resolve(join(root, 'file', 'child.json')))
+    expect(error).toMatchObject({ code: 'file_io', details: { errno: 'ENOTDIR' } })
+  })
+})
+
+describe('reading a file', () => {
+  it('reads text and its version, with or without a byte order mark', async () => {
+    const root = await tempDir('ec-read-')
+    await writeFile(join(root, 'a.json'), '\ufeff{"a":1}')
+    const read = await readVersionedText(join(root, 'a.json'))
+    expect(read).toMatchObject({ text: '{"a":1}', byteOrderMark: true, version: { size: 10 } })
+    expect(read.version.sha256).toMatch(/^[0-9a-f]{64}$/)
+    expect(await currentVersion(join(root, 'a.json'))).toEqual(read.version)
+  })
+
+  it('reads a file of exactly the cap, refuses one byte more with its size, and closes what it opened', async () => {
+    const root = await tempDir('ec-read-')
+    await writeFile(join(root, 'at-cap'), 'x'.repeat(200_000))
+    await writeFile(join(root, 'over'), 'x'.repeat(200_001))
+    const before = await openFds()
+    for (let round = 0; round < 20; round++) expect((await readRegularFile(join(root, 'at-cap'), 200_000)).bytes.length).toBe(200_000)
+    const error = await failureOf(readRegularFile(join(root, 'over'), 200_000))
+    expect(error).toMatchObject({ code: 'file_io', message: 'over is larger than 0.2 MB: too large to be a site.json file.', details: { path: join(root, 'over') } })
+    expect(await openFds()).toBe(before)
+  })
+
+  it('refuses a folder, a pipe, a device and a socket by what they are, without opening them', async () => {
+    const root = await tempDir('ec-read-')
+    execFileSync('mkfifo', [join(root, 'pipe')])
+    const socketServer = createServer()
+    await new Promise<void>((resolve) => socketServer.listen(join(root, 'socket'), resolve))
+    try {
+      const cases: Array<[string, string]> = [
+        [root, `${root} is a folder, not a file.`],
+        [join(root, 'pipe'), 'pipe is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.'],
+        ['/dev/null', 'null is a device, not a file.'],
+        [join(root, 'socket'), 'socket is not a regular file.'],
+      ]
+      for (const [path, message] of cases) {
+        expect(await failureOf(readVersionedText(path))).toMatchObject({ code: 'file_io', message, details: { path } })
+        expect(await failureOf(writeTextAtomically(path, 'x'))).toMatchObject({ code: 'file_io', message, details: { path } })
+      }
+      expect((await stat(join(root, 'pipe'))).isFIFO()).toBe(true)
+    } finally {
+      socketServer.close()
+    }
+  })
+
+  it('refuses text that is not UTF-8', async () => {
+    const root = await tempDir('ec-read-')
+    await writeFile(join(root, 'latin.json'), Buffer.from([0x7b, 0xe9, 0x7d]))
+    expect(await failureOf(readVersionedText(join(root, 'latin.json')))).toMatchObject({
+      code: 'file_io',
+      message: 'latin.json is not UTF-8 text, so it cannot be a site.json file.',
+      details: { path: join(root, 'latin.json') },
+    })
+  })
+
+  it('currentVersion: null for no file, an error for what cannot be read', async () => {
+    const root = await tempDir('ec-read-')
+    expect(await currentVersion(join(root, 'none.json'))).toBeNull()
+    expect((await failureOf(currentVersion(root))).code).toBe('file_io')
+  })
+
+  it('fileExists: yes, no, or why it cannot tell', async () => {
+    const root = await tempDir('ec-read-')
+    await writeFile(join(root, 'file'), 'x')
+    expect(await fileExists(join(root, 'file'))).toBe(true)
+    expect(await fileExists(join(root, 'none'))).toBe(false)
+    expect(await failureOf(fileExists(join(root, 'file', 'child')))).toMatchObject({ code: 'file_io', message: `Part of ${join(root, 'file', 'child')} is a file, not a folder.` })
+  })
+})
+
+describe('versions', () => {
+  it('are the same content when size and hash agree, whatever the time', () => {
+    const version = { mtimeMs: 1, size: 3, sha256: 'abc' }
+    expect(sameContent(version, { ...version, mtimeMs: 2 })).toBe(true)
+    expect(sameContent(version, { ...version, size: 4 })).toBe(false)
+    expect(sameContent(version, { ...version, sha256: 'abd' })).toBe(false)
+  })
+})
+
+describe('writeTextAtomically', () => {
+  it('writes UTF-8 without a byte order mark unless asked, and answers the version written', async () => {
+    const root = await tempDir('ec-write-')
+    const plain = await writeTextAtomically(join(root, 'plain.json'), '{"é":1}')
+    expect(await readFile(join(root, 'plain.json'))).toEqual(Buffer.from('{"é":1}'))
+    expect(plain).toMatchObject({ size: 8 })
+    expect(plain).toEqual((await readVersionedText(join(root, 'plain.json'))).version)
+    await writeTextAtomically(join(root, 'marked.json'), '{}', true)
+    expect(await readFile(join(root, 'marked.json'))).toEqual(Buffer.from('\ufeff{}'))
+  })
+
+  it('gives a new file the mode asked for, and leaves a replaced file its own', async () => {
+    const root = await tempDir('ec-write-')
+    await writeTextAtomically(join(root, 'new.json'), '{}', false, 0o600)
+    expect((await stat(join(root, 'new.json'))).mode & 0o777).toBe(0o600)
+    await writeFile(join(root, 'old.json'), '[]')
+    await chmod(join(root, 'old.json'), 0o640)
+    await writeTextAtomically(join(root, 'old.json'), '{}', false, 0o600)
+    expect((await stat(join(root, 'old.json'))).mode & 0o777).toBe(0o640)
+  })
+})
+
+describe('rethrowAsAppError', () => {
+  it('passes an AppErrorException through', () => {
+    const original = new AppErrorException('refused', 'no')
+    expect(() => rethrowAsAppError(original, '/x', 'read')).toThrow(original)
+  })
+
+  it('says what failed, reading or writing, with its errno', async () => {
+    const cases: Array<[string, 'read' | 'write', string, string]> = [
+      ['ENOENT', 'read', 'not_found', 'There is no file at /x/a.json.'],
+      ['ENOENT', 'write', 'file_io', 'The folder of /x/a.json does not exist.'],
+      ['EACCES', 'read', 'file_io', 'Embed Console is not allowed to read /x/a.json.'],
+      ['EPERM', 'read', 'file_io', 'Embed Console is not allowed to read /x/a.json.'],
+      ['EACCES', 'write', 'file_io', 'Embed Console is not allowed to write /x/a.json.'],
+      ['ENOSPC', 'write', 'file_io', 'The disk is full: a.json was not saved, and the file on disk is unchanged. Free some space and save again.'],
+      ['EISDIR', 'read', 'file_io', '/x/a.json is a folder, not a file.'],
+      ['ENOTDIR', 'read', 'file_io', 'Part of /x/a.json is a file, not a folder.'],
+      ['EIO', 'read', 'file_io', 'Could not read /x/a.json: EIO happened'],
+    ]
+    for (const [code, action, appCode, message] of cases) {
+      const error = await failureOf(() => rethrowAsAppError(errno(code), '/x/a.json', action))
+      expect(error, `${code} ${action}`).toMatchObject({ code: appCode, message, details: { path: '/x/a.json', errno: code } })
+    }
+  })
+})
