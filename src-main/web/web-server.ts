@@ -192,6 +192,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     sendJson(res, 200, result)
   }
 
+  // Stryker disable all: the event stream's writer (its admission at /events is mutated above).
   const handleEvents = (req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -210,6 +211,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     })
   }
 
+  // Stryker restore all
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const callMatch = /^\/ipc\/([\w.-]+)$/.exec(url.pathname)
@@ -244,6 +246,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'Only GET reads the app’s files.' } })
     }
+    // Stryker disable all: the static files' answer (its path guard is readRendererFile's), and listening and closing.
     // The build's brotli or gzip copy when the browser takes it; hashed assets cached for a year.
     void readRendererFile(options.rendererDir, url.pathname, req.headers['accept-encoding']).then((file) => {
       if (!file) {
