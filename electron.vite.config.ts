@@ -30,7 +30,10 @@ function precompress(): Plugin {
         names.map(async (name) => {
           const body = await readFile(join(dir, name))
           if (body.length < MIN_BYTES) return
-          const params = { [constants.BROTLI_PARAM_QUALITY]: body.length > BIG_BYTES ? 9 : 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length }
+          const params = {
+            [constants.BROTLI_PARAM_QUALITY]: body.length > BIG_BYTES ? 9 : 11,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          }
           await writeFile(join(dir, `${name}.br`), await br(body, { params }))
           await writeFile(join(dir, `${name}.gz`), await gz(body, { level: 9 }))
         }),

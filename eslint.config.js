@@ -17,20 +17,26 @@ const rendererPatterns = [
 ]
 
 // Node's modules by their bare names too ('fs', 'path/posix'): matched exactly, unlike patterns.
-const nodeModulePaths = builtinModules.map((name) => ({ name, message: 'The renderer runs in a sandboxed page: no Node. Go through the contract.' }))
+const nodeModulePaths = builtinModules.map((name) => ({
+  name,
+  message: 'The renderer runs in a sandboxed page: no Node. Go through the contract.',
+}))
 
 const featureNames = ['groups', 'profiles', 'site-editor', 'activity', 'bulk', 'team']
 const others = (feature) => featureNames.filter((other) => other !== feature).join('|')
 const featureBoundaries = featureNames.map((feature) => ({
   files: [`src-renderer/features/${feature}/**/*.{ts,tsx}`],
-  rules: restrict([
-    ...rendererPatterns,
-    {
-      // By a path through features/, or relatively from next door (../profiles/ProfileForm).
-      regex: `(^|/)features/(${others(feature)})(/|$)|^(\\.\\./)+(${others(feature)})(/|$)`,
-      message: 'Features do not import each other; compose them in src-renderer/app.',
-    },
-  ], nodeModulePaths),
+  rules: restrict(
+    [
+      ...rendererPatterns,
+      {
+        // By a path through features/, or relatively from next door (../profiles/ProfileForm).
+        regex: `(^|/)features/(${others(feature)})(/|$)|^(\\.\\./)+(${others(feature)})(/|$)`,
+        message: 'Features do not import each other; compose them in src-renderer/app.',
+      },
+    ],
+    nodeModulePaths,
+  ),
 }))
 
 export default tseslint.config(
@@ -48,7 +54,10 @@ export default tseslint.config(
   {
     files: ['src-shared/**/*.ts'],
     rules: restrict([
-      { group: ['**/src-main/**', '**/src-renderer/**', 'node:*', 'electron', 'react'], message: 'src-shared is pure TypeScript: no Node, no DOM, no app code.' },
+      {
+        group: ['**/src-main/**', '**/src-renderer/**', 'node:*', 'electron', 'react'],
+        message: 'src-shared is pure TypeScript: no Node, no DOM, no app code.',
+      },
     ]),
   },
   {

@@ -25,7 +25,12 @@ function sentenceReason(path) {
       if (current.node.callee.name === 'AppErrorException' && child.node === first) return undefined
       return `the text of a ${current.node.callee.name}`
     }
-    if (current.isObjectProperty() && current.node.key.type === 'Identifier' && MESSAGE_KEYS.has(current.node.key.name) && child.node === current.node.value) {
+    if (
+      current.isObjectProperty() &&
+      current.node.key.type === 'Identifier' &&
+      MESSAGE_KEYS.has(current.node.key.name) &&
+      child.node === current.node.value
+    ) {
       return `the ${current.node.key.name} of a problem or a refusal`
     }
     if (current.isVariableDeclarator() && current.node.id.type === 'Identifier' && SENTENCE_TABLES.has(current.node.id.name)) {
@@ -33,7 +38,11 @@ function sentenceReason(path) {
     }
     if (current.isStatement()) return undefined
     // A function inside a sentence table builds its sentence: keep climbing to the table.
-    if (current.isFunction() && !(current.parentPath?.isObjectProperty() && current.parentPath.parentPath?.parentPath?.isVariableDeclarator())) return undefined
+    if (
+      current.isFunction() &&
+      !(current.parentPath?.isObjectProperty() && current.parentPath.parentPath?.parentPath?.isVariableDeclarator())
+    )
+      return undefined
   }
   return undefined
 }

@@ -96,7 +96,10 @@ const appendOverhead = appendRuns.indexed.map((value, index) => value - appendRu
 
 // ---------------------------------------------------------------- migration 8 on a log of 1M calls (once, at the first start after the upgrade)
 async function oldDatabase(dir: string): Promise<void> {
-  const db: Database = openDatabase({ path: join(dir, APP_DATABASE_FILE), migrations: appMigrations.filter((migration) => migration.version <= 5) })
+  const db: Database = openDatabase({
+    path: join(dir, APP_DATABASE_FILE),
+    migrations: appMigrations.filter((migration) => migration.version <= 5),
+  })
   const at = new Date().toISOString()
   for (let start = 0; start < CALLS; start += 50_000) {
     db.transaction(() => {
@@ -109,7 +112,10 @@ async function oldDatabase(dir: string): Promise<void> {
           BENCH_PROFILE_ID,
           `existing-${index}`,
           JSON.stringify({ user_group_id: `existing-${index}` }),
-          JSON.stringify({ success: 1, user_group: { provided_id: `existing-${index}`, name: `Existing group ${index}`, token: '[redacted]' } }),
+          JSON.stringify({
+            success: 1,
+            user_group: { provided_id: `existing-${index}`, name: `Existing group ${index}`, token: '[redacted]' },
+          }),
         )
       }
     })
@@ -127,17 +133,28 @@ for (let round = 0; round < 3; round++) {
 
 afterAll(() => {
   report(`Activity search (issue 19): ${CALLS.toLocaleString('en')} calls, ${ROUNDS} interleaved rounds unless said, median (min, max)`, [
-    [`search (any part of a group id or name), first page of 200 + count, median of ${QUERIES} a round`, describeSpread(spread(searchRuns.search), 'ms'), '< 50 ms'],
+    [
+      `search (any part of a group id or name), first page of 200 + count, median of ${QUERIES} a round`,
+      describeSpread(spread(searchRuns.search), 'ms'),
+      '< 50 ms',
+    ],
     ['… against the unfiltered first page of 200 + count', describeSpread(spread(searchRuns.unfiltered), 'ms'), ''],
     [`a call's log entry with the full-text index (median of ${APPENDS} a round)`, describeSpread(spread(appendRuns.indexed), 'ms'), ''],
     ['… against the same entry without the index', describeSpread(spread(appendRuns.plain), 'ms'), ''],
     ['… difference, per round', describeSpread(spread(appendOverhead), 'ms'), '< 0.5 ms'],
-    ['migration 8 (group names, index built) on a log of 1M calls, once after the upgrade (3 rounds)', describeSpread(spread(migrationSeconds), 's'), ''],
+    [
+      'migration 8 (group names, index built) on a log of 1M calls, once after the upgrade (3 rounds)',
+      describeSpread(spread(migrationSeconds), 's'),
+      '',
+    ],
   ])
   indexed.close()
   plain.close()
 })
 
 describe('activity search', () => {
-  bench('search the activity log of 1M calls', () => void indexedLog.page({ search: `existing-${nextIndex()}` }, 200), { iterations: 20, time: 0 })
+  bench('search the activity log of 1M calls', () => void indexedLog.page({ search: `existing-${nextIndex()}` }, 200), {
+    iterations: 20,
+    time: 0,
+  })
 })

@@ -22,7 +22,9 @@ const run = promisify(execFile)
 const folder = await mkdtemp(join(tmpdir(), 'ec-bench-recording-'))
 const loadBefore = loadavg()[0]!
 
-const sandboxProcess = spawn(process.execPath, ['bin/embed-console.js', 'sandbox', '--port', '0', '--data', join(folder, 'sandbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] })
+const sandboxProcess = spawn(process.execPath, ['bin/embed-console.js', 'sandbox', '--port', '0', '--data', join(folder, 'sandbox.db')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
 const sandbox = await new Promise<{ baseUrl: string; token: string }>((resolve, reject) => {
   let output = ''
   sandboxProcess.stdout!.on('data', (chunk: Buffer) => {
@@ -42,21 +44,45 @@ async function sandboxCpuMs(): Promise<number> {
 
 const dataDir = join(folder, 'data')
 const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-await setup.profiles.create({ name: 'Bench', baseUrl: sandbox.baseUrl, timeoutSeconds: 15, environmentLabel: '', apiToken: sandbox.token, tokenStorage: 'file' })
+await setup.profiles.create({
+  name: 'Bench',
+  baseUrl: sandbox.baseUrl,
+  timeoutSeconds: 15,
+  environmentLabel: '',
+  apiToken: sandbox.token,
+  tokenStorage: 'file',
+})
 await setup.close()
 
 let file = 0
 async function rowsFile(): Promise<string> {
   const prefix = `r${file++}`
   const path = join(folder, `${prefix}.csv`)
-  await writeFile(path, ['user_group_id,name,properties', ...Array.from({ length: ROWS }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index % 50}}"`)].join('\n'))
+  await writeFile(
+    path,
+    [
+      'user_group_id,name,properties',
+      ...Array.from({ length: ROWS }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index % 50}}"`),
+    ].join('\n'),
+  )
   return path
 }
 
 /** `groups apply` in a process of its own, spawn to exit, in seconds; every row must be created. */
 async function apply(target: 'profile' | 'base', concurrency: number): Promise<number> {
   const path = await rowsFile()
-  const args = ['bin/embed-console.js', 'groups', 'apply', path, ...(target === 'profile' ? ['--profile', 'Bench'] : ['--base-url', sandbox.baseUrl]), '--data-dir', dataDir, '--concurrency', String(concurrency), '--json']
+  const args = [
+    'bin/embed-console.js',
+    'groups',
+    'apply',
+    path,
+    ...(target === 'profile' ? ['--profile', 'Bench'] : ['--base-url', sandbox.baseUrl]),
+    '--data-dir',
+    dataDir,
+    '--concurrency',
+    String(concurrency),
+    '--json',
+  ]
   const started = performance.now()
   const { stdout } = await run(process.execPath, args, { env: { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.token }, maxBuffer: 1 << 26 })
   const seconds = (performance.now() - started) / 1000
@@ -71,7 +97,8 @@ const cli = await interleave(ROUNDS, {
   'base-8': () => apply('base', 8),
   'profile-8': () => apply('profile', 8),
 })
-const ratio = (concurrency: number) => cli[`profile-${concurrency}` as 'profile-4'].map((value, index) => value / cli[`base-${concurrency}` as 'base-4'][index]!)
+const ratio = (concurrency: number) =>
+  cli[`profile-${concurrency}` as 'profile-4'].map((value, index) => value / cli[`base-${concurrency}` as 'base-4'][index]!)
 
 // ---------------------------------------------------------------- where the time goes, in this process
 interface Inside {
@@ -82,15 +109,33 @@ interface Inside {
 }
 async function inside(target: 'profile' | 'base', concurrency: number): Promise<Inside> {
   const services = await createAppServices({ dataDir: join(folder, `inside-${file}`), transport: 'browser', sandbox: false, client: 'cli' })
-  const created = await services.profiles.create({ name: 'Bench', baseUrl: sandbox.baseUrl, timeoutSeconds: 15, environmentLabel: '', apiToken: sandbox.token, tokenStorage: 'file' })
+  const created = await services.profiles.create({
+    name: 'Bench',
+    baseUrl: sandbox.baseUrl,
+    timeoutSeconds: 15,
+    environmentLabel: '',
+    apiToken: sandbox.token,
+    tokenStorage: 'file',
+  })
   const settings = { concurrency, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
   const text = await readFile(await rowsFile(), 'utf8')
-  const plan = services.bulk.plan({ kind: 'apply', target: target === 'profile' ? { profileId: created.id } : { baseUrl: sandbox.baseUrl }, fileName: 'rows.csv', text, excludeInvalid: false, settings })
+  const plan = services.bulk.plan({
+    kind: 'apply',
+    target: target === 'profile' ? { profileId: created.id } : { baseUrl: sandbox.baseUrl },
+    fileName: 'rows.csv',
+    text,
+    excludeInvalid: false,
+    settings,
+  })
   const cpu = process.cpuUsage()
   const loop = performance.eventLoopUtilization()
   const sandboxBefore = await sandboxCpuMs()
   const started = performance.now()
-  const runner = services.bulk.launch(plan.runId!, settings, target === 'base' ? { client: createUserApiClient({ baseUrl: sandbox.baseUrl, apiToken: sandbox.token }) } : {})
+  const runner = services.bulk.launch(
+    plan.runId!,
+    settings,
+    target === 'base' ? { client: createUserApiClient({ baseUrl: sandbox.baseUrl, apiToken: sandbox.token }) } : {},
+  )
   if ((await runner.done) !== 'finished') throw new Error('The run did not finish.')
   const elapsed = performance.now() - started
   const used = process.cpuUsage(cpu)
@@ -111,18 +156,39 @@ const within = await interleave(ROUNDS, {
 const loadAfter = loadavg()[0]!
 
 afterAll(async () => {
-  const figure = (name: keyof typeof within, pick: (value: Inside) => number, unit: string) => describeSpread(spread(within[name].map(pick)), unit)
+  const figure = (name: keyof typeof within, pick: (value: Inside) => number, unit: string) =>
+    describeSpread(spread(within[name].map(pick)), unit)
   report(`Bulk recording (issue 24): ${ROWS.toLocaleString('en')} new groups, ${ROUNDS} interleaved rounds, median (min, max)`, [
-    ['`groups apply --base-url` (records nothing: the baseline), concurrency 4, spawn → exit', describeSpread(spread(cli['base-4']), 's'), ''],
+    [
+      '`groups apply --base-url` (records nothing: the baseline), concurrency 4, spawn → exit',
+      describeSpread(spread(cli['base-4']), 's'),
+      '',
+    ],
     ['`groups apply --profile` (activity, catalog, token, journal), concurrency 4', describeSpread(spread(cli['profile-4']), 's'), ''],
     ['… recorded ÷ not recorded, per round, concurrency 4', describeSpread(spread(ratio(4)), '×'), '≤ 1.4×'],
     ['`groups apply --base-url`, concurrency 8', describeSpread(spread(cli['base-8']), 's'), ''],
     ['`groups apply --profile`, concurrency 8', describeSpread(spread(cli['profile-8']), 's'), ''],
     ['… recorded ÷ not recorded, per round, concurrency 8', describeSpread(spread(ratio(8)), '×'), '≤ 1.4×'],
-    ['in process, not recorded, concurrency 4: ms a row / CPU ms a row / event loop busy', `${figure('base-4', (value) => value.msPerRow, 'ms')} / ${figure('base-4', (value) => value.cpuMsPerRow, 'ms')} / ${figure('base-4', (value) => value.busy, '')}`, ''],
-    ['in process, recorded, concurrency 4: the same', `${figure('profile-4', (value) => value.msPerRow, 'ms')} / ${figure('profile-4', (value) => value.cpuMsPerRow, 'ms')} / ${figure('profile-4', (value) => value.busy, '')}`, ''],
-    ['in process, recorded, concurrency 8: the same', `${figure('profile-8', (value) => value.msPerRow, 'ms')} / ${figure('profile-8', (value) => value.cpuMsPerRow, 'ms')} / ${figure('profile-8', (value) => value.busy, '')}`, ''],
-    ['the sandbox process\'s CPU a row (the HTTP floor\'s other side), recorded run at 4', figure('profile-4', (value) => value.sandboxCpuMsPerRow, 'ms'), ''],
+    [
+      'in process, not recorded, concurrency 4: ms a row / CPU ms a row / event loop busy',
+      `${figure('base-4', (value) => value.msPerRow, 'ms')} / ${figure('base-4', (value) => value.cpuMsPerRow, 'ms')} / ${figure('base-4', (value) => value.busy, '')}`,
+      '',
+    ],
+    [
+      'in process, recorded, concurrency 4: the same',
+      `${figure('profile-4', (value) => value.msPerRow, 'ms')} / ${figure('profile-4', (value) => value.cpuMsPerRow, 'ms')} / ${figure('profile-4', (value) => value.busy, '')}`,
+      '',
+    ],
+    [
+      'in process, recorded, concurrency 8: the same',
+      `${figure('profile-8', (value) => value.msPerRow, 'ms')} / ${figure('profile-8', (value) => value.cpuMsPerRow, 'ms')} / ${figure('profile-8', (value) => value.busy, '')}`,
+      '',
+    ],
+    [
+      "the sandbox process's CPU a row (the HTTP floor's other side), recorded run at 4",
+      figure('profile-4', (value) => value.sandboxCpuMsPerRow, 'ms'),
+      '',
+    ],
     ['load average (1 min) before / after, on 2 cores', `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`, ''],
   ])
   sandboxProcess.kill('SIGINT')

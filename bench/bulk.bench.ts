@@ -17,7 +17,9 @@ import { describeSpread, interleave, median, report, spread } from './lib/stats'
 const ROWS = 10_000
 const folder = await mkdtemp(join(tmpdir(), 'ec-bench-bulk-'))
 // The sandbox in a process of its own, as an API is: the app and the server do not share a core.
-const sandboxProcess = spawn(process.execPath, ['bin/embed-console.js', 'sandbox', '--port', '0', '--data', join(folder, 'sandbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] })
+const sandboxProcess = spawn(process.execPath, ['bin/embed-console.js', 'sandbox', '--port', '0', '--data', join(folder, 'sandbox.db')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
 const sandbox = await new Promise<{ baseUrl: string; tokens: { Customer: string } }>((resolve, reject) => {
   let output = ''
   sandboxProcess.stdout!.on('data', (chunk: Buffer) => {
@@ -30,11 +32,22 @@ const sandbox = await new Promise<{ baseUrl: string; tokens: { Customer: string 
 })
 let round = 0
 
-const csvOf = (prefix: string) => ['user_group_id,name,properties', ...Array.from({ length: ROWS }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index % 50}}"`)].join('\n')
+const csvOf = (prefix: string) =>
+  [
+    'user_group_id,name,properties',
+    ...Array.from({ length: ROWS }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index % 50}}"`),
+  ].join('\n')
 
 async function freshApp() {
   const services = await createAppServices({ dataDir: join(folder, `app-${round++}`), transport: 'browser', sandbox: false })
-  const profile = await services.profiles.create({ name: 'Bench', baseUrl: sandbox.baseUrl, timeoutSeconds: 15, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'session' })
+  const profile = await services.profiles.create({
+    name: 'Bench',
+    baseUrl: sandbox.baseUrl,
+    timeoutSeconds: 15,
+    environmentLabel: '',
+    apiToken: sandbox.tokens.Customer,
+    tokenStorage: 'session',
+  })
   return { services, profileId: profile.id }
 }
 
@@ -58,7 +71,11 @@ async function oneAtATime(): Promise<number> {
   const { services, profileId } = await freshApp()
   const started = performance.now()
   for (let index = 0; index < ROWS; index++) {
-    const result = await services.router.dispatch('groups.getOrCreate', { profileId, request: { user_group_id: `single-${round}-${index}`, name: `Customer ${index}`, properties: { seats: index % 50 } } }, { transport: 'test' })
+    const result = await services.router.dispatch(
+      'groups.getOrCreate',
+      { profileId, request: { user_group_id: `single-${round}-${index}`, name: `Customer ${index}`, properties: { seats: index % 50 } } },
+      { transport: 'test' },
+    )
     if (!result.ok) throw new Error(result.error.message)
   }
   const seconds = (performance.now() - started) / 1000
@@ -128,8 +145,16 @@ const typing = await interleave(3, {
 
 afterAll(async () => {
   report('Bulk runs (issue 9): 3 interleaved rounds, median (min, max)', [
-    [`${ROWS.toLocaleString('en')} new groups, bulk run at concurrency 8 (plan + run, the sandbox in its own process)`, describeSpread(spread(runs.bulk), 's'), '< 15 s'],
-    [`… baseline: the same ${ROWS.toLocaleString('en')} one call at a time through the router`, describeSpread(spread(runs.single), 's'), ''],
+    [
+      `${ROWS.toLocaleString('en')} new groups, bulk run at concurrency 8 (plan + run, the sandbox in its own process)`,
+      describeSpread(spread(runs.bulk), 's'),
+      '< 15 s',
+    ],
+    [
+      `… baseline: the same ${ROWS.toLocaleString('en')} one call at a time through the router`,
+      describeSpread(spread(runs.single), 's'),
+      '',
+    ],
     ['keystroke → painted in the Groups screen, no run going (median of 20)', describeSpread(spread(typing.idle), 'ms'), ''],
     ['keystroke → painted in the Groups screen while a 10,000-row run goes', describeSpread(spread(typing.running), 'ms'), '< 50 ms'],
   ])
@@ -139,9 +164,20 @@ afterAll(async () => {
 })
 
 describe('bulk runs', () => {
-  bench('plan 10,000 rows (parse, validate, classify, journal)', async () => {
-    const { services, profileId } = await freshApp()
-    services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'bench.csv', text: csvOf(`plan-${round}`), excludeInvalid: false, settings: { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false } })
-    await services.close()
-  }, { iterations: 3, time: 0 })
+  bench(
+    'plan 10,000 rows (parse, validate, classify, journal)',
+    async () => {
+      const { services, profileId } = await freshApp()
+      services.bulk.plan({
+        kind: 'apply',
+        target: { profileId },
+        fileName: 'bench.csv',
+        text: csvOf(`plan-${round}`),
+        excludeInvalid: false,
+        settings: { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false },
+      })
+      await services.close()
+    },
+    { iterations: 3, time: 0 },
+  )
 })

@@ -22,7 +22,11 @@ const sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db
 // A saved profile, for the call that goes through the app's database like the desktop app's.
 const dataDir = join(folder, 'data')
 const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-await setup.router.dispatch('profiles.create', { name: 'Bench', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'file' }, { transport: 'test' })
+await setup.router.dispatch(
+  'profiles.create',
+  { name: 'Bench', baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'file' },
+  { transport: 'test' },
+)
 await setup.close()
 
 let seq = 0
@@ -39,7 +43,8 @@ const rounds = await interleave(ROUNDS, {
   version: cli('--version'),
   bareHttp: async () => timed(['bench/scripts/bare-http-call.mjs', sandbox.baseUrl, `bench-${seq++}`])(),
   bareUndici: async () => timed(['--liftoff-only', 'bench/scripts/bare-undici-call.mjs', sandbox.baseUrl, `bench-${seq++}`])(),
-  baseUrl: async () => cli('groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `bench-${seq++}`, '--name', 'Bench')(),
+  baseUrl: async () =>
+    cli('groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `bench-${seq++}`, '--name', 'Bench')(),
   profile: async () => cli('groups', 'get-or-create', '--profile', 'Bench', '--data-dir', dataDir, '--user-group-id', `bench-${seq++}`)(),
 })
 // Per round, so each difference is taken at one moment of the machine.

@@ -22,7 +22,10 @@ for (let folder = 0; folder < 200; folder++) {
   await mkdir(join(root, `section-${folder}`))
   await Promise.all(
     Array.from({ length: FILES / 200 }, (_, index) =>
-      writeFile(join(root, `section-${folder}`, `page-${index}.mdx`), `---\ntitle: Page ${folder}.${index}\ndescription: A page of the benchmark.\n---\n\n# Page\n\nText.\n`),
+      writeFile(
+        join(root, `section-${folder}`, `page-${index}.mdx`),
+        `---\ntitle: Page ${folder}.${index}\ndescription: A page of the benchmark.\n---\n\n# Page\n\nText.\n`,
+      ),
     ),
   )
 }
@@ -52,13 +55,28 @@ describe('docs folder of 100,000 files', () => {
       const rows = (name: 'worker' | 'inline', label: string): Array<[string, string, string]> => {
         const probes = results[name]
         return [
-          [`${label}: the slowest call while indexing (profiles.list due every 10 ms, timed from when it was due)`, describeSpread(spread(probes.map((p) => Math.max(...p.latencies))), 'ms'), name === 'worker' ? '< 100 ms' : ''],
+          [
+            `${label}: the slowest call while indexing (profiles.list due every 10 ms, timed from when it was due)`,
+            describeSpread(spread(probes.map((p) => Math.max(...p.latencies))), 'ms'),
+            name === 'worker' ? '< 100 ms' : '',
+          ],
           [`${label}: the 99th percentile call`, describeSpread(spread(probes.map((p) => percentile(p.latencies, 99))), 'ms'), ''],
-          [`${label}: peak RSS of the process`, describeSpread(spread(probes.map((p) => p.peakMb)), 'MB'), name === 'worker' ? '< 300 MB' : ''],
-          [`${label}: the index, start to end (${probes[0]!.pages.toLocaleString('en')} pages, truncated: ${probes[0]!.truncated})`, describeSpread(spread(probes.map((p) => p.indexMs / 1000)), 's'), ''],
+          [
+            `${label}: peak RSS of the process`,
+            describeSpread(spread(probes.map((p) => p.peakMb)), 'MB'),
+            name === 'worker' ? '< 300 MB' : '',
+          ],
+          [
+            `${label}: the index, start to end (${probes[0]!.pages.toLocaleString('en')} pages, truncated: ${probes[0]!.truncated})`,
+            describeSpread(spread(probes.map((p) => p.indexMs / 1000)), 's'),
+            '',
+          ],
         ]
       }
-      report(`Docs folder of ${FILES.toLocaleString('en')} files, ${ROUNDS} interleaved rounds`, [...rows('worker', 'worker thread'), ...rows('inline', 'baseline: main’s own thread')])
+      report(`Docs folder of ${FILES.toLocaleString('en')} files, ${ROUNDS} interleaved rounds`, [
+        ...rows('worker', 'worker thread'),
+        ...rows('inline', 'baseline: main’s own thread'),
+      ])
     },
     { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 },
   )

@@ -7,7 +7,13 @@ import { afterAll, bench, describe } from 'vitest'
 import { forEachPage, operationOf, pageKey } from '../src-shared/site-config/docs-files'
 import { launchBrowserMode } from '../test/e2e/browser-mode'
 import { launchChromium } from '../test/helpers/chromium'
-import { clearKeystrokeSamples, installKeystrokeProbe, keystrokeAnswered, keystrokeSamples, keystrokesAnswered } from './lib/keystroke-probe'
+import {
+  clearKeystrokeSamples,
+  installKeystrokeProbe,
+  keystrokeAnswered,
+  keystrokeSamples,
+  keystrokesAnswered,
+} from './lib/keystroke-probe'
 import { describeSpread, report, spread } from './lib/stats'
 
 // Issue 22: keystroke → Problems on the largest real docs.json (crewAI's, 2.3 MB, 22,992 pages)
@@ -33,7 +39,8 @@ async function largeFolder(): Promise<string> {
   const folders = new Set([...pages].map((page) => dirname(page)))
   for (const path of folders) await mkdir(join(folder, path), { recursive: true })
   const all = [...pages]
-  for (let start = 0; start < all.length; start += 500) await Promise.all(all.slice(start, start + 500).map((page) => writeFile(join(folder, `${page}.mdx`), `---\ntitle: ${page}\n---\n`)))
+  for (let start = 0; start < all.length; start += 500)
+    await Promise.all(all.slice(start, start + 500).map((page) => writeFile(join(folder, `${page}.mdx`), `---\ntitle: ${page}\n---\n`)))
   return folder
 }
 
@@ -94,11 +101,22 @@ if (available) {
 
 afterAll(async () => {
   if (!large || !small) return void process.stdout.write(`\nSkipped the docs.json keystroke benchmark: ${LARGEST} is not there.\n`)
-  const [{ painted: onLarge, dom: domLarge }, { painted: onSmall, dom: domSmall }] = await Promise.all([keystrokeSamples(large), keystrokeSamples(small)])
+  const [{ painted: onLarge, dom: domLarge }, { painted: onSmall, dom: domSmall }] = await Promise.all([
+    keystrokeSamples(large),
+    keystrokeSamples(small),
+  ])
   report(`docs.json keystroke in the form → Problems, ${onLarge.length} keystrokes each, interleaved: median (min, max)`, [
-    ['crewAI’s docs.json (2.3 MB, 22,992 pages, its pages in the docs folder): keystroke → Problems list in the DOM', describeSpread(spread(domLarge), 'ms'), '< 16.7 ms (one frame)'],
+    [
+      'crewAI’s docs.json (2.3 MB, 22,992 pages, its pages in the docs folder): keystroke → Problems list in the DOM',
+      describeSpread(spread(domLarge), 'ms'),
+      '< 16.7 ms (one frame)',
+    ],
     ['… keystroke → the frame after it painted', describeSpread(spread(onLarge), 'ms'), ''],
-    ['the test fixture’s docs.json (3 tabs, 6 pages; the baseline): keystroke → Problems list in the DOM', describeSpread(spread(domSmall), 'ms'), ''],
+    [
+      'the test fixture’s docs.json (3 tabs, 6 pages; the baseline): keystroke → Problems list in the DOM',
+      describeSpread(spread(domSmall), 'ms'),
+      '',
+    ],
     ['… keystroke → the frame after it painted', describeSpread(spread(onSmall), 'ms'), ''],
   ])
   await stop?.()

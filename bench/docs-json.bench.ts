@@ -39,7 +39,11 @@ afterAll(() => {
   const faster = rounds.cli.map((ms, index) => rounds.mintlify[index]! - ms)
   report(`docs.json, the largest real file (2.3 MB, 22,992 pages): ${ROUNDS} interleaved rounds, median (min, max)`, [
     ['`embed-console validate --no-files` on it, spawn → exit', describeSpread(spread(rounds.cli), 'ms'), '< Mintlify’s validator alone'],
-    ['Mintlify’s validator alone (JSON.parse + validateDocsConfig, in process, the baseline)', describeSpread(spread(rounds.mintlify), 'ms'), ''],
+    [
+      'Mintlify’s validator alone (JSON.parse + validateDocsConfig, in process, the baseline)',
+      describeSpread(spread(rounds.mintlify), 'ms'),
+      '',
+    ],
     ['… the baseline less the CLI, per round', describeSpread(spread(faster), 'ms'), '> 0'],
     ['our check alone (JSON.parse + checkDocsConfig, in process)', describeSpread(spread(rounds.ours), 'ms'), ''],
   ])

@@ -17,15 +17,27 @@ const ROUNDS = 7
 const folder = await mkdtemp(join(tmpdir(), 'ec-bench-first-screen-'))
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 })
 let seq = 0
 
 async function startApp(): Promise<{ url: string; child: ChildProcess; startedAt: number }> {
   const startedAt = performance.now()
-  const child = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', join(folder, `data-${seq++}`)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', join(folder, `data-${seq++}`)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const url = await new Promise<string>((resolve, reject) => {
     let output = ''
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -38,7 +50,8 @@ async function startApp(): Promise<{ url: string; child: ChildProcess; startedAt
   return { url, child, startedAt }
 }
 
-const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGINT'))))
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGINT'))))
 
 /** Bytes on the wire (headers and encoded bodies) of every request that finished. */
 function countBytes(page: Page): () => number {
@@ -82,7 +95,10 @@ const rounds = await interleave(ROUNDS, {
     return { startMs, firstScreenBytes, focusMs }
   },
   release01: async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { 'Accept-Encoding': 'identity' } })
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      extraHTTPHeaders: { 'Accept-Encoding': 'identity' },
+    })
     const page = await context.newPage()
     const bytes = countBytes(page)
     const app = await startApp()
@@ -102,23 +118,43 @@ const kB = (bytes: number) => bytes / 1000
 
 afterAll(async () => {
   report(`First screen (issue 12): ${ROUNDS} interleaved rounds, median (min, max)`, [
-    ['first screen transferred: Groups usable, compressed, Monaco not loaded', describeSpread(spread(rounds.now.map((run) => kB(run.firstScreenBytes))), 'kB'), '< 300 kB'],
-    ['… baseline: uncompressed, with an editor loaded (as 0.1 sent it)', describeSpread(spread(rounds.release01.map((run) => kB(run.firstScreenBytes))), 'kB'), ''],
+    [
+      'first screen transferred: Groups usable, compressed, Monaco not loaded',
+      describeSpread(spread(rounds.now.map((run) => kB(run.firstScreenBytes))), 'kB'),
+      '< 300 kB',
+    ],
+    [
+      '… baseline: uncompressed, with an editor loaded (as 0.1 sent it)',
+      describeSpread(spread(rounds.release01.map((run) => kB(run.firstScreenBytes))), 'kB'),
+      '',
+    ],
     ['start (spawn `embed-console web`) → Groups usable', describeSpread(spread(rounds.now.map((run) => run.startMs)), 'ms'), '< 800 ms'],
-    ['… baseline: start → an editor usable, uncompressed (as 0.1 had it)', describeSpread(spread(rounds.release01.map((run) => run.startMs)), 'ms'), ''],
-    ['first focus of an editor → Monaco has the caret and shows a typed key', describeSpread(spread(rounds.now.map((run) => run.focusMs)), 'ms'), '< 1 s'],
+    [
+      '… baseline: start → an editor usable, uncompressed (as 0.1 had it)',
+      describeSpread(spread(rounds.release01.map((run) => run.startMs)), 'ms'),
+      '',
+    ],
+    [
+      'first focus of an editor → Monaco has the caret and shows a typed key',
+      describeSpread(spread(rounds.now.map((run) => run.focusMs)), 'ms'),
+      '< 1 s',
+    ],
     ['… the same, uncompressed', describeSpread(spread(rounds.release01.map((run) => run.focusMs)), 'ms'), ''],
   ])
   await browser.close()
 })
 
 describe('first screen', () => {
-  bench('start → Groups usable (browser mode, Chromium)', async () => {
-    const page = await browser.newPage()
-    const app = await startApp()
-    await page.goto(app.url)
-    await groupsUsable(page)
-    await page.close()
-    await stop(app.child)
-  }, { iterations: 2, time: 0 })
+  bench(
+    'start → Groups usable (browser mode, Chromium)',
+    async () => {
+      const page = await browser.newPage()
+      const app = await startApp()
+      await page.goto(app.url)
+      await groupsUsable(page)
+      await page.close()
+      await stop(app.child)
+    },
+    { iterations: 2, time: 0 },
+  )
 })

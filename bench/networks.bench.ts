@@ -29,16 +29,20 @@ const proxy = await startProxy({ [`${API_HOST}:443`]: `127.0.0.1:${gateway.port}
 
 let seq = 0
 const env = { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer }
-const timed = (args: string[], cwd = '.') => async () => {
-  const started = performance.now()
-  await run(process.execPath, args, { env, cwd })
-  return performance.now() - started
-}
-const getOrCreateCli = (dir: string) => async () => timed(['bin/embed-console.js', 'groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `cli-${seq++}`], dir)()
+const timed =
+  (args: string[], cwd = '.') =>
+  async () => {
+    const started = performance.now()
+    await run(process.execPath, args, { env, cwd })
+    return performance.now() - started
+  }
+const getOrCreateCli = (dir: string) => async () =>
+  timed(['bin/embed-console.js', 'groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `cli-${seq++}`], dir)()
 
 type CreateClient = typeof createUserApiClient
 const landedClient: CreateClient | undefined = baselineDir
-  ? ((await import(/* @vite-ignore */ join(baselineDir, 'src-main/user-api/client.ts'))) as { createUserApiClient: CreateClient }).createUserApiClient
+  ? ((await import(/* @vite-ignore */ join(baselineDir, 'src-main/user-api/client.ts'))) as { createUserApiClient: CreateClient })
+      .createUserApiClient
   : undefined
 
 /** CALLS sequential get-or-create calls; ms per call. */
@@ -61,8 +65,13 @@ type Cases = Record<string, () => Promise<number>>
 const cliCases: Cases = { node: timed(['-e', '0']), cli: getOrCreateCli('.') }
 if (baselineDir) cliCases.landedCli = getOrCreateCli(baselineDir)
 const clientCases: Cases = { client: perCall(direct, 'direct') }
-if (landedClient) clientCases.landedClient = perCall(landedClient({ baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer }), 'landed')
-Object.assign(clientCases, { plain: perCall(viaGateway('plain'), 'plain'), gzip: perCall(viaGateway('gzip'), 'gzip'), br: perCall(viaGateway('br'), 'br') })
+if (landedClient)
+  clientCases.landedClient = perCall(landedClient({ baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer }), 'landed')
+Object.assign(clientCases, {
+  plain: perCall(viaGateway('plain'), 'plain'),
+  gzip: perCall(viaGateway('gzip'), 'gzip'),
+  br: perCall(viaGateway('br'), 'br'),
+})
 const cliRounds = await interleave(ROUNDS, cliCases)
 const clientRounds = await interleave(ROUNDS, clientCases)
 
@@ -74,9 +83,15 @@ afterAll(async () => {
   const client = clientRounds
   report(`Company networks (issue 20): ${ROUNDS} interleaved rounds, median (min, max)`, [
     ['`groups get-or-create --base-url` to the sandbox, over `node -e 0`', ms(minus(cli.cli!, cli.node!)), '< 150 ms (issue 12)'],
-    ...(cli.landedCli ? ([['… the landed build (node:http client), over `node -e 0`', ms(minus(cli.landedCli, cli.node!)), '']] as Array<[string, string, string]>) : []),
+    ...(cli.landedCli
+      ? ([['… the landed build (node:http client), over `node -e 0`', ms(minus(cli.landedCli, cli.node!)), '']] as Array<
+          [string, string, string]
+        >)
+      : []),
     [`get-or-create through the client to the sandbox, per call (${CALLS} a round)`, ms(client.client!), ''],
-    ...(client.landedClient ? ([['… the landed client (node:http), per call', ms(client.landedClient), '']] as Array<[string, string, string]>) : []),
+    ...(client.landedClient
+      ? ([['… the landed client (node:http), per call', ms(client.landedClient), '']] as Array<[string, string, string]>)
+      : []),
     ['through a proxy (CONNECT) to a TLS gateway, answer plain, per call', ms(client.plain!), ''],
     ['… answer in gzip, over plain, per round', ms(minus(client.gzip!, client.plain!)), ''],
     ['… answer in br, over plain, per round', ms(minus(client.br!, client.plain!)), ''],
@@ -88,5 +103,9 @@ afterAll(async () => {
 })
 
 describe('company networks', () => {
-  bench('get-or-create answered in gzip, through a proxy and TLS', async () => void (await viaGateway('gzip').getOrCreate({ user_group_id: `bench-${seq++}` })), { iterations: 20, time: 0 })
+  bench(
+    'get-or-create answered in gzip, through a proxy and TLS',
+    async () => void (await viaGateway('gzip').getOrCreate({ user_group_id: `bench-${seq++}` })),
+    { iterations: 20, time: 0 },
+  )
 })

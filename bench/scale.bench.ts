@@ -32,7 +32,11 @@ for (const size of Object.keys(SIZES) as Size[]) {
   await buildAppFolder(dataDir, { catalog: SIZES[size], activity: SIZES[size] })
   builtSeconds[size] = (performance.now() - started) / 1000
   services[size] = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-  await services[size].profiles.update(BENCH_PROFILE_ID, { baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'session' })
+  await services[size].profiles.update(BENCH_PROFILE_ID, {
+    baseUrl: sandbox.baseUrl,
+    apiToken: sandbox.tokens.Customer,
+    tokenStorage: 'session',
+  })
 }
 
 async function dispatch(size: Size, name: string, input: unknown): Promise<{ rows?: Array<{ key: string }>; entries?: unknown[] }> {
@@ -46,9 +50,15 @@ const list = { profileId: BENCH_PROFILE_ID, limit: 100 }
 const WINDOWS = {
   'first window (newest first)': () => ['catalog.list', { ...list, sortBy: 'updatedAt', sortDirection: 'desc' }],
   'search with few matches': (n: number) => ['catalog.list', { ...list, search: `existing-${Math.floor(n * 0.77)}` }],
-  'a window at 90% of the id order': (n: number) => ['catalog.list', { ...list, sortBy: 'groupId', sortDirection: 'asc', at: { position: Math.floor(n * 0.9) } }],
+  'a window at 90% of the id order': (n: number) => [
+    'catalog.list',
+    { ...list, sortBy: 'groupId', sortDirection: 'asc', at: { position: Math.floor(n * 0.9) } },
+  ],
   'Customer only, sorted by team_id': () => ['catalog.list', { ...list, environment: 'Customer', sortBy: 'teamId', sortDirection: 'asc' }],
-  'Testing only, by name, 90% down': (n: number) => ['catalog.list', { ...list, environment: 'Testing', sortBy: 'name', sortDirection: 'asc', at: { position: Math.floor(n * 0.45) } }],
+  'Testing only, by name, 90% down': (n: number) => [
+    'catalog.list',
+    { ...list, environment: 'Testing', sortBy: 'name', sortDirection: 'asc', at: { position: Math.floor(n * 0.45) } },
+  ],
   'activity of one group': (n: number) => ['activity.list', { groupId: `existing-${Math.floor(n / 2)}`, limit: 200 }],
 } as const satisfies Record<string, (n: number) => [string, object]>
 type Window = keyof typeof WINDOWS
@@ -62,7 +72,8 @@ const afterInputs = {} as Record<Size, object>
 for (const size of Object.keys(SIZES) as Size[]) afterInputs[size] = await nextWindowInput(size)
 
 async function timeWindow(size: Size, window: Window | 'the next window, after a row (scrolling)'): Promise<number> {
-  const [name, input] = window === 'the next window, after a row (scrolling)' ? ['catalog.list', afterInputs[size]] : WINDOWS[window](SIZES[size])
+  const [name, input] =
+    window === 'the next window, after a row (scrolling)' ? ['catalog.list', afterInputs[size]] : WINDOWS[window](SIZES[size])
   const samples: number[] = []
   for (let call = 0; call < CALLS_PER_ROUND; call++) {
     const started = performance.now()
@@ -80,11 +91,16 @@ let nextId = 0
 const existingId = (size: Size) => `existing-${Math.floor(SIZES[size] / 3)}`
 const CALLS = {
   'get-or-create of a new group': {
-    router: (size: Size) => dispatch(size, 'groups.getOrCreate', { profileId: BENCH_PROFILE_ID, request: { user_group_id: `new-${size}-${nextId++}`, name: 'New' } }),
+    router: (size: Size) =>
+      dispatch(size, 'groups.getOrCreate', {
+        profileId: BENCH_PROFILE_ID,
+        request: { user_group_id: `new-${size}-${nextId++}`, name: 'New' },
+      }),
     direct: (size: Size) => client.getOrCreate({ user_group_id: `direct-${size}-${nextId++}`, name: 'New' }),
   },
   'get-or-create of an existing group': {
-    router: (size: Size) => dispatch(size, 'groups.getOrCreate', { profileId: BENCH_PROFILE_ID, request: { user_group_id: existingId(size) } }),
+    router: (size: Size) =>
+      dispatch(size, 'groups.getOrCreate', { profileId: BENCH_PROFILE_ID, request: { user_group_id: existingId(size) } }),
     direct: (size: Size) => client.getOrCreate({ user_group_id: existingId(size) }),
   },
 } as const
@@ -104,7 +120,11 @@ const windowNames = [...(Object.keys(WINDOWS) as Window[]), 'the next window, af
 const callNames = Object.keys(CALLS) as Call[]
 const cases = Object.fromEntries([
   ...windowNames.flatMap((window) => (Object.keys(SIZES) as Size[]).map((size) => [`${window}|${size}`, () => timeWindow(size, window)])),
-  ...callNames.flatMap((call) => (Object.keys(SIZES) as Size[]).flatMap((size) => (['router', 'direct'] as const).map((how) => [`${call}|${size}|${how}`, () => timeCall(size, call, how)]))),
+  ...callNames.flatMap((call) =>
+    (Object.keys(SIZES) as Size[]).flatMap((size) =>
+      (['router', 'direct'] as const).map((how) => [`${call}|${size}|${how}`, () => timeCall(size, call, how)]),
+    ),
+  ),
 ]) as Record<string, () => Promise<number>>
 const rounds = await interleave(ROUNDS, cases)
 const loadAfter = loadavg()[0]!
@@ -123,17 +143,34 @@ afterAll(async () => {
   }
   for (const call of callNames) {
     const at = (size: Size, how: 'router' | 'direct') => rounds[`${call}|${size}|${how}`]!
-    rows.push([`${call}, straight to the sandbox (baseline): 1k / 100k / 1M`, (Object.keys(SIZES) as Size[]).map((size) => describeSpread(spread(at(size, 'direct')), 'ms')).join(' / '), ''])
-    rows.push([`… through the router (validation, the call recorded): 1k / 100k / 1M`, (Object.keys(SIZES) as Size[]).map((size) => describeSpread(spread(at(size, 'router')), 'ms')).join(' / '), ''])
+    rows.push([
+      `${call}, straight to the sandbox (baseline): 1k / 100k / 1M`,
+      (Object.keys(SIZES) as Size[]).map((size) => describeSpread(spread(at(size, 'direct')), 'ms')).join(' / '),
+      '',
+    ])
+    rows.push([
+      `… through the router (validation, the call recorded): 1k / 100k / 1M`,
+      (Object.keys(SIZES) as Size[]).map((size) => describeSpread(spread(at(size, 'router')), 'ms')).join(' / '),
+      '',
+    ])
     rows.push([
       `… the router's price, per round: 1k / 100k / 1M`,
-      (Object.keys(SIZES) as Size[]).map((size) => describeSpread(spread(at(size, 'router').map((value, index) => value - at(size, 'direct')[index]!)), 'ms')).join(' / '),
+      (Object.keys(SIZES) as Size[])
+        .map((size) => describeSpread(spread(at(size, 'router').map((value, index) => value - at(size, 'direct')[index]!)), 'ms'))
+        .join(' / '),
       'half of 0.7–1.8 ms',
     ])
   }
-  rows.push(['folders built (catalog.importEntries and the activity log, as the app writes them): 1k / 100k / 1M', (Object.keys(SIZES) as Size[]).map((size) => `${builtSeconds[size].toFixed(1)} s`).join(' / '), ''])
+  rows.push([
+    'folders built (catalog.importEntries and the activity log, as the app writes them): 1k / 100k / 1M',
+    (Object.keys(SIZES) as Size[]).map((size) => `${builtSeconds[size].toFixed(1)} s`).join(' / '),
+    '',
+  ])
   rows.push(['load average (1 min) before / after the rounds, on 2 cores', `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`, ''])
-  report(`Windows at 1k, 100k and 1M groups (issue 24): ${ROUNDS} interleaved rounds, median of ${CALLS_PER_ROUND} calls a round, median (min, max)`, rows)
+  report(
+    `Windows at 1k, 100k and 1M groups (issue 24): ${ROUNDS} interleaved rounds, median of ${CALLS_PER_ROUND} calls a round, median (min, max)`,
+    rows,
+  )
   for (const size of Object.keys(SIZES) as Size[]) await services[size].close()
   await sandbox.close()
   // 2.5 GB of folders on a shared machine: not left behind.
@@ -141,5 +178,8 @@ afterAll(async () => {
 })
 
 describe('flat at any size', () => {
-  bench('a window at 90% of the id order, 1M groups', async () => void (await timeWindow('1M', 'a window at 90% of the id order')), { iterations: 5, time: 0 })
+  bench('a window at 90% of the id order, 1M groups', async () => void (await timeWindow('1M', 'a window at 90% of the id order')), {
+    iterations: 5,
+    time: 0,
+  })
 })

@@ -6,7 +6,13 @@ import { serializeSiteConfig } from '../src-shared/site-config/format'
 import { launchBrowserMode } from '../test/e2e/browser-mode'
 import { generateLargeSiteConfig } from '../test/fixtures/site-config/large-site-config'
 import { launchChromium } from '../test/helpers/chromium'
-import { clearKeystrokeSamples, installKeystrokeProbe, keystrokeAnswered, keystrokeSamples, keystrokesAnswered } from './lib/keystroke-probe'
+import {
+  clearKeystrokeSamples,
+  installKeystrokeProbe,
+  keystrokeAnswered,
+  keystrokeSamples,
+  keystrokesAnswered,
+} from './lib/keystroke-probe'
 
 // The site editor's keystroke-to-Problems time on the 6,000-page benchmark file and its docs folder
 // (issues 5 and 11: under 50 ms). A keystroke into the primary colour alternates it between valid and invalid, so every
@@ -40,7 +46,9 @@ await page.keyboard.press('Enter')
 const primary = page.getByRole('textbox', { name: 'Primary', exact: true })
 await primary.waitFor()
 // This build indexes the docs folder: measure once it has (a baseline without the view goes on).
-await page.waitForFunction(() => document.querySelector('#site-docs-pages')?.childElementCount === 6000 || !document.getElementById('site-view-docs'))
+await page.waitForFunction(
+  () => document.querySelector('#site-docs-pages')?.childElementCount === 6000 || !document.getElementById('site-view-docs'),
+)
 await primary.click()
 await primary.press('End')
 

@@ -75,7 +75,9 @@ const flatness = sandboxRounds['1M'].map((round, index) => round.p50 / sandboxRo
 /** The sandbox as its own process (`embed-console sandbox`), for its memory: RSS after 1,000 creates. */
 async function sandboxProcessRss(size: Size): Promise<{ readyMs: number; rssMb: number }> {
   const started = performance.now()
-  const child = spawn(process.execPath, ['bin/embed-console.js', 'sandbox', '--port', '0', '--data', sandboxFiles[size]], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['bin/embed-console.js', 'sandbox', '--port', '0', '--data', sandboxFiles[size]], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const { baseUrl, token } = await new Promise<{ baseUrl: string; token: string }>((resolveReady, reject) => {
     let output = ''
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -108,14 +110,22 @@ const apiSandbox = await startSandbox({ dataFile: join(folder, 'api-sandbox.db')
 
 async function appServices(dataDir: string): Promise<AppServices> {
   const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-  await services.profiles.update(BENCH_PROFILE_ID, { baseUrl: apiSandbox.baseUrl, apiToken: apiSandbox.tokens.Customer, tokenStorage: 'session' })
+  await services.profiles.update(BENCH_PROFILE_ID, {
+    baseUrl: apiSandbox.baseUrl,
+    apiToken: apiSandbox.tokens.Customer,
+    tokenStorage: 'session',
+  })
   return services
 }
 const big = await appServices(bigFolder)
 const empty = await appServices(emptyFolder)
 const getOrCreate = (services: AppServices) => async () => {
   const started = performance.now()
-  const result = await services.router.dispatch('groups.getOrCreate', { profileId: BENCH_PROFILE_ID, request: { user_group_id: newId(), name: 'New' } }, { transport: 'test' })
+  const result = await services.router.dispatch(
+    'groups.getOrCreate',
+    { profileId: BENCH_PROFILE_ID, request: { user_group_id: newId(), name: 'New' } },
+    { transport: 'test' },
+  )
   if (!result.ok) throw new Error(result.error.message)
   return ms(started)
 }
@@ -137,7 +147,9 @@ const overhead = callRuns.big.map((value, index) => value - callRuns.empty[index
 /** `embed-console web` from spawn to its printed address. */
 async function webStart(dataDir: string): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   await new Promise<void>((ready, reject) => {
     let output = ''
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -161,7 +173,11 @@ const bulkClient = createUserApiClient({ baseUrl: bulkSandbox.baseUrl, apiToken:
 const bare = createServer((req, res) => {
   req.resume()
   req.on('end', () => {
-    const body = JSON.stringify({ success: 1, new_user_group: true, user_group: { team_id: 1, token: 'x'.repeat(64), name: '', provided_id: 'x', properties: null, api_environment_tag: 'Customer' } })
+    const body = JSON.stringify({
+      success: 1,
+      new_user_group: true,
+      user_group: { team_id: 1, token: 'x'.repeat(64), name: '', provided_id: 'x', properties: null, api_environment_tag: 'Customer' },
+    })
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
     res.end(body)
   })
@@ -181,7 +197,9 @@ bare.close()
 const twoFolder = join(folder, 'two-processes')
 const writer = await nodeScript(resolve('test/helpers/scripts/concurrent-writer.ts'))
 const twoStarted = performance.now()
-await Promise.all(['a', 'b'].map((label) => promisify(execFile)(process.execPath, [writer, twoFolder, label, '1000'], { maxBuffer: 1 << 24 })))
+await Promise.all(
+  ['a', 'b'].map((label) => promisify(execFile)(process.execPath, [writer, twoFolder, label, '1000'], { maxBuffer: 1 << 24 })),
+)
 const twoSeconds = ms(twoStarted) / 1000
 const countRows = (sql: string) => {
   const db = new Libsql(join(twoFolder, 'embed-console.db'), { readonly: true })
@@ -195,7 +213,11 @@ const profilesAfter = countRows('SELECT count(*) AS n FROM profiles')
 const callsAfter = countRows('SELECT count(*) AS n FROM activity')
 
 afterAll(async () => {
-  const createRow = (size: Size): [string, string, string] => [`sandbox create (HTTP, keep-alive) at ${size} groups, p50 of ${CREATES_PER_ROUND}`, describeSpread(spread(createP50[size]), 'ms'), '< 1 ms']
+  const createRow = (size: Size): [string, string, string] => [
+    `sandbox create (HTTP, keep-alive) at ${size} groups, p50 of ${CREATES_PER_ROUND}`,
+    describeSpread(spread(createP50[size]), 'ms'),
+    '< 1 ms',
+  ]
   report(`Storage (issue 8): ${ROUNDS} interleaved rounds unless said, median (min, max)`, [
     createRow('1k'),
     createRow('100k'),
@@ -203,18 +225,42 @@ afterAll(async () => {
     ['sandbox create p50 ratio, 1M / 1k groups', describeSpread(spread(flatness), '×'), '≤ 1.5'],
     ['sandbox start (startSandbox) at 1k groups', describeSpread(spread(startTimes['1k']), 'ms'), ''],
     ['sandbox start (startSandbox) at 1M groups', describeSpread(spread(startTimes['1M']), 'ms'), '< 300 ms'],
-    ['`embed-console sandbox` process, spawn → ready, 1k groups (3 rounds)', describeSpread(spread(processRounds['1k'].map((run) => run.readyMs)), 'ms'), ''],
-    ['`embed-console sandbox` process, spawn → ready, 1M groups (3 rounds)', describeSpread(spread(processRounds['1M'].map((run) => run.readyMs)), 'ms'), ''],
-    ['sandbox process RSS after 1,000 creates, 1k groups (3 rounds)', describeSpread(spread(processRounds['1k'].map((run) => run.rssMb)), 'MB'), ''],
-    ['sandbox process RSS after 1,000 creates, 1M groups (3 rounds)', describeSpread(spread(processRounds['1M'].map((run) => run.rssMb)), 'MB'), '< 150 MB'],
-    [`app get-or-create through the router, empty folder (median of ${CALLS_PER_RUN} a round)`, describeSpread(spread(callRuns.empty), 'ms'), ''],
+    [
+      '`embed-console sandbox` process, spawn → ready, 1k groups (3 rounds)',
+      describeSpread(spread(processRounds['1k'].map((run) => run.readyMs)), 'ms'),
+      '',
+    ],
+    [
+      '`embed-console sandbox` process, spawn → ready, 1M groups (3 rounds)',
+      describeSpread(spread(processRounds['1M'].map((run) => run.readyMs)), 'ms'),
+      '',
+    ],
+    [
+      'sandbox process RSS after 1,000 creates, 1k groups (3 rounds)',
+      describeSpread(spread(processRounds['1k'].map((run) => run.rssMb)), 'MB'),
+      '',
+    ],
+    [
+      'sandbox process RSS after 1,000 creates, 1M groups (3 rounds)',
+      describeSpread(spread(processRounds['1M'].map((run) => run.rssMb)), 'MB'),
+      '< 150 MB',
+    ],
+    [
+      `app get-or-create through the router, empty folder (median of ${CALLS_PER_RUN} a round)`,
+      describeSpread(spread(callRuns.empty), 'ms'),
+      '',
+    ],
     [`app get-or-create, 100k-group catalog + 1M activity entries`, describeSpread(spread(callRuns.big), 'ms'), ''],
     ['… difference, per round', describeSpread(spread(overhead), 'ms'), '< 2 ms'],
     ['browser mode, spawn → address printed, empty folder', describeSpread(spread(webRuns.empty), 'ms'), ''],
     ['browser mode, spawn → address printed, 100k catalog + 1M activity', describeSpread(spread(webRuns.big), 'ms'), '< 500 ms'],
     ['10,000 sequential creates over keep-alive HTTP, sandbox (3 rounds)', describeSpread(spread(bulkRuns.sandbox), 's'), '< 15 s'],
     ['… the same 10,000 against a bare loopback server answering a fixed body', describeSpread(spread(bulkRuns.bare), 's'), ''],
-    ['two processes × (1,000 profiles + 1,000 group calls), one folder: profiles / calls present after', `${profilesAfter} / ${callsAfter} in ${twoSeconds.toFixed(1)} s`, '2,000 / 2,000'],
+    [
+      'two processes × (1,000 profiles + 1,000 group calls), one folder: profiles / calls present after',
+      `${profilesAfter} / ${callsAfter} in ${twoSeconds.toFixed(1)} s`,
+      '2,000 / 2,000',
+    ],
   ])
   await big.close()
   await empty.close()
@@ -222,5 +268,8 @@ afterAll(async () => {
 })
 
 describe('storage at scale', () => {
-  bench('app get-or-create through the router, 100k-group catalog and 1M activity entries', async () => void (await getOrCreate(big)()), { iterations: 50, time: 0 })
+  bench('app get-or-create through the router, 100k-group catalog and 1M activity entries', async () => void (await getOrCreate(big)()), {
+    iterations: 50,
+    time: 0,
+  })
 })

@@ -26,7 +26,14 @@ const sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db
 
 async function folderWithProfile(name: string, teamUrl?: string): Promise<{ services: AppServices; profileId: string }> {
   const services = await createAppServices({ dataDir: join(folder, name), transport: 'browser', sandbox: false })
-  const profile = await services.profiles.create({ name: 'Bench', baseUrl: sandbox.baseUrl, timeoutSeconds: 15, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'file' })
+  const profile = await services.profiles.create({
+    name: 'Bench',
+    baseUrl: sandbox.baseUrl,
+    timeoutSeconds: 15,
+    environmentLabel: '',
+    apiToken: sandbox.tokens.Customer,
+    tokenStorage: 'file',
+  })
   if (teamUrl) await services.team.join(teamUrl)
   return { services, profileId: profile.id }
 }
@@ -71,7 +78,8 @@ if (typeof cluster === 'string') {
     rotateAlone: timedCalls(rotateAlone),
     rotateJoined: timedCalls(rotateJoined),
   })
-  const more = (joinedCase: 'createJoined' | 'rotateJoined', aloneCase: 'createAlone' | 'rotateAlone') => rounds[joinedCase].map((ms, index) => ms - rounds[aloneCase][index]!)
+  const more = (joinedCase: 'createJoined' | 'rotateJoined', aloneCase: 'createAlone' | 'rotateAlone') =>
+    rounds[joinedCase].map((ms, index) => ms - rounds[aloneCase][index]!)
 
   // A backlog: calls made while the team database was away, published once it is back.
   const backlog: number[] = []
@@ -85,13 +93,21 @@ if (typeof cluster === 'string') {
   }
 
   rows.push(
-    ['get-or-create through the router, one person’s mode (the baseline), median of 20 a round', describeSpread(spread(rounds.createAlone), 'ms'), ''],
+    [
+      'get-or-create through the router, one person’s mode (the baseline), median of 20 a round',
+      describeSpread(spread(rounds.createAlone), 'ms'),
+      '',
+    ],
     ['… in a folder joined to a team (its outbox row in the same transaction)', describeSpread(spread(rounds.createJoined), 'ms'), ''],
     ['… more, per round', describeSpread(spread(more('createJoined', 'createAlone')), 'ms'), ''],
     ['rotation through the router, one person’s mode (the baseline)', describeSpread(spread(rounds.rotateAlone), 'ms'), ''],
     ['… joined (the group claimed in the team database first)', describeSpread(spread(rounds.rotateJoined), 'ms'), ''],
     ['… more, per round', describeSpread(spread(more('rotateJoined', 'rotateAlone')), 'ms'), ''],
-    [`${BACKLOG} calls queued while the team database was away, published once it is back (${BACKLOG_ROUNDS} rounds)`, describeSpread(spread(backlog), 'ms'), ''],
+    [
+      `${BACKLOG} calls queued while the team database was away, published once it is back (${BACKLOG_ROUNDS} rounds)`,
+      describeSpread(spread(backlog), 'ms'),
+      '',
+    ],
   )
   await alone.services.close()
   await joined.services.close()

@@ -31,7 +31,9 @@ function bareGetOrCreate(): Promise<string> {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       // Measure answers, not refusals: a bare request that got a 401 would look fast.
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))))
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`)),
+      )
       res.on('error', reject)
     })
     req.on('error', reject)
@@ -43,5 +45,9 @@ const options = { time: 3000, warmupTime: 500 }
 
 describe('get-or-create against the sandbox', () => {
   bench('bare node:http request', () => bareGetOrCreate().then(() => undefined), options)
-  bench('Embed Console client (validate, send, parse, check the response)', () => client.getOrCreate(requestBody).then(() => undefined), options)
+  bench(
+    'Embed Console client (validate, send, parse, check the response)',
+    () => client.getOrCreate(requestBody).then(() => undefined),
+    options,
+  )
 })

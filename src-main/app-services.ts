@@ -25,7 +25,6 @@ import type { SafeStorageLike } from './ports'
 import { createTeamHandlers } from './team/team-handlers'
 import { createTeamService, type TeamService } from './team/team-service'
 
-
 export interface AppServicesOptions {
   dataDir: string
   transport: 'electron' | 'browser'
@@ -94,8 +93,26 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const team = createTeamService({ db, vault, profiles, catalog, owner, background: owner.client !== 'cli', log })
   await team.open()
   const rotations = new RotationJournal(db, activity, profileName, owner.id)
-  const groups = createGroupService({ db, profiles, vault, catalog, activity, rotations, recoveryDir: join(dataDir, 'recovered-tokens'), team: team.hooks })
-  const bulk = createBulkService({ db, profiles, vault, catalog, groups, owner, leases: team.leases, onProgress: (progress) => events.emit('bulk.progress', progress) })
+  const groups = createGroupService({
+    db,
+    profiles,
+    vault,
+    catalog,
+    activity,
+    rotations,
+    recoveryDir: join(dataDir, 'recovered-tokens'),
+    team: team.hooks,
+  })
+  const bulk = createBulkService({
+    db,
+    profiles,
+    vault,
+    catalog,
+    groups,
+    owner,
+    leases: team.leases,
+    onProgress: (progress) => events.emit('bulk.progress', progress),
+  })
   rotations.listen({
     unknown: (run, message) => bulk.journal.rotationUnknown(run, message),
     settled: (run, outcome, message) => bulk.journal.rotationSettled(run, outcome, message),
@@ -103,9 +120,15 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   })
   // Rotations a process left in flight when it died become unknown, for the operator to settle.
   const lostRotations = rotations.sweep()
-  if (lostRotations) notices.push(`${lostRotations === 1 ? 'A token rotation was' : `${lostRotations} token rotations were`} being sent when Embed Console last stopped: Activity lists ${lostRotations === 1 ? 'it' : 'them'} as unknown, with Check now.`)
+  if (lostRotations)
+    notices.push(
+      `${lostRotations === 1 ? 'A token rotation was' : `${lostRotations} token rotations were`} being sent when Embed Console last stopped: Activity lists ${lostRotations === 1 ? 'it' : 'them'} as unknown, with Check now.`,
+    )
   const interrupted = bulk.interrupted()
-  if (interrupted.length) notices.push(`${interrupted.length === 1 ? 'A bulk run was' : `${interrupted.length} bulk runs were`} interrupted when Embed Console last stopped: resume ${interrupted.length === 1 ? 'it' : 'them'} on the Bulk screen.`)
+  if (interrupted.length)
+    notices.push(
+      `${interrupted.length === 1 ? 'A bulk run was' : `${interrupted.length} bulk runs were`} interrupted when Embed Console last stopped: resume ${interrupted.length === 1 ? 'it' : 'them'} on the Bulk screen.`,
+    )
   for (const notice of notices) log(notice)
 
   let sandboxStatus: SandboxStatus = { state: 'disabled' }
@@ -127,7 +150,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
         sandbox.tokens.Customer,
       )
       await profiles.registerBuiltin(
-        { id: SANDBOX_TESTING_PROFILE_ID, name: 'Local sandbox (Testing)', baseUrl: sandbox.baseUrl, environmentLabel: 'Sandbox · Testing' },
+        {
+          id: SANDBOX_TESTING_PROFILE_ID,
+          name: 'Local sandbox (Testing)',
+          baseUrl: sandbox.baseUrl,
+          environmentLabel: 'Sandbox · Testing',
+        },
         sandbox.tokens.Testing,
       )
       sandboxStatus = { state: 'running', baseUrl: sandbox.baseUrl }
@@ -149,7 +177,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }),
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity),
-    ...siteHandlers(dataDir, { dialogs: options.fileDialogs, events, ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}) }),
+    ...siteHandlers(dataDir, {
+      dialogs: options.fileDialogs,
+      events,
+      ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}),
+    }),
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
     ...createTeamHandlers(team, () => profiles.activeId()),
   }

@@ -45,7 +45,10 @@ async function serveApp(request: Request, services: AppServices): Promise<Respon
   const url = new URL(request.url)
   if (url.pathname.startsWith(DOWNLOAD_PATH_PREFIX)) {
     const answer = downloadResponse(services.router, url)
-    return new Response(Readable.toWeb(answer.body) as ReadableStream, { status: answer.status, headers: { ...answer.headers, ...SECURITY_HEADERS } })
+    return new Response(Readable.toWeb(answer.body) as ReadableStream, {
+      status: answer.status,
+      headers: { ...answer.headers, ...SECURITY_HEADERS },
+    })
   }
   const file = await readRendererFile(rendererDir, url.pathname)
   if (!file) return new Response('Not found', { status: 404 })
@@ -58,7 +61,10 @@ function openMainWindow(services: AppServices): BrowserWindow {
     if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event)
   })
   window.on('closed', unsubscribe)
-  window.webContents.on('will-prevent-unload', confirmUnload((options) => dialog.showMessageBoxSync(window, options)))
+  window.webContents.on(
+    'will-prevent-unload',
+    confirmUnload((options) => dialog.showMessageBoxSync(window, options)),
+  )
   window.once('ready-to-show', () => window.show())
   void window.loadURL(APP_ENTRY_URL)
   return window

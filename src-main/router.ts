@@ -84,7 +84,8 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
     },
 
     download(name, query) {
-      if (!isDownloadName(name) || !options.downloads) return fail('unknown_call', `There is no download named "${String(name).slice(0, 100)}".`)
+      if (!isDownloadName(name) || !options.downloads)
+        return fail('unknown_call', `There is no download named "${String(name).slice(0, 100)}".`)
       if (valueTooDeep(query)) return fail('invalid_input', tooDeepMessage(`The query of the ${name} download`))
       const parsed = downloads[name].query.safeParse(query)
       if (!parsed.success) return invalidInput(`the ${name} download`, parsed.error)

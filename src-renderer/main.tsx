@@ -25,15 +25,14 @@ const root = createRoot(document.getElementById('root')!)
 const NO_SESSION: Record<NoSessionReason, ReactNode> = {
   'no-key': (
     <p>
-      This page was opened without the key that browser mode prints when it starts. Open the full address from the
-      terminal, the one that looks like <code>http://127.0.0.1:PORT/#key=…</code>.
+      This page was opened without the key that browser mode prints when it starts. Open the full address from the terminal, the one that
+      looks like <code>http://127.0.0.1:PORT/#key=…</code>.
     </p>
   ),
   'key-used': (
     <p>
-      The key in this address has already been used. A key opens Embed Console once, in one browser, so a copy left in
-      the history opens nothing. Go back to the tab where Embed Console is open, or stop <code>embed-console web</code>{' '}
-      and start it again for a new address.
+      The key in this address has already been used. A key opens Embed Console once, in one browser, so a copy left in the history opens
+      nothing. Go back to the tab where Embed Console is open, or stop <code>embed-console web</code> and start it again for a new address.
     </p>
   ),
   'key-wrong': (
@@ -44,8 +43,8 @@ const NO_SESSION: Record<NoSessionReason, ReactNode> = {
   ),
   unreachable: (
     <p>
-      Embed Console is not answering. Is the <code>embed-console web</code> process still running? Start it again and
-      open the address it prints.
+      Embed Console is not answering. Is the <code>embed-console web</code> process still running? Start it again and open the address it
+      prints.
     </p>
   ),
 }

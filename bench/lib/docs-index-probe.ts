@@ -7,7 +7,12 @@ import { join } from 'node:path'
 import { createAppServices } from '../../src-main/app-services'
 
 const [root, dataDir, worker] = process.argv.slice(2) as [string, string, string]
-const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false, docsIndexWorker: worker === 'inline' ? null : worker })
+const services = await createAppServices({
+  dataDir,
+  transport: 'browser',
+  sandbox: false,
+  docsIndexWorker: worker === 'inline' ? null : worker,
+})
 const call = async (name: string, input: unknown) => {
   const result = await services.router.dispatch(name, input, { transport: 'test' })
   if (!result.ok) throw new Error(`${name}: ${result.error.message}`)
@@ -35,6 +40,8 @@ const indexMs = performance.now() - started
 indexing = false
 await caller
 const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0)
-process.stdout.write(`${JSON.stringify({ indexMs, latencies, peakMb: peakKb / 1024, pages: index.pages.length, truncated: index.truncated })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ indexMs, latencies, peakMb: peakKb / 1024, pages: index.pages.length, truncated: index.truncated })}\n`,
+)
 await services.close()
 process.exit(0)

@@ -65,7 +65,18 @@ export async function buildAppFolder(dataDir: string, sizes: { catalog: number; 
   for (let start = 0; start < sizes.activity; start += BATCH) {
     const entries: ActivityEntry[] = []
     for (let index = start; index < Math.min(sizes.activity, start + BATCH); index++) {
-      entries.push({ id: randomUUID(), time: at, profileId: BENCH_PROFILE_ID, profileName: 'Bench', operation: 'getOrCreate', groupId: `existing-${index % sizes.catalog || index}`, groupName: `Existing group ${index % sizes.catalog || index}`, outcome: 'success', httpStatus: 200, durationMs: 1.5 })
+      entries.push({
+        id: randomUUID(),
+        time: at,
+        profileId: BENCH_PROFILE_ID,
+        profileName: 'Bench',
+        operation: 'getOrCreate',
+        groupId: `existing-${index % sizes.catalog || index}`,
+        groupName: `Existing group ${index % sizes.catalog || index}`,
+        outcome: 'success',
+        httpStatus: 200,
+        durationMs: 1.5,
+      })
     }
     log.importEntries(entries)
   }

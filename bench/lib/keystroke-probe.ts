@@ -11,10 +11,14 @@ export async function installKeystrokeProbe(page: Page): Promise<void> {
     const domSamples: number[] = []
     let keyAt = 0
     let waiting = false
-    window.addEventListener('keydown', (event) => {
-      keyAt = event.timeStamp
-      waiting = true
-    }, true)
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        keyAt = event.timeStamp
+        waiting = true
+      },
+      true,
+    )
     const afterNextFrame = (done: () => void) =>
       requestAnimationFrame(() => {
         const channel = new MessageChannel()
@@ -46,7 +50,8 @@ export const keystrokeSamples = (page: Page) =>
 export const keystrokesAnswered = (page: Page) => page.evaluate(() => (window as unknown as Measured).keystrokeSamples.length)
 
 /** Waits until the page answered more keystrokes than `count`. */
-export const keystrokeAnswered = (page: Page, count: number) => page.waitForFunction((before) => (window as unknown as Measured).keystrokeSamples.length > before, count)
+export const keystrokeAnswered = (page: Page, count: number) =>
+  page.waitForFunction((before) => (window as unknown as Measured).keystrokeSamples.length > before, count)
 
 /** Forgets the warm-up keystrokes. */
 export const clearKeystrokeSamples = (page: Page) =>

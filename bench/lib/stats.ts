@@ -31,10 +31,12 @@ export async function interleave<K extends string, T>(rounds: number, cases: Rec
   return results
 }
 
-const fixed = (value: number, unit: string) => `${value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value)} ${unit}`
+const fixed = (value: number, unit: string) =>
+  `${value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value)} ${unit}`
 
 /** "0.42 ms (min 0.40, max 0.51)" */
-export const describeSpread = ({ median: mid, min, max }: Spread, unit: string) => `${fixed(mid, unit)} (min ${fixed(min, '').trim()}, max ${fixed(max, '').trim()})`
+export const describeSpread = ({ median: mid, min, max }: Spread, unit: string) =>
+  `${fixed(mid, unit)} (min ${fixed(min, '').trim()}, max ${fixed(max, '').trim()})`
 
 /** Prints a titled table of rows (what, measured, target) to the bench output. */
 export function report(title: string, rows: Array<[what: string, measured: string, target: string]>): void {

@@ -7,7 +7,11 @@ const [baseUrl, groupId] = process.argv.slice(2)
 const body = JSON.stringify({ user_group_id: groupId, name: 'Bench' })
 const call = request(new URL('/api/user', baseUrl), {
   method: 'GET',
-  headers: { Authorization: `Token ${process.env.EMBED_CONSOLE_TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+  headers: {
+    Authorization: `Token ${process.env.EMBED_CONSOLE_TOKEN}`,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  },
 })
 call.on('response', (response) => {
   let text = ''

@@ -37,7 +37,8 @@ interface ActivityBodiesRecord {
 }
 
 /** The list's columns: pages and exports never read the bodies. */
-const ENTRY_COLUMNS = 'seq, id, time, profile_id, profile_name, operation, group_id, group_name, outcome, http_status, error_code, message, warnings, duration_ms, settled_outcome, settled_at'
+const ENTRY_COLUMNS =
+  'seq, id, time, profile_id, profile_name, operation, group_id, group_name, outcome, http_status, error_code, message, warnings, duration_ms, settled_outcome, settled_at'
 
 /** A body larger than this (as JSON text) is not kept: the log is a history, not an archive. */
 export const MAX_KEPT_BODY_CHARACTERS = 64 * 1024
@@ -198,7 +199,8 @@ export class ActivityLog {
     )
     const more = rows.length > limit
     const shown = more ? rows.slice(0, limit) : rows
-    const total = cursor === undefined ? (this.db.get<{ n: number }>(`SELECT count(*) AS n FROM activity WHERE ${sql}`, ...params)?.n ?? 0) : null
+    const total =
+      cursor === undefined ? (this.db.get<{ n: number }>(`SELECT count(*) AS n FROM activity WHERE ${sql}`, ...params)?.n ?? 0) : null
     return { entries: shown.map(entryOf), total, nextCursor: more ? shown.at(-1)!.seq : null }
   }
 
@@ -211,7 +213,12 @@ export class ActivityLog {
     if (format === 'csv') yield csvRows([ACTIVITY_COLUMNS])
     let cursor = Number.MAX_SAFE_INTEGER
     for (;;) {
-      const rows = this.db.all<ActivityRecord>(`SELECT ${ENTRY_COLUMNS} FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`, ...params, cursor, EXPORT_BATCH)
+      const rows = this.db.all<ActivityRecord>(
+        `SELECT ${ENTRY_COLUMNS} FROM activity WHERE ${sql} AND seq < ? ORDER BY seq DESC LIMIT ?`,
+        ...params,
+        cursor,
+        EXPORT_BATCH,
+      )
       if (rows.length === 0) return
       cursor = rows.at(-1)!.seq
       const entries = rows.map(entryOf)

@@ -11,7 +11,10 @@ const RESULT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; 
 
 const fileNameOf = (runId: string, format: 'csv' | 'json') => `embed-console-bulk-${runId.slice(0, 8)}.${format}`
 
-export function createBulkHandlers(bulk: BulkService, options: { dataDir: string; dialogs?: SiteFileDialogs }): HandlersFor<typeof bulkCalls> {
+export function createBulkHandlers(
+  bulk: BulkService,
+  options: { dataDir: string; dialogs?: SiteFileDialogs },
+): HandlersFor<typeof bulkCalls> {
   const writes = new UserFileWrites(new FileAccessPolicy(options.dataDir))
   return {
     'bulk.plan': ({ profileId, ...request }) => bulk.plan({ ...request, target: { profileId } }),

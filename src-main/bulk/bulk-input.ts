@@ -60,10 +60,20 @@ export function parseBulkInput(text: string, fileName: string, kind: BulkKind): 
   const body = text.replace(/^\uFEFF/, '')
   const format = formatOf(fileName, body)
   const problems: BulkProblem[] = []
-  const records = format === 'csv' ? csvRecords(body, problems) : format === 'json' ? jsonRecords(body, problems) : jsonLinesRecords(body, problems)
+  const records =
+    format === 'csv' ? csvRecords(body, problems) : format === 'json' ? jsonRecords(body, problems) : jsonLinesRecords(body, problems)
 
   if (records.length > MAX_BULK_ROWS) {
-    return { format, rows: [], problems: [{ line: records[MAX_BULK_ROWS]!.line, message: `The file has ${records.length.toLocaleString('en')} rows; a run takes at most ${MAX_BULK_ROWS.toLocaleString('en')}. Split it.` }] }
+    return {
+      format,
+      rows: [],
+      problems: [
+        {
+          line: records[MAX_BULK_ROWS]!.line,
+          message: `The file has ${records.length.toLocaleString('en')} rows; a run takes at most ${MAX_BULK_ROWS.toLocaleString('en')}. Split it.`,
+        },
+      ],
+    }
   }
   const rows: BulkRow[] = []
   const firstLineOf = new Map<string, number>()
@@ -72,7 +82,11 @@ export function parseBulkInput(text: string, fileName: string, kind: BulkKind): 
     if (!request) continue
     const earlier = firstLineOf.get(request.user_group_id)
     if (earlier !== undefined) {
-      problems.push({ line: record.line, column: 'user_group_id', message: `"${request.user_group_id}" is on line ${earlier} too: each id may be in the file once.` })
+      problems.push({
+        line: record.line,
+        column: 'user_group_id',
+        message: `"${request.user_group_id}" is on line ${earlier} too: each id may be in the file once.`,
+      })
       continue
     }
     firstLineOf.set(request.user_group_id, record.line)
@@ -106,7 +120,10 @@ function checkRecord(record: RawRecord, kind: BulkKind, problems: BulkProblem[])
     if (issue.kind === 'user_group_id') problems.push({ line, column: 'user_group_id', message: issue.message })
     else if (issue.unknownKeys) {
       const keys = issue.unknownKeys
-      problems.push({ line, message: `${keys.join(', ')} ${keys.length === 1 ? 'is not a field' : 'are not fields'} of a request: use user_group_id, name, mapping and properties.` })
+      problems.push({
+        line,
+        message: `${keys.join(', ')} ${keys.length === 1 ? 'is not a field' : 'are not fields'} of a request: use user_group_id, name, mapping and properties.`,
+      })
     } else if (column === 'user_group_id') problems.push({ line, column, message: `user_group_id: ${issue.message}.` })
     else problems.push({ line, ...(column ? { column } : {}), message: `${rest.length ? `${rest.join('.')}: ` : ''}${issue.message}.` })
   }
@@ -129,12 +146,20 @@ function csvRecords(text: string, problems: BulkProblem[]): RawRecord[] {
   // No row is read then, even with the bad ones left out: every row would be a guess.
   const twice = columns.filter((name, at) => columns.indexOf(name) !== at)
   for (const name of twice) {
-    problems.push({ line: 1, column: name, message: `"${name}" is a column of the header twice (columns ${columns.indexOf(name) + 1} and ${columns.lastIndexOf(name) + 1}): keep one.` })
+    problems.push({
+      line: 1,
+      column: name,
+      message: `"${name}" is a column of the header twice (columns ${columns.indexOf(name) + 1} and ${columns.lastIndexOf(name) + 1}): keep one.`,
+    })
   }
   if (twice.length) return []
   for (const name of new Set(columns)) {
     if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
-      problems.push({ line: 1, column: name, message: `"${name}" is not a column Embed Console knows: the header names user_group_id, name, mapping and properties.` })
+      problems.push({
+        line: 1,
+        column: name,
+        message: `"${name}" is not a column Embed Console knows: the header names user_group_id, name, mapping and properties.`,
+      })
     }
   }
   if (!columns.includes('user_group_id')) {

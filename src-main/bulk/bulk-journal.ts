@@ -119,8 +119,19 @@ export class BulkJournal {
       this.db.run(
         `INSERT INTO bulk_runs (id, kind, profile_id, base_url, file_name, input_sha256, state, send_create, send_update, concurrency, rate_per_minute, bail, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'planned', ?, ?, ?, ?, ?, ?, ?)`,
-        run.id, run.kind, run.profileId, run.baseUrl, run.fileName, run.inputSha256, Number(run.settings.sendCreate), Number(run.settings.sendUpdate),
-        run.settings.concurrency, run.settings.ratePerMinute, Number(run.settings.bail), at, at,
+        run.id,
+        run.kind,
+        run.profileId,
+        run.baseUrl,
+        run.fileName,
+        run.inputSha256,
+        Number(run.settings.sendCreate),
+        Number(run.settings.sendUpdate),
+        run.settings.concurrency,
+        run.settings.ratePerMinute,
+        Number(run.settings.bail),
+        at,
+        at,
       )
     })
     // In batches of their own: 100,000 rows never hold the write lock for long at once.
@@ -131,8 +142,15 @@ export class BulkJournal {
           const unchanged = row.action === 'unchanged'
           this.db.run(
             `INSERT INTO bulk_items (run_id, seq, line, group_id, request, action, state, outcome, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            run.id, start + offset, row.line, row.request.user_group_id, JSON.stringify(row.request), row.action,
-            unchanged ? 'done' : 'pending', unchanged ? 'unchanged' : null, at,
+            run.id,
+            start + offset,
+            row.line,
+            row.request.user_group_id,
+            JSON.stringify(row.request),
+            row.action,
+            unchanged ? 'done' : 'pending',
+            unchanged ? 'unchanged' : null,
+            at,
           )
         })
       })
@@ -175,12 +193,20 @@ export class BulkJournal {
   /** The process sending the run now: the holder of a lease that has not expired. */
   private ownerOf(record: RunRecord): BulkRunOwner | null {
     if (!record.lease_holder || (record.lease_expires_at ?? 0) <= this.now().getTime()) return null
-    return { client: record.lease_client ?? 'cli', pid: record.lease_pid ?? 0, host: record.lease_host ?? '', since: new Date(record.lease_since ?? 0).toISOString() }
+    return {
+      client: record.lease_client ?? 'cli',
+      pid: record.lease_pid ?? 0,
+      host: record.lease_host ?? '',
+      since: new Date(record.lease_since ?? 0).toISOString(),
+    }
   }
 
   planned(id: string): BulkCounts {
     const counts: BulkCounts = { total: 0, create: 0, update: 0, unchanged: 0, rotate: 0 }
-    for (const { action, n } of this.db.all<{ action: BulkAction; n: number }>('SELECT action, count(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY action', id)) {
+    for (const { action, n } of this.db.all<{ action: BulkAction; n: number }>(
+      'SELECT action, count(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY action',
+      id,
+    )) {
       counts[action] = n
       counts.total += n
     }
@@ -189,7 +215,10 @@ export class BulkJournal {
 
   tallies(id: string): BulkTallies {
     const tallies: BulkTallies = { created: 0, updated: 0, unchanged: 0, rotated: 0, failed: 0, unknown: 0, skipped: 0, pending: 0 }
-    const rows = this.db.all<{ outcome: BulkOutcome | null; n: number }>('SELECT outcome, count(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY outcome', id)
+    const rows = this.db.all<{ outcome: BulkOutcome | null; n: number }>(
+      'SELECT outcome, count(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY outcome',
+      id,
+    )
     for (const { outcome, n } of rows) tallies[outcome ?? 'pending'] += n
     return tallies
   }
@@ -197,7 +226,9 @@ export class BulkJournal {
   /** The newest runs first; runs a process left behind are marked interrupted on the way. */
   runs(limit: number, profileName: (profileId: string) => string | null = () => null): BulkRun[] {
     this.markInterrupted()
-    return this.db.all<RunRecord>('SELECT * FROM bulk_runs ORDER BY created_at DESC LIMIT ?', limit).map((record) => this.view(record, profileName))
+    return this.db
+      .all<RunRecord>('SELECT * FROM bulk_runs ORDER BY created_at DESC LIMIT ?', limit)
+      .map((record) => this.view(record, profileName))
   }
 
   /** A run left `running` whose lease expired (its process died, or stalled for the lease's life) is `interrupted`. */
@@ -205,7 +236,8 @@ export class BulkJournal {
   markInterrupted(): string[] {
     const left = this.db.all<{ id: string }>(
       "UPDATE bulk_runs SET state = 'interrupted', updated_at = ? WHERE state = 'running' AND (lease_holder IS NULL OR lease_expires_at <= ?) RETURNING id",
-      this.stamp(), this.now().getTime(),
+      this.stamp(),
+      this.now().getTime(),
     )
     return left.map((run) => run.id)
   }
@@ -214,15 +246,25 @@ export class BulkJournal {
    * The newest run of this input, against this profile or base URL, that did not finish
    * (planned, going, paused or interrupted), with who is sending it, if anyone.
    */
-  unfinishedRun(inputSha256: string, target: { profileId: string | null; baseUrl: string }): { id: string; state: BulkRunState; sent: boolean } | undefined {
+  unfinishedRun(
+    inputSha256: string,
+    target: { profileId: string | null; baseUrl: string },
+  ): { id: string; state: BulkRunState; sent: boolean } | undefined {
     this.markInterrupted()
     const run = this.db.get<{ id: string; state: BulkRunState }>(
       `SELECT id, state FROM bulk_runs WHERE input_sha256 = ? AND state IN ${UNFINISHED}
          AND (profile_id = ? OR (profile_id IS NULL AND ? IS NULL AND base_url = ?)) ORDER BY created_at DESC LIMIT 1`,
-      inputSha256, target.profileId, target.profileId, target.baseUrl,
+      inputSha256,
+      target.profileId,
+      target.profileId,
+      target.baseUrl,
     )
     if (!run) return undefined
-    const sent = this.db.get("SELECT 1 AS sent FROM bulk_items WHERE run_id = ? AND state NOT IN ('pending', 'skipped') AND outcome IS NOT 'unchanged' LIMIT 1", run.id) !== undefined
+    const sent =
+      this.db.get(
+        "SELECT 1 AS sent FROM bulk_items WHERE run_id = ? AND state NOT IN ('pending', 'skipped') AND outcome IS NOT 'unchanged' LIMIT 1",
+        run.id,
+      ) !== undefined
     return { ...run, sent }
   }
 
@@ -230,9 +272,15 @@ export class BulkJournal {
   supersede(id: string): void {
     this.db.run(
       "UPDATE bulk_runs SET state = 'cancelled', paused_reason = NULL, updated_at = ? WHERE id = ? AND state = 'planned' AND (lease_holder IS NULL OR lease_expires_at <= ?)",
-      this.stamp(), id, this.now().getTime(),
+      this.stamp(),
+      id,
+      this.now().getTime(),
     )
-    this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending'", this.stamp(), id)
+    this.db.run(
+      "UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending'",
+      this.stamp(),
+      id,
+    )
   }
 
   /**
@@ -246,16 +294,40 @@ export class BulkJournal {
     const run = this.record(id)
     if (!run) return
     const earlier = "run_id = ? AND state = 'sending' AND (lease_epoch IS NULL OR lease_epoch < ?)"
-    this.db.run(`UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE ${earlier} AND action = 'rotate'`, ROTATION_IN_FLIGHT, at, id, lease.epoch)
+    this.db.run(
+      `UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE ${earlier} AND action = 'rotate'`,
+      ROTATION_IN_FLIGHT,
+      at,
+      id,
+      lease.epoch,
+    )
     this.db.run(`UPDATE bulk_items SET state = 'pending', updated_at = ? WHERE ${earlier}`, at, id, lease.epoch)
-    if (!run.send_create) this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'create'", at, id)
-    if (!run.send_update) this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'update'", at, id)
+    if (!run.send_create)
+      this.db.run(
+        "UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'create'",
+        at,
+        id,
+      )
+    if (!run.send_update)
+      this.db.run(
+        "UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending' AND action = 'update'",
+        at,
+        id,
+      )
     this.db.run("UPDATE bulk_runs SET state = 'running', paused_reason = NULL, updated_at = ? WHERE id = ?", at, id)
   }
 
   setSettings(id: string, settings: BulkSettings): void {
-    this.db.run('UPDATE bulk_runs SET send_create = ?, send_update = ?, concurrency = ?, rate_per_minute = ?, bail = ?, updated_at = ? WHERE id = ?',
-      Number(settings.sendCreate), Number(settings.sendUpdate), settings.concurrency, settings.ratePerMinute, Number(settings.bail), this.stamp(), id)
+    this.db.run(
+      'UPDATE bulk_runs SET send_create = ?, send_update = ?, concurrency = ?, rate_per_minute = ?, bail = ?, updated_at = ? WHERE id = ?',
+      Number(settings.sendCreate),
+      Number(settings.sendUpdate),
+      settings.concurrency,
+      settings.ratePerMinute,
+      Number(settings.bail),
+      this.stamp(),
+      id,
+    )
   }
 
   setState(id: string, state: BulkRunState, pausedReason: string | null = null): void {
@@ -265,8 +337,20 @@ export class BulkJournal {
   /** The next rows to send, in file order. */
   pending(id: string, afterSeq: number, limit: number): JournalItem[] {
     return this.db
-      .all<ItemRecord>("SELECT * FROM bulk_items WHERE run_id = ? AND state = 'pending' AND seq > ? ORDER BY seq LIMIT ?", id, afterSeq, limit)
-      .map((item) => ({ seq: item.seq, line: item.line, groupId: item.group_id, request: JSON.parse(item.request) as GetOrCreateRequest, action: item.action, attempts: item.attempts }))
+      .all<ItemRecord>(
+        "SELECT * FROM bulk_items WHERE run_id = ? AND state = 'pending' AND seq > ? ORDER BY seq LIMIT ?",
+        id,
+        afterSeq,
+        limit,
+      )
+      .map((item) => ({
+        seq: item.seq,
+        line: item.line,
+        groupId: item.group_id,
+        request: JSON.parse(item.request) as GetOrCreateRequest,
+        action: item.action,
+        attempts: item.attempts,
+      }))
   }
 
   /**
@@ -279,11 +363,19 @@ export class BulkJournal {
     return this.db.transaction(
       () =>
         this.db.run(
-        `UPDATE bulk_items SET state = 'sending', attempts = ?, lease_epoch = ?, updated_at = ?
+          `UPDATE bulk_items SET state = 'sending', attempts = ?, lease_epoch = ?, updated_at = ?
           WHERE run_id = ? AND seq = ? AND (state = 'pending' OR (state = 'sending' AND lease_epoch = ?))
             AND EXISTS (SELECT 1 FROM bulk_runs WHERE id = ? AND lease_holder = ? AND lease_epoch = ?)`,
-        attempts, lease.epoch, this.stamp(), lease.runId, seq, lease.epoch, lease.runId, lease.holder, lease.epoch,
-      ).changes === 1,
+          attempts,
+          lease.epoch,
+          this.stamp(),
+          lease.runId,
+          seq,
+          lease.epoch,
+          lease.runId,
+          lease.holder,
+          lease.epoch,
+        ).changes === 1,
       { grouped: true },
     )
   }
@@ -295,35 +387,68 @@ export class BulkJournal {
 
   /** A row claimed but not sent on (the run paused itself while it waited to try again): pending again. */
   unclaimRow(lease: Lease, seq: number): void {
-    this.db.run("UPDATE bulk_items SET state = 'pending', updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending' AND lease_epoch = ?", this.stamp(), lease.runId, seq, lease.epoch)
+    this.db.run(
+      "UPDATE bulk_items SET state = 'pending', updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending' AND lease_epoch = ?",
+      this.stamp(),
+      lease.runId,
+      seq,
+      lease.epoch,
+    )
   }
 
   /** A rotation row presumed unknown because its process died (see RotationJournal.sweep). */
   rotationUnknown(run: { runId: string; seq: number }, message: string): void {
-    this.db.run("UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending'", message, this.stamp(), run.runId, run.seq)
+    this.db.run(
+      "UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending'",
+      message,
+      this.stamp(),
+      run.runId,
+      run.seq,
+    )
   }
 
   /** A rotation row of unknown outcome, settled by a fetch of its group. */
   rotationSettled(run: { runId: string; seq: number }, outcome: 'rotated' | 'not_rotated', message: string): void {
     this.db.run(
       "UPDATE bulk_items SET state = ?, outcome = ?, message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state IN ('unknown', 'sending')",
-      outcome === 'rotated' ? 'done' : 'failed', outcome === 'rotated' ? 'rotated' : 'failed', message, this.stamp(), run.runId, run.seq,
+      outcome === 'rotated' ? 'done' : 'failed',
+      outcome === 'rotated' ? 'rotated' : 'failed',
+      message,
+      this.stamp(),
+      run.runId,
+      run.seq,
     )
   }
 
   /** Grouped: it commits with the call it settles (inside its transaction), or with the rows of this moment. */
   settle(id: string, seq: number, settlement: ItemSettlement): void {
-    this.db.transaction(() => this.db.run(
-      `UPDATE bulk_items SET state = ?, outcome = ?, attempts = ?, http_status = ?, error_code = ?, message = ?, token_last4 = coalesce(?, token_last4), updated_at = ?
+    this.db.transaction(
+      () =>
+        this.db.run(
+          `UPDATE bulk_items SET state = ?, outcome = ?, attempts = ?, http_status = ?, error_code = ?, message = ?, token_last4 = coalesce(?, token_last4), updated_at = ?
        WHERE run_id = ? AND seq = ?`,
-      settlement.state, settlement.outcome, settlement.attempts, settlement.httpStatus ?? null, settlement.errorCode ?? null, settlement.message ?? null,
-      settlement.tokenLast4 ?? null, this.stamp(), id, seq,
-    ), { grouped: true })
+          settlement.state,
+          settlement.outcome,
+          settlement.attempts,
+          settlement.httpStatus ?? null,
+          settlement.errorCode ?? null,
+          settlement.message ?? null,
+          settlement.tokenLast4 ?? null,
+          this.stamp(),
+          id,
+          seq,
+        ),
+      { grouped: true },
+    )
   }
 
   /** Rows left to send become skipped: the run was cancelled. */
   skipPending(id: string): void {
-    this.db.run("UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending'", this.stamp(), id)
+    this.db.run(
+      "UPDATE bulk_items SET state = 'skipped', outcome = 'skipped', updated_at = ? WHERE run_id = ? AND state = 'pending'",
+      this.stamp(),
+      id,
+    )
   }
 
   // Stryker disable all: read-only views for the screens and results files, to the end of the file.
@@ -340,13 +465,15 @@ export class BulkJournal {
     if (filter.search?.trim()) narrow('instr(lower(group_id), ?) > 0', filter.search.trim().toLowerCase())
     const sql = where.join(' AND ')
     const matching = this.db.get<{ n: number }>(`SELECT count(*) AS n FROM bulk_items WHERE ${sql}`, ...params)?.n ?? 0
-    const items = this.db.all<ItemRecord>(`SELECT * FROM bulk_items WHERE ${sql} ORDER BY seq LIMIT ? OFFSET ?`, ...params, limit, offset).map(itemView)
+    const items = this.db
+      .all<ItemRecord>(`SELECT * FROM bulk_items WHERE ${sql} ORDER BY seq LIMIT ? OFFSET ?`, ...params, limit, offset)
+      .map(itemView)
     return { matching, items }
   }
 
   /** Every row in file order, a batch at a time (for results files). */
   *allItems(id: string, batch = 1000): Generator<BulkItem[]> {
-    for (let after = -1; ; ) {
+    for (let after = -1; ;) {
       const rows = this.db.all<ItemRecord>('SELECT * FROM bulk_items WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?', id, after, batch)
       if (rows.length === 0) return
       after = rows.at(-1)!.seq

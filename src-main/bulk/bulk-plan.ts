@@ -43,14 +43,22 @@ export interface CatalogLookup {
  * create (get-or-create), a known one whose fields differ an update, the rest unchanged. A
  * rotation needs the group's token kept by the app; a row without one is a problem.
  */
-export function planRows(kind: BulkKind, rows: readonly BulkRow[], lookup: CatalogLookup | null): { planned: PlannedRow[]; problems: BulkProblem[] } {
+export function planRows(
+  kind: BulkKind,
+  rows: readonly BulkRow[],
+  lookup: CatalogLookup | null,
+): { planned: PlannedRow[]; problems: BulkProblem[] } {
   const problems: BulkProblem[] = []
   const planned: PlannedRow[] = []
   for (const row of rows) {
     const id = row.request.user_group_id
     if (kind === 'rotate') {
       if (!lookup?.hasToken(id)) {
-        problems.push({ line: row.line, column: 'user_group_id', message: `No token is kept for "${id}" in this profile, so it cannot be rotated from here.` })
+        problems.push({
+          line: row.line,
+          column: 'user_group_id',
+          message: `No token is kept for "${id}" in this profile, so it cannot be rotated from here.`,
+        })
         continue
       }
       planned.push({ ...row, action: 'rotate' })

@@ -1,4 +1,11 @@
-import { BREAKER_FAILURES, type BulkOutcome, type BulkProgress, type BulkRunState, type BulkSettings, type BulkTallies } from '../../src-shared/bulk/schemas'
+import {
+  BREAKER_FAILURES,
+  type BulkOutcome,
+  type BulkProgress,
+  type BulkRunState,
+  type BulkSettings,
+  type BulkTallies,
+} from '../../src-shared/bulk/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import { visibleTail } from '../../src-shared/profiles/schemas'
@@ -29,7 +36,11 @@ export interface BulkSender {
    * `claim` runs in the durable transaction that journals the rotation before it is sent (it
    * claims the row, fenced on the run's lease, and throws when the lease was lost).
    */
-  rotate(groupId: string, settle: (settlement: SenderSettlement) => void, row: { claim: () => void; runId: string; seq: number }): Promise<SentGroup>
+  rotate(
+    groupId: string,
+    settle: (settlement: SenderSettlement) => void,
+    row: { claim: () => void; runId: string; seq: number },
+  ): Promise<SentGroup>
   /** The mapping this app last sent for a group, when it knows it (the API never returns one). */
   knownMapping?(groupId: string): unknown
 }
@@ -121,7 +132,8 @@ const isServerDown = (error: AppErrorException) => isTransient(error) || error.c
 const stopsTheRun = (error: AppErrorException) => error.code === 'lease_lost' || error.code === 'storage' || error.code === 'team_offline'
 
 /** Team mode: another machine rotates (or rotated) this group; the refusal names who. Nothing was sent. */
-const claimedElsewhere = (error: AppErrorException) => error.code === 'conflict' && typeof (error.details as { claim?: unknown } | undefined)?.claim === 'object'
+const claimedElsewhere = (error: AppErrorException) =>
+  error.code === 'conflict' && typeof (error.details as { claim?: unknown } | undefined)?.claim === 'object'
 
 /**
  * The pace of requests to one server: a rate a minute, evenly spaced (a token bucket of one),
@@ -249,7 +261,9 @@ export function startRun(options: RunnerOptions): RunControl {
     tallies.pending -= 1
     finishedAt.push(now())
     if (options.settings.bail && (settlement.outcome === 'failed' || settlement.outcome === 'unknown')) {
-      stopFor(`Line ${item.line} (${item.groupId}) did not succeed${settlement.message ? `: ${settlement.message.replace(/\.$/, '')}` : ''}. This run stops at the first failure.`)
+      stopFor(
+        `Line ${item.line} (${item.groupId}) did not succeed${settlement.message ? `: ${settlement.message.replace(/\.$/, '')}` : ''}. This run stops at the first failure.`,
+      )
     }
   }
 
@@ -261,7 +275,9 @@ export function startRun(options: RunnerOptions): RunControl {
     }
     consecutiveDown += 1
     if (consecutiveDown >= BREAKER_FAILURES) {
-      stopFor(`The server is not answering: ${consecutiveDown} requests in a row failed (the last: ${error.message.replace(/\.$/, '')}). The run is paused; resume it when the server is back.`)
+      stopFor(
+        `The server is not answering: ${consecutiveDown} requests in a row failed (the last: ${error.message.replace(/\.$/, '')}). The run is paused; resume it when the server is back.`,
+      )
     }
   }
 
@@ -275,7 +291,13 @@ export function startRun(options: RunnerOptions): RunControl {
   }
 
   /** What a failure leads to: a wait and another try, or a final outcome. */
-  function decide(item: JournalItem, tries: number, attempts: number, rateLimited: number, error: AppErrorException): Retry | { settle: ItemSettlement } {
+  function decide(
+    item: JournalItem,
+    tries: number,
+    attempts: number,
+    rateLimited: number,
+    error: AppErrorException,
+  ): Retry | { settle: ItemSettlement } {
     const status = statusOf(error)
     const base = { attempts, httpStatus: status ?? null, errorCode: error.code, message: error.message }
     if (status === 429 && rateLimited < MAX_RATE_LIMITED) {
@@ -285,7 +307,13 @@ export function startRun(options: RunnerOptions): RunControl {
     if (item.action === 'rotate') {
       if (claimedElsewhere(error)) return { settle: { ...base, state: 'skipped', outcome: 'skipped' } }
       // Never sent twice: a lost answer is listed for the operator, never retried.
-      return { settle: { ...base, state: error.code === 'outcome_unknown' ? 'unknown' : 'failed', outcome: error.code === 'outcome_unknown' ? 'unknown' : 'failed' } }
+      return {
+        settle: {
+          ...base,
+          state: error.code === 'outcome_unknown' ? 'unknown' : 'failed',
+          outcome: error.code === 'outcome_unknown' ? 'unknown' : 'failed',
+        },
+      }
     }
     if (isTransient(error) && tries < MAX_ATTEMPTS) {
       const backoff = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (tries - 1))
@@ -311,7 +339,8 @@ export function startRun(options: RunnerOptions): RunControl {
       tries += 1
       const call = followUp || item.action === 'update' ? 'update' : item.action === 'rotate' ? 'rotate' : 'getOrCreate'
       const claim = () => {
-        if (!journal.claimRow(held, item.seq, attempts)) throw new AppErrorException('lease_lost', 'Another Embed Console process took this run over: this one stopped sending.')
+        if (!journal.claimRow(held, item.seq, attempts))
+          throw new AppErrorException('lease_lost', 'Another Embed Console process took this run over: this one stopped sending.')
       }
 
       let outcome: { settled: true } | { followUp: true } | Retry = { settled: true }
@@ -333,9 +362,14 @@ export function startRun(options: RunnerOptions): RunControl {
         if (call === 'update') return finish('updated')
         if (sent.newUserGroup !== false) return finish('created')
         // The group was there already. Sent again after a crash, it is ours if it looks like the row.
-        const known = { name: sent.group.name, properties: sent.group.properties, mapping: previouslyTried ? item.request.mapping : sender.knownMapping?.(item.groupId) }
+        const known = {
+          name: sent.group.name,
+          properties: sent.group.properties,
+          mapping: previouslyTried ? item.request.mapping : sender.knownMapping?.(item.groupId),
+        }
         if (!rowDiffers(item.request, known)) return finish(previouslyTried || attempts > 1 ? 'created' : 'unchanged')
-        if (!options.settings.sendUpdate) return finish('skipped', 'The group exists with other fields; updates were not chosen for this run.')
+        if (!options.settings.sendUpdate)
+          return finish('skipped', 'The group exists with other fields; updates were not chosen for this run.')
         outcome = { followUp: true }
       }
 
@@ -352,12 +386,19 @@ export function startRun(options: RunnerOptions): RunControl {
         }
       } catch (error) {
         if (!(error instanceof AppErrorException)) {
-          record(item, { state: 'failed', outcome: 'failed', attempts, message: `The call failed unexpectedly: ${(error as Error).message}` })
+          record(item, {
+            state: 'failed',
+            outcome: 'failed',
+            attempts,
+            message: `The call failed unexpectedly: ${(error as Error).message}`,
+          })
           return
         }
         if (stopsTheRun(error)) {
           // Nothing was sent (the claim or the journal refused): the row is not this run's to settle now.
-          stopFor(error.code === 'storage' ? `${error.message} The run is paused; nothing more is sent until it is resumed.` : error.message)
+          stopFor(
+            error.code === 'storage' ? `${error.message} The run is paused; nothing more is sent until it is resumed.` : error.message,
+          )
           if (!heard) journal.unclaimRow(held, item.seq)
           return
         }

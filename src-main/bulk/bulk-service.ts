@@ -75,7 +75,13 @@ export function profileSender(groups: GroupService, catalog: GroupCatalog, profi
     getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, grouped(settle))),
     update: async (request, settle) => sentOf(await groups.update(profileId, request, grouped(settle))),
     rotate: async (groupId, settle, row) =>
-      sentOf(await groups.rotateToken(profileId, { kind: 'catalog', groupId }, { ...hook(settle), claim: row.claim, run: { runId: row.runId, seq: row.seq } })),
+      sentOf(
+        await groups.rotateToken(
+          profileId,
+          { kind: 'catalog', groupId },
+          { ...hook(settle), claim: row.claim, run: { runId: row.runId, seq: row.seq } },
+        ),
+      ),
     knownMapping: (groupId) => catalog.get(profileId, groupId)?.mapping,
   }
 }
@@ -104,7 +110,8 @@ export function clientSender(client: UserApiClient): BulkSender {
         const { value, status } = await client.update(request)
         return { group: value.user_group, httpStatus: status }
       }, settle),
-    rotate: () => Promise.reject(new AppErrorException('refused', 'Rotation runs need a saved profile: its kept tokens are what is rotated.')),
+    rotate: () =>
+      Promise.reject(new AppErrorException('refused', 'Rotation runs need a saved profile: its kept tokens are what is rotated.')),
   }
 }
 
@@ -199,18 +206,30 @@ export function createBulkService(deps: BulkServiceDeps) {
      */
     plan(request: PlanRequest): PlanAnswer {
       if (request.text.length > MAX_BULK_FILE_CHARACTERS) {
-        throw new AppErrorException('invalid_input', `${request.fileName} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`)
+        throw new AppErrorException(
+          'invalid_input',
+          `${request.fileName} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`,
+        )
       }
       const target = resolveTarget(request.target)
       const profileId = target.profileId
-      if (request.kind === 'rotate' && !profileId) throw new AppErrorException('refused', 'A rotation run needs a saved profile: the tokens it rotates are the ones kept for it.')
+      if (request.kind === 'rotate' && !profileId)
+        throw new AppErrorException('refused', 'A rotation run needs a saved profile: the tokens it rotates are the ones kept for it.')
       const parsed = parseBulkInput(request.text, request.fileName, request.kind)
       const lookup = profileId
-        ? { entry: (groupId: string) => catalog.get(profileId, groupId), hasToken: (groupId: string) => vault.has(groupTokenKey(profileId, groupId)) }
+        ? {
+            entry: (groupId: string) => catalog.get(profileId, groupId),
+            hasToken: (groupId: string) => vault.has(groupTokenKey(profileId, groupId)),
+          }
         : null
       const { planned, problems: planProblems } = planRows(request.kind, parsed.rows, lookup)
       const problems = [...parsed.problems, ...planProblems].sort((a, b) => a.line - b.line)
-      const answer = { format: parsed.format, planned: countActions(planned), problems: problems.slice(0, PROBLEMS_SHOWN), problemCount: problems.length }
+      const answer = {
+        format: parsed.format,
+        planned: countActions(planned),
+        problems: problems.slice(0, PROBLEMS_SHOWN),
+        problemCount: problems.length,
+      }
       if ((problems.length > 0 && !request.excludeInvalid) || planned.length === 0) return { runId: null, ...answer }
       const runId = randomUUID()
       const inputSha256 = sha256(request.text)
@@ -229,7 +248,10 @@ export function createBulkService(deps: BulkServiceDeps) {
           }
           journal.supersede(earlier.id)
         }
-        journal.createRun({ id: runId, kind: request.kind, ...target, fileName: request.fileName, inputSha256, settings: request.settings }, planned)
+        journal.createRun(
+          { id: runId, kind: request.kind, ...target, fileName: request.fileName, inputSha256, settings: request.settings },
+          planned,
+        )
         if (request.hold) leases.acquire(runId, owner, labelOf(request))
       })
       return { runId, ...answer }
@@ -240,18 +262,35 @@ export function createBulkService(deps: BulkServiceDeps) {
      * service, so every row lands in the activity log and the catalog too; a bare base URL needs
      * its client (the CLI's --base-url).
      */
-    launch(runId: string, settings: BulkSettings, options: { client?: UserApiClient; onProgress?: (progress: BulkProgress) => void } = {}): RunControl {
+    launch(
+      runId: string,
+      settings: BulkSettings,
+      options: { client?: UserApiClient; onProgress?: (progress: BulkProgress) => void } = {},
+    ): RunControl {
       const run = runOrThrow(runId)
       if (running.get(runId)?.progress().state === 'running') throw new AppErrorException('conflict', 'This run is going already.')
-      if (run.state === 'finished' || run.state === 'cancelled') throw new AppErrorException('refused', `This run is ${run.state}: plan the file again to send it again.`)
+      if (run.state === 'finished' || run.state === 'cancelled')
+        throw new AppErrorException('refused', `This run is ${run.state}: plan the file again to send it again.`)
       let sender: BulkSender
       if (run.profileId) sender = profileSender(groups, catalog, run.profileId)
       else if (options.client) sender = clientSender(options.client)
-      else throw new AppErrorException('refused', 'This run was started from the command line against a base URL: resume it there, with --resume.')
+      else
+        throw new AppErrorException(
+          'refused',
+          'This run was started from the command line against a base URL: resume it there, with --resume.',
+        )
       const sendSettings = run.kind === 'rotate' ? { ...settings, concurrency: 1 } : settings
       journal.setSettings(runId, sendSettings)
       // Takes the lease (or throws the sentence naming who holds it) before anything is sent.
-      const runner = startRun({ journal, lease: leaseFor(run), runId, settings: sendSettings, sender, pacer: pacerFor(run), onProgress: options.onProgress ?? deps.onProgress })
+      const runner = startRun({
+        journal,
+        lease: leaseFor(run),
+        runId,
+        settings: sendSettings,
+        sender,
+        pacer: pacerFor(run),
+        onProgress: options.onProgress ?? deps.onProgress,
+      })
       running.set(runId, runner)
       void runner.done.finally(() => running.delete(runId))
       return runner

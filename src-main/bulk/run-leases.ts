@@ -91,7 +91,9 @@ export function leaseRefusal(label: string, holder: LeaseHolder, now: number, ow
   const message = gone
     ? `${label} was being sent by ${who}, which has stopped. Its lease ends at ${clock(holder.expiresAt)} (in ${seconds} s): resume it then, and the rows it was sending will be checked first.`
     : `${label} is being sent by ${who} — pause it there or wait.`
-  return new AppErrorException('conflict', message, { owner: { client: holder.client, pid: holder.pid, host: holder.host, since: new Date(holder.since).toISOString() } })
+  return new AppErrorException('conflict', message, {
+    owner: { client: holder.client, pid: holder.pid, host: holder.host, since: new Date(holder.since).toISOString() },
+  })
 }
 
 /** The leases in the app's SQLite database (the bulk_runs row carries its lease). */
@@ -109,7 +111,15 @@ export class SqliteRunLeases implements RunLeases {
         WHERE id = ? AND state NOT IN ('finished', 'cancelled')
           AND (lease_holder IS NULL OR lease_holder = ? OR lease_expires_at <= ?)
         RETURNING lease_epoch`,
-      owner.id, owner.pid, owner.host, owner.client, at, at + LEASE_TTL_MS, runId, owner.id, at,
+      owner.id,
+      owner.pid,
+      owner.host,
+      owner.client,
+      at,
+      at + LEASE_TTL_MS,
+      runId,
+      owner.id,
+      at,
     )
     if (taken) return { runId, holder: owner.id, epoch: taken.lease_epoch }
     const holder = this.holder(runId)
@@ -119,21 +129,39 @@ export class SqliteRunLeases implements RunLeases {
 
   renew(lease: Lease): boolean {
     return (
-      this.db.run('UPDATE bulk_runs SET lease_expires_at = ? WHERE id = ? AND lease_holder = ? AND lease_epoch = ?', this.now() + LEASE_TTL_MS, lease.runId, lease.holder, lease.epoch)
-        .changes === 1
+      this.db.run(
+        'UPDATE bulk_runs SET lease_expires_at = ? WHERE id = ? AND lease_holder = ? AND lease_epoch = ?',
+        this.now() + LEASE_TTL_MS,
+        lease.runId,
+        lease.holder,
+        lease.epoch,
+      ).changes === 1
     )
   }
 
   release(lease: Lease): void {
-    this.db.run('UPDATE bulk_runs SET lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ? AND lease_epoch = ?', lease.runId, lease.holder, lease.epoch)
+    this.db.run(
+      'UPDATE bulk_runs SET lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ? AND lease_epoch = ?',
+      lease.runId,
+      lease.holder,
+      lease.epoch,
+    )
   }
 
   holder(runId: string): LeaseHolder | null {
     const row = this.db.get<HolderRecord>(
       'SELECT lease_holder, lease_pid, lease_host, lease_client, lease_since, lease_expires_at FROM bulk_runs WHERE id = ? AND lease_holder IS NOT NULL AND lease_expires_at > ?',
-      runId, this.now(),
+      runId,
+      this.now(),
     )
     if (!row?.lease_holder) return null
-    return { holder: row.lease_holder, pid: row.lease_pid ?? 0, host: row.lease_host ?? '', client: row.lease_client ?? 'cli', since: row.lease_since ?? 0, expiresAt: row.lease_expires_at ?? 0 }
+    return {
+      holder: row.lease_holder,
+      pid: row.lease_pid ?? 0,
+      host: row.lease_host ?? '',
+      client: row.lease_client ?? 'cli',
+      since: row.lease_since ?? 0,
+      expiresAt: row.lease_expires_at ?? 0,
+    }
   }
 }

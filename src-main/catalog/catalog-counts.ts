@@ -18,10 +18,15 @@ import { PAGED_SORT_COLUMNS, type CatalogRowKeys, type PagedSort } from './catal
 /** A page holding more rows than this is cut in two; one left empty goes. */
 export const PAGE_MAX = 4096
 
-const ENVIRONMENT_COLUMNS: Record<string, 'customer' | 'testing' | 'untagged'> = { Customer: 'customer', Testing: 'testing', '~': 'untagged' }
+const ENVIRONMENT_COLUMNS: Record<string, 'customer' | 'testing' | 'untagged'> = {
+  Customer: 'customer',
+  Testing: 'testing',
+  '~': 'untagged',
+}
 
 /** A page's count for one environment, or for all of them. */
-const countOf = (environmentKey: string | null) => (environmentKey === null ? 'customer + testing + untagged' : ENVIRONMENT_COLUMNS[environmentKey] ?? '0')
+const countOf = (environmentKey: string | null) =>
+  environmentKey === null ? 'customer + testing + untagged' : (ENVIRONMENT_COLUMNS[environmentKey] ?? '0')
 
 export interface CatalogTotals {
   /** The profile's groups. */
@@ -135,7 +140,13 @@ export class CatalogCounts {
         this.db.run(`INSERT INTO catalog_pages (profile_id, sort, first_key, ${column}) VALUES (?, ?, '', ?)`, profileId, sort, delta)
         continue
       }
-      this.db.run(`UPDATE catalog_pages SET ${column} = ${column} + ? WHERE profile_id = ? AND sort = ? AND first_key = ?`, delta, profileId, sort, page.first)
+      this.db.run(
+        `UPDATE catalog_pages SET ${column} = ${column} + ? WHERE profile_id = ? AND sort = ? AND first_key = ?`,
+        delta,
+        profileId,
+        sort,
+        page.first,
+      )
       page.n += delta
       if (page.n > this.pageMax) {
         this.split(profileId, sort, page.first, page.n)
@@ -149,8 +160,19 @@ export class CatalogCounts {
 
   private split(profileId: string, sort: PagedSort, firstKey: string, rows: number): void {
     const key = PAGED_SORT_COLUMNS[sort]
-    const next = this.db.get<{ key: string | null }>('SELECT min(first_key) AS key FROM catalog_pages WHERE profile_id = ? AND sort = ? AND first_key > ?', profileId, sort, firstKey)?.key ?? null
-    const middle = this.db.get<{ key: string }>(`SELECT ${key} AS key FROM catalog WHERE profile_id = ? AND ${key} >= ? ORDER BY ${key} LIMIT 1 OFFSET ?`, profileId, firstKey, rows >> 1)!.key
+    const next =
+      this.db.get<{ key: string | null }>(
+        'SELECT min(first_key) AS key FROM catalog_pages WHERE profile_id = ? AND sort = ? AND first_key > ?',
+        profileId,
+        sort,
+        firstKey,
+      )?.key ?? null
+    const middle = this.db.get<{ key: string }>(
+      `SELECT ${key} AS key FROM catalog WHERE profile_id = ? AND ${key} >= ? ORDER BY ${key} LIMIT 1 OFFSET ?`,
+      profileId,
+      firstKey,
+      rows >> 1,
+    )!.key
     // The upper half: from the middle key to the next page (or the end), on each environment's covering index.
     const upper = (environmentKey: string) =>
       this.db.get<{ n: number }>(
@@ -184,7 +206,10 @@ export class CatalogCounts {
   totals(profileId: string): CatalogTotals {
     const byEnvironment: Record<string, number> = {}
     let all = 0
-    for (const row of this.db.all<{ environment_key: string; groups: number }>('SELECT environment_key, groups FROM catalog_counts WHERE profile_id = ?', profileId)) {
+    for (const row of this.db.all<{ environment_key: string; groups: number }>(
+      'SELECT environment_key, groups FROM catalog_counts WHERE profile_id = ?',
+      profileId,
+    )) {
       byEnvironment[row.environment_key] = row.groups
       all += row.groups
     }

@@ -40,7 +40,7 @@ export function migrateCatalogToKeys(db: Database): void {
   `)
   const insert = `INSERT INTO catalog_keyed (profile_id, group_id, name, environment_tag, team_id, mapping, properties, token_last4, created_at, updated_at, rotated_at,
       environment_key, group_key, name_key, team_key, updated_key, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-  for (let after: [string, string] = ['', '']; ; ) {
+  for (let after: [string, string] = ['', '']; ;) {
     const rows = db.all<CatalogColumns>(
       `SELECT profile_id, group_id, name, environment_tag, team_id, mapping, properties, token_last4, created_at, updated_at, rotated_at
          FROM catalog WHERE (profile_id, group_id) > (?, ?) ORDER BY profile_id, group_id LIMIT ?`,
@@ -58,8 +58,23 @@ export function migrateCatalogToKeys(db: Database): void {
       const keys = rowKeys(entry)
       db.run(
         insert,
-        row.profile_id, row.group_id, row.name, row.environment_tag, row.team_id, row.mapping, row.properties, row.token_last4, row.created_at, row.updated_at, row.rotated_at,
-        keys.environment_key, keys.group_key, keys.name_key, keys.team_key, keys.updated_key, searchTextOf(entry),
+        row.profile_id,
+        row.group_id,
+        row.name,
+        row.environment_tag,
+        row.team_id,
+        row.mapping,
+        row.properties,
+        row.token_last4,
+        row.created_at,
+        row.updated_at,
+        row.rotated_at,
+        keys.environment_key,
+        keys.group_key,
+        keys.name_key,
+        keys.team_key,
+        keys.updated_key,
+        searchTextOf(entry),
       )
     }
     if (rows.length < COPY_BATCH) break

@@ -1,4 +1,10 @@
-import { CATALOG_SEARCH_LISTED, CatalogEntrySchema, type CatalogEntry, type CatalogQuery, type CatalogRow } from '../../src-shared/catalog/schemas'
+import {
+  CATALOG_SEARCH_LISTED,
+  CatalogEntrySchema,
+  type CatalogEntry,
+  type CatalogQuery,
+  type CatalogRow,
+} from '../../src-shared/catalog/schemas'
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
 import { groupTokenKeySql, secretKeyRange } from '../profiles/vault-keys'
 import type { Database, SqlValue } from '../storage/database'
@@ -45,7 +51,9 @@ interface CatalogRowRecord extends CatalogRowKeys, CatalogColumns {
 }
 
 /** Whether a row's token is kept: a row of the secrets table, or a session key (bound as JSON). */
-const tokenKeptSql = (table: string) => `(EXISTS (SELECT 1 FROM secrets WHERE secrets.key = ${groupTokenKeySql(`${table}.profile_id`, `${table}.group_id`)})
+const tokenKeptSql = (
+  table: string,
+) => `(EXISTS (SELECT 1 FROM secrets WHERE secrets.key = ${groupTokenKeySql(`${table}.profile_id`, `${table}.group_id`)})
   OR ${table}.group_id IN (SELECT value FROM json_each(?)))`
 const TOKEN_KEPT_SQL = tokenKeptSql('catalog')
 
@@ -98,7 +106,13 @@ const ENVIRONMENT_ORDER = ['Customer', 'Testing', '~']
 function orderSql(order: SortOrder) {
   if (order.kind === 'column') {
     const column = `catalog.${order.column}`
-    return { by: (direction: string) => `${column} ${direction}`, key: column, cursor: '?', params: (cursor: string): SqlValue[] => [cursor], of: (row: CatalogRowRecord) => row[order.column] }
+    return {
+      by: (direction: string) => `${column} ${direction}`,
+      key: column,
+      cursor: '?',
+      params: (cursor: string): SqlValue[] => [cursor],
+      of: (row: CatalogRowRecord) => row[order.column],
+    }
   }
   return {
     by: (direction: string) => `catalog.environment_key ${direction}, catalog.group_key ${direction}`,
@@ -167,7 +181,10 @@ export class GroupCatalog {
         environmentTag: tag ?? previous?.environmentTag,
         teamId: group.team_id ?? previous?.teamId,
         mapping: seen.sent?.mapping ?? previous?.mapping,
-        properties: group.properties !== undefined ? (group.properties as CatalogEntry['properties']) : (seen.sent?.properties ?? previous?.properties),
+        properties:
+          group.properties !== undefined
+            ? (group.properties as CatalogEntry['properties'])
+            : (seen.sent?.properties ?? previous?.properties),
         tokenLast4: seen.tokenLast4 ?? previous?.tokenLast4,
         createdAt: previous?.createdAt ?? at,
         updatedAt: at,
@@ -208,7 +225,9 @@ export class GroupCatalog {
 
   /** Entries carried over from an earlier release's file; rows already here win. */
   importEntries(entries: readonly CatalogEntry[]): number {
-    return this.db.transaction(() => entries.reduce((added, entry) => added + (this.row(entry.profileId, entry.groupId) ? 0 : this.write(entry, undefined)), 0))
+    return this.db.transaction(() =>
+      entries.reduce((added, entry) => added + (this.row(entry.profileId, entry.groupId) ? 0 : this.write(entry, undefined)), 0),
+    )
   }
 
   /**
@@ -235,7 +254,11 @@ export class GroupCatalog {
     if (stored) {
       const changed = Object.keys(row).filter((column) => row[column] !== stored[column as keyof CatalogRowRecord])
       if (changed.length === 0) return 0
-      changes = this.db.run(`UPDATE catalog SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`, ...changed.map((column) => row[column]!), stored.id).changes
+      changes = this.db.run(
+        `UPDATE catalog SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`,
+        ...changed.map((column) => row[column]!),
+        stored.id,
+      ).changes
     } else {
       const columns = ['profile_id', 'group_id', ...Object.keys(row)]
       changes = this.db.run(
@@ -282,7 +305,12 @@ export class GroupCatalog {
     let from = 'catalog'
     const fromParams: SqlValue[] = []
     const countUpTo = () =>
-      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(' AND ')} LIMIT ?)`, ...fromParams, ...params, CATALOG_SEARCH_LISTED + 1)!.n
+      this.db.get<{ n: number }>(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where.join(' AND ')} LIMIT ?)`,
+        ...fromParams,
+        ...params,
+        CATALOG_SEARCH_LISTED + 1,
+      )!.n
     let matching: number
     let more = false
     if (match === null && !query.tokenKept) {
@@ -303,7 +331,9 @@ export class GroupCatalog {
         // Few tokens kept: their groups, by id, from the secrets' key range and the session's.
         source = 'tokens'
         const [start, end] = secretKeyRange(profileId)[1]!
-        where.push('catalog.group_id IN (SELECT substr(key, ?, length(key) - ?) FROM secrets WHERE key > ? AND key < ? UNION ALL SELECT value FROM json_each(?))')
+        where.push(
+          'catalog.group_id IN (SELECT substr(key, ?, length(key) - ?) FROM secrets WHERE key > ? AND key < ? UNION ALL SELECT value FROM json_each(?))',
+        )
         params.push(start.length + 1, start.length + ':token'.length, start, end, sessionIds)
       }
       // Counted through the source, up to what a list shows (the kept tokens' count is exact).
@@ -368,7 +398,13 @@ export class GroupCatalog {
   }
 
   /** The cursor of the row at an ascending position of an order, from the kept counts. */
-  private keyAt(profileId: string, order: SortOrder, environmentKey: string | null, position: number, byEnvironment: Record<string, number>): string | undefined {
+  private keyAt(
+    profileId: string,
+    order: SortOrder,
+    environmentKey: string | null,
+    position: number,
+    byEnvironment: Record<string, number>,
+  ): string | undefined {
     if (order.kind === 'column') return this.counts.keyAt(profileId, order.sort, environmentKey, position)
     // By environment: one environment's groups after another's, each in the group order.
     let start = 0

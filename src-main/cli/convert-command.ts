@@ -49,21 +49,37 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
     return fail(2, 'file_io', `${file} cannot be read: ${messageOf(error)}`)
   }
   const read = readConfigText(text)
-  if (!read.ok) return fail(2, 'invalid_config', `${file} is not valid JSON at line ${read.problem.line}, column ${read.problem.column}: fix it before converting.`)
+  if (!read.ok)
+    return fail(
+      2,
+      'invalid_config',
+      `${file} is not valid JSON at line ${read.problem.line}, column ${read.problem.column}: fix it before converting.`,
+    )
   if (!isPlainObject(read.value)) return fail(2, 'invalid_config', `${file} does not hold a JSON object, so it is not a mint.json.`)
-  if (detectConfigFormat(read.value, file) === 'docs') return fail(2, 'invalid_config', `${file} is a docs.json already: there is nothing to convert.`)
+  if (detectConfigFormat(read.value, file) === 'docs')
+    return fail(2, 'invalid_config', `${file} is a docs.json already: there is nothing to convert.`)
 
   const out = values.out === undefined ? null : resolve(values.out)
-  if (out === resolve(file)) return fail(2, 'invalid_input', `--out names the file being converted: write the docs.json beside it instead, such as ${resolve(file, '..', 'docs.json')}.`)
+  if (out === resolve(file))
+    return fail(
+      2,
+      'invalid_input',
+      `--out names the file being converted: write the docs.json beside it instead, such as ${resolve(file, '..', 'docs.json')}.`,
+    )
   const conversion = convertMintToDocs(text, read.value)
   const check = checkDocsConfig(conversion.value)
   if (!check.valid) {
     const problems = check.errors.map((problem) => `  ${problem.path}: ${problem.message}`).join('\n')
-    return fail(1, 'invalid_config', `The docs.json made from ${file} would not pass Mintlify's rules, so nothing was written:\n${problems}\nFix these in ${file} (embed-console validate shows them too) and convert again.`)
+    return fail(
+      1,
+      'invalid_config',
+      `The docs.json made from ${file} would not pass Mintlify's rules, so nothing was written:\n${problems}\nFix these in ${file} (embed-console validate shows them too) and convert again.`,
+    )
   }
 
   if (out !== null) {
-    if (!values.force && (await currentVersion(out))) return fail(1, 'conflict', `${values.out} already exists: nothing was written. Add --force to replace it.`)
+    if (!values.force && (await currentVersion(out)))
+      return fail(1, 'conflict', `${values.out} already exists: nothing was written. Add --force to replace it.`)
     try {
       await writeTextAtomically(out, conversion.text)
     } catch (error) {
@@ -87,7 +103,11 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
 export const convertCommand: Command = {
   name: 'convert',
   usage: 'embed-console convert FILE [--out FILE] [--force] [--json]',
-  examples: ['embed-console convert mint.json --out docs.json', 'embed-console convert docs/mint.json > docs/docs.json', 'embed-console convert --json mint.json'],
+  examples: [
+    'embed-console convert mint.json --out docs.json',
+    'embed-console convert docs/mint.json > docs/docs.json',
+    'embed-console convert --json mint.json',
+  ],
   exitCodes: [
     [0, 'converted: each setting not carried is named on stderr'],
     [1, 'the result would not be a valid docs.json, --out exists (without --force), or it could not be written: nothing written'],

@@ -27,7 +27,11 @@ export function diagnosisText(diagnosis: Diagnosis, subject: string): string {
     '',
     `Proxy:  ${diagnosis.proxy.url ? `${diagnosis.proxy.url} (from ${diagnosis.proxy.source}). ` : 'none. '}${diagnosis.proxy.reason}`,
     ...diagnosis.trust.map((source, index) => `${index === 0 ? 'Trust:  ' : indent}${source}`),
-    ...(diagnosis.tls ? [`TLS:    ${diagnosis.tls.version}, ${diagnosis.tls.cipher}; certificate “${diagnosis.tls.certificate.subject}”, issued by “${diagnosis.tls.certificate.issuer}”, valid until ${diagnosis.tls.certificate.validTo.slice(0, 10)}`] : []),
+    ...(diagnosis.tls
+      ? [
+          `TLS:    ${diagnosis.tls.version}, ${diagnosis.tls.cipher}; certificate “${diagnosis.tls.certificate.subject}”, issued by “${diagnosis.tls.certificate.issuer}”, valid until ${diagnosis.tls.certificate.validTo.slice(0, 10)}`,
+        ]
+      : []),
     '',
     ...diagnosis.steps.map(
       (step) =>
@@ -69,7 +73,9 @@ async function runDoctor(argv: string[], io: CliIo): Promise<number> {
     const baseUrl = BaseUrlSchema.safeParse(values['base-url'])
     if (!baseUrl.success) throw new UsageError(`--base-url: ${baseUrl.error.issues[0]?.message ?? 'not an http(s) address.'}`)
     target = { baseUrl: baseUrl.data, apiToken: io.env[TOKEN_ENV] || null, timeoutMs: 15_000, network: ENVIRONMENT_NETWORK, env: io.env }
-    subject = io.env[TOKEN_ENV] ? `--base-url, with the API token in ${TOKEN_ENV}` : `--base-url; ${TOKEN_ENV} is not set, so the API is not asked`
+    subject = io.env[TOKEN_ENV]
+      ? `--base-url, with the API token in ${TOKEN_ENV}`
+      : `--base-url; ${TOKEN_ENV} is not set, so the API is not asked`
   } else {
     ;({ target, subject } = await profileTarget(values.profile!, values['data-dir'] ?? defaultDataDir(io.env)))
   }

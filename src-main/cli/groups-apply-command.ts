@@ -38,7 +38,8 @@ async function readInput(path: string, encoding: InputEncoding): Promise<string>
     const decoded = decodeInput(await handle.readFile(), basename(path), encoding)
     if (!decoded.ok) throw new UsageError(`${decoded.message} (--encoding windows-1252)`)
     const { text } = decoded
-    if (text.length > MAX_BULK_FILE_CHARACTERS) throw new UsageError(`${path} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`)
+    if (text.length > MAX_BULK_FILE_CHARACTERS)
+      throw new UsageError(`${path} is larger than ${MAX_BULK_FILE_CHARACTERS / 1024 / 1024} MB: split it.`)
     return text
   } finally {
     await handle.close()
@@ -48,14 +49,16 @@ async function readInput(path: string, encoding: InputEncoding): Promise<string>
 function positiveInteger(flag: string, value: string | undefined, max: number): number | undefined {
   if (value === undefined) return undefined
   const number = Number(value)
-  if (!Number.isInteger(number) || number < 1 || number > max) throw new UsageError(`--${flag} takes a whole number from 1 to ${max.toLocaleString('en')}.`)
+  if (!Number.isInteger(number) || number < 1 || number > max)
+    throw new UsageError(`--${flag} takes a whole number from 1 to ${max.toLocaleString('en')}.`)
   return number
 }
 
 /** The last line of a JSON Lines run: the CLI's one envelope, on one line. */
 const envelope = <T>(io: CliIo, value: JsonEnvelope<T>) => io.stdout(JSON.stringify(value))
 
-const problemLine = (file: string, problem: BulkProblem) => `${file}:${problem.line}${problem.column ? ` (${problem.column})` : ''}: ${problem.message}`
+const problemLine = (file: string, problem: BulkProblem) =>
+  `${file}:${problem.line}${problem.column ? ` (${problem.column})` : ''}: ${problem.message}`
 
 type Summary = Pick<BulkTallies, 'created' | 'updated' | 'unchanged' | 'failed'> & Partial<BulkTallies>
 
@@ -102,10 +105,12 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
   })
   if (positionals.length !== 1) throw new UsageError('Name one file to apply: embed-console groups apply FILE …')
   if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
-  if (values.rotate && !values.profile) throw new UsageError('--rotate needs --profile: the tokens it rotates are the ones kept for that profile.')
+  if (values.rotate && !values.profile)
+    throw new UsageError('--rotate needs --profile: the tokens it rotates are the ones kept for that profile.')
   const file = positionals[0]!
   const kind: BulkKind = values.rotate ? 'rotate' : 'apply'
-  const concurrency = kind === 'rotate' ? 1 : (positiveInteger('concurrency', values.concurrency, MAX_BULK_CONCURRENCY) ?? DEFAULT_BULK_CONCURRENCY)
+  const concurrency =
+    kind === 'rotate' ? 1 : (positiveInteger('concurrency', values.concurrency, MAX_BULK_CONCURRENCY) ?? DEFAULT_BULK_CONCURRENCY)
   const rate = positiveInteger('rate', values.rate, 100_000)
   let baseUrl: string | undefined
   if (values['base-url']) {
@@ -114,13 +119,22 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     baseUrl = parsed.data
   }
   const apiToken = io.env[TOKEN_ENV]
-  if (baseUrl && !apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
-  if (!(INPUT_ENCODINGS as readonly string[]).includes(values.encoding)) throw new UsageError(`--encoding takes ${INPUT_ENCODINGS.join(' or ')}.`)
+  if (baseUrl && !apiToken)
+    throw new UsageError(
+      `--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`,
+    )
+  if (!(INPUT_ENCODINGS as readonly string[]).includes(values.encoding))
+    throw new UsageError(`--encoding takes ${INPUT_ENCODINGS.join(' or ')}.`)
   const text = await readInput(file, values.encoding as InputEncoding)
   const fileName = basename(file)
   const say = (sentence: string) => (values.json ? undefined : io.stderr(sentence))
 
-  const services = await createAppServices({ dataDir: values['data-dir'] ?? defaultDataDir(io.env), transport: 'browser', client: 'cli', sandbox: false })
+  const services = await createAppServices({
+    dataDir: values['data-dir'] ?? defaultDataDir(io.env),
+    transport: 'browser',
+    client: 'cli',
+    sandbox: false,
+  })
   try {
     const profile = values.profile ? profileNamed(services.profiles, values.profile) : undefined
     const target: BulkTarget = profile ? { profileId: profile.id } : { baseUrl: baseUrl! }
@@ -147,21 +161,39 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       if (values.resume && !values['dry-run']) say(`No unfinished run of ${fileName} was found: starting it afresh.`)
       // A dry run is a plan with the bad rows left out and nothing kept.
       // Planned with the lease held at once: a second process planning the same file now is refused.
-      const plan = services.bulk.plan({ kind, target, fileName, text, excludeInvalid: values['exclude-invalid'] && !values['dry-run'], settings, hold: true })
-      for (const problem of plan.problems) (values.json ? io.stdout : io.stderr)(values.json ? JSON.stringify({ event: 'problem', ...problem }) : problemLine(fileName, problem))
+      const plan = services.bulk.plan({
+        kind,
+        target,
+        fileName,
+        text,
+        excludeInvalid: values['exclude-invalid'] && !values['dry-run'],
+        settings,
+        hold: true,
+      })
+      for (const problem of plan.problems)
+        (values.json ? io.stdout : io.stderr)(
+          values.json ? JSON.stringify({ event: 'problem', ...problem }) : problemLine(fileName, problem),
+        )
       if (plan.problemCount > plan.problems.length) say(`… and ${plan.problemCount - plan.problems.length} more problems.`)
       const valid = plan.planned.total
       if (plan.problemCount > 0 && !values['exclude-invalid']) {
         const sentence = `${fileName} has ${plural(plan.problemCount, 'problem')}: fix ${plan.problemCount === 1 ? 'it' : 'them'}, or add --exclude-invalid to send the ${plural(valid, 'valid row')}.`
-        if (values.json) envelope(io, { ok: false, error: { code: 'invalid_input', message: sentence, details: { problems: plan.problemCount } } })
+        if (values.json)
+          envelope(io, { ok: false, error: { code: 'invalid_input', message: sentence, details: { problems: plan.problemCount } } })
         else io.stderr(sentence)
         return 2
       }
       if (values['dry-run']) {
         const { create, update, unchanged, rotate } = plan.planned
-        if (values.json) envelope(io, { ok: true, value: { dryRun: true, planned: { create, update, unchanged, rotate }, created: 0, updated: 0, unchanged, failed: 0 } })
+        if (values.json)
+          envelope(io, {
+            ok: true,
+            value: { dryRun: true, planned: { create, update, unchanged, rotate }, created: 0, updated: 0, unchanged, failed: 0 },
+          })
         else {
-          io.stdout(`Plan for ${fileName} (${valid} rows${plan.problemCount ? `, ${plan.problemCount} left out` : ''}): ${kind === 'rotate' ? `rotate ${rotate}` : `create ${create}, update ${update}, unchanged ${unchanged}`}. Nothing was sent.`)
+          io.stdout(
+            `Plan for ${fileName} (${valid} rows${plan.problemCount ? `, ${plan.problemCount} left out` : ''}): ${kind === 'rotate' ? `rotate ${rotate}` : `create ${create}, update ${update}, unchanged ${unchanged}`}. Nothing was sent.`,
+          )
           io.stdout(`Dry run: ${summarySentence({ created: 0, updated: 0, unchanged, failed: 0 })}.`)
         }
         return 0
@@ -188,10 +220,25 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     })
     if (io.tty && !values.json) io.tty.write('\n')
     const tallies = services.bulk.tallies(runId)
-    const unsuccessful = services.bulk.items(runId, { outcome: 'failed' }, 0, 50).items.concat(services.bulk.items(runId, { outcome: 'unknown' }, 0, 50).items)
+    const unsuccessful = services.bulk
+      .items(runId, { outcome: 'failed' }, 0, 50)
+      .items.concat(services.bulk.items(runId, { outcome: 'unknown' }, 0, 50).items)
     for (const item of unsuccessful) {
-      if (values.json) io.stdout(JSON.stringify({ event: 'row', line: item.line, user_group_id: item.groupId, outcome: item.outcome, httpStatus: item.httpStatus, message: item.message }))
-      else io.stderr(`${fileName}:${item.line} ${item.groupId}: ${item.outcome === 'unknown' ? 'outcome unknown' : 'failed'}: ${item.message ?? ''}`)
+      if (values.json)
+        io.stdout(
+          JSON.stringify({
+            event: 'row',
+            line: item.line,
+            user_group_id: item.groupId,
+            outcome: item.outcome,
+            httpStatus: item.httpStatus,
+            message: item.message,
+          }),
+        )
+      else
+        io.stderr(
+          `${fileName}:${item.line} ${item.groupId}: ${item.outcome === 'unknown' ? 'outcome unknown' : 'failed'}: ${item.message ?? ''}`,
+        )
     }
     const notShown = tallies.failed + tallies.unknown - unsuccessful.length
     if (notShown > 0) say(`… and ${notShown} more rows that did not succeed.`)
@@ -201,8 +248,22 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     const counts = { runId, state, ...tallies, ...(pausedReason ? { pausedReason } : {}) }
     if (values.json) {
       const unfinished =
-        state === 'finished' ? `${tallies.failed + tallies.unknown} rows did not succeed` : `${pausedReason ? `${pausedReason} ` : ''}The run stopped with ${tallies.pending} rows not sent: resume it with --resume`
-      envelope(io, ok ? { ok: true, value: counts } : { ok: false, error: { code: state === 'finished' ? 'api_failure' : 'paused', message: `${unfinished} (${summarySentence(tallies)}).`, details: counts } })
+        state === 'finished'
+          ? `${tallies.failed + tallies.unknown} rows did not succeed`
+          : `${pausedReason ? `${pausedReason} ` : ''}The run stopped with ${tallies.pending} rows not sent: resume it with --resume`
+      envelope(
+        io,
+        ok
+          ? { ok: true, value: counts }
+          : {
+              ok: false,
+              error: {
+                code: state === 'finished' ? 'api_failure' : 'paused',
+                message: `${unfinished} (${summarySentence(tallies)}).`,
+                details: counts,
+              },
+            },
+      )
     } else {
       if (pausedReason) io.stderr(pausedReason)
       if (state !== 'finished') io.stdout(`Stopped with ${tallies.pending} rows not sent: run the same command with --resume to go on.`)

@@ -43,10 +43,12 @@ export const applyCommand: Command = {
   ],
   exitCodes: [
     [0, 'every row succeeded (or, with --dry-run, the file is valid)'],
-    [1, 'a row failed or its outcome is unknown (each is listed), the run paused or was stopped (resume it with --resume), or another process is sending it'],
+    [
+      1,
+      'a row failed or its outcome is unknown (each is listed), the run paused or was stopped (resume it with --resume), or another process is sending it',
+    ],
     [2, 'bad usage, or an invalid file (each problem is listed by line and column)'],
   ],
   // The runner (the database, the HTTP client, the bulk modules) loads only when a file is applied.
   run: async (argv, io) => (await import('./groups-apply-command')).runGroupsApply(argv, io),
 }
-

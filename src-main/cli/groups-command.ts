@@ -93,7 +93,10 @@ async function readCall(operation: OperationName, values: Record<string, string 
     if (values['current-token'] === undefined && typeof values['user-group-id'] === 'string' && values.profile) {
       return { operation: 'rotateToken', keptFor: values['user-group-id'] }
     }
-    if (values['current-token'] !== '-') throw new UsageError('rotate-token reads the current group token from standard input: pass --current-token - (or, with --profile, --user-group-id ID for the token it keeps)')
+    if (values['current-token'] !== '-')
+      throw new UsageError(
+        'rotate-token reads the current group token from standard input: pass --current-token - (or, with --profile, --user-group-id ID for the token it keeps)',
+      )
     const currentToken = (await io.stdin()).trim()
     if (!currentToken) throw new UsageError('Standard input held no token.')
     return { operation: 'rotateToken', currentToken }
@@ -113,7 +116,10 @@ async function readCall(operation: OperationName, values: Record<string, string 
 /** Straight to a base URL: nothing is stored, and only the client (and zod) is loaded. */
 async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: number | undefined): Promise<Outcome> {
   const apiToken = io.env[TOKEN_ENV]
-  if (!apiToken) throw new UsageError(`--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`)
+  if (!apiToken)
+    throw new UsageError(
+      `--base-url needs the API token in the ${TOKEN_ENV} environment variable (never a flag: flags show up in process lists).`,
+    )
   const client = createUserApiClient({ baseUrl, apiToken, env: io.env, ...(timeoutMs ? { timeoutMs } : {}) })
   if (call.operation === 'rotateToken') {
     if (!('currentToken' in call)) throw new UsageError('--base-url keeps no tokens: pass the current token with --current-token -')
@@ -121,7 +127,10 @@ async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: nu
     return { httpStatus: result.status, durationMs: result.durationMs, response: result.raw, warnings: [] }
   }
   const result = call.operation === 'getOrCreate' ? await client.getOrCreate(call.request) : await client.update(call.request)
-  const notApplied = 'new_user_group' in result.value && result.value.new_user_group === false ? fieldsNotApplied(call.request, result.value.user_group, undefined) : []
+  const notApplied =
+    'new_user_group' in result.value && result.value.new_user_group === false
+      ? fieldsNotApplied(call.request, result.value.user_group, undefined)
+      : []
   return {
     httpStatus: result.status,
     durationMs: result.durationMs,
@@ -140,7 +149,11 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
     const overrides = timeoutMs ? { timeoutMs } : {}
     const result =
       call.operation === 'rotateToken'
-        ? await services.groups.rotateToken(profile.id, 'keptFor' in call ? { kind: 'catalog', groupId: call.keptFor } : { kind: 'token', currentToken: call.currentToken }, overrides)
+        ? await services.groups.rotateToken(
+            profile.id,
+            'keptFor' in call ? { kind: 'catalog', groupId: call.keptFor } : { kind: 'token', currentToken: call.currentToken },
+            overrides,
+          )
         : call.operation === 'getOrCreate'
           ? await services.groups.getOrCreate(profile.id, call.request, overrides)
           : await services.groups.update(profile.id, call.request, overrides)
@@ -160,7 +173,8 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
 async function runGroups(argv: string[], io: CliIo): Promise<number> {
   const [operation, ...rest] = argv
   if (operation === 'apply') return applyCommand.run(rest, io)
-  if (!operation || !Object.hasOwn(OPERATIONS, operation)) throw new UsageError(`Name an operation: ${Object.keys(OPERATIONS).join(', ')}, or apply FILE.`)
+  if (!operation || !Object.hasOwn(OPERATIONS, operation))
+    throw new UsageError(`Name an operation: ${Object.keys(OPERATIONS).join(', ')}, or apply FILE.`)
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -193,7 +207,9 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
     else io.stderr(error.message)
     // A lost answer to a rotation of a known group is settled by fetching it: say how.
     if (error.code === 'outcome_unknown' && 'keptFor' in call && !values.json) {
-      io.stderr(`Fetch the group to learn whether it happened (nothing is rotated again): embed-console groups get-or-create --profile ${JSON.stringify(values.profile)} --user-group-id ${JSON.stringify(call.keptFor)}`)
+      io.stderr(
+        `Fetch the group to learn whether it happened (nothing is rotated again): embed-console groups get-or-create --profile ${JSON.stringify(values.profile)} --user-group-id ${JSON.stringify(call.keptFor)}`,
+      )
     }
     // A request refused before it was sent is a usage mistake (2); anything after is a failure (1).
     return error.code === 'invalid_input' ? 2 : 1
@@ -217,7 +233,10 @@ export const groupsCommand: Command = {
     'embed-console groups rotate-token --profile Production --user-group-id acme',
   ],
   exitCodes: [
-    [0, 'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply, or a profile marked for another environment than the server put the group in)'],
+    [
+      0,
+      'the API answered success: 1 (a warning may still be on stderr, e.g. fields get-or-create did not apply, or a profile marked for another environment than the server put the group in)',
+    ],
     [1, 'the API refused the call or failed, the network failed, or the outcome of a rotation is unknown'],
     [2, 'bad usage, or a request refused before it was sent (a missing id, an id with hidden spaces, bad JSON)'],
   ],

@@ -21,7 +21,11 @@ const commands: CommandEntry[] = [
     summary: 'Open the desktop app, or browser mode where the Electron runtime is not installed.',
     load: async () => (await import('./start-command')).startCommand,
   },
-  { name: 'web', summary: 'Serve the app to your browser on 127.0.0.1 (browser mode).', load: async () => (await import('./web-command')).webCommand },
+  {
+    name: 'web',
+    summary: 'Serve the app to your browser on 127.0.0.1 (browser mode).',
+    load: async () => (await import('./web-command')).webCommand,
+  },
   {
     name: 'sandbox',
     summary: 'Serve a local /api/user (the sandbox) on 127.0.0.1, with one API token per environment.',
@@ -109,7 +113,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0
   }
   const entry = commands.find((candidate) => candidate.name === first)
-  if (!entry) return usageMistake(`Unknown command "${first}". Run \`embed-console --help\` for the list.`, 'embed-console <command> [options]')
+  if (!entry)
+    return usageMistake(`Unknown command "${first}". Run \`embed-console --help\` for the list.`, 'embed-console <command> [options]')
   const command = await entry.load()
   if (rest.includes('--help') || rest.includes('-h')) {
     const sub = command.subcommand?.(rest)
@@ -121,7 +126,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed flags.
     const code = (error as { code?: string }).code
-    if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) return usageMistake((error as Error).message, (command.subcommand?.(rest)?.command ?? command).usage.split('\n')[0]!)
+    if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS'))
+      return usageMistake((error as Error).message, (command.subcommand?.(rest)?.command ?? command).usage.split('\n')[0]!)
     throw error
   }
 }
@@ -142,7 +148,9 @@ export async function runCli(): Promise<void> {
     stderr: (text) => process.stderr.write(`${text}\n`),
     stdin: readStdin,
     env: process.env,
-    ...(process.stderr.isTTY ? { tty: { write: (text: string) => process.stderr.write(text), columns: process.stderr.columns ?? 80 } } : {}),
+    ...(process.stderr.isTTY
+      ? { tty: { write: (text: string) => process.stderr.write(text), columns: process.stderr.columns ?? 80 } }
+      : {}),
   }
   try {
     process.exitCode = await main(process.argv.slice(2), io)

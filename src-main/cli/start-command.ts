@@ -32,7 +32,9 @@ export const startCommand: Command = {
   async run(argv: string[], io: CliIo) {
     const electron = findElectronBinary()
     if (!electron) {
-      io.stderr('The Electron runtime is not installed on this machine (it could not be downloaded), so Embed Console opens in your browser instead.')
+      io.stderr(
+        'The Electron runtime is not installed on this machine (it could not be downloaded), so Embed Console opens in your browser instead.',
+      )
       return runBrowserMode(argv, io)
     }
     const child = spawn(electron, [APP_ROOT, ...argv], { stdio: 'inherit' })

@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util'
 import type { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { BaseUrlSchema, EnvironmentKindSchema, EnvironmentLabelSchema, ProfileNameSchema, TimeoutSecondsSchema } from '../../src-shared/profiles/schemas'
+import {
+  BaseUrlSchema,
+  EnvironmentKindSchema,
+  EnvironmentLabelSchema,
+  ProfileNameSchema,
+  TimeoutSecondsSchema,
+} from '../../src-shared/profiles/schemas'
 import { TeamActivityQuerySchema, type TeamActivityEntry, type TeamStatus } from '../../src-shared/team/schemas'
 import type { AppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
@@ -44,7 +50,12 @@ async function passwordOf(values: { password?: string | undefined }, io: CliIo):
 /** Runs `work` with the data folder's services (no sandbox), closed after (which publishes the outbox). */
 async function withServices<T>(dataDir: string | undefined, io: CliIo, work: (services: AppServices) => Promise<T>): Promise<T> {
   const { createAppServices } = await import('../app-services')
-  const services = await createAppServices({ dataDir: dataDir ?? defaultDataDir(io.env), transport: 'browser', client: 'cli', sandbox: false })
+  const services = await createAppServices({
+    dataDir: dataDir ?? defaultDataDir(io.env),
+    transport: 'browser',
+    client: 'cli',
+    sandbox: false,
+  })
   try {
     return await work(services)
   } finally {
@@ -70,8 +81,14 @@ async function answer<T>(io: CliIo, json: boolean, work: () => Promise<T>, say: 
 const at = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium' }) : 'never')
 
 function statusLines(status: TeamStatus): string[] {
-  if (!status.joined) return ['This data folder has not joined a team (one person’s mode). Join one with `embed-console team join --url …`.']
-  const storage = { keychain: 'encrypted with the system keychain', file: 'unencrypted in the owner-only database (no keychain here)', session: 'for this session only', none: 'not kept (the address or .pgpass gives it)' }[status.passwordStorage]
+  if (!status.joined)
+    return ['This data folder has not joined a team (one person’s mode). Join one with `embed-console team join --url …`.']
+  const storage = {
+    keychain: 'encrypted with the system keychain',
+    file: 'unencrypted in the owner-only database (no keychain here)',
+    session: 'for this session only',
+    none: 'not kept (the address or .pgpass gives it)',
+  }[status.passwordStorage]
   return [
     `Team database: ${status.url} as ${status.user}${status.admin ? ' (admin)' : ''}, joined ${at(status.joinedAt)}`,
     `Connected: ${status.connected ? 'yes' : 'no'}${status.schemaVersion !== null ? `, schema version ${status.schemaVersion} (this Embed Console: ${status.supportedVersion})` : ''}`,
@@ -87,16 +104,37 @@ const OUTCOME_WORDS: Record<TeamActivityEntry['outcome'], string> = { success: '
 
 function activityLine(entry: TeamActivityEntry): string {
   const settled = entry.settledOutcome ? ` (${entry.settledOutcome === 'rotated' ? 'rotated, confirmed later' : 'not rotated'})` : ''
-  return [at(entry.time), entry.actor, entry.operation, entry.groupId ?? '-', `${OUTCOME_WORDS[entry.outcome]}${settled}`, entry.profileName, entry.message ?? ''].join('\t').trimEnd()
+  return [
+    at(entry.time),
+    entry.actor,
+    entry.operation,
+    entry.groupId ?? '-',
+    `${OUTCOME_WORDS[entry.outcome]}${settled}`,
+    entry.profileName,
+    entry.message ?? '',
+  ]
+    .join('\t')
+    .trimEnd()
 }
 
 const migrate: Command = {
   name: 'team migrate',
-  usage: ['embed-console team migrate --url URL [--password -] [--json]', '', 'Admin: creates or upgrades the Embed Console schema in the team database (idempotent, version-checked).', PASSWORD_HELP].join('\n'),
-  examples: ['EMBED_CONSOLE_TEAM_PASSWORD=… embed-console team migrate --url "postgres://admin@db.example.com/embed_team?sslmode=verify-full"'],
+  usage: [
+    'embed-console team migrate --url URL [--password -] [--json]',
+    '',
+    'Admin: creates or upgrades the Embed Console schema in the team database (idempotent, version-checked).',
+    PASSWORD_HELP,
+  ].join('\n'),
+  examples: [
+    'EMBED_CONSOLE_TEAM_PASSWORD=… embed-console team migrate --url "postgres://admin@db.example.com/embed_team?sslmode=verify-full"',
+  ],
   exitCodes,
   async run(argv, io) {
-    const { values } = parseArgs({ args: argv, options: { url: { type: 'string' }, password: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true })
+    const { values } = parseArgs({
+      args: argv,
+      options: { url: { type: 'string' }, password: { type: 'string' }, json: { type: 'boolean', default: false } },
+      strict: true,
+    })
     if (!values.url) throw new UsageError('team migrate needs --url (the team database’s address, as an admin).')
     const password = await passwordOf(values, io)
     return answer(
@@ -133,7 +171,12 @@ const addOperator: Command = {
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { url: { type: 'string' }, password: { type: 'string' }, 'reset-password': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+      options: {
+        url: { type: 'string' },
+        password: { type: 'string' },
+        'reset-password': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
       allowPositionals: true,
       strict: true,
     })
@@ -151,7 +194,9 @@ const addOperator: Command = {
         const joinUrl = new URL(values.url!)
         joinUrl.username = encodeURIComponent(operator.name)
         joinUrl.password = ''
-        io.stderr(`${values['reset-password'] ? 'A new password for' : 'Created the operator'} ${operator.name}. Its password is below, shown this once: give it to them privately. They join with:`)
+        io.stderr(
+          `${values['reset-password'] ? 'A new password for' : 'Created the operator'} ${operator.name}. Its password is below, shown this once: give it to them privately. They join with:`,
+        )
         io.stderr(`  embed-console team join --url "${joinUrl.toString()}" --password -`)
         io.stdout(operator.password)
       },
@@ -177,7 +222,9 @@ const shareProfile: Command = {
     'name again updates it; --remove withdraws it (machines keep their copy).',
     PASSWORD_HELP,
   ].join('\n'),
-  examples: ['embed-console team share-profile Production --base-url https://api.example.com --environment customer --url "postgres://admin@db.example.com/embed_team?sslmode=verify-full"'],
+  examples: [
+    'embed-console team share-profile Production --base-url https://api.example.com --environment customer --url "postgres://admin@db.example.com/embed_team?sslmode=verify-full"',
+  ],
   exitCodes,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
@@ -195,7 +242,8 @@ const shareProfile: Command = {
       allowPositionals: true,
       strict: true,
     })
-    if (positionals.length !== 1) throw new UsageError('Name one profile: embed-console team share-profile NAME --base-url URL --url ADMIN_URL')
+    if (positionals.length !== 1)
+      throw new UsageError('Name one profile: embed-console team share-profile NAME --base-url URL --url ADMIN_URL')
     if (!values.url) throw new UsageError('team share-profile needs --url (the team database’s address, as an admin).')
     if (!values.remove && !values['base-url']) throw new UsageError('team share-profile needs --base-url (the API’s address), or --remove.')
     const profile = {
@@ -213,7 +261,12 @@ const shareProfile: Command = {
         const { shareProfile: share } = await import('../team/team-admin')
         return share(values.url!, password, profile, values.remove)
       },
-      (shared) => io.stdout(shared.removed ? `The shared profile “${shared.name}” is withdrawn: machines keep their copy.` : `“${shared.name}” is shared: every joined machine pulls it, and each operator enters their own API token in it.`),
+      (shared) =>
+        io.stdout(
+          shared.removed
+            ? `The shared profile “${shared.name}” is withdrawn: machines keep their copy.`
+            : `“${shared.name}” is shared: every joined machine pulls it, and each operator enters their own API token in it.`,
+        ),
     )
   },
 }
@@ -228,10 +281,21 @@ const join: Command = {
     'address is kept without it. Off this computer the address must say ?sslmode=verify-full.',
     PASSWORD_HELP,
   ].join('\n'),
-  examples: ['printf %s "$TEAM_PASSWORD" | embed-console team join --url "postgres://ops-2@db.example.com/embed_team?sslmode=verify-full" --password -'],
+  examples: [
+    'printf %s "$TEAM_PASSWORD" | embed-console team join --url "postgres://ops-2@db.example.com/embed_team?sslmode=verify-full" --password -',
+  ],
   exitCodes,
   async run(argv, io) {
-    const { values } = parseArgs({ args: argv, options: { url: { type: 'string' }, password: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true })
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        url: { type: 'string' },
+        password: { type: 'string' },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+    })
     if (!values.url) throw new UsageError('team join needs --url (the address an admin gave you).')
     const password = await passwordOf(values, io)
     return withServices(values['data-dir'], io, (services) =>
@@ -260,25 +324,51 @@ const leave: Command = {
   examples: ['embed-console team leave'],
   exitCodes,
   async run(argv, io) {
-    const { values } = parseArgs({ args: argv, options: { 'discard-unpublished': { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true })
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        'discard-unpublished': { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+    })
     return withServices(values['data-dir'], io, (services) =>
-      answer(io, values.json, () => services.team.leave(values['discard-unpublished']), () => io.stdout('This data folder has left the team: one person’s mode again.')),
+      answer(
+        io,
+        values.json,
+        () => services.team.leave(values['discard-unpublished']),
+        () => io.stdout('This data folder has left the team: one person’s mode again.'),
+      ),
     )
   },
 }
 
 const status: Command = {
   name: 'team status',
-  usage: ['embed-console team status [--data-dir DIR] [--json]', '', 'Whether this data folder has joined a team: connected, schema version, outbox backlog, last pull.'].join('\n'),
+  usage: [
+    'embed-console team status [--data-dir DIR] [--json]',
+    '',
+    'Whether this data folder has joined a team: connected, schema version, outbox backlog, last pull.',
+  ].join('\n'),
   examples: ['embed-console team status --json'],
   exitCodes: [
     [0, 'the status was read (connected or not: see "connected")'],
     [2, 'bad usage'],
   ],
   async run(argv, io) {
-    const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true })
+    const { values } = parseArgs({
+      args: argv,
+      options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+      strict: true,
+    })
     return withServices(values['data-dir'], io, (services) =>
-      answer(io, values.json, () => services.team.status(), (value) => statusLines(value).forEach((line) => io.stdout(line))),
+      answer(
+        io,
+        values.json,
+        () => services.team.status(),
+        (value) => statusLines(value).forEach((line) => io.stdout(line)),
+      ),
     )
   },
 }
@@ -316,7 +406,8 @@ const activity: Command = {
       ...(values.limit ? { limit: Number(values.limit) } : {}),
       ...(values.cursor ? { cursor: Number(values.cursor) } : {}),
     })
-    if (!query.success) throw new UsageError(`${query.error.issues[0]?.path.join('.') ?? 'option'}: ${query.error.issues[0]?.message ?? 'not valid'}`)
+    if (!query.success)
+      throw new UsageError(`${query.error.issues[0]?.path.join('.') ?? 'option'}: ${query.error.issues[0]?.message ?? 'not valid'}`)
     return withServices(values['data-dir'], io, (services) =>
       answer(
         io,

@@ -67,14 +67,29 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const docsFor = values['no-files']
     ? null
     : (root: string) => {
-        if (!folders.has(root)) folders.set(root, docsFolder().then(({ indexDocsFolder }) => indexDocsFolder(root, null)).then(docsLookup))
+        if (!folders.has(root))
+          folders.set(
+            root,
+            docsFolder()
+              .then(({ indexDocsFolder }) => indexDocsFolder(root, null))
+              .then(docsLookup),
+          )
         return folders.get(root)!
       }
 
-  const reports = await Promise.all(files.map((file) => validateFile(file, rules.data, values.root === undefined ? null : resolve(values.root), docsFor, values.json)))
+  const reports = await Promise.all(
+    files.map((file) => validateFile(file, rules.data, values.root === undefined ? null : resolve(values.root), docsFor, values.json)),
+  )
   if (values.json) {
     // `info` appears only where there is some, so a file without Mintlify settings reads as before.
-    const entries = reports.map(({ file, format, valid, errors, warnings, info }) => ({ file, ...(format ? { format } : {}), valid, errors, warnings, ...(info.length ? { info } : {}) }))
+    const entries = reports.map(({ file, format, valid, errors, warnings, info }) => ({
+      file,
+      ...(format ? { format } : {}),
+      valid,
+      errors,
+      warnings,
+      ...(info.length ? { info } : {}),
+    }))
     io.stdout(JSON.stringify(entries, null, 2))
   } else {
     for (const report of reports) printReport(report, io)
@@ -84,7 +99,13 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   return reports.every((report) => report.valid) ? 0 : 1
 }
 
-async function validateFile(file: string, rules: RuleSet, rootOption: string | null, docsFor: ((root: string) => Promise<DocsLookup>) | null, withLines: boolean): Promise<FileReport> {
+async function validateFile(
+  file: string,
+  rules: RuleSet,
+  rootOption: string | null,
+  docsFor: ((root: string) => Promise<DocsLookup>) | null,
+  withLines: boolean,
+): Promise<FileReport> {
   let text: string
   try {
     // Regular files only, read up to the cap: a pipe or /dev/zero named by mistake cannot hang CI.
@@ -113,7 +134,11 @@ async function validateFile(file: string, rules: RuleSet, rootOption: string | n
   }
   if (!docsFor) return report
   const docs = await docsFor(root).catch(() => null)
-  if (!docs) return { ...report, warnings: [...report.warnings, { path: '$', message: 'the docs folder could not be read, so its pages and files were not checked' }] }
+  if (!docs)
+    return {
+      ...report,
+      warnings: [...report.warnings, { path: '$', message: 'the docs folder could not be read, so its pages and files were not checked' }],
+    }
   const resolved = format === 'docs' ? resolveRefs(read.value, refs).value : read.value
   const [{ checkImageFile, checkOpenApiFile }, { checkPages }] = await Promise.all([docsFolder(), pageChecks()])
   const [openapi, images, pages] = await Promise.all([
@@ -195,7 +220,8 @@ function printReport({ file, unreadable, errors, warnings }: FileReport, io: Cli
     return
   }
   // A problem in another file (a page, a $ref file) leads with that file and its line, as compilers print them.
-  const where = (problem: CliProblem) => (problem.file ? `${problem.file}:${problem.line ?? 1}: ${problem.path === '$' ? '' : `${problem.path}: `}` : `${file}: ${problem.path}: `)
+  const where = (problem: CliProblem) =>
+    problem.file ? `${problem.file}:${problem.line ?? 1}: ${problem.path === '$' ? '' : `${problem.path}: `}` : `${file}: ${problem.path}: `
   for (const problem of errors) io.stdout(`${where(problem)}${problem.message}`)
   for (const problem of warnings) io.stdout(`${where(problem)}warning: ${problem.message}`)
 }
@@ -216,7 +242,12 @@ function summary(reports: FileReport[]): string {
 export const validateCommand: Command = {
   name: 'validate',
   usage: 'embed-console validate [--rules spec|mintlify] [--root DIR | --no-files] [--json] FILE...',
-  examples: ['embed-console validate docs/docs.json', 'embed-console validate docs/site.json', 'embed-console validate --rules mintlify --root docs docs/site.json', 'embed-console validate --json docs/*/site.json'],
+  examples: [
+    'embed-console validate docs/docs.json',
+    'embed-console validate docs/site.json',
+    'embed-console validate --rules mintlify --root docs docs/site.json',
+    'embed-console validate --json docs/*/site.json',
+  ],
   exitCodes: [
     [0, 'every file is valid (warnings allowed)'],
     [1, 'a file is invalid'],

@@ -37,7 +37,11 @@ async function openInBrowser(url: string, dataDir: string): Promise<string> {
   )
   const target = pathToFileURL(page).href
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [target]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', target]] : ['xdg-open', [target]]
+    process.platform === 'darwin'
+      ? ['open', [target]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', target]]
+        : ['xdg-open', [target]]
   const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: true })
   child.on('error', () => {})
   child.unref()

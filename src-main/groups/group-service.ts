@@ -197,7 +197,13 @@ export function createGroupService(deps: GroupServiceDeps) {
         let teamClaim: { release(): Promise<void> } | undefined
         if (team) {
           rotations.assertNoneUnsettled(profileId, rotation.groupId, rotation.sentToken)
-          teamClaim = await team.claimRotation({ id: base.id, profileId, ...rotation, timeoutMs, ...(options.run ? { run: options.run } : {}) })
+          teamClaim = await team.claimRotation({
+            id: base.id,
+            profileId,
+            ...rotation,
+            timeoutMs,
+            ...(options.run ? { run: options.run } : {}),
+          })
         }
         // On the disk before the request leaves: a crash from here on can never send it again.
         try {
@@ -226,7 +232,9 @@ export function createGroupService(deps: GroupServiceDeps) {
       }
     } catch (error) {
       const failure =
-        error instanceof AppErrorException ? error : new AppErrorException('internal', `The call failed unexpectedly: ${(error as Error).message}`)
+        error instanceof AppErrorException
+          ? error
+          : new AppErrorException('internal', `The call failed unexpectedly: ${(error as Error).message}`)
       const status = (failure.details as { status?: unknown } | undefined)?.status
       const entry: ActivityEntry = {
         ...base,
@@ -236,20 +244,26 @@ export function createGroupService(deps: GroupServiceDeps) {
         durationMs: performance.now() - started,
         ...(typeof status === 'number' ? { httpStatus: status } : {}),
       }
-      const details = journaled && failure.code === 'outcome_unknown' ? { ...(failure.details as object | undefined), activityId: base.id } : failure.details
+      const details =
+        journaled && failure.code === 'outcome_unknown'
+          ? { ...(failure.details as object | undefined), activityId: base.id }
+          : failure.details
       const redacted = new AppErrorException(failure.code, scrub(failure.message), scrub(details))
       // Refused before anything was journaled or sent (another rotation unsettled, a lost lease):
       // nothing happened, so nothing is logged as if it had.
       if (rotation && !journaled) throw redacted
-      db.transaction(() => {
-        activity.append(entry, { request: kept(request), response: kept(failure.details) })
-        deps.team?.()?.recorded({ entry })
-        if (journaled) {
-          if (failure.code === 'outcome_unknown') rotations.lost(base.id)
-          else rotations.answered(base.id)
-        }
-        options.settle?.({ ok: false, error: redacted })
-      }, { grouped: options.grouped === true && !rotation })
+      db.transaction(
+        () => {
+          activity.append(entry, { request: kept(request), response: kept(failure.details) })
+          deps.team?.()?.recorded({ entry })
+          if (journaled) {
+            if (failure.code === 'outcome_unknown') rotations.lost(base.id)
+            else rotations.answered(base.id)
+          }
+          options.settle?.({ ok: false, error: redacted })
+        },
+        { grouped: options.grouped === true && !rotation },
+      )
       throw redacted
     }
   }
@@ -283,7 +297,9 @@ export function createGroupService(deps: GroupServiceDeps) {
     const profileId = profile.id
     const answeredId = answered.value.user_group.provided_id
     const knownBefore = known.groupId === answeredId ? known.tokens : knownGroupToken(profileId, answeredId)
-    const groupSecrets = [...knownBefore, answered.value.user_group.token].filter((secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH)
+    const groupSecrets = [...knownBefore, answered.value.user_group.token].filter(
+      (secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH,
+    )
     // One redactor for what is kept of the call: the answer, the exchange and what the operator
     // sent (mapping, properties), which may hold the API token too.
     const scrub = createRedactor([apiToken, ...groupSecrets])
@@ -303,28 +319,31 @@ export function createGroupService(deps: GroupServiceDeps) {
     const mismatchWarnings = mismatch ? [environmentMismatchWarning(profile.name, mismatch)] : []
     try {
       // A rotated token is never stored without its catalog row, nor the reverse.
-      return db.transaction(() => {
-        // A group fetched again answers the token kept already: kept where it should be, it is not written again.
-        const tokenKey = groupTokenKey(profileId, group.provided_id)
-        const storage = groupTokenStorage(profileId)
-        if (!knownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage) vault.set(tokenKey, group.token, storage)
-        const recorded = catalog.record({ profileId, group, sent: scrub(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
-        if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
-        const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
-        const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
-        const name = group.name ?? entry.groupName
-        const logged = { ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }
-        activity.append(logged, scrub(exchange))
-        deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrub(sent), settled })
-        if (rotated) rotations.answered(entry.id)
-        const done: GroupCallResult = {
-          ...answer,
-          warnings,
-          ...(settled.length ? { settledRotations: settled.map(({ id, outcome, at }) => ({ activityId: id, outcome, at })) } : {}),
-        }
-        options.settle?.({ ok: true, result: done })
-        return done
-      }, { grouped: options.grouped === true && !rotated })
+      return db.transaction(
+        () => {
+          // A group fetched again answers the token kept already: kept where it should be, it is not written again.
+          const tokenKey = groupTokenKey(profileId, group.provided_id)
+          const storage = groupTokenStorage(profileId)
+          if (!knownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage) vault.set(tokenKey, group.token, storage)
+          const recorded = catalog.record({ profileId, group, sent: scrub(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+          if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
+          const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
+          const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
+          const name = group.name ?? entry.groupName
+          const logged = { ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }
+          activity.append(logged, scrub(exchange))
+          deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrub(sent), settled })
+          if (rotated) rotations.answered(entry.id)
+          const done: GroupCallResult = {
+            ...answer,
+            warnings,
+            ...(settled.length ? { settledRotations: settled.map(({ id, outcome, at }) => ({ activityId: id, outcome, at })) } : {}),
+          }
+          options.settle?.({ ok: true, result: done })
+          return done
+        },
+        { grouped: options.grouped === true && !rotated },
+      )
     } catch (error) {
       if (!rotated) throw error
       rotations.unrecorded(entry.id)
@@ -368,7 +387,15 @@ export function createGroupService(deps: GroupServiceDeps) {
       const profile = profileOrActive(profileId)
       const id = profile.id
       const previous = catalog.get(id, request.user_group_id)
-      const called = await call('getOrCreate', profile, request.user_group_id, knownGroupToken(id, request.user_group_id), options, request, (client) => client.getOrCreate(request))
+      const called = await call(
+        'getOrCreate',
+        profile,
+        request.user_group_id,
+        knownGroupToken(id, request.user_group_id),
+        options,
+        request,
+        (client) => client.getOrCreate(request),
+      )
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
@@ -380,7 +407,15 @@ export function createGroupService(deps: GroupServiceDeps) {
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const profile = profileOrActive(profileId)
-      const called = await call('update', profile, request.user_group_id, knownGroupToken(profile.id, request.user_group_id), options, request, (client) => client.update(request))
+      const called = await call(
+        'update',
+        profile,
+        request.user_group_id,
+        knownGroupToken(profile.id, request.user_group_id),
+        options,
+        request,
+        (client) => client.update(request),
+      )
       return remember(called, request, false, options)
     },
 
@@ -390,14 +425,26 @@ export function createGroupService(deps: GroupServiceDeps) {
       const id = profile.id
       const currentToken = source.kind === 'token' ? source.currentToken : vault.get(groupTokenKey(id, source.groupId))
       if (!currentToken) {
-        throw new AppErrorException('refused', `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`)
+        throw new AppErrorException(
+          'refused',
+          `No token is kept for group “${source.kind === 'catalog' ? source.groupId : ''}”. Paste its current token instead.`,
+        )
       }
       const groupId = source.kind === 'catalog' ? source.groupId : undefined
       const request = { current_token: currentToken }
-      const called = await call('rotateToken', profile, groupId, [currentToken], options, request, (client) => client.rotateToken(request), {
-        groupId: groupId ?? null,
-        sentToken: currentToken,
-      })
+      const called = await call(
+        'rotateToken',
+        profile,
+        groupId,
+        [currentToken],
+        options,
+        request,
+        (client) => client.rotateToken(request),
+        {
+          groupId: groupId ?? null,
+          sentToken: currentToken,
+        },
+      )
       return remember(called, undefined, true, options)
     },
 
@@ -408,9 +455,16 @@ export function createGroupService(deps: GroupServiceDeps) {
      */
     async checkRotation(activityId: string): Promise<RotationCheck> {
       const entry = activity.get(activityId)
-      if (!entry || entry.operation !== 'rotateToken') throw new AppErrorException('not_found', 'There is no rotation with this id in the activity log.')
-      if (entry.settledOutcome && entry.settledAt) return { outcome: entry.settledOutcome, checkedAt: entry.settledAt, tokenLast4: catalog.get(entry.profileId, entry.groupId ?? '')?.tokenLast4 ?? null }
-      if (entry.outcome !== 'unknown') throw new AppErrorException('refused', 'The outcome of this rotation is known already: nothing to check.')
+      if (!entry || entry.operation !== 'rotateToken')
+        throw new AppErrorException('not_found', 'There is no rotation with this id in the activity log.')
+      if (entry.settledOutcome && entry.settledAt)
+        return {
+          outcome: entry.settledOutcome,
+          checkedAt: entry.settledAt,
+          tokenLast4: catalog.get(entry.profileId, entry.groupId ?? '')?.tokenLast4 ?? null,
+        }
+      if (entry.outcome !== 'unknown')
+        throw new AppErrorException('refused', 'The outcome of this rotation is known already: nothing to check.')
       if (!entry.groupId) {
         throw new AppErrorException(
           'refused',
@@ -418,11 +472,18 @@ export function createGroupService(deps: GroupServiceDeps) {
         )
       }
       if (!rotations.unsettled(entry.profileId, entry.groupId).some((earlier) => earlier.id === activityId)) {
-        throw new AppErrorException('refused', 'This rotation was recorded before Embed Console kept what each rotation sent, so it cannot be checked: fetch the group to see its current token.')
+        throw new AppErrorException(
+          'refused',
+          'This rotation was recorded before Embed Console kept what each rotation sent, so it cannot be checked: fetch the group to see its current token.',
+        )
       }
       const fetched = await service.getOrCreate(entry.profileId, { user_group_id: entry.groupId })
       const settled = fetched.settledRotations?.find((item) => item.activityId === activityId)
-      if (!settled) throw new AppErrorException('refused', `The group “${entry.groupId}” did not exist any more: get-or-create made a new one, which says nothing of the rotation.`)
+      if (!settled)
+        throw new AppErrorException(
+          'refused',
+          `The group “${entry.groupId}” did not exist any more: get-or-create made a new one, which says nothing of the rotation.`,
+        )
       return { outcome: settled.outcome, checkedAt: settled.at, tokenLast4: visibleTail(fetched.group.token) ?? null }
     },
 
@@ -446,12 +507,21 @@ export function createGroupService(deps: GroupServiceDeps) {
     async testConnection(profileId: string): Promise<ConnectionTest> {
       const started = performance.now()
       try {
-        const { result: check, entry, exchange } = await call('testConnection', profiles.get(profileId), undefined, [], {}, undefined, async (client) => {
+        const {
+          result: check,
+          entry,
+          exchange,
+        } = await call('testConnection', profiles.get(profileId), undefined, [], {}, undefined, async (client) => {
           const { status, durationMs } = await checkConnection(client)
           return { value: null, raw: null, status, durationMs }
         })
         activity.append(entry, exchange)
-        return { outcome: 'ok', message: 'Connected: the API answered and accepted the token.', httpStatus: check.status, durationMs: check.durationMs }
+        return {
+          outcome: 'ok',
+          message: 'Connected: the API answered and accepted the token.',
+          httpStatus: check.status,
+          durationMs: check.durationMs,
+        }
       } catch (error) {
         const failure = error as AppErrorException
         const status = (failure.details as { status?: number } | undefined)?.status

@@ -67,7 +67,8 @@ export const settledMessage = (outcome: RotationSettlement, at: string) =>
     ? `The rotation happened (confirmed at ${clock(at)}): the server's new token is kept.`
     : `The rotation did not happen (checked at ${clock(at)}): the old token still works.`
 
-const runOf = (record: IntentRecord) => (record.run_id !== null && record.run_seq !== null ? { runId: record.run_id, seq: record.run_seq } : null)
+const runOf = (record: IntentRecord) =>
+  record.run_id !== null && record.run_seq !== null ? { runId: record.run_id, seq: record.run_seq } : null
 
 export class RotationJournal {
   private listener: RotationListener | null = null
@@ -106,12 +107,18 @@ export class RotationJournal {
   assertNoneUnsettled(profileId: string, groupId: string | null, sentToken: string): void {
     const earlier = this.db.get<IntentRecord>(
       'SELECT * FROM rotations WHERE sent_token_sha256 = ? OR (profile_id = ? AND group_id = ?) ORDER BY started_at LIMIT 1',
-      tokenFingerprint(sentToken), profileId, groupId,
+      tokenFingerprint(sentToken),
+      profileId,
+      groupId,
     )
     if (!earlier) return
     const group = groupId ? `“${groupId}”` : 'this group'
     if (this.mayStillAnswer(earlier)) {
-      throw new AppErrorException('conflict', `The token of ${group} is being rotated right now (since ${clock(earlier.started_at)}): wait for that answer.`, { activityId: earlier.id })
+      throw new AppErrorException(
+        'conflict',
+        `The token of ${group} is being rotated right now (since ${clock(earlier.started_at)}): wait for that answer.`,
+        { activityId: earlier.id },
+      )
     }
     throw new AppErrorException(
       'conflict',
@@ -126,8 +133,15 @@ export class RotationJournal {
     this.db.run(
       `INSERT INTO rotations (id, profile_id, group_id, sent_token_sha256, run_id, run_seq, state, holder, started_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, 'sending', ?, ?, ?)`,
-      intent.id, intent.profileId, intent.groupId, tokenFingerprint(intent.sentToken), intent.run?.runId ?? null, intent.run?.seq ?? null,
-      this.holder, started.toISOString(), started.getTime() + intent.timeoutMs + GRACE_MS,
+      intent.id,
+      intent.profileId,
+      intent.groupId,
+      tokenFingerprint(intent.sentToken),
+      intent.run?.runId ?? null,
+      intent.run?.seq ?? null,
+      this.holder,
+      started.toISOString(),
+      started.getTime() + intent.timeoutMs + GRACE_MS,
     )
     // Only once it is on the disk: a transaction rolled back sends nothing.
     this.db.afterCommit(() => this.inFlight.add(intent.id))
@@ -160,7 +174,9 @@ export class RotationJournal {
    * (and their run's row), so the operator sees them and can settle them.
    */
   sweep(): number {
-    const stale = this.db.all<IntentRecord>("SELECT * FROM rotations WHERE state = 'sending'").filter((record) => !this.mayStillAnswer(record))
+    const stale = this.db
+      .all<IntentRecord>("SELECT * FROM rotations WHERE state = 'sending'")
+      .filter((record) => !this.mayStillAnswer(record))
     for (const record of stale) this.db.transaction(() => this.presumeUnknown(record))
     return stale.length
   }

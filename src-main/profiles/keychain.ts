@@ -2,8 +2,7 @@ import type { VaultStatus } from '../../src-shared/profiles/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { SafeStorageLike } from '../ports'
 
-const CHOOSE_ANOTHER_PLACE =
-  'Choose: keep the token for this session only, or store it in an owner-only file, unencrypted.'
+const CHOOSE_ANOTHER_PLACE = 'Choose: keep the token for this session only, or store it in an owner-only file, unencrypted.'
 
 /** Electron's name for the Linux fallback that encrypts with a key built into Chromium. */
 const HARD_CODED_KEY_BACKEND = 'basic_text'
@@ -32,7 +31,11 @@ export function createKeychain(safeStorage: SafeStorageLike | undefined, platfor
   const status = (): VaultStatus => {
     const backend = backendName()
     if (!safeStorage || !safeStorage.isEncryptionAvailable()) {
-      return { encryptionAvailable: false, backend, message: `No system keychain is available here, so tokens cannot be encrypted at rest. ${CHOOSE_ANOTHER_PLACE}` }
+      return {
+        encryptionAvailable: false,
+        backend,
+        message: `No system keychain is available here, so tokens cannot be encrypted at rest. ${CHOOSE_ANOTHER_PLACE}`,
+      }
     }
     if (backend === HARD_CODED_KEY_BACKEND) {
       return {
@@ -61,7 +64,10 @@ export function createKeychain(safeStorage: SafeStorageLike | undefined, platfor
       try {
         return safeStorage.decryptString(Buffer.from(ciphertext, 'base64'))
       } catch {
-        throw new AppErrorException('refused', 'The stored token could not be decrypted: the system keychain may have changed. Enter the token again.')
+        throw new AppErrorException(
+          'refused',
+          'The stored token could not be decrypted: the system keychain may have changed. Enter the token again.',
+        )
       }
     },
   }

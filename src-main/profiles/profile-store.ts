@@ -132,12 +132,13 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       updatedAt: row.updated_at,
     })
     if (parsed.success) return parsed.data
-    unreadable.add(`A saved profile (id ${row.id.slice(0, 64)}) could not be read and is left out: ${parsed.error.issues[0]?.message ?? 'unexpected content'}.`)
+    unreadable.add(
+      `A saved profile (id ${row.id.slice(0, 64)}) could not be read and is left out: ${parsed.error.issues[0]?.message ?? 'unexpected content'}.`,
+    )
     return null
   }
 
-  const saved = (): Profile[] =>
-    db.all<ProfileRow>('SELECT * FROM profiles ORDER BY rowid').flatMap((row) => fromRow(row) ?? [])
+  const saved = (): Profile[] => db.all<ProfileRow>('SELECT * FROM profiles ORDER BY rowid').flatMap((row) => fromRow(row) ?? [])
 
   const savedOne = (id: string): Profile | null => {
     const row = db.get<ProfileRow>('SELECT * FROM profiles WHERE id = ?', id)
@@ -175,21 +176,33 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
   /** Writes a profile's row; the UNIQUE name index settles a race with another process. */
   function writeProfile(profile: Profile, mode: 'insert' | 'update') {
     const values = [
-      profile.name, profile.name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.environmentKind,
-      profile.proxyMode, profile.proxyUrl, profile.proxyUsername, profile.caBundlePath, profile.updatedAt,
+      profile.name,
+      profile.name.toLowerCase(),
+      profile.baseUrl,
+      profile.timeoutSeconds,
+      profile.environmentLabel,
+      profile.environmentKind,
+      profile.proxyMode,
+      profile.proxyUrl,
+      profile.proxyUsername,
+      profile.caBundlePath,
+      profile.updatedAt,
     ] as const
     try {
       if (mode === 'insert') {
         db.run(
           `INSERT INTO profiles (name, name_key, base_url, timeout_seconds, environment_label, environment_kind, proxy_mode, proxy_url, proxy_username, ca_bundle_path, updated_at, id, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ...values, profile.id, profile.createdAt,
+          ...values,
+          profile.id,
+          profile.createdAt,
         )
       } else {
         db.run(
           `UPDATE profiles SET name = ?, name_key = ?, base_url = ?, timeout_seconds = ?, environment_label = ?, environment_kind = ?,
              proxy_mode = ?, proxy_url = ?, proxy_username = ?, ca_bundle_path = ?, updated_at = ? WHERE id = ?`,
-          ...values, profile.id,
+          ...values,
+          profile.id,
         )
       }
     } catch (error) {
@@ -235,14 +248,24 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
     if (profile.proxyMode !== 'custom') return { proxy: { mode: profile.proxyMode }, ...caBundle }
     const password = vault.get(profileProxyPasswordKey(profile.id))
     return {
-      proxy: { mode: 'custom', url: profile.proxyUrl, ...(profile.proxyUsername ? { username: profile.proxyUsername } : {}), ...(password !== null ? { password } : {}) },
+      proxy: {
+        mode: 'custom',
+        url: profile.proxyUrl,
+        ...(profile.proxyUsername ? { username: profile.proxyUsername } : {}),
+        ...(password !== null ? { password } : {}),
+      },
       ...caBundle,
     }
   }
 
   function connectionOf(id: string) {
     const profile = get(id)
-    return { baseUrl: profile.baseUrl, apiToken: vault.get(profileTokenKey(id)), timeoutMs: profile.timeoutSeconds * 1000, network: networkOf(profile) }
+    return {
+      baseUrl: profile.baseUrl,
+      apiToken: vault.get(profileTokenKey(id)),
+      timeoutMs: profile.timeoutSeconds * 1000,
+      network: networkOf(profile),
+    }
   }
 
   const activeSetting = () => db.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', ACTIVE_PROFILE_SETTING)?.value ?? null
@@ -260,7 +283,11 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
 
     async setActive(id) {
       get(id)
-      db.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', ACTIVE_PROFILE_SETTING, id)
+      db.run(
+        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        ACTIVE_PROFILE_SETTING,
+        id,
+      )
       return id
     },
 
@@ -268,8 +295,31 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       return db.transaction(() => {
         assertNameFree(draft.name)
         const at = now().toISOString()
-        const { name, baseUrl, timeoutSeconds, environmentLabel, environmentKind = 'unspecified', proxyMode = 'environment', proxyUrl = '', proxyUsername = '', caBundlePath = '' } = draft
-        const profile: Profile = { id: newId(), name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, proxyMode, proxyUrl, proxyUsername, caBundlePath, createdAt: at, updatedAt: at }
+        const {
+          name,
+          baseUrl,
+          timeoutSeconds,
+          environmentLabel,
+          environmentKind = 'unspecified',
+          proxyMode = 'environment',
+          proxyUrl = '',
+          proxyUsername = '',
+          caBundlePath = '',
+        } = draft
+        const profile: Profile = {
+          id: newId(),
+          name,
+          baseUrl,
+          timeoutSeconds,
+          environmentLabel,
+          environmentKind,
+          proxyMode,
+          proxyUrl,
+          proxyUsername,
+          caBundlePath,
+          createdAt: at,
+          updatedAt: at,
+        }
         checkProxy(profile)
         checkCaBundle(caBundlePath)
         writeProfile(profile, 'insert')
@@ -279,7 +329,11 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
         }
         // The proxy password is kept where the API token is.
         if (draft.proxyPassword !== undefined) {
-          vault.set(profileProxyPasswordKey(profile.id), draft.proxyPassword, placeForToken(draft.tokenStorage, vault.describe(profileTokenKey(profile.id))))
+          vault.set(
+            profileProxyPasswordKey(profile.id),
+            draft.proxyPassword,
+            placeForToken(draft.tokenStorage, vault.describe(profileTokenKey(profile.id))),
+          )
         }
         return profile
       })
@@ -318,9 +372,11 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
         }
         if (changes.clearToken) vault.delete(key)
         else if (changes.apiToken !== undefined) vault.set(key, changes.apiToken, placeForToken(changes.tokenStorage, tokenBefore))
-        else if (changes.tokenStorage !== undefined && !movesServer && (tokenBefore.set || changes.proxyPassword === undefined)) moveToken(current, changes.tokenStorage)
+        else if (changes.tokenStorage !== undefined && !movesServer && (tokenBefore.set || changes.proxyPassword === undefined))
+          moveToken(current, changes.tokenStorage)
         if (changes.clearProxyPassword) vault.delete(passwordKey)
-        else if (changes.proxyPassword !== undefined) vault.set(passwordKey, changes.proxyPassword, placeForToken(changes.tokenStorage, vault.describe(key)))
+        else if (changes.proxyPassword !== undefined)
+          vault.set(passwordKey, changes.proxyPassword, placeForToken(changes.tokenStorage, vault.describe(key)))
 
         writeProfile(updated, 'update')
         return updated
@@ -428,7 +484,14 @@ export function insertImportedProfile(db: Database, profile: Profile): boolean {
   const name = uniqueName(profile.name, taken)
   db.run(
     `INSERT INTO profiles (id, name, name_key, base_url, timeout_seconds, environment_label, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    profile.id, name, name.toLowerCase(), profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.createdAt, profile.updatedAt,
+    profile.id,
+    name,
+    name.toLowerCase(),
+    profile.baseUrl,
+    profile.timeoutSeconds,
+    profile.environmentLabel,
+    profile.createdAt,
+    profile.updatedAt,
   )
   return true
 }

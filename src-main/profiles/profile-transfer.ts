@@ -15,7 +15,14 @@ export function buildProfilesExport(profiles: readonly Profile[], now: Date): Pr
     version: 1,
     exportedAt: now.toISOString(),
     profiles: profiles.map(({ name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, proxyMode, proxyUrl, caBundlePath }) => ({
-      name, baseUrl, timeoutSeconds, environmentLabel, environmentKind, proxyMode, proxyUrl, caBundlePath,
+      name,
+      baseUrl,
+      timeoutSeconds,
+      environmentLabel,
+      environmentKind,
+      proxyMode,
+      proxyUrl,
+      caBundlePath,
     })),
   }
 }
@@ -30,7 +37,10 @@ export function parseProfilesExport(text: string): ExportedProfile[] {
   }
   const parsed = ProfilesExportSchema.safeParse(json)
   if (!parsed.success) {
-    throw new AppErrorException('invalid_input', `This file is not a profile export Embed Console can read:\n${z.prettifyError(parsed.error)}`)
+    throw new AppErrorException(
+      'invalid_input',
+      `This file is not a profile export Embed Console can read:\n${z.prettifyError(parsed.error)}`,
+    )
   }
   return parsed.data.profiles
 }

@@ -12,7 +12,8 @@ export const profileProxyPasswordKey = (profileId: string) => `profile:${profile
 export const groupTokenKey = (profileId: string, groupId: string) => `group:${profileId}:${groupId}:token`
 
 /** The same key as an SQL expression over two columns, for queries that join the secrets table. */
-export const groupTokenKeySql = (profileColumn: string, groupColumn: string) => `'group:' || ${profileColumn} || ':' || ${groupColumn} || ':token'`
+export const groupTokenKeySql = (profileColumn: string, groupColumn: string) =>
+  `'group:' || ${profileColumn} || ':' || ${groupColumn} || ':token'`
 
 /** The group id a key of groupTokenKey names for this profile, or undefined for any other key. */
 export function groupIdOfTokenKey(profileId: string, key: string): string | undefined {

@@ -66,7 +66,8 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
   // Session secrets live in this process only; the database never sees them.
   const session = new Map<string, SessionSecret>()
 
-  const row = (key: string) => db.get<SecretRow>('SELECT storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE key = ?', key)
+  const row = (key: string) =>
+    db.get<SecretRow>('SELECT storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE key = ?', key)
 
   function writeRow(key: string, secret: string, storage: 'keychain' | 'file') {
     const updatedAt = now().toISOString()
@@ -77,18 +78,28 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
         `INSERT INTO secrets (key, storage, ciphertext, backend, secret, last4, updated_at) VALUES (?, 'keychain', ?, ?, NULL, ?, ?)
          ON CONFLICT (key) DO UPDATE SET storage = excluded.storage, ciphertext = excluded.ciphertext, backend = excluded.backend,
            secret = NULL, last4 = excluded.last4, updated_at = excluded.updated_at`,
-        key, ciphertext, backend, last4, updatedAt,
+        key,
+        ciphertext,
+        backend,
+        last4,
+        updatedAt,
       )
       return
     }
     if (keychain.status().encryptionAvailable) {
-      throw new AppErrorException('refused', 'The system keychain is available here, so tokens are encrypted with it: keeping one unencrypted is only offered where no keychain exists.')
+      throw new AppErrorException(
+        'refused',
+        'The system keychain is available here, so tokens are encrypted with it: keeping one unencrypted is only offered where no keychain exists.',
+      )
     }
     db.run(
       `INSERT INTO secrets (key, storage, ciphertext, backend, secret, last4, updated_at) VALUES (?, 'file', NULL, NULL, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET storage = 'file', ciphertext = NULL, backend = NULL, secret = excluded.secret,
          last4 = excluded.last4, updated_at = excluded.updated_at`,
-      key, secret, last4, updatedAt,
+      key,
+      secret,
+      last4,
+      updatedAt,
     )
   }
 
@@ -158,7 +169,9 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
              SELECT ?, storage, ciphertext, backend, secret, last4, ? FROM secrets WHERE key = ?
            ON CONFLICT (key) DO UPDATE SET storage = excluded.storage, ciphertext = excluded.ciphertext, backend = excluded.backend,
              secret = excluded.secret, last4 = excluded.last4, updated_at = excluded.updated_at`,
-          toKey, now().toISOString(), fromKey,
+          toKey,
+          now().toISOString(),
+          fromKey,
         )
         // Nothing to copy: the destination is emptied rather than left holding an older secret.
         if (copied.changes === 0) db.run('DELETE FROM secrets WHERE key = ?', toKey)

@@ -14,7 +14,8 @@ export class Refusal {
   ) {}
 }
 
-const tooLarge = () => new Refusal(413, `The request body is larger than ${SANDBOX_MAX_BODY_BYTES / 1024 / 1024} MB.`, { Connection: 'close' })
+const tooLarge = () =>
+  new Refusal(413, `The request body is larger than ${SANDBOX_MAX_BODY_BYTES / 1024 / 1024} MB.`, { Connection: 'close' })
 
 /**
  * Reads the body up to the limit. Past it (or when Content-Length announces more) the sandbox

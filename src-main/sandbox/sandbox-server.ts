@@ -79,7 +79,10 @@ const sameSecret = (given: string, expected: string): boolean => {
 }
 
 function checkGivenTokens(customerToken: string | undefined, testingToken: string | undefined): void {
-  for (const [name, token] of [['Customer', customerToken], ['Testing', testingToken]] as const) {
+  for (const [name, token] of [
+    ['Customer', customerToken],
+    ['Testing', testingToken],
+  ] as const) {
     if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
       throw new AppErrorException('invalid_input', `The ${name} token must be non-empty, without spaces or line breaks.`)
   }
@@ -96,7 +99,12 @@ const unauthorized = (sentence: string) => new Refusal(401, sentence, { 'WWW-Aut
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   checkGivenTokens(options.customerToken, options.testingToken)
-  const store = await openSandboxStore({ path: options.dataFile, legacyFile: options.legacyDataFile, busyTimeoutMs: options.busyTimeoutMs, log: options.log ?? (() => {}) })
+  const store = await openSandboxStore({
+    path: options.dataFile,
+    legacyFile: options.legacyDataFile,
+    busyTimeoutMs: options.busyTimeoutMs,
+    log: options.log ?? (() => {}),
+  })
   const tokens: Record<EnvironmentTag, string> = {
     Customer: options.customerToken ?? store.apiToken('Customer', newSandboxToken),
     Testing: options.testingToken ?? store.apiToken('Testing', newSandboxToken),
@@ -115,9 +123,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   // Order of checks: method, then the token (before reading any body), then the body.
   const answer = async (req: IncomingMessage): Promise<unknown> => {
     if (req.method !== 'GET' && req.method !== 'PUT' && req.method !== 'POST')
-      throw new Refusal(405, `${req.method} is not allowed on ${API_PATH}: use GET (get or create), PUT (update) or POST (rotate a token).`, {
-        Allow: ALLOWED_METHODS,
-      })
+      throw new Refusal(
+        405,
+        `${req.method} is not allowed on ${API_PATH}: use GET (get or create), PUT (update) or POST (rotate a token).`,
+        {
+          Allow: ALLOWED_METHODS,
+        },
+      )
     const environment = environmentOf(req.headers.authorization)
     const body = await readBody(req)
 
@@ -130,7 +142,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       const parsed = parseRequest(body, UpdateRequestSchema)
       const request = parsed.value
       const group = groups.update(environment, request, sentJson(parsed))
-      if (!group) throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
+      if (!group)
+        throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
       return { success: 1, user_group: group }
     }
     // The unknown token is not repeated: it is a credential.
@@ -162,7 +175,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       return
     }
     if (req.method === 'OPTIONS') {
-      const privateNetwork = req.headers['access-control-request-private-network'] === 'true' ? { 'Access-Control-Allow-Private-Network': 'true' } : {}
+      const privateNetwork =
+        req.headers['access-control-request-private-network'] === 'true' ? { 'Access-Control-Allow-Private-Network': 'true' } : {}
       res.writeHead(204, { Allow: ALLOWED_METHODS, ...PREFLIGHT_HEADERS, ...privateNetwork, 'Cache-Control': 'no-store' }).end()
       return
     }

@@ -99,7 +99,12 @@ export async function openSandboxStore(options: SandboxStoreOptions): Promise<Sa
     await rename(path, `${path}.migrated`)
     legacyFile = `${path}.migrated`
   }
-  const db = openDatabase({ path, migrations: sandboxMigrations, busyTimeoutMs: options.busyTimeoutMs, onNotice: (notice) => log(`${notice} The sandbox starts empty.`) })
+  const db = openDatabase({
+    path,
+    migrations: sandboxMigrations,
+    busyTimeoutMs: options.busyTimeoutMs,
+    onNotice: (notice) => log(`${notice} The sandbox starts empty.`),
+  })
   if (legacyFile) await importLegacySandbox(db, legacyFile, legacyFile.endsWith('.migrated') ? null : `${legacyFile}.migrated`, log)
 
   return {
@@ -133,7 +138,12 @@ async function importLegacySandbox(db: Database, file: string, backup: string | 
       const group = parsed.data
       db.run(
         'INSERT OR IGNORE INTO groups (team_id, environment, provided_id, name, token, mapping, properties) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        group.team_id, group.api_environment_tag, group.provided_id, group.name, group.token, JSON.stringify(group.mapping),
+        group.team_id,
+        group.api_environment_tag,
+        group.provided_id,
+        group.name,
+        group.token,
+        JSON.stringify(group.mapping),
         group.properties === null ? null : JSON.stringify(group.properties),
       )
     }

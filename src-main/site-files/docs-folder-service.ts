@@ -41,7 +41,11 @@ export interface DocsFolderServiceOptions {
 }
 
 /** Indexes on a worker thread, relaying its progress; the worker ends with its answer. */
-function indexOnWorker(workerFile: string, request: IndexRequest, onProgress: (progress: { done: number; total: number }) => void): Promise<DocsIndex> {
+function indexOnWorker(
+  workerFile: string,
+  request: IndexRequest,
+  onProgress: (progress: { done: number; total: number }) => void,
+): Promise<DocsIndex> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerFile, { workerData: request })
     let settled = false
@@ -56,8 +60,20 @@ function indexOnWorker(workerFile: string, request: IndexRequest, onProgress: (p
       else if (message.kind === 'done') settle(() => resolve(message.index))
       else settle(() => reject(new AppErrorException(message.code as ErrorCode, message.message, { root: request.root })))
     })
-    worker.on('error', (error) => settle(() => reject(new AppErrorException('file_io', `The docs folder ${request.root} could not be indexed: ${error.message}`, { root: request.root }))))
-    worker.on('exit', (code) => settle(() => reject(new AppErrorException('internal', `The docs-folder indexer stopped (exit code ${code}).`, { root: request.root }))))
+    worker.on('error', (error) =>
+      settle(() =>
+        reject(
+          new AppErrorException('file_io', `The docs folder ${request.root} could not be indexed: ${error.message}`, {
+            root: request.root,
+          }),
+        ),
+      ),
+    )
+    worker.on('exit', (code) =>
+      settle(() =>
+        reject(new AppErrorException('internal', `The docs-folder indexer stopped (exit code ${code}).`, { root: request.root })),
+      ),
+    )
   })
 }
 

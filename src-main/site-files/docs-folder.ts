@@ -8,7 +8,14 @@ import { imageSize } from 'image-size'
 import { glob } from 'tinyglobby'
 import { parseDocument } from 'yaml'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { docsRelative, pageKey, type DocsIndex, type DocsPage, type ImageCheck, type OpenApiCheck } from '../../src-shared/site-config/docs-files'
+import {
+  docsRelative,
+  pageKey,
+  type DocsIndex,
+  type DocsPage,
+  type ImageCheck,
+  type OpenApiCheck,
+} from '../../src-shared/site-config/docs-files'
 import { isInside, readRegularFile } from './file-access'
 
 // The docs folder: its pages and files, found with tinyglobby (fdir and picomatch, what Vite
@@ -23,7 +30,21 @@ export const MAX_TITLE_BYTES = 64 * 1024 * 1024
 const PAGE_GLOB = '**/*.{md,mdx}'
 const FILE_GLOB = '**/*.{svg,png,jpg,jpeg,gif,webp,ico,avif,json,yaml,yml}'
 /** Folders Mintlify never publishes (its default ignore list): not even looked into. */
-const IGNORED = ['.git', '.github', '.claude', '.agents', '.idea', '.vscode', 'node_modules', 'build', 'dist', 'coverage', '.cache', 'tmp', 'temp'].map((folder) => `**/${folder}/**`)
+const IGNORED = [
+  '.git',
+  '.github',
+  '.claude',
+  '.agents',
+  '.idea',
+  '.vscode',
+  'node_modules',
+  'build',
+  'dist',
+  'coverage',
+  '.cache',
+  'tmp',
+  'temp',
+].map((folder) => `**/${folder}/**`)
 /** Files Mintlify never publishes, wherever they are. */
 const NEVER_PAGES = ['README.md', 'LICENSE.md', 'CHANGELOG.md', 'CONTRIBUTING.md']
 /** Front matter sits at the top: a title is never further than this. */
@@ -54,10 +75,19 @@ export async function indexDocsFolder(root: string, dataDir: string | null, limi
   let titleBudget = limits.maxTitleBytes ?? MAX_TITLE_BYTES
   const ignore = [...IGNORED]
   if (dataDir && isInside(dataDir, root) && dataDir !== root) ignore.push(`${toSlashes(relative(root, dataDir))}/**`)
-  const options = { cwd: root, ignore, dot: false, followSymbolicLinks: false, caseSensitiveMatch: false, expandDirectories: false } as const
-  const [pageFiles, otherFiles, notPage] = await Promise.all([glob(PAGE_GLOB, options), glob(FILE_GLOB, options), notPageRule(root)]).catch((error: unknown) => {
-    throw new AppErrorException('file_io', `The docs folder ${root} could not be read: ${(error as Error).message}`, { root })
-  })
+  const options = {
+    cwd: root,
+    ignore,
+    dot: false,
+    followSymbolicLinks: false,
+    caseSensitiveMatch: false,
+    expandDirectories: false,
+  } as const
+  const [pageFiles, otherFiles, notPage] = await Promise.all([glob(PAGE_GLOB, options), glob(FILE_GLOB, options), notPageRule(root)]).catch(
+    (error: unknown) => {
+      throw new AppErrorException('file_io', `The docs folder ${root} could not be read: ${(error as Error).message}`, { root })
+    },
+  )
   const totalFiles = pageFiles.length + otherFiles.length
   const truncated = totalFiles > maxFiles
   const sortedPages = pageFiles.sort().slice(0, maxFiles)
@@ -159,14 +189,22 @@ export function readFrontMatter(text: string): Pick<DocsPage, 'title' | 'frontMa
   if (!closing) return { title: null, frontMatterError: { line: 1, message: 'opens its front matter with --- but never closes it' } }
   const document = parseDocument(rest.slice(0, closing.index), { uniqueKeys: true, prettyErrors: true })
   const [error] = document.errors
-  if (error) return { title: null, frontMatterError: { line: (error.linePos?.[0]?.line ?? 1) + 1, message: `front matter is not valid YAML: ${error.message.split('\n')[0]}` } }
+  if (error)
+    return {
+      title: null,
+      frontMatterError: {
+        line: (error.linePos?.[0]?.line ?? 1) + 1,
+        message: `front matter is not valid YAML: ${error.message.split('\n')[0]}`,
+      },
+    }
   let data: unknown
   try {
     data = document.toJS({ maxAliasCount: 10 })
   } catch {
     return { title: null, frontMatterError: { line: 2, message: 'front matter repeats its aliases too often to be read' } }
   }
-  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) return { title: null, frontMatterError: { line: 2, message: 'front matter must be key: value pairs' } }
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
+    return { title: null, frontMatterError: { line: 2, message: 'front matter must be key: value pairs' } }
   const { sidebarTitle, title } = (data ?? {}) as { sidebarTitle?: unknown; title?: unknown }
   const chosen = typeof sidebarTitle === 'string' && sidebarTitle.trim() ? sidebarTitle : title
   return { title: typeof chosen === 'string' && chosen.trim() ? chosen.trim() : null }
@@ -178,7 +216,12 @@ export function readFrontMatter(text: string): Pick<DocsPage, 'title' | 'frontMa
  * a crafted file cannot make main read or fetch anything else.
  */
 export async function checkOpenApiFile(root: string, reference: string): Promise<OpenApiCheck> {
-  const result = (state: OpenApiCheck['state'], problems: string[], info: { title?: unknown; version?: unknown } = {}, operations?: string[]): OpenApiCheck => ({
+  const result = (
+    state: OpenApiCheck['state'],
+    problems: string[],
+    info: { title?: unknown; version?: unknown } = {},
+    operations?: string[],
+  ): OpenApiCheck => ({
     file: reference,
     state,
     problems: problems.slice(0, 5),
@@ -198,7 +241,11 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
   }
   // YAML reads JSON too; a document with errors is reported as such rather than guessed at.
   const document = parseDocument(text, { uniqueKeys: false })
-  if (document.errors.length) return result('invalid', document.errors.map((error) => `line ${error.linePos?.[0]?.line ?? '?'}: ${error.message.split('\n')[0]}`))
+  if (document.errors.length)
+    return result(
+      'invalid',
+      document.errors.map((error) => `line ${error.linePos?.[0]?.line ?? '?'}: ${error.message.split('\n')[0]}`),
+    )
   const api: unknown = document.toJS({ maxAliasCount: 100 })
   if (typeof api !== 'object' || api === null || Array.isArray(api)) return result('invalid', ['it does not hold an object'])
   const info = (api as { info?: { title?: unknown; version?: unknown } }).info ?? {}
@@ -209,7 +256,11 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
       timeoutMs: 10_000,
     })
     if (validation.valid) return result('valid', [], info, operationsOf(api))
-    return result('invalid', validation.errors.map((error) => firstLine(error.message)), info)
+    return result(
+      'invalid',
+      validation.errors.map((error) => firstLine(error.message)),
+      info,
+    )
   } catch (error) {
     return result('invalid', [firstLine(messageOf(error))], info)
   }
@@ -242,18 +293,28 @@ export async function checkImageFile(root: string, reference: string): Promise<I
   try {
     bytes = (await readRegularFile(path, MAX_IMAGE_BYTES)).bytes
   } catch (error) {
-    return { file: reference, state: error instanceof AppErrorException && error.code === 'not_found' ? 'missing' : 'unreadable', type: null }
+    return {
+      file: reference,
+      state: error instanceof AppErrorException && error.code === 'not_found' ? 'missing' : 'unreadable',
+      type: null,
+    }
   }
   if (bytes.length === 0) return { file: reference, state: 'not-an-image', type: null }
   try {
     return { file: reference, state: 'image', type: imageSize(bytes).type ?? null }
   } catch (error) {
     // image-size knows the format but not the size (an SVG sized by CSS): still a picture.
-    return /unsupported file type/i.test((error as Error).message) ? { file: reference, state: 'not-an-image', type: null } : { file: reference, state: 'image', type: null }
+    return /unsupported file type/i.test((error as Error).message)
+      ? { file: reference, state: 'not-an-image', type: null }
+      : { file: reference, state: 'image', type: null }
   }
 }
 
-const firstLine = (message: string) => message.split('\n').find((line) => line.trim())?.trim() ?? message
+const firstLine = (message: string) =>
+  message
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim() ?? message
 
 /**
  * The docs folder watched for pages and files coming, going or changing; `onChange` is called once

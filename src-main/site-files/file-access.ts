@@ -127,14 +127,20 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<{
     let total = 0
     for (;;) {
       const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1 - total))
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+      const { bytesRead } = await handle
+        .read(chunk, 0, chunk.length, null)
+        .catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
       if (bytesRead === 0) break
       chunks.push(chunk.subarray(0, bytesRead))
       total += bytesRead
       if (total > maxBytes) {
-        throw new AppErrorException('file_io', `${basename(path)} is larger than ${(maxBytes / 1e6).toFixed(1)} MB: too large to be a site.json file.`, {
-          path,
-        })
+        throw new AppErrorException(
+          'file_io',
+          `${basename(path)} is larger than ${(maxBytes / 1e6).toFixed(1)} MB: too large to be a site.json file.`,
+          {
+            path,
+          },
+        )
       }
     }
     return { bytes: Buffer.concat(chunks, total), info: opened }

@@ -56,7 +56,10 @@ function parsePage(file: string, text: string): ParsedPage {
   let tree: Root
   try {
     tree = /\.mdx$/i.test(file)
-      ? fromMarkdown(text, { extensions: [...markdown.extensions, mdxjs()], mdastExtensions: [...markdown.mdastExtensions, mdxFromMarkdown()] })
+      ? fromMarkdown(text, {
+          extensions: [...markdown.extensions, mdxjs()],
+          mdastExtensions: [...markdown.mdastExtensions, mdxFromMarkdown()],
+        })
       : fromMarkdown(text, markdown)
   } catch (error) {
     // micromark's errors (VFileMessage) carry their place; the line goes in the problem, not the sentence.
@@ -97,7 +100,8 @@ function parsePage(file: string, text: string): ParsedPage {
           if (attribute.name === 'href') addLink(attribute.value, node, false)
           else if (attribute.name === 'src' && /^(img|Frame|image)$/i.test(node.name ?? '')) addLink(attribute.value, node, true)
           else if (attribute.name === 'id') anchors.add(anchorKey(attribute.value))
-          else if ((attribute.name === 'title' || attribute.name === 'name') && TITLED_COMPONENTS.test(node.name ?? '')) anchors.add(anchorKey(slugger.slug(attribute.value)))
+          else if ((attribute.name === 'title' || attribute.name === 'name') && TITLED_COMPONENTS.test(node.name ?? ''))
+            anchors.add(anchorKey(slugger.slug(attribute.value)))
         }
         break
     }
@@ -134,14 +138,23 @@ function decodeURIComponentSafe(text: string): string {
 
 /** A redirect's source as a test of paths: `:name` and `*` match a segment, `:name*` the rest. */
 function redirectMatcher(config: unknown): (path: string) => boolean {
-  const sources = isPlainObject(config) && Array.isArray(config.redirects) ? config.redirects.map((redirect) => (isPlainObject(redirect) ? redirect.source : undefined)) : []
+  const sources =
+    isPlainObject(config) && Array.isArray(config.redirects)
+      ? config.redirects.map((redirect) => (isPlainObject(redirect) ? redirect.source : undefined))
+      : []
   const patterns = sources
     .filter((source): source is string => typeof source === 'string')
     .map((source) => {
       const body = source
         .replace(/^\/+|\/+$/g, '')
         .split('/')
-        .map((segment) => (/^:\w+\*$/.test(segment) ? '.*' : segment === '*' || /^:\w+$/.test(segment) ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\*]/g, '\\$&')))
+        .map((segment) =>
+          /^:\w+\*$/.test(segment)
+            ? '.*'
+            : segment === '*' || /^:\w+$/.test(segment)
+              ? '[^/]+'
+              : segment.replace(/[.+?^${}()|[\]\\*]/g, '\\$&'),
+        )
         .join('/')
       return new RegExp(`^${body}$`)
     })
@@ -150,9 +163,11 @@ function redirectMatcher(config: unknown): (path: string) => boolean {
 
 async function mapLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!)
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!)
+    }),
+  )
 }
 
 /**
@@ -219,7 +234,12 @@ export async function checkPages(index: DocsIndex, config: unknown): Promise<Pag
       if (!isPage) {
         if (redirected(key)) continue
         const why = excluded.get(key)
-        problems.push({ ...where, message: why ? `links to ${link.target}, which is not a page: ${why}` : `links to ${link.target}, which is not a page in the docs folder` })
+        problems.push({
+          ...where,
+          message: why
+            ? `links to ${link.target}, which is not a page: ${why}`
+            : `links to ${link.target}, which is not a page in the docs folder`,
+        })
         continue
       }
       if (target.anchor) {

@@ -20,20 +20,29 @@ export interface LoadedRef {
 }
 
 /** Reads one `$ref` file of the folder; `ref` is relative to it, already normalised. */
-export async function readRefFile(root: string, ref: string, allow: (path: string) => Promise<string> = async (path) => path): Promise<LoadedRef> {
+export async function readRefFile(
+  root: string,
+  ref: string,
+  allow: (path: string) => Promise<string> = async (path) => path,
+): Promise<LoadedRef> {
   const path = resolve(root, ref)
   if (!isInside(path, root)) return { ref, text: null, byteOrderMark: false, version: null, error: 'is outside the docs folder' }
   try {
     const { text, byteOrderMark, version } = await readVersionedText(await allow(path))
     return { ref, text, byteOrderMark, version, error: null }
   } catch (error) {
-    if (error instanceof AppErrorException && error.code === 'not_found') return { ref, text: null, byteOrderMark: false, version: null, error: null }
+    if (error instanceof AppErrorException && error.code === 'not_found')
+      return { ref, text: null, byteOrderMark: false, version: null, error: null }
     return { ref, text: null, byteOrderMark: false, version: null, error: `cannot be read: ${messageOf(error)}` }
   }
 }
 
 /** Every file the `$ref`s of `value` name, and theirs in turn, as the resolver takes them (missing ones left out). */
-export async function loadRefFiles(value: unknown, root: string, allow?: (path: string) => Promise<string>): Promise<Map<string, RefFile & { text?: string }>> {
+export async function loadRefFiles(
+  value: unknown,
+  root: string,
+  allow?: (path: string) => Promise<string>,
+): Promise<Map<string, RefFile & { text?: string }>> {
   const files = new Map<string, RefFile & { text?: string }>()
   let pending = refsIn(value)
   while (pending.length) {

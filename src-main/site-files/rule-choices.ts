@@ -40,7 +40,10 @@ export function openRuleChoices(dataDir: string): RuleChoices {
         next.delete(path)
         next.set(path, rules)
         while (next.size > MAX_RULE_CHOICES) next.delete(next.keys().next().value!)
-        await writeJsonFile(file, { version: 1, files: [...next].map(([entryPath, entryRules]) => ({ path: entryPath, rules: entryRules })) })
+        await writeJsonFile(file, {
+          version: 1,
+          files: [...next].map(([entryPath, entryRules]) => ({ path: entryPath, rules: entryRules })),
+        })
         choices = next
       }),
   }

@@ -24,7 +24,16 @@ import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api
 import { createSerialQueue } from '../storage/serial-queue'
 import { openDraftStore, type DraftStore } from './draft-store'
 import { UserFileWrites } from './user-file-writes'
-import { currentVersion, fileExists, FileAccessPolicy, isInside, readVersionedText, resolveUserPath, sameContent, writeTextAtomically } from './file-access'
+import {
+  currentVersion,
+  fileExists,
+  FileAccessPolicy,
+  isInside,
+  readVersionedText,
+  resolveUserPath,
+  sameContent,
+  writeTextAtomically,
+} from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
@@ -58,7 +67,9 @@ export interface SiteFileService {
   create(): SiteDocument
   open(path: string): Promise<SiteDocument>
   openWithDialog(): Promise<SiteDocument | null>
-  save(request: SaveRequest & { expectedVersion: FileVersion; refs?: RefSave[] }): Promise<SavedSiteFile & { refs?: { ref: string; text: string; version: FileVersion }[] }>
+  save(
+    request: SaveRequest & { expectedVersion: FileVersion; refs?: RefSave[] },
+  ): Promise<SavedSiteFile & { refs?: { ref: string; text: string; version: FileVersion }[] }>
   /** The files a docs.json's `$ref`s name, read from its folder. */
   readRefs(documentId: string, refs: readonly string[]): Promise<LoadedRef[]>
   saveAs(request: SaveRequest & { target: SaveTarget }): Promise<SavedSiteFile | null>
@@ -116,7 +127,13 @@ function requireJson(text: string, purpose: 'saving' | 'exporting'): void {
 
 /** The service with its drafts, recent files and rule choices kept in the app's data folder. */
 export const openSiteFiles = (dataDir: string, dialogs?: SiteFileDialogs) =>
-  createSiteFileService({ drafts: openDraftStore(dataDir), recent: openRecentFiles(dataDir), rules: openRuleChoices(dataDir), dataDir, dialogs })
+  createSiteFileService({
+    drafts: openDraftStore(dataDir),
+    recent: openRecentFiles(dataDir),
+    rules: openRuleChoices(dataDir),
+    dataDir,
+    dialogs,
+  })
 
 /** New, Open, Save, Save As and Export of site.json files, plus recent files, autosaved drafts and rule choices. */
 export function createSiteFileService(options: SiteFileServiceOptions): SiteFileService {
@@ -135,7 +152,8 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
   const refPathOf = async (path: string, ref: string) => {
     const folder = dirname(path)
     const target = await policy.resolve(join(folder, ref))
-    if (!isInside(target, folder)) throw new AppErrorException('refused', `${ref} is outside the folder of ${basename(path)}: a $ref file is saved only there.`, { ref })
+    if (!isInside(target, folder))
+      throw new AppErrorException('refused', `${ref} is outside the folder of ${basename(path)}: a $ref file is saved only there.`, { ref })
     return target
   }
 
@@ -176,7 +194,10 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
   const apiReferencePath = async (documentId: string) => {
     const sitePath = documents.get(documentId)
     if (!sitePath) {
-      throw new AppErrorException('not_found', `This document has no file yet: save it first, since the API reference is written next to it as ${API_REFERENCE_FILE}.`)
+      throw new AppErrorException(
+        'not_found',
+        `This document has no file yet: save it first, since the API reference is written next to it as ${API_REFERENCE_FILE}.`,
+      )
     }
     return policy.resolve(join(dirname(sitePath), API_REFERENCE_FILE))
   }
@@ -231,11 +252,23 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
         }
         for (const ref of refPaths) {
           const refOnDisk = await currentVersion(ref.path)
-          if (refOnDisk === null ? ref.expectedVersion !== null : ref.expectedVersion === null || !sameContent(refOnDisk, ref.expectedVersion)) {
-            throw new AppErrorException('file_changed_on_disk', `${ref.ref} changed on disk since it was read here. Reload from disk to see it; nothing was saved.`, { path: ref.path })
+          if (
+            refOnDisk === null ? ref.expectedVersion !== null : ref.expectedVersion === null || !sameContent(refOnDisk, ref.expectedVersion)
+          ) {
+            throw new AppErrorException(
+              'file_changed_on_disk',
+              `${ref.ref} changed on disk since it was read here. Reload from disk to see it; nothing was saved.`,
+              { path: ref.path },
+            )
           }
         }
-        const saved = await Promise.all(refPaths.map(async (ref) => ({ ref: ref.ref, text: ref.text, version: await writeTextAtomically(ref.path, ref.text, ref.byteOrderMark) })))
+        const saved = await Promise.all(
+          refPaths.map(async (ref) => ({
+            ref: ref.ref,
+            text: ref.text,
+            version: await writeTextAtomically(ref.path, ref.text, ref.byteOrderMark),
+          })),
+        )
         const document = await writeDocument(documentId, path, text, byteOrderMark)
         return refs.length ? { ...document, refs: saved } : document
       })
@@ -243,7 +276,11 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
 
     async readRefs(documentId, refs) {
       const path = documents.get(documentId)
-      if (!path) throw new AppErrorException('not_found', 'This document has no folder yet: save it first, so its $ref files can be found beside it.')
+      if (!path)
+        throw new AppErrorException(
+          'not_found',
+          'This document has no folder yet: save it first, so its $ref files can be found beside it.',
+        )
       return Promise.all(refs.map((ref) => readRefFile(dirname(path), ref, (candidate) => policy.resolve(candidate))))
     },
 
@@ -264,12 +301,19 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
       // A docs.json is checked by Mintlify's rules, with its $ref files read from its folder.
       const parsed = parseJsonText(text)
       const format = detectConfigFormat(parsed.ok ? parsed.value : null, current)
-      const refs = format === 'docs' && current && parsed.ok ? await loadRefFiles(parsed.value, dirname(current), (path) => policy.resolve(path)) : undefined
+      const refs =
+        format === 'docs' && current && parsed.ok
+          ? await loadRefFiles(parsed.value, dirname(current), (path) => policy.resolve(path))
+          : undefined
       const report = checkConfigText(text, { format, rules, refs })
       if (!report.valid) {
         const count = report.errors.length
         const under = format === 'docs' ? 'Mintlify’s docs.json rules' : `the ${RULE_SET_LABELS[rules]} rules`
-        throw new AppErrorException('invalid_config', `The file has ${plural(count, 'error')} under ${under}; fix ${count === 1 ? 'it' : 'them'} before exporting.`, { errors: count })
+        throw new AppErrorException(
+          'invalid_config',
+          `The file has ${plural(count, 'error')} under ${under}; fix ${count === 1 ? 'it' : 'them'} before exporting.`,
+          { errors: count },
+        )
       }
       const path = await chooseTarget(target, 'export', current)
       if (path === null) return null

@@ -43,7 +43,12 @@ export class UserFileWrites {
    * token that answers "Replace it?" for the file as it is now. `asked`: the system's save dialog
    * already asked before replacing (the desktop app).
    */
-  async allow(path: string, purpose: string, replaceToken: string | undefined, asked = false): Promise<{ path: string; replaces: boolean }> {
+  async allow(
+    path: string,
+    purpose: string,
+    replaceToken: string | undefined,
+    asked = false,
+  ): Promise<{ path: string; replaces: boolean }> {
     const { real, existing } = await this.inspect(path)
     if (!existing || asked || this.take(replaceToken, purpose, real, existing)) return { path: real, replaces: existing !== null }
     const question = replaceToken
@@ -56,17 +61,26 @@ export class UserFileWrites {
   async ask(path: string, purpose: string): Promise<ReplaceQuestion> {
     const { real, existing } = await this.inspect(path)
     if (!existing) return { path: real, existing: null }
-    return { path: real, existing: { size: existing.size, modifiedAt: new Date(existing.mtimeMs).toISOString(), replaceToken: this.issue(purpose, real, existing) } }
+    return {
+      path: real,
+      existing: {
+        size: existing.size,
+        modifiedAt: new Date(existing.mtimeMs).toISOString(),
+        replaceToken: this.issue(purpose, real, existing),
+      },
+    }
   }
 
   private async inspect(path: string): Promise<{ real: string; existing: Stats | null }> {
     // A link is refused outright: replacing "through" it would write wherever it points.
     const link = await lstat(path).catch(() => undefined)
-    if (link?.isSymbolicLink()) throw new AppErrorException('refused', `${basename(path)} is a link: name the file itself, not a link to it.`, { path })
+    if (link?.isSymbolicLink())
+      throw new AppErrorException('refused', `${basename(path)} is a link: name the file itself, not a link to it.`, { path })
     const real = await this.policy.resolve(path)
     const existing = await stat(real).catch(() => null)
     if (existing?.isDirectory()) throw new AppErrorException('file_io', `${real} is a folder, not a file.`, { path: real })
-    if (existing && !existing.isFile()) throw new AppErrorException('file_io', `${real} is not a regular file: give a file name.`, { path: real })
+    if (existing && !existing.isFile())
+      throw new AppErrorException('file_io', `${real} is not a regular file: give a file name.`, { path: real })
     return { real, existing }
   }
 
@@ -81,6 +95,12 @@ export class UserFileWrites {
     if (token === undefined) return false
     const question = this.questions.get(token)
     this.questions.delete(token)
-    return question !== undefined && question.purpose === purpose && question.path === path && question.identity === identityOf(info) && question.expires > this.now()
+    return (
+      question !== undefined &&
+      question.purpose === purpose &&
+      question.path === path &&
+      question.identity === identityOf(info) &&
+      question.expires > this.now()
+    )
   }
 }

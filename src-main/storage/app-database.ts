@@ -94,7 +94,7 @@ export const appMigrations: readonly Migration[] = [
   },
   {
     version: 2,
-    name: 'activity keeps each call\'s request and response (redacted); a profile says its kind of environment',
+    name: "activity keeps each call's request and response (redacted); a profile says its kind of environment",
     up(db) {
       db.exec(`
         -- JSON text, every secret the call knew and every returned token redacted before it is
@@ -244,7 +244,7 @@ export const appMigrations: readonly Migration[] = [
   },
   {
     version: 8,
-    name: 'activity: the group name, the warnings and a full-text index; the environment a profile\'s server last gave',
+    name: "activity: the group name, the warnings and a full-text index; the environment a profile's server last gave",
     up(db) {
       db.exec(`
         -- The group's name as the answer gave it (else as the request sent it), for search.

@@ -38,7 +38,8 @@ export function writeError(error: unknown, path: string): AppErrorException {
   const details = { path, errno: code }
   const disk = DISK_ERRORS[code]
   if (disk) return new AppErrorException('file_io', disk(basename(path)), details)
-  if (code === 'EACCES' || code === 'EPERM') return new AppErrorException('file_io', `Embed Console is not allowed to write ${path}.`, details)
+  if (code === 'EACCES' || code === 'EPERM')
+    return new AppErrorException('file_io', `Embed Console is not allowed to write ${path}.`, details)
   if (code === 'ENOENT') return new AppErrorException('file_io', `The folder of ${path} does not exist.`, details)
   if (code === 'EISDIR') return new AppErrorException('file_io', `${path} is a folder, not a file.`, details)
   if (code === 'ENOTDIR') return new AppErrorException('file_io', `Part of ${path} is a file, not a folder.`, details)

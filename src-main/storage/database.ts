@@ -125,7 +125,9 @@ export function openDatabase(options: DatabaseOptions): Database {
         // No log file to move.
       }
     }
-    options.onNotice?.(`${basename(options.path)} could not be read (it is damaged or not a database). It was moved aside to ${basename(aside)} and a new one was started.`)
+    options.onNotice?.(
+      `${basename(options.path)} could not be read (it is damaged or not a database). It was moved aside to ${basename(aside)} and a new one was started.`,
+    )
     return openDatabaseAsIs(options)
   }
 }
@@ -356,7 +358,12 @@ function migrate(db: Database, migrations: readonly Migration[]): void {
       // By version, not by the highest one: a migration merged after a later one still runs.
       if (db.get('SELECT 1 AS applied FROM schema_migrations WHERE version = ?', migration.version)) return
       migration.up(db)
-      db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', migration.version, migration.name, new Date().toISOString())
+      db.run(
+        'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      )
     })
   }
 }

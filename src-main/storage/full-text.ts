@@ -133,7 +133,8 @@ export function fullTextCondition(index: FullTextIndex, text: string): { sql: st
   const terms = searchTerms(text)
   if (terms.length === 0) return null
   const match = fullTextMatch(index, text)
-  if (match !== null) return { sql: `${index.contentRowid} IN (SELECT rowid FROM ${index.name} WHERE ${index.name} MATCH ?)`, params: [match] }
+  if (match !== null)
+    return { sql: `${index.contentRowid} IN (SELECT rowid FROM ${index.name} WHERE ${index.name} MATCH ?)`, params: [match] }
   const long = terms.filter((term) => [...term].length >= TRIGRAM)
   const short = terms.filter((term) => [...term].length < TRIGRAM)
   const clauses: string[] = []

@@ -12,10 +12,7 @@ import { writeFileAtomically } from './atomic-write'
  * and the caller tells the operator.
  */
 
-export type JsonFileRead<T> =
-  | { state: 'missing' }
-  | { state: 'read'; value: T }
-  | { state: 'moved-aside'; notice: string }
+export type JsonFileRead<T> = { state: 'missing' } | { state: 'read'; value: T } | { state: 'moved-aside'; notice: string }
 
 const OWNER_ONLY = 0o600
 
@@ -62,4 +59,3 @@ function fileTimestamp(date: Date): string {
 export async function writeJsonFile(path: string, value: unknown): Promise<void> {
   await writeFileAtomically(path, `${JSON.stringify(value, null, 2)}\n`, { mode: OWNER_ONLY, forceMode: true })
 }
-

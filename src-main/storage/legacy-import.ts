@@ -66,7 +66,9 @@ const exists = (path: string) =>
 
 /** `<file>.migrated`, or with a time if a backup of that name is already there. */
 async function keepAsBackup(path: string): Promise<void> {
-  const backup = (await exists(`${path}.migrated`)) ? `${path}.migrated-${new Date().toISOString().replace(/[:.]/g, '-')}` : `${path}.migrated`
+  const backup = (await exists(`${path}.migrated`))
+    ? `${path}.migrated-${new Date().toISOString().replace(/[:.]/g, '-')}`
+    : `${path}.migrated`
   await rename(path, backup).catch((error: NodeJS.ErrnoException) => {
     // Another process importing the same folder renamed it first.
     if (error.code !== 'ENOENT') throw error
@@ -83,7 +85,12 @@ const skipped = (count: number, what: string, file: string) =>
 export interface LegacyWriters {
   profile(profile: Profile): void
   activeProfile(id: string): void
-  secret(key: string, stored: { ciphertext: string; backend: string } | { secret: string }, last4: string | undefined, updatedAt: string): void
+  secret(
+    key: string,
+    stored: { ciphertext: string; backend: string } | { secret: string },
+    last4: string | undefined,
+    updatedAt: string,
+  ): void
   catalog(entries: readonly CatalogEntry[]): void
   activity(entries: readonly ActivityEntry[]): void
 }

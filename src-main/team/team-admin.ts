@@ -13,7 +13,11 @@ import { parseTeamUrl, pgConnection, type TeamAddress } from './team-url'
  */
 
 async function withClient<T>(address: TeamAddress, password: string | undefined, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionTimeoutMillis: 10_000, ...pgConnection(address.url, password), application_name: 'embed-console' })
+  const client = new pg.Client({
+    connectionTimeoutMillis: 10_000,
+    ...pgConnection(address.url, password),
+    application_name: 'embed-console',
+  })
   client.on('error', () => {})
   try {
     await client.connect()
@@ -44,7 +48,12 @@ export async function migrateTeam(url: string, password?: string): Promise<Migra
  * password, or gives an existing operator a new one (`resetPassword`). The server is sent the
  * password's SCRAM verifier, never the password; the answer is the only place it appears.
  */
-export async function addOperator(url: string, password: string | undefined, nameText: string, resetPassword: boolean): Promise<{ name: string; password: string }> {
+export async function addOperator(
+  url: string,
+  password: string | undefined,
+  nameText: string,
+  resetPassword: boolean,
+): Promise<{ name: string; password: string }> {
   const parsed = OperatorNameSchema.safeParse(nameText)
   if (!parsed.success) throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'Not an operator name.')
   const name = parsed.data
@@ -67,8 +76,13 @@ export async function addOperator(url: string, password: string | undefined, nam
     const verifier = pg.escapeLiteral(scramVerifier(generated))
     const role = pg.escapeIdentifier(name)
     if (rows.length > 0) {
-      if (!resetPassword) throw new AppErrorException('conflict', `A role named “${name}” exists already: pass --reset-password (Reset password in the app) to give it a new password.`)
-      if (!rows[0]!.operator) throw new AppErrorException('refused', `The role “${name}” is not an Embed Console operator: choose another name.`)
+      if (!resetPassword)
+        throw new AppErrorException(
+          'conflict',
+          `A role named “${name}” exists already: pass --reset-password (Reset password in the app) to give it a new password.`,
+        )
+      if (!rows[0]!.operator)
+        throw new AppErrorException('refused', `The role “${name}” is not an Embed Console operator: choose another name.`)
       await client.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${verifier}`)
     } else {
       await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${verifier} IN ROLE embed_console_operator`)
@@ -90,16 +104,34 @@ export interface SharedProfileSettings {
  * joined machine pulls it as a profile of its own, where each operator enters their own API
  * token. `remove` withdraws it (machines keep their copy: it may hold their tokens).
  */
-export async function shareProfile(url: string, password: string | undefined, profile: SharedProfileSettings, remove: boolean): Promise<{ id: string; name: string; removed: boolean }> {
+export async function shareProfile(
+  url: string,
+  password: string | undefined,
+  profile: SharedProfileSettings,
+  remove: boolean,
+): Promise<{ id: string; name: string; removed: boolean }> {
   const { address, password: secret } = target(url, password)
   return withClient(address, secret, async (client) => {
     const version = await readSchemaVersion(client)
-    if (version !== TEAM_SCHEMA_VERSION) throw new AppErrorException('refused', 'The team database’s schema is not the one this Embed Console writes: run `embed-console team migrate` (or update Embed Console) first.')
-    const { rows } = await client.query<{ id: string }>('SELECT id FROM embed_console.profiles WHERE lower(name) = lower($1) AND NOT deleted', [profile.name])
+    if (version !== TEAM_SCHEMA_VERSION)
+      throw new AppErrorException(
+        'refused',
+        'The team database’s schema is not the one this Embed Console writes: run `embed-console team migrate` (or update Embed Console) first.',
+      )
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id FROM embed_console.profiles WHERE lower(name) = lower($1) AND NOT deleted',
+      [profile.name],
+    )
     if (remove && rows.length === 0) throw new AppErrorException('not_found', `There is no shared profile named “${profile.name}”.`)
     const id = rows[0]?.id ?? randomUUID()
     await client.query('SELECT embed_console.upsert_profile($1, $2, $3, $4, $5, $6, $7)', [
-      id, profile.name, profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.environmentKind, remove,
+      id,
+      profile.name,
+      profile.baseUrl,
+      profile.timeoutSeconds,
+      profile.environmentLabel,
+      profile.environmentKind,
+      remove,
     ])
     return { id, name: profile.name, removed: remove }
   })

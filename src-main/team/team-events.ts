@@ -80,7 +80,12 @@ export function callEvent(call: TeamRecordedCall, server: string): CallEvent | n
   }
 }
 
-export const settledEvent = (settled: SettledRotation): SettledEvent => ({ kind: 'settled', id: settled.id, outcome: settled.outcome, at: settled.at })
+export const settledEvent = (settled: SettledRotation): SettledEvent => ({
+  kind: 'settled',
+  id: settled.id,
+  outcome: settled.outcome,
+  at: settled.at,
+})
 
 /** The outbox key of a settlement: one per rotation, beside its call's own event. */
 export const settledEventId = (activityId: string) => `settled:${activityId}`

@@ -35,19 +35,42 @@ export function teamError(error: unknown, user: string, phase: 'connect' | 'quer
   if (error instanceof AppErrorException) return error
   const code = String(sqlState(error) ?? '')
   const message = messageOf(error)
-  if (Object.hasOwn(OFFLINE_ERRNO, code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code) || /timeout|terminated|Connection ended/i.test(message)) {
-    const reason = OFFLINE_ERRNO[code] ?? (code === '57P03' ? 'it is starting up or shutting down' : code === '53300' ? 'too many connections' : /timeout/i.test(message) ? 'no answer in time' : 'the connection broke')
+  if (
+    Object.hasOwn(OFFLINE_ERRNO, code) ||
+    code.startsWith('08') ||
+    ['57P01', '57P02', '57P03', '53300'].includes(code) ||
+    /timeout|terminated|Connection ended/i.test(message)
+  ) {
+    const reason =
+      OFFLINE_ERRNO[code] ??
+      (code === '57P03'
+        ? 'it is starting up or shutting down'
+        : code === '53300'
+          ? 'too many connections'
+          : /timeout/i.test(message)
+            ? 'no answer in time'
+            : 'the connection broke')
     return new AppErrorException('team_offline', `The team database cannot be reached (${reason}).`, { reason: code || 'connection' })
   }
   if (code === '28P01' || code === '28000') {
-    return new AppErrorException('refused', `The team database refused the login of “${user}”: the password is wrong or the role was removed. Ask an admin for a new one (team add-operator --reset-password) and join again.`)
+    return new AppErrorException(
+      'refused',
+      `The team database refused the login of “${user}”: the password is wrong or the role was removed. Ask an admin for a new one (team add-operator --reset-password) and join again.`,
+    )
   }
-  if (code === '42501') return new AppErrorException('refused', `The team database refused this to “${user}” (permission denied): only an admin may do it.`)
+  if (code === '42501')
+    return new AppErrorException('refused', `The team database refused this to “${user}” (permission denied): only an admin may do it.`)
   if (code === '42P01' || code === '42883' || code === '3F000') {
-    return new AppErrorException('refused', 'The team database lacks part of the Embed Console schema: ask an admin to run `embed-console team migrate --url …`.')
+    return new AppErrorException(
+      'refused',
+      'The team database lacks part of the Embed Console schema: ask an admin to run `embed-console team migrate --url …`.',
+    )
   }
   if (code === '3D000') return new AppErrorException('refused', 'The database named in the team address does not exist.')
-  if (phase === 'connect') return new AppErrorException('team_offline', `The team database cannot be reached (${message.slice(0, 200).replace(/\.$/, '')}).`, { reason: code || 'connection' })
+  if (phase === 'connect')
+    return new AppErrorException('team_offline', `The team database cannot be reached (${message.slice(0, 200).replace(/\.$/, '')}).`, {
+      reason: code || 'connection',
+    })
   return new AppErrorException('internal', `The team database answered with an error: ${message.slice(0, 300)}`)
 }
 
@@ -59,7 +82,6 @@ export interface ClaimAnswer {
   at: Date | null
   groupKey: string
 }
-
 
 export interface SharedGroupRow {
   server: string
@@ -207,19 +229,43 @@ export class TeamLink {
     return rows[0]!
   }
 
-  async acquireRun(runId: string, label: string, owner: { id: string; pid: number; host: string; client: string }, ttlMs: number): Promise<{ lease: SharedRunLease } | { holder: SharedRunHolder }> {
+  async acquireRun(
+    runId: string,
+    label: string,
+    owner: { id: string; pid: number; host: string; client: string },
+    ttlMs: number,
+  ): Promise<{ lease: SharedRunLease } | { holder: SharedRunHolder }> {
     await this.assertWritable()
-    const { rows } = await this.run<{ epoch: string | null; holder: string; actor: string; pid: number; host: string; client: string; since: Date; expires_at: Date }>(
-      'SELECT * FROM embed_console.acquire_run($1, $2, $3, $4, $5, $6, $7)',
-      [runId, label, owner.id, owner.pid, owner.host, owner.client, ttlMs],
-    )
+    const { rows } = await this.run<{
+      epoch: string | null
+      holder: string
+      actor: string
+      pid: number
+      host: string
+      client: string
+      since: Date
+      expires_at: Date
+    }>('SELECT * FROM embed_console.acquire_run($1, $2, $3, $4, $5, $6, $7)', [
+      runId,
+      label,
+      owner.id,
+      owner.pid,
+      owner.host,
+      owner.client,
+      ttlMs,
+    ])
     const row = rows[0]!
     if (row.epoch !== null) return { lease: { runId, holder: owner.id, epoch: Number(row.epoch) } }
     return { holder: { actor: row.actor, pid: row.pid, host: row.host, client: row.client, expiresAt: row.expires_at } }
   }
 
   async renewRun(lease: SharedRunLease, ttlMs: number): Promise<boolean> {
-    const { rows } = await this.run<{ renewed: boolean }>('SELECT embed_console.renew_run($1, $2, $3, $4) AS renewed', [lease.runId, lease.holder, lease.epoch, ttlMs])
+    const { rows } = await this.run<{ renewed: boolean }>('SELECT embed_console.renew_run($1, $2, $3, $4) AS renewed', [
+      lease.runId,
+      lease.holder,
+      lease.epoch,
+      ttlMs,
+    ])
     return rows[0]?.renewed === true
   }
 
@@ -240,7 +286,17 @@ export class TeamLink {
     await this.assertWritable()
     const { rows } = await this.run<{ outcome: ClaimOutcome; actor: string | null; at: Date | null; group_key: string }>(
       'SELECT * FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      [claim.server, claim.groupId, claim.claimId, claim.sentSha256, claim.holder, claim.host, claim.run?.runId ?? null, claim.run?.epoch ?? null, claim.ttlMs],
+      [
+        claim.server,
+        claim.groupId,
+        claim.claimId,
+        claim.sentSha256,
+        claim.holder,
+        claim.host,
+        claim.run?.runId ?? null,
+        claim.run?.epoch ?? null,
+        claim.ttlMs,
+      ],
     )
     const row = rows[0]!
     return { outcome: row.outcome, actor: row.actor, at: row.at, groupKey: row.group_key }
@@ -253,7 +309,9 @@ export class TeamLink {
   /** Publishes events (JSON objects, no token in any): written once each, whatever the retries. */
   async recordCalls(events: readonly unknown[]): Promise<number> {
     await this.assertWritable()
-    const { rows } = await this.run<{ written: number }>('SELECT embed_console.record_calls($1::jsonb) AS written', [JSON.stringify(events)])
+    const { rows } = await this.run<{ written: number }>('SELECT embed_console.record_calls($1::jsonb) AS written', [
+      JSON.stringify(events),
+    ])
     return rows[0]?.written ?? 0
   }
 
@@ -277,10 +335,24 @@ export class TeamLink {
     return rows
   }
 
-  async upsertProfile(profile: { id: string; name: string; baseUrl: string; timeoutSeconds: number; environmentLabel: string; environmentKind: string; deleted: boolean }): Promise<void> {
+  async upsertProfile(profile: {
+    id: string
+    name: string
+    baseUrl: string
+    timeoutSeconds: number
+    environmentLabel: string
+    environmentKind: string
+    deleted: boolean
+  }): Promise<void> {
     await this.assertWritable()
     await this.run('SELECT embed_console.upsert_profile($1, $2, $3, $4, $5, $6, $7)', [
-      profile.id, profile.name, profile.baseUrl, profile.timeoutSeconds, profile.environmentLabel, profile.environmentKind, profile.deleted,
+      profile.id,
+      profile.name,
+      profile.baseUrl,
+      profile.timeoutSeconds,
+      profile.environmentLabel,
+      profile.environmentKind,
+      profile.deleted,
     ])
   }
 
@@ -317,7 +389,13 @@ export class TeamLink {
     const { rows } = await this.run<{ label: string; lease_actor: string; lease_host: string; lease_client: string; lease_since: Date }>(
       'SELECT label, lease_actor, lease_host, lease_client, lease_since FROM embed_console.runs WHERE lease_holder IS NOT NULL AND lease_expires_at > now() ORDER BY lease_since',
     )
-    return rows.map((row) => ({ label: row.label, actor: row.lease_actor, host: row.lease_host, client: row.lease_client, since: row.lease_since.toISOString() }))
+    return rows.map((row) => ({
+      label: row.label,
+      actor: row.lease_actor,
+      host: row.lease_host,
+      client: row.lease_client,
+      since: row.lease_since.toISOString(),
+    }))
   }
 
   async close(): Promise<void> {

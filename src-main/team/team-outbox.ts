@@ -25,7 +25,12 @@ export class TeamOutbox {
    * queued replaces it, under a new position: a call first presumed unknown, then answered.
    */
   add(id: string, event: unknown): void {
-    this.db.run('INSERT OR REPLACE INTO team_outbox (id, event, created_at) VALUES (?, ?, ?)', id, JSON.stringify(event), this.now().toISOString())
+    this.db.run(
+      'INSERT OR REPLACE INTO team_outbox (id, event, created_at) VALUES (?, ?, ?)',
+      id,
+      JSON.stringify(event),
+      this.now().toISOString(),
+    )
   }
 
   next(limit: number): OutboxRow[] {
@@ -44,7 +49,8 @@ export class TeamOutbox {
 
   noteFailure(seqs: readonly number[], error: string): void {
     this.db.transaction(() => {
-      for (const seq of seqs) this.db.run('UPDATE team_outbox SET attempts = attempts + 1, last_error = ? WHERE seq = ?', error.slice(0, 500), seq)
+      for (const seq of seqs)
+        this.db.run('UPDATE team_outbox SET attempts = attempts + 1, last_error = ? WHERE seq = ?', error.slice(0, 500), seq)
     })
   }
 

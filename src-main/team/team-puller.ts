@@ -81,10 +81,11 @@ export class TeamPuller {
     let profiles = 0
     for (;;) {
       const rows = await this.link.groupsChangedAfter(readSyncState(this.db).groupsSeq, PAGE)
-      if (rows.length) this.db.transaction(() => {
-        this.mergeGroups(rows)
-        updateSyncState(this.db, { groupsSeq: Number(rows.at(-1)!.change_seq) })
-      })
+      if (rows.length)
+        this.db.transaction(() => {
+          this.mergeGroups(rows)
+          updateSyncState(this.db, { groupsSeq: Number(rows.at(-1)!.change_seq) })
+        })
       groups += rows.length
       if (rows.length < PAGE) break
     }
@@ -114,8 +115,16 @@ export class TeamPuller {
          ON CONFLICT (server, group_id) DO UPDATE SET name = excluded.name, token_last4 = excluded.token_last4, token_sha256 = excluded.token_sha256,
            changed_by = excluded.changed_by, changed_at = excluded.changed_at, rotated_by = excluded.rotated_by, rotated_at = excluded.rotated_at,
            change_seq = excluded.change_seq`,
-        row.server, row.group_id, row.name, row.token_last4, row.token_sha256, row.changed_by, row.changed_at.toISOString(),
-        row.rotated_by, row.rotated_at?.toISOString() ?? null, Number(row.change_seq),
+        row.server,
+        row.group_id,
+        row.name,
+        row.token_last4,
+        row.token_sha256,
+        row.changed_by,
+        row.changed_at.toISOString(),
+        row.rotated_by,
+        row.rotated_at?.toISOString() ?? null,
+        Number(row.change_seq),
       )
       const properties = sharedJson(row.properties)
       const mapping = sharedJson(row.mapping)
@@ -144,7 +153,13 @@ export class TeamPuller {
     const id = sharedProfileId(row.id)
     if (row.deleted) return
     const at = row.updated_at.toISOString()
-    const settings = { name: row.name, baseUrl: row.base_url, timeoutSeconds: row.timeout_seconds, environmentLabel: row.environment_label, environmentKind: row.environment_kind }
+    const settings = {
+      name: row.name,
+      baseUrl: row.base_url,
+      timeoutSeconds: row.timeout_seconds,
+      environmentLabel: row.environment_label,
+      environmentKind: row.environment_kind,
+    }
     const parsed = ProfileSchema.safeParse({ id, ...settings, createdAt: at, updatedAt: at })
     if (!parsed.success) return
     const existing = this.profiles.list().find((profile) => profile.id === id)

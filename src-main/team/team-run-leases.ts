@@ -53,7 +53,9 @@ export class TeamRunLeases implements RunLeases {
     const team = this.team()
     const run = this.held.get(runId)
     if (!team || !run) return null
-    const next = (run.shared ?? Promise.resolve(null)).catch(() => null).then(() => team.acquireRun(runId, run.label, run.owner, LEASE_TTL_MS))
+    const next = (run.shared ?? Promise.resolve(null))
+      .catch(() => null)
+      .then(() => team.acquireRun(runId, run.label, run.owner, LEASE_TTL_MS))
     next.catch(() => {})
     run.shared = next
     return next
@@ -111,7 +113,9 @@ export class TeamRunLeases implements RunLeases {
     const run = this.held.get(runId)
     if (!run) throw new AppErrorException('lease_lost', 'This process does not hold the run’s lease any more: it stopped sending.')
     const pending = run.shared ?? this.acquireShared(runId)
-    const taken = await (pending ?? Promise.reject(new AppErrorException('team_offline', 'This data folder is not joined to a team any more.'))).catch(() => {
+    const taken = await (
+      pending ?? Promise.reject(new AppErrorException('team_offline', 'This data folder is not joined to a team any more.'))
+    ).catch(() => {
       const retried = this.acquireShared(runId)
       if (!retried) throw new AppErrorException('team_offline', 'This data folder is not joined to a team any more.')
       return retried

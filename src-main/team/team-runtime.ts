@@ -39,13 +39,29 @@ export function claimRefusal(answer: ClaimAnswer, groupId: string | null): AppEr
   const details = { claim: { outcome: answer.outcome, actor: answer.actor, at: answer.at?.toISOString() ?? null } }
   switch (answer.outcome) {
     case 'held':
-      return new AppErrorException('conflict', `Claimed by ${who}: ${group} is being rotated on another machine (since ${at}). Fetch it once that is done for its new token.`, details)
+      return new AppErrorException(
+        'conflict',
+        `Claimed by ${who}: ${group} is being rotated on another machine (since ${at}). Fetch it once that is done for its new token.`,
+        details,
+      )
     case 'stale':
-      return new AppErrorException('conflict', `Rotated by ${who} at ${at}; fetch the current token first: the token kept here for ${group} is no longer the group’s (Get or create returns the current one).`, details)
+      return new AppErrorException(
+        'conflict',
+        `Rotated by ${who} at ${at}; fetch the current token first: the token kept here for ${group} is no longer the group’s (Get or create returns the current one).`,
+        details,
+      )
     case 'changed':
-      return new AppErrorException('conflict', `${group} has another token now (seen by ${who} at ${at}); fetch the current token first (Get or create returns it).`, details)
+      return new AppErrorException(
+        'conflict',
+        `${group} has another token now (seen by ${who} at ${at}); fetch the current token first (Get or create returns it).`,
+        details,
+      )
     case 'unknown':
-      return new AppErrorException('conflict', `A rotation of ${group} by ${who} (at ${at}) has an unknown outcome: fetch the group first (Get or create settles it), then rotate it if it still needs it.`, details)
+      return new AppErrorException(
+        'conflict',
+        `A rotation of ${group} by ${who} (at ${at}) has an unknown outcome: fetch the group first (Get or create settles it), then rotate it if it still needs it.`,
+        details,
+      )
     case 'lease_lost':
       return new AppErrorException('lease_lost', 'Another Embed Console process took this run over: this one stopped sending.')
     default:
@@ -59,7 +75,8 @@ export function claimRefusal(answer: ClaimAnswer, groupId: string | null): AppEr
  * than failing its rows.
  */
 function rotationRefused(error: unknown): AppErrorException {
-  if (!(error instanceof AppErrorException)) return new AppErrorException('internal', `The rotation could not be claimed: ${(error as Error).message}`)
+  if (!(error instanceof AppErrorException))
+    return new AppErrorException('internal', `The rotation could not be claimed: ${(error as Error).message}`)
   const schemaVersion = (error.details as { schemaVersion?: unknown } | undefined)?.schemaVersion
   if (typeof schemaVersion === 'number') return new AppErrorException('team_offline', error.message, error.details)
   if (error.code !== 'team_offline') return error

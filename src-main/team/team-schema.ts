@@ -15,7 +15,9 @@ export interface TeamMigration {
   sql: string
 }
 
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [{ version: 1, name: 'audit log, catalog, run leases, rotation claims, shared profiles', sql: version1 }]
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
+  { version: 1, name: 'audit log, catalog, run leases, rotation claims, shared profiles', sql: version1 },
+]
 
 /** The schema version this Embed Console reads and writes. */
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS.at(-1)!.version
@@ -64,7 +66,10 @@ export interface MigrationOutcome {
  * Creates or upgrades the schema. Idempotent: a database at this version is left alone. A
  * database newer than this client is refused (an older Embed Console must not touch it).
  */
-export async function migrateTeamSchema(client: pg.ClientBase, migrations: readonly TeamMigration[] = TEAM_MIGRATIONS): Promise<MigrationOutcome> {
+export async function migrateTeamSchema(
+  client: pg.ClientBase,
+  migrations: readonly TeamMigration[] = TEAM_MIGRATIONS,
+): Promise<MigrationOutcome> {
   const newest = migrations.at(-1)?.version ?? 0
   await client.query('BEGIN')
   try {

@@ -58,7 +58,10 @@ export function createTeamService(deps: TeamServiceDeps) {
   }
 
   const notJoined = () =>
-    new AppErrorException('refused', 'This data folder has not joined a team: join one first (the Team screen, or `embed-console team join --url …`).')
+    new AppErrorException(
+      'refused',
+      'This data folder has not joined a team: join one first (the Team screen, or `embed-console team join --url …`).',
+    )
 
   const requireRuntime = (): TeamRuntime => {
     if (!runtime) throw notJoined()
@@ -93,7 +96,15 @@ export function createTeamService(deps: TeamServiceDeps) {
       const fit = await runtime.link.schema(true)
       const who = await runtime.link.whoami()
       const runs = fit.state === 'current' ? await runtime.link.liveRuns() : []
-      return { ...base, connected: true, schemaVersion: fit.version, readOnly: fit.state === 'newer', problem: schemaProblem(fit), admin: who.admin, runs }
+      return {
+        ...base,
+        connected: true,
+        schemaVersion: fit.version,
+        readOnly: fit.state === 'newer',
+        problem: schemaProblem(fit),
+        admin: who.admin,
+        runs,
+      }
     } catch (error) {
       return { ...base, problem: messageOf(error) }
     }
@@ -125,13 +136,19 @@ export function createTeamService(deps: TeamServiceDeps) {
       const secret = password ?? address.password
       const current = readTeamSettings(db)
       if (current && current.url !== address.url) {
-        throw new AppErrorException('conflict', `This data folder has joined another team database (${current.url}) already: leave it first (team leave).`)
+        throw new AppErrorException(
+          'conflict',
+          `This data folder has joined another team database (${current.url}) already: leave it first (team leave).`,
+        )
       }
       const [{ TeamLink }, { schemaProblem }] = await Promise.all([import('./team-link'), import('./team-schema')])
       const probe = new TeamLink(address, secret)
       try {
         const who = await probe.whoami()
-        const notOperator = new AppErrorException('refused', `“${who.user}” is not an Embed Console operator in this database: ask an admin to run \`embed-console team add-operator ${who.user}\`.`)
+        const notOperator = new AppErrorException(
+          'refused',
+          `“${who.user}” is not an Embed Console operator in this database: ask an admin to run \`embed-console team add-operator ${who.user}\`.`,
+        )
         // A role that is no operator may not even read the schema's version.
         const fit = await probe.schema(true).catch((error: unknown) => {
           throw who.operator ? error : notOperator
@@ -190,10 +207,21 @@ export function createTeamService(deps: TeamServiceDeps) {
       if (!runtime) return null
       const profile = profiles.get(profileId)
       if (profile.builtin) return null
-      const row = db.get<TeamGroupRecord>('SELECT * FROM team_groups WHERE server = ? AND group_id = ?', serverKey(profile.baseUrl), groupId)
+      const row = db.get<TeamGroupRecord>(
+        'SELECT * FROM team_groups WHERE server = ? AND group_id = ?',
+        serverKey(profile.baseUrl),
+        groupId,
+      )
       if (!row) return null
       const kept = vault.get(groupTokenKey(profileId, groupId))
-      const token = kept === null ? 'not_kept' : row.token_sha256 === null ? 'unknown' : tokenFingerprint(kept) === row.token_sha256 ? 'current' : 'stale'
+      const token =
+        kept === null
+          ? 'not_kept'
+          : row.token_sha256 === null
+            ? 'unknown'
+            : tokenFingerprint(kept) === row.token_sha256
+              ? 'current'
+              : 'stale'
       return {
         changedBy: row.changed_by,
         changedAt: row.changed_at,

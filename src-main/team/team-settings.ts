@@ -37,7 +37,11 @@ const read = <T>(db: Database, key: string): T | null => {
 }
 
 const write = (db: Database, key: string, value: unknown) =>
-  db.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, JSON.stringify(value))
+  db.run(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    key,
+    JSON.stringify(value),
+  )
 
 export function readTeamSettings(db: Database): TeamSettings | null {
   const settings = read<Partial<TeamSettings>>(db, LINK_KEY)

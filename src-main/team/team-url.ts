@@ -28,15 +28,25 @@ const invalid = (message: string) => new AppErrorException('invalid_input', mess
 
 export function parseTeamUrl(text: string): TeamAddress {
   const trimmed = text.trim()
-  if (!URL.canParse(trimmed)) throw invalid('The team database address is not a full address: write it like postgres://ops-2@db.example.com:5432/embed_team?sslmode=verify-full.')
+  if (!URL.canParse(trimmed))
+    throw invalid(
+      'The team database address is not a full address: write it like postgres://ops-2@db.example.com:5432/embed_team?sslmode=verify-full.',
+    )
   const url = new URL(trimmed)
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw invalid('The team database address starts with postgres:// (or postgresql://).')
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    throw invalid('The team database address starts with postgres:// (or postgresql://).')
   const user = decodeURIComponent(url.username)
-  if (!user) throw invalid('Put your login role in the team database address: postgres://ROLE@host/database (an admin gives it with `embed-console team add-operator`).')
+  if (!user)
+    throw invalid(
+      'Put your login role in the team database address: postgres://ROLE@host/database (an admin gives it with `embed-console team add-operator`).',
+    )
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''))
   if (!database || database.includes('/')) throw invalid('Name the database in the team database address: postgres://ROLE@host/DATABASE.')
   for (const key of url.searchParams.keys()) {
-    if (!SETTINGS.has(key)) throw invalid(`The team database address has a setting Embed Console does not use (“${key.slice(0, 40)}”): only ${[...SETTINGS].join(', ')}.`)
+    if (!SETTINGS.has(key))
+      throw invalid(
+        `The team database address has a setting Embed Console does not use (“${key.slice(0, 40)}”): only ${[...SETTINGS].join(', ')}.`,
+      )
   }
   const host = url.hostname
   if (!host) throw invalid('Name the host in the team database address: postgres://ROLE@HOST/database.')
@@ -47,7 +57,14 @@ export function parseTeamUrl(text: string): TeamAddress {
   }
   const password = url.password ? decodeURIComponent(url.password) : undefined
   url.password = ''
-  return { url: url.toString(), user, host, port: url.port ? Number(url.port) : 5432, database, ...(password !== undefined ? { password } : {}) }
+  return {
+    url: url.toString(),
+    user,
+    host,
+    port: url.port ? Number(url.port) : 5432,
+    database,
+    ...(password !== undefined ? { password } : {}),
+  }
 }
 
 /**
@@ -92,7 +109,12 @@ export function pgConnection(url: string, password: string | undefined): PgConne
   const mode = params.get('sslmode')
   const ssl: false | ConnectionOptions =
     mode === 'verify-full'
-      ? { rejectUnauthorized: true, ...(file('sslrootcert') ? { ca: file('sslrootcert') } : {}), ...(file('sslcert') ? { cert: file('sslcert') } : {}), ...(file('sslkey') ? { key: file('sslkey') } : {}) }
+      ? {
+          rejectUnauthorized: true,
+          ...(file('sslrootcert') ? { ca: file('sslrootcert') } : {}),
+          ...(file('sslcert') ? { cert: file('sslcert') } : {}),
+          ...(file('sslkey') ? { key: file('sslkey') } : {}),
+        }
       : false
   const timeout = Number(params.get('connect_timeout'))
   return {

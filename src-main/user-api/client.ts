@@ -93,7 +93,8 @@ const ROTATE_TOKEN: OperationSpec<RotateTokenResponse> = {
 /** The one base-URL rule (BaseUrlSchema), so the client refuses exactly what the profile form refuses. */
 function endpointFor(baseUrl: string): URL {
   const parsed = BaseUrlSchema.safeParse(baseUrl)
-  if (!parsed.success) throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
+  if (!parsed.success)
+    throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
   return new URL(userApiUrl(parsed.data))
 }
 
@@ -117,7 +118,10 @@ function validateRequest<Op extends OutgoingOperation>(operation: Op, request: u
   const listed = checked.issues
     .map((issue) => (issue.kind === 'user_group_id' ? issue.message : `${issue.path.join('.') || 'the request'}: ${issue.message}`))
     .join('; ')
-  throw redactException(new AppErrorException('invalid_input', `The request was not sent: ${listed}${/[.!?]$/.test(listed) ? '' : '.'}`, { issues }), redact)
+  throw redactException(
+    new AppErrorException('invalid_input', `The request was not sent: ${listed}${/[.!?]$/.test(listed) ? '' : '.'}`, { issues }),
+    redact,
+  )
 }
 
 /**
@@ -135,14 +139,25 @@ function rotationOutcomeUnknown(error: AppErrorException): boolean {
 }
 
 /** A certificate failure, told again with the certificate it refused and what would trust it. */
-async function withCertificate(failure: AppErrorException, endpoint: URL, route: ProxyRoute, trust: Trust, timeoutMs: number): Promise<AppErrorException> {
+async function withCertificate(
+  failure: AppErrorException,
+  endpoint: URL,
+  route: ProxyRoute,
+  trust: Trust,
+  timeoutMs: number,
+): Promise<AppErrorException> {
   if (!(failure instanceof ExchangeFailure) || failure.code !== 'tls_failed') return failure
   const cause = (failure.details as { cause?: { code?: string } }).cause?.code ?? ''
   // Loaded only here: the probe's modules (tls, dns) are a cost no successful call should pay.
   const { explainCertificateFailure } = await import('./tls-probe')
   const explained = await explainCertificateFailure(cause, endpoint, route, trust, timeoutMs).catch(() => undefined)
   if (!explained) return failure
-  return new ExchangeFailure('tls_failed', explained.message, { ...(failure.details as Record<string, unknown>), certificate: explained.certificate }, failure.requestMayHaveArrived)
+  return new ExchangeFailure(
+    'tls_failed',
+    explained.message,
+    { ...(failure.details as Record<string, unknown>), certificate: explained.certificate },
+    failure.requestMayHaveArrived,
+  )
 }
 
 /**
@@ -168,7 +183,11 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
     'Accept-Encoding': ACCEPT_ENCODING,
   }
 
-  async function call<Res extends { user_group: { token: string } }>(spec: OperationSpec<Res>, request: unknown, extraSecrets: string[]): Promise<UserApiCallResult<Res>> {
+  async function call<Res extends { user_group: { token: string } }>(
+    spec: OperationSpec<Res>,
+    request: unknown,
+    extraSecrets: string[],
+  ): Promise<UserApiCallResult<Res>> {
     const redact = createRedactor([options.apiToken, ...extraSecrets, ...proxySecrets])
     const valid = validateRequest(spec.operation, request, redact)
     const body = JSON.stringify(valid)
@@ -176,18 +195,32 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
     const ownConnection = spec.operation === 'rotateToken'
     const dispatcher = dispatcherFor(route, trust, ownConnection)
     try {
-      const answer = await exchangeJson({ url: endpoint, method: spec.method, headers, body, timeoutMs, maxResponseBytes, dispatcher, route, closeAfter: ownConnection }).finally(() => {
+      const answer = await exchangeJson({
+        url: endpoint,
+        method: spec.method,
+        headers,
+        body,
+        timeoutMs,
+        maxResponseBytes,
+        dispatcher,
+        route,
+        closeAfter: ownConnection,
+      }).finally(() => {
         if (ownConnection) void dispatcher.destroy()
       })
       const context = { operation: spec.operation, method: spec.method, endpoint: endpoint.href, redact }
       const read = readAnswer(answer, spec.responseSchema, context)
       // The group token is the one field left unredacted: it must not smuggle the API token out.
       if (read.value.user_group.token.includes(options.apiToken)) {
-        throw new AppErrorException('bad_response', `The answer (HTTP ${answer.status}) gives the API token as the group’s token; it was not kept.`, {
-          method: spec.method,
-          url: endpoint.href,
-          status: answer.status,
-        })
+        throw new AppErrorException(
+          'bad_response',
+          `The answer (HTTP ${answer.status}) gives the API token as the group’s token; it was not kept.`,
+          {
+            method: spec.method,
+            url: endpoint.href,
+            status: answer.status,
+          },
+        )
       }
       const { value, raw } = redactSuccess(read, redact)
       return { value, raw, status: answer.status, durationMs: answer.durationMs }

@@ -19,7 +19,11 @@ export interface DiagnosisTarget {
   env?: Record<string, string | undefined>
 }
 
-const notTried = (step: DiagnosisStep['step']): DiagnosisStep => ({ step, outcome: 'skipped', message: 'Not tried: an earlier step failed.' })
+const notTried = (step: DiagnosisStep['step']): DiagnosisStep => ({
+  step,
+  outcome: 'skipped',
+  message: 'Not tried: an earlier step failed.',
+})
 
 /**
  * How a call to the target travels and where it fails: the proxy and the certificate
@@ -29,9 +33,13 @@ const notTried = (step: DiagnosisStep['step']): DiagnosisStep => ({ step, outcom
  */
 export async function diagnoseConnection(target: DiagnosisTarget): Promise<Diagnosis> {
   const baseUrl = BaseUrlSchema.safeParse(target.baseUrl)
-  if (!baseUrl.success) throw new AppErrorException('invalid_input', baseUrl.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
+  if (!baseUrl.success)
+    throw new AppErrorException('invalid_input', baseUrl.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
   const endpoint = new URL(userApiUrl(baseUrl.data))
-  const redact = createRedactor([target.apiToken ?? '', target.network.proxy.mode === 'custom' ? (target.network.proxy.password ?? '') : ''])
+  const redact = createRedactor([
+    target.apiToken ?? '',
+    target.network.proxy.mode === 'custom' ? (target.network.proxy.password ?? '') : '',
+  ])
   const failed = (step: DiagnosisStep['step'], message: string, partial: Partial<Diagnosis> = {}): Diagnosis =>
     redact({
       endpoint: endpoint.href,
@@ -66,12 +74,17 @@ export async function diagnoseConnection(target: DiagnosisTarget): Promise<Diagn
   const asked = await askTheApi(target, probe.failedAt !== undefined)
   const steps = [...probe.steps, asked]
   const failedAt = steps.find((step) => step.outcome === 'failed')
-  const works = asked.outcome === 'ok' ? 'The connection works: every step passed, and the API accepted the token.' : `The way to the server works. ${asked.message}`
+  const works =
+    asked.outcome === 'ok'
+      ? 'The connection works: every step passed, and the API accepted the token.'
+      : `The way to the server works. ${asked.message}`
   return redact({
     endpoint: endpoint.href,
     proxy,
     trust: trust.sources(),
-    ...(probe.tls?.certificate ? { tls: { version: probe.tls.version, cipher: probe.tls.cipher, certificate: certificateSummary(probe.tls.certificate) } } : {}),
+    ...(probe.tls?.certificate
+      ? { tls: { version: probe.tls.version, cipher: probe.tls.cipher, certificate: certificateSummary(probe.tls.certificate) } }
+      : {}),
     steps,
     ok: failedAt === undefined,
     ...(failedAt ? { failedAt: failedAt.step } : {}),
@@ -81,12 +94,24 @@ export async function diagnoseConnection(target: DiagnosisTarget): Promise<Diagn
 
 async function askTheApi(target: DiagnosisTarget, earlierFailed: boolean): Promise<DiagnosisStep> {
   if (earlierFailed) return notTried('http')
-  if (target.apiToken === null) return { step: 'http', outcome: 'skipped', message: 'No API token is kept for this profile: the API was not asked.' }
+  if (target.apiToken === null)
+    return { step: 'http', outcome: 'skipped', message: 'No API token is kept for this profile: the API was not asked.' }
   const started = performance.now()
   try {
-    const client = createUserApiClient({ baseUrl: target.baseUrl, apiToken: target.apiToken, timeoutMs: target.timeoutMs, network: target.network, ...(target.env ? { env: target.env } : {}) })
+    const client = createUserApiClient({
+      baseUrl: target.baseUrl,
+      apiToken: target.apiToken,
+      timeoutMs: target.timeoutMs,
+      network: target.network,
+      ...(target.env ? { env: target.env } : {}),
+    })
     const { status } = await checkConnection(client)
-    return { step: 'http', outcome: 'ok', message: `PUT /api/user answered HTTP ${status} from the API: it is reached, and it accepts the token (nothing was changed).`, durationMs: performance.now() - started }
+    return {
+      step: 'http',
+      outcome: 'ok',
+      message: `PUT /api/user answered HTTP ${status} from the API: it is reached, and it accepts the token (nothing was changed).`,
+      durationMs: performance.now() - started,
+    }
   } catch (error) {
     const message = error instanceof AppErrorException ? error.message : (error as Error).message
     return { step: 'http', outcome: 'failed', message, durationMs: performance.now() - started }

@@ -20,7 +20,10 @@ function loadUndici(): Dispatchers {
     const load = createRequire(import.meta.url)
     const dispatcherPrototype = (load('undici/lib/dispatcher/dispatcher.js') as { prototype: { connect?: unknown } }).prototype
     dispatcherPrototype.connect ??= load('undici/lib/api/api-connect.js')
-    undici = { Agent: load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent, ProxyAgent: load('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent }
+    undici = {
+      Agent: load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent,
+      ProxyAgent: load('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent,
+    }
   }
   return undici
 }
@@ -61,7 +64,11 @@ function cacheKey(route: ProxyRoute, trust: Trust): string {
     contextIds.set(context, contextId)
   }
   // Hashed: the key must not keep the proxy's credentials in clear.
-  const proxy = route.proxy ? createHash('sha256').update(`${route.proxy.url.href}\n${route.proxy.authorization ?? ''}`).digest('hex') : 'direct'
+  const proxy = route.proxy
+    ? createHash('sha256')
+        .update(`${route.proxy.url.href}\n${route.proxy.authorization ?? ''}`)
+        .digest('hex')
+    : 'direct'
   return `${proxy}/${contextId}`
 }
 

@@ -67,7 +67,8 @@ export const CERTIFICATE_CODES = new Set([
   'HOSTNAME_MISMATCH',
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ])
-const isTlsCode = (code: string) => code === 'EPROTO' || CERTIFICATE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')
+const isTlsCode = (code: string) =>
+  code === 'EPROTO' || CERTIFICATE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')
 
 /** undici's words for a proxy that answered CONNECT (or a forwarded request) with a refusal. */
 const PROXY_STATUS = /Proxy response \((\d+)\) !== 200|Proxy Authentication Required \((\d+)\)/
@@ -81,41 +82,79 @@ export function proxyRefusalSentence(status: number, url: URL, route: ProxyRoute
   if (status === 407)
     return `${capitalise(proxy)} asks for credentials (HTTP 407): give the proxy user name and password in the profile, or in the proxy variable (http://user:password@proxy:port).`
   if (status === 403) return `${capitalise(proxy)} refused to connect to ${url.host} (HTTP 403): ask whoever runs the proxy to allow it.`
-  if (status >= 500) return `${capitalise(proxy)} could not reach ${url.host} (HTTP ${status}): the host may not exist, or not accept connections from the proxy.`
+  if (status >= 500)
+    return `${capitalise(proxy)} could not reach ${url.host} (HTTP ${status}): the host may not exist, or not accept connections from the proxy.`
   return `${capitalise(proxy)} refused to connect to ${url.host} (HTTP ${status}).`
 }
 
 const capitalise = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`
 
-function describeNetworkError(error: NodeJS.ErrnoException & { hostname?: string }, url: URL, phase: Phase, route: ProxyRoute): { code: ErrorCode; message: string; viaProxy?: true } {
+function describeNetworkError(
+  error: NodeJS.ErrnoException & { hostname?: string },
+  url: URL,
+  phase: Phase,
+  route: ProxyRoute,
+): { code: ErrorCode; message: string; viaProxy?: true } {
   const code = error.code ?? ''
   const proxy = route.proxy
   const proxyStatus = PROXY_STATUS.exec(error.message)
-  if (proxyStatus) return { code: 'connect_failed', message: proxyRefusalSentence(Number(proxyStatus[1] ?? proxyStatus[2]), url, route), viaProxy: true }
+  if (proxyStatus)
+    return { code: 'connect_failed', message: proxyRefusalSentence(Number(proxyStatus[1] ?? proxyStatus[2]), url, route), viaProxy: true }
   if (DNS_CODES.has(code)) {
     if (proxy && error.hostname === proxy.url.hostname)
-      return { code: 'dns_failed', message: `The host name of ${proxyPhrase(proxy)} could not be resolved: check the proxy setting.`, viaProxy: true }
+      return {
+        code: 'dns_failed',
+        message: `The host name of ${proxyPhrase(proxy)} could not be resolved: check the proxy setting.`,
+        viaProxy: true,
+      }
     return { code: 'dns_failed', message: `The host name "${url.hostname}" could not be resolved: check the base URL and the network.` }
   }
-  if (code === 'UND_ERR_PRX_TLS') return { code: 'tls_failed', message: `The secure (TLS) connection to ${proxyPhrase(proxy!)} failed: ${error.message}.`, viaProxy: true }
+  if (code === 'UND_ERR_PRX_TLS')
+    return {
+      code: 'tls_failed',
+      message: `The secure (TLS) connection to ${proxyPhrase(proxy!)} failed: ${error.message}.`,
+      viaProxy: true,
+    }
   if (isTlsCode(code)) return { code: 'tls_failed', message: `The secure (TLS) connection to ${url.host} failed: ${error.message}.` }
   if (phase === 'connecting' && proxy) {
     const why = code === 'ECONNREFUSED' ? 'the connection was refused' : error.message
-    return { code: 'connect_failed', message: `Could not connect to ${proxyPhrase(proxy)}: ${why}. Is the proxy setting right?`, viaProxy: true }
+    return {
+      code: 'connect_failed',
+      message: `Could not connect to ${proxyPhrase(proxy)}: ${why}. Is the proxy setting right?`,
+      viaProxy: true,
+    }
   }
-  if (code === 'ECONNREFUSED') return { code: 'connect_failed', message: `Could not connect to ${url.host}: the connection was refused. Is the server running, and is the base URL right?` }
+  if (code === 'ECONNREFUSED')
+    return {
+      code: 'connect_failed',
+      message: `Could not connect to ${url.host}: the connection was refused. Is the server running, and is the base URL right?`,
+    }
   if (phase === 'reading') return { code: 'bad_response', message: cutOffSentence(url) }
-  if (phase === 'waiting') return { code: 'connect_failed', message: `The server at ${url.host} closed the connection after the request was sent, without answering.` }
-  if (phase === 'sending') return { code: 'connect_failed', message: `The server at ${url.host} closed the connection before the request was fully sent.` }
+  if (phase === 'waiting')
+    return {
+      code: 'connect_failed',
+      message: `The server at ${url.host} closed the connection after the request was sent, without answering.`,
+    }
+  if (phase === 'sending')
+    return { code: 'connect_failed', message: `The server at ${url.host} closed the connection before the request was fully sent.` }
   return { code: 'connect_failed', message: `Could not connect to ${url.host}: ${error.message}.` }
 }
 
 function decodingFailure(problem: BodyDecodingError['problem'], url: URL, maxResponseBytes: number): { code: ErrorCode; message: string } {
   if (problem.kind === 'too_large')
-    return { code: 'response_too_large', message: `The answer from ${url.host} decompresses (${problem.encoding}) to more than ${maxResponseBytes} bytes; it was not read further.` }
+    return {
+      code: 'response_too_large',
+      message: `The answer from ${url.host} decompresses (${problem.encoding}) to more than ${maxResponseBytes} bytes; it was not read further.`,
+    }
   if (problem.kind === 'unsupported')
-    return { code: 'bad_response', message: `The answer from ${url.host} is compressed with "${problem.encoding}", which Embed Console does not read (it asks for gzip, deflate or br).` }
-  return { code: 'bad_response', message: `The answer from ${url.host} says it is ${problem.encoding}-compressed, but it could not be decompressed: ${problem.reason}.` }
+    return {
+      code: 'bad_response',
+      message: `The answer from ${url.host} is compressed with "${problem.encoding}", which Embed Console does not read (it asks for gzip, deflate or br).`,
+    }
+  return {
+    code: 'bad_response',
+    message: `The answer from ${url.host} says it is ${problem.encoding}-compressed, but it could not be decompressed: ${problem.reason}.`,
+  }
 }
 
 function headersOf(raw: Buffer[]): IncomingHttpHeaders {
@@ -173,7 +212,12 @@ export function exchangeJson(exchange: JsonExchange): Promise<RawAnswer> {
       settled = true
       clearTimeout(timer)
     }
-    const fail = (code: ErrorCode, message: string, details: Record<string, unknown> = {}, requestMayHaveArrived = phase !== 'connecting') => {
+    const fail = (
+      code: ErrorCode,
+      message: string,
+      details: Record<string, unknown> = {},
+      requestMayHaveArrived = phase !== 'connecting',
+    ) => {
       if (settled) return
       settle()
       abort?.(new Error('The exchange was given up.'))
@@ -188,7 +232,11 @@ export function exchangeJson(exchange: JsonExchange): Promise<RawAnswer> {
       })
 
     const timer = setTimeout(() => {
-      fail('timeout', `No complete answer from ${url.host} within ${seconds(timeoutMs)}: the request timed out while ${PHASE_WORDS[phase]}.`, { timeoutMs })
+      fail(
+        'timeout',
+        `No complete answer from ${url.host} within ${seconds(timeoutMs)}: the request timed out while ${PHASE_WORDS[phase]}.`,
+        { timeoutMs },
+      )
     }, timeoutMs)
 
     const advance = (from: Phase, to: Phase) => {
@@ -249,11 +297,21 @@ export function exchangeJson(exchange: JsonExchange): Promise<RawAnswer> {
       onError(error) {
         const networkError = error as NodeJS.ErrnoException & { hostname?: string }
         // A body shorter than its Content-Length is a cut-off body, whatever undici calls it.
-        if (phase === 'reading' && networkError.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return fail('bad_response', cutOffSentence(url), { receivedBytes: size })
+        if (phase === 'reading' && networkError.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+          return fail('bad_response', cutOffSentence(url), { receivedBytes: size })
         const { code, message, viaProxy } = describeNetworkError(networkError, url, phase, route)
         // The proxy refused or could not be reached: the request never went past it.
         const arrived = viaProxy ? false : phase !== 'connecting'
-        fail(code, message, { cause: { code: networkError.code, message: networkError.message }, receivedBytes: size, ...(viaProxy ? { proxy: route.proxy!.url.href } : {}) }, arrived)
+        fail(
+          code,
+          message,
+          {
+            cause: { code: networkError.code, message: networkError.message },
+            receivedBytes: size,
+            ...(viaProxy ? { proxy: route.proxy!.url.href } : {}),
+          },
+          arrived,
+        )
       },
     }
 

@@ -4,9 +4,7 @@ import { isLoopbackHostname } from '../../src-shared/net/loopback'
 
 /** How a profile (or a CLI call) chooses its proxy; see ProxyModeSchema. */
 export type ProxyChoice =
-  | { mode: 'environment' }
-  | { mode: 'direct' }
-  | { mode: 'custom'; url: string; username?: string; password?: string }
+  { mode: 'environment' } | { mode: 'direct' } | { mode: 'custom'; url: string; username?: string; password?: string }
 
 export interface ProxyRoute {
   /** The proxy a call goes through; null: straight to the server. */
@@ -41,15 +39,23 @@ const basic = (username: string, password: string) => `Basic ${Buffer.from(`${us
 function proxyFromVariable(name: string, value: string): NonNullable<ProxyRoute['proxy']> {
   // curl takes "proxy:3128" for http://proxy:3128.
   const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`
-  if (!URL.canParse(text)) throw new AppErrorException('invalid_input', `${name} is not a proxy address: write it like http://proxy.example.com:3128.`)
+  if (!URL.canParse(text))
+    throw new AppErrorException('invalid_input', `${name} is not a proxy address: write it like http://proxy.example.com:3128.`)
   const url = new URL(text)
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new AppErrorException('invalid_input', `${name} names a "${url.protocol}" proxy: Embed Console goes through http:// and https:// proxies only.`)
+    throw new AppErrorException(
+      'invalid_input',
+      `${name} names a "${url.protocol}" proxy: Embed Console goes through http:// and https:// proxies only.`,
+    )
   const username = decodeURIComponent(url.username)
   const password = decodeURIComponent(url.password)
   url.username = ''
   url.password = ''
-  return { url, source: name, ...(username || password ? { authorization: basic(username, password), ...(password ? { password } : {}) } : {}) }
+  return {
+    url,
+    source: name,
+    ...(username || password ? { authorization: basic(username, password), ...(password ? { password } : {}) } : {}),
+  }
 }
 
 /**
@@ -101,7 +107,8 @@ function inRange(address: string, network: string, prefix: number, family: numbe
  * NO_PROXY decide, lower case first, as curl reads them.
  */
 export function resolveProxyRoute(endpoint: URL, choice: ProxyChoice, env: Env): ProxyRoute {
-  if (isLoopbackHostname(endpoint.hostname)) return { proxy: null, reason: `${endpoint.hostname} is this computer (loopback): never proxied.` }
+  if (isLoopbackHostname(endpoint.hostname))
+    return { proxy: null, reason: `${endpoint.hostname} is this computer (loopback): never proxied.` }
   if (choice.mode === 'direct') return { proxy: null, reason: 'The profile connects directly, whatever the proxy variables say.' }
   if (choice.mode === 'custom') {
     const url = new URL(choice.url)
@@ -111,10 +118,15 @@ export function resolveProxyRoute(endpoint: URL, choice: ProxyChoice, env: Env):
   }
   const scheme = endpoint.protocol === 'https:' ? 'https' : 'http'
   const variable = firstSet(env, [`${scheme}_proxy`, `${scheme.toUpperCase()}_PROXY`, 'all_proxy', 'ALL_PROXY'])
-  if (!variable) return { proxy: null, reason: `No proxy variable is set (${scheme.toUpperCase()}_PROXY, ${scheme}_proxy, ALL_PROXY): straight to the server.` }
+  if (!variable)
+    return {
+      proxy: null,
+      reason: `No proxy variable is set (${scheme.toUpperCase()}_PROXY, ${scheme}_proxy, ALL_PROXY): straight to the server.`,
+    }
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY'])
   const matched = noProxy && noProxyMatch(endpoint, noProxy.value)
-  if (matched) return { proxy: null, reason: `${noProxy.name} lists "${matched}", which matches ${endpoint.hostname}: straight to the server.` }
+  if (matched)
+    return { proxy: null, reason: `${noProxy.name} lists "${matched}", which matches ${endpoint.hostname}: straight to the server.` }
   return {
     proxy: proxyFromVariable(variable.name, variable.value),
     reason: noProxy ? `${variable.name} is set, and no entry of ${noProxy.name} matches ${endpoint.hostname}.` : `${variable.name} is set.`,

@@ -19,7 +19,16 @@ export interface AnswerContext {
 const BODY_EXCERPT_CHARS = 2000
 const SERVER_MESSAGE_CHARS = 300
 /** The headers an operator (or a support ticket) needs; the rest is noise. */
-const HEADERS_THAT_MATTER = ['content-type', 'content-length', 'retry-after', 'www-authenticate', 'location', 'server', 'date', 'x-request-id']
+const HEADERS_THAT_MATTER = [
+  'content-type',
+  'content-length',
+  'retry-after',
+  'www-authenticate',
+  'location',
+  'server',
+  'date',
+  'x-request-id',
+]
 
 const truncate = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text)
 
@@ -54,7 +63,8 @@ function retryAfterPhrase(retryAfter: string | undefined): string {
  */
 function redirectSentence(status: number, location: string | undefined, context: AnswerContext): string {
   const notFollowed = 'Redirects are not followed, so the API token was not sent there.'
-  if (!location || !URL.canParse(location, context.endpoint)) return `The server answered with a redirect (HTTP ${status}) that names no address: check the base URL. ${notFollowed}`
+  if (!location || !URL.canParse(location, context.endpoint))
+    return `The server answered with a redirect (HTTP ${status}) that names no address: check the base URL. ${notFollowed}`
   const target = new URL(location, context.endpoint)
   target.username = ''
   target.password = ''
@@ -64,7 +74,8 @@ function redirectSentence(status: number, location: string | undefined, context:
   const path = target.pathname.replace(/\/+$/, '')
   if (path.endsWith(suffix) && (target.protocol === 'https:' || target.protocol === 'http:')) {
     const baseUrl = `${target.origin}${path.slice(0, -suffix.length)}`
-    if (userApiUrl(baseUrl) !== context.endpoint) return `The server moved to ${baseUrl} (HTTP ${status}): change the base URL to it. ${notFollowed}`
+    if (userApiUrl(baseUrl) !== context.endpoint)
+      return `The server moved to ${baseUrl} (HTTP ${status}): change the base URL to it. ${notFollowed}`
   }
   return `The server redirected the request to ${target.href} (HTTP ${status}), which is not an /api/user address: check the base URL. ${notFollowed}`
 }
@@ -162,23 +173,37 @@ export function readAnswer<T>(answer: RawAnswer, schema: z.ZodType<T>, context: 
     ...extra,
   })
 
-  if (status >= 300 && status < 400) throw new AppErrorException('http_status', redirectSentence(status, headers.location, context), details())
+  if (status >= 300 && status < 400)
+    throw new AppErrorException('http_status', redirectSentence(status, headers.location, context), details())
   if ('unknownCharset' in decoded)
-    throw new AppErrorException('bad_response', `The answer (HTTP ${status}) is in the charset "${decoded.unknownCharset}", which Embed Console cannot decode.`, details())
+    throw new AppErrorException(
+      'bad_response',
+      `The answer (HTTP ${status}) is in the charset "${decoded.unknownCharset}", which Embed Console cannot decode.`,
+      details(),
+    )
   // Before any schema and before anything is stored: a deep value would overflow every later reader.
-  if (json.ok && jsonTextTooDeep(text)) throw new AppErrorException('bad_response', tooDeepMessage(`The answer (HTTP ${status})`), details())
+  if (json.ok && jsonTextTooDeep(text))
+    throw new AppErrorException('bad_response', tooDeepMessage(`The answer (HTTP ${status})`), details())
   const fromApi = json.ok && (json.value as { success?: unknown } | null)?.success === 0
   if (fromApi || status >= 400) {
     const said = json.ok ? serverWords(json.value) : undefined
     const serverMessage = said === undefined ? {} : { serverMessage: truncate(context.redact(said), SERVER_MESSAGE_CHARS) }
-    throw new AppErrorException(fromApi ? 'api_failure' : 'http_status', quoted(statusSentence(status, context, headers, fromApi), said, context.redact), details(serverMessage))
+    throw new AppErrorException(
+      fromApi ? 'api_failure' : 'http_status',
+      quoted(statusSentence(status, context, headers, fromApi), said, context.redact),
+      details(serverMessage),
+    )
   }
   if (!json.ok) throw new AppErrorException('bad_response', `The answer (HTTP ${status}) is not JSON.`, details())
 
   const parsed = schema.safeParse(json.value)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-    throw new AppErrorException('bad_response', `The answer (HTTP ${status}) is JSON but not the expected shape: ${truncate(issues.join('; '), SERVER_MESSAGE_CHARS)}.`, details({ issues }))
+    throw new AppErrorException(
+      'bad_response',
+      `The answer (HTTP ${status}) is JSON but not the expected shape: ${truncate(issues.join('; '), SERVER_MESSAGE_CHARS)}.`,
+      details({ issues }),
+    )
   }
   return { value: parsed.data, raw: json.value }
 }

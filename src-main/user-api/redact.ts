@@ -104,7 +104,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> => value !==
  * as it came: `user_group.token`, in the validated value and in the raw body, because handing
  * over the group's token is what the API answers for (the vault keeps it; the operator copies it).
  */
-export function redactSuccess<T extends { user_group: { token: string } }>(answer: { value: T; raw: unknown }, redact: Redactor): { value: T; raw: unknown } {
+export function redactSuccess<T extends { user_group: { token: string } }>(
+  answer: { value: T; raw: unknown },
+  redact: Redactor,
+): { value: T; raw: unknown } {
   const token = answer.value.user_group.token
   const value = { ...redact(answer.value), user_group: { ...redact(answer.value.user_group), token } }
   const raw = redact(answer.raw)
@@ -127,7 +130,9 @@ export function redactReturnedTokens<T>(value: T): T {
     if (typeof inner === 'string') return inner.replace(TOKEN_FIELD_IN_TEXT, `$1${REDACTED}$2`)
     if (Array.isArray(inner)) return inner.map(walk)
     if (inner !== null && typeof inner === 'object') {
-      return Object.fromEntries(Object.entries(inner).map(([key, field]) => [key, key === 'token' && typeof field === 'string' ? REDACTED : walk(field)]))
+      return Object.fromEntries(
+        Object.entries(inner).map(([key, field]) => [key, key === 'token' && typeof field === 'string' ? REDACTED : walk(field)]),
+      )
     }
     return inner
   }

@@ -107,7 +107,12 @@ export async function probeConnection(endpoint: URL, route: ProxyRoute, trust: T
   const hopName = proxy ? proxyPhrase(proxy) : endpoint.host
   const sockets: Socket[] = []
 
-  const timed = async <T>(step: DiagnosisStepName, work: () => Promise<T>, describe: (value: T) => string, describeError: (error: unknown) => string): Promise<T | undefined> => {
+  const timed = async <T>(
+    step: DiagnosisStepName,
+    work: () => Promise<T>,
+    describe: (value: T) => string,
+    describeError: (error: unknown) => string,
+  ): Promise<T | undefined> => {
     const started = performance.now()
     try {
       const value = await work()
@@ -123,7 +128,8 @@ export async function probeConnection(endpoint: URL, route: ProxyRoute, trust: T
     for (const socket of [...new Set(sockets)].reverse()) socket.destroy()
     const taken = new Set(steps.map((step) => step.step))
     for (const step of ['dns', 'tcp', 'proxy', 'tls'] as const) {
-      if (!taken.has(step)) steps.push({ step, outcome: 'skipped', message: failedAt ? 'Not tried: an earlier step failed.' : skippedBecause(step, route) })
+      if (!taken.has(step))
+        steps.push({ step, outcome: 'skipped', message: failedAt ? 'Not tried: an earlier step failed.' : skippedBecause(step, route) })
     }
     steps.sort((a, b) => STEP_ORDER.indexOf(a.step) - STEP_ORDER.indexOf(b.step))
     return { steps, ...(failedAt ? { failedAt } : {}), ...(tls ? { tls } : {}) }
@@ -169,8 +175,10 @@ export async function probeConnection(endpoint: URL, route: ProxyRoute, trust: T
     socket = await timed(
       'proxy',
       () => within(timeoutMs, hopName, (onCleanup) => openTunnel(socket!, endpoint, route, trust, keep, onCleanup)),
-      () => (https ? `CONNECT ${tunnelTarget(endpoint)} → 200: the proxy opened a tunnel to the server.` : 'The proxy’s certificate is trusted.'),
-      (error) => (error instanceof ProxyRefusal ? proxyRefusalSentence(error.status, endpoint, route) : `${capitalised(hopName)}: ${reason(error)}.`),
+      () =>
+        https ? `CONNECT ${tunnelTarget(endpoint)} → 200: the proxy opened a tunnel to the server.` : 'The proxy’s certificate is trusted.',
+      (error) =>
+        error instanceof ProxyRefusal ? proxyRefusalSentence(error.status, endpoint, route) : `${capitalised(hopName)}: ${reason(error)}.`,
     )
     if (!socket) return finish('proxy')
   }
@@ -180,7 +188,8 @@ export async function probeConnection(endpoint: URL, route: ProxyRoute, trust: T
     'tls',
     () => within(timeoutMs, `${endpoint.host} (TLS)`, (onCleanup) => handshake(socket!, endpoint, trust, keep, onCleanup)),
     ({ session }) => {
-      if (!session.authorized) return `The secure connection to ${endpoint.host} is refused: ${certificateProblemSentence(session.authorizationError ?? 'UNKNOWN', session.certificate, endpoint.hostname, trust)}`
+      if (!session.authorized)
+        return `The secure connection to ${endpoint.host} is refused: ${certificateProblemSentence(session.authorizationError ?? 'UNKNOWN', session.certificate, endpoint.hostname, trust)}`
       const certificate = session.certificate ? certificateSummary(session.certificate) : undefined
       return `${session.version}, ${session.cipher}; the certificate${certificate ? ` “${certificate.subject}”, issued by “${certificate.issuer}”,` : ''} is trusted.`
     },
@@ -199,7 +208,8 @@ export const STEP_ORDER: readonly DiagnosisStepName[] = ['dns', 'tcp', 'proxy', 
 const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`
 
 function skippedBecause(step: DiagnosisStepName, route: ProxyRoute): string {
-  if (step === 'proxy') return route.proxy ? 'Plain http: the proxy forwards the request itself, without a tunnel.' : `No proxy. ${route.reason}`
+  if (step === 'proxy')
+    return route.proxy ? 'Plain http: the proxy forwards the request itself, without a tunnel.' : `No proxy. ${route.reason}`
   if (step === 'tls') return 'Plain http: no TLS.'
   return 'Not needed.'
 }
@@ -216,7 +226,14 @@ const tunnelTarget = (endpoint: URL) => {
 }
 
 /** TLS to an https proxy, then (for an https server) CONNECT host:port through it: the socket to go on with. */
-async function openTunnel(raw: Socket, endpoint: URL, route: ProxyRoute, trust: Trust, keep: <T extends Socket>(socket: T) => T, onCleanup: (cleanup: () => void) => void): Promise<Socket> {
+async function openTunnel(
+  raw: Socket,
+  endpoint: URL,
+  route: ProxyRoute,
+  trust: Trust,
+  keep: <T extends Socket>(socket: T) => T,
+  onCleanup: (cleanup: () => void) => void,
+): Promise<Socket> {
   const proxy = route.proxy!
   let toProxy: Socket = raw
   if (proxy.url.protocol === 'https:') {
@@ -247,7 +264,13 @@ async function openTunnel(raw: Socket, endpoint: URL, route: ProxyRoute, trust: 
 }
 
 /** A TLS handshake that reads the certificate and OpenSSL's verdict on it, without refusing it. */
-function handshake(socket: Socket, server: URL, trust: Trust, keep: <T extends Socket>(socket: T) => T, onCleanup: (cleanup: () => void) => void): Promise<{ session: TlsSession; secure: TLSSocket }> {
+function handshake(
+  socket: Socket,
+  server: URL,
+  trust: Trust,
+  keep: <T extends Socket>(socket: T) => T,
+  onCleanup: (cleanup: () => void) => void,
+): Promise<{ session: TlsSession; secure: TLSSocket }> {
   const host = hostOf(server)
   return new Promise((resolve, reject) => {
     const secure = keep(
@@ -269,7 +292,9 @@ function handshake(socket: Socket, server: URL, trust: Trust, keep: <T extends S
         version: secure.getProtocol() ?? 'unknown',
         cipher: secure.getCipher()?.name ?? 'unknown',
         authorized: secure.authorized,
-        ...(verdict ? { authorizationError: typeof verdict === 'string' ? verdict : ((verdict as { code?: string }).code ?? String(verdict)) } : {}),
+        ...(verdict
+          ? { authorizationError: typeof verdict === 'string' ? verdict : ((verdict as { code?: string }).code ?? String(verdict)) }
+          : {}),
         ...(certificate && Object.keys(certificate).length > 0 ? { certificate } : {}),
       }
       resolve({ session, secure })
@@ -282,7 +307,13 @@ function handshake(socket: Socket, server: URL, trust: Trust, keep: <T extends S
  * A TLS failure of a call, told again with the certificate it refused: the same route is taken
  * once more to read it. The failure as it was when that cannot be done.
  */
-export async function explainCertificateFailure(code: string, endpoint: URL, route: ProxyRoute, trust: Trust, timeoutMs: number): Promise<{ message: string; certificate: CertificateSummary } | undefined> {
+export async function explainCertificateFailure(
+  code: string,
+  endpoint: URL,
+  route: ProxyRoute,
+  trust: Trust,
+  timeoutMs: number,
+): Promise<{ message: string; certificate: CertificateSummary } | undefined> {
   if (!CERTIFICATE_CODES.has(code)) return undefined
   const { tls } = await probeConnection(endpoint, route, trust, timeoutMs)
   if (!tls?.certificate) return undefined

@@ -27,7 +27,8 @@ const getCACertificates = (tls as unknown as { getCACertificates?: CaReader }).g
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g
 
 /** A few certificates by name; a whole store (hundreds) by its count alone. */
-const certificatesPhrase = (subjects: string[]) => (subjects.length <= 3 ? `${plural(subjects.length, 'certificate')} (${subjects.join('; ')})` : plural(subjects.length, 'certificate'))
+const certificatesPhrase = (subjects: string[]) =>
+  subjects.length <= 3 ? `${plural(subjects.length, 'certificate')} (${subjects.join('; ')})` : plural(subjects.length, 'certificate')
 
 /** The certificates of a PEM file, each checked to be one; throws a sentence naming the file. */
 export function readPemCertificates(path: string, what: string): { pems: string[]; subjects: string[] } {
@@ -35,15 +36,22 @@ export function readPemCertificates(path: string, what: string): { pems: string[
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new AppErrorException('invalid_input', `${what} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): correct the path, or clear it.`, { path })
+    throw new AppErrorException(
+      'invalid_input',
+      `${what} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): correct the path, or clear it.`,
+      { path },
+    )
   }
   const pems = text.match(PEM_CERTIFICATE) ?? []
-  if (pems.length === 0) throw new AppErrorException('invalid_input', `${what} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`, { path })
+  if (pems.length === 0)
+    throw new AppErrorException('invalid_input', `${what} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`, { path })
   const subjects = pems.map((pem, index) => {
     try {
       return new X509Certificate(pem).subject.replaceAll('\n', ', ')
     } catch {
-      throw new AppErrorException('invalid_input', `Certificate ${index + 1} of ${what} ${path} cannot be read as an X.509 certificate.`, { path })
+      throw new AppErrorException('invalid_input', `Certificate ${index + 1} of ${what} ${path} cannot be read as an X.509 certificate.`, {
+        path,
+      })
     }
   })
   return { pems, subjects }
@@ -92,13 +100,17 @@ export function resolveTrust(caBundlePath: string | undefined): Trust {
   const sources = () => {
     const said: string[] = []
     if (getCACertificates) {
-      said.push(`The runtime's certificate authorities (${plural(getCACertificates('default').length, 'certificate')}, NODE_EXTRA_CA_CERTS included).`)
+      said.push(
+        `The runtime's certificate authorities (${plural(getCACertificates('default').length, 'certificate')}, NODE_EXTRA_CA_CERTS included).`,
+      )
       said.push(`The system's trust store: ${plural(getCACertificates('system').length, 'certificate')}.`)
     } else {
       said.push(`Node's bundled certificate authorities (${plural(tls.rootCertificates.length, 'certificate')}).`)
       const extra = extraCertificatesSentence()
       if (extra) said.push(extra)
-      said.push(`The system's trust store is not read by Node ${process.version} (Node 22.15 and later, and the desktop app, read it): give a private CA through NODE_EXTRA_CA_CERTS or the profile's CA bundle.`)
+      said.push(
+        `The system's trust store is not read by Node ${process.version} (Node 22.15 and later, and the desktop app, read it): give a private CA through NODE_EXTRA_CA_CERTS or the profile's CA bundle.`,
+      )
     }
     if (bundle) said.push(`The profile's CA bundle ${caBundlePath}: ${certificatesPhrase(bundle.subjects)}.`)
     return said

@@ -109,7 +109,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     return true
   }
 
-  const hasSession = (req: IncomingMessage) => cookieValues(req.headers.cookie, sessionCookieName(port)).some((value) => sameSecret(value, session))
+  const hasSession = (req: IncomingMessage) =>
+    cookieValues(req.headers.cookie, sessionCookieName(port)).some((value) => sameSecret(value, session))
 
   /** Answers and returns false when the request may not reach the router, the event stream or a download. */
   const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -224,10 +225,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return
     }
     if (url.pathname === SESSION_PATH) {
-      if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'A session is opened with a POST request.' } })
+      if (req.method !== 'POST')
+        return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'A session is opened with a POST request.' } })
       if (!sameServer(req, res)) return
       handleSession(req, res).catch(() => {
-        if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'The session request could not be read.' } })
+        if (!res.headersSent)
+          sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'The session request could not be read.' } })
       })
       return
     }

@@ -12,7 +12,8 @@ const KIND_BADGES = { customer: 'Customer · production', testing: 'Testing', un
 /** What the header says of a profile's environment: its kind, corrected by the server's word. */
 function kindBadge(profile: ProfileView): string | null {
   if (profile.builtin) return 'Sandbox'
-  if (profile.environmentKind === 'testing' && profile.serverEnvironment === 'Customer') return 'Marked Testing · the server writes Customer'
+  if (profile.environmentKind === 'testing' && profile.serverEnvironment === 'Customer')
+    return 'Marked Testing · the server writes Customer'
   return KIND_BADGES[profile.environmentKind]
 }
 

@@ -12,11 +12,19 @@ export function Sidebar() {
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const last = sections.length - 1
     const target =
-      event.key === 'ArrowDown' ? (index === last ? 0 : index + 1)
-      : event.key === 'ArrowUp' ? (index === 0 ? last : index - 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : null
+      event.key === 'ArrowDown'
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === 'ArrowUp'
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : null
     if (target === null) return
     event.preventDefault()
     buttons.current[target]?.focus()

@@ -38,7 +38,10 @@ export async function call<N extends CallName>(name: N, input: CallInput<N>, opt
   signal?.throwIfAborted()
   const answer = requireBridge().invoke(name, input, signal ? { signal } : undefined)
   const result = signal
-    ? await Promise.race([answer, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))])
+    ? await Promise.race([
+        answer,
+        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+      ])
     : await answer
   if (!result.ok) throw new CallError(result.error)
   return result.value

@@ -50,7 +50,10 @@ async function openSession(key: string | null): Promise<NoSessionReason | null> 
 
 const NO_SESSION_RESULT = {
   ok: false as const,
-  error: { code: 'refused' as const, message: 'This browser has no session with Embed Console. Open the address it printed when it started.' },
+  error: {
+    code: 'refused' as const,
+    message: 'This browser has no session with Embed Console. Open the address it printed when it started.',
+  },
 }
 
 /** Calls and the event stream wait for the session: the page can draw at once, before it opens. */
@@ -70,7 +73,11 @@ function browserBridge(session: Promise<NoSessionReason | null>): Bridge {
         if (options?.signal?.aborted) throw options.signal.reason
         return {
           ok: false,
-          error: { code: 'connect_failed', message: 'Embed Console is not answering. Is the `embed-console web` process still running?', details: String(error) },
+          error: {
+            code: 'connect_failed',
+            message: 'Embed Console is not answering. Is the `embed-console web` process still running?',
+            details: String(error),
+          },
         }
       }
     },

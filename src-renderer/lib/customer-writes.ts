@@ -19,7 +19,8 @@ export const useCustomerWrites = create<CustomerWrites>((set) => ({
  * profile, or one marked Testing whose server put its groups in Customer), not yet confirmed
  * this session.
  */
-export const needsWriteConfirmation = (profile: ProfileView, confirmed: ReadonlySet<string>) => writesToProduction(profile) && !confirmed.has(profile.id)
+export const needsWriteConfirmation = (profile: ProfileView, confirmed: ReadonlySet<string>) =>
+  writesToProduction(profile) && !confirmed.has(profile.id)
 
 /** What a production write goes through, in words, for the question that asks first. */
 export function productionWriteNotice(profile: ProfileView): string {

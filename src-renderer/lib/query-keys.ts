@@ -17,7 +17,8 @@ export const queryKeys = {
     /** Every catalog query of every profile: what a group call or a profile deletion invalidates. */
     all: ['catalog'] as const,
     /** A window of a list (its search, filter and order), by its number: where it starts is worked out when it is fetched. */
-    window: (profileId: string, list: Omit<z.input<typeof CatalogQuerySchema>, 'profileId' | 'at'>, window = 0) => ['catalog', profileId, 'window', list, window] as const,
+    window: (profileId: string, list: Omit<z.input<typeof CatalogQuerySchema>, 'profileId' | 'at'>, window = 0) =>
+      ['catalog', profileId, 'window', list, window] as const,
     entry: (profileId: string | undefined, groupId: string) => ['catalog', profileId, 'entry', groupId] as const,
   },
   activity: {

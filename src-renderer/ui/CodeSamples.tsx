@@ -1,5 +1,11 @@
 import { useId, useState } from 'react'
-import { buildCodeSample, SAMPLE_LANGUAGES, variableList, type SampleCall, type SampleLanguage } from '../../src-shared/user-api/code-samples'
+import {
+  buildCodeSample,
+  SAMPLE_LANGUAGES,
+  variableList,
+  type SampleCall,
+  type SampleLanguage,
+} from '../../src-shared/user-api/code-samples'
 import { copyText } from '../lib/clipboard'
 import { toast } from './toasts'
 

@@ -30,14 +30,25 @@ export function TeamGroupNote({ profileId, groupId }: { profileId: string; group
   if (!id || !team) return null
   const rotated = team.rotatedBy ? `; rotated by ${team.rotatedBy} at ${teamTime(team.rotatedAt)}` : ''
   return (
-    <div className={team.token === 'stale' ? 'callout callout--warning team-note' : 'callout team-note'} role="status" aria-label="What the team knows of this group">
+    <div
+      className={team.token === 'stale' ? 'callout callout--warning team-note' : 'callout team-note'}
+      role="status"
+      aria-label="What the team knows of this group"
+    >
       <span>
         Team: last changed by <strong>{team.changedBy}</strong> at {teamTime(team.changedAt)}
         {rotated}.
-        {team.token === 'stale' ? ` The token kept here is not the group’s current one${team.tokenLast4 ? ` (…${team.tokenLast4})` : ''}: fetch the current token first.` : ''}
+        {team.token === 'stale'
+          ? ` The token kept here is not the group’s current one${team.tokenLast4 ? ` (…${team.tokenLast4})` : ''}: fetch the current token first.`
+          : ''}
       </span>
       {team.token === 'stale' ? (
-        <button type="button" className="btn btn--small btn--primary" disabled={fetchCurrent.isPending} onClick={() => fetchCurrent.mutate()}>
+        <button
+          type="button"
+          className="btn btn--small btn--primary"
+          disabled={fetchCurrent.isPending}
+          onClick={() => fetchCurrent.mutate()}
+        >
           {fetchCurrent.isPending ? 'Fetching…' : 'Fetch the current token'}
         </button>
       ) : null}

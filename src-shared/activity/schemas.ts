@@ -31,9 +31,14 @@ export const ActivityEntrySchema = z.object({
   httpStatus: z.number().int().optional(),
   errorCode: z.string().optional(),
   message: z.string().optional().describe('The error sentence, secrets redacted'),
-  warnings: z.array(z.string()).optional().describe('What a call that succeeded still said, such as a profile marked for another environment'),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe('What a call that succeeded still said, such as a profile marked for another environment'),
   durationMs: z.number().nonnegative(),
-  settledOutcome: RotationSettlementSchema.optional().describe('How a rotation of unknown outcome turned out, learned by fetching the group later'),
+  settledOutcome: RotationSettlementSchema.optional().describe(
+    'How a rotation of unknown outcome turned out, learned by fetching the group later',
+  ),
   settledAt: z.string().optional().describe('When that was learned, ISO 8601 (the call keeps its own time)'),
 })
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>
@@ -46,7 +51,10 @@ export type ActivityEntry = z.infer<typeof ActivityEntrySchema>
 export const ActivityDetailSchema = ActivityEntrySchema.extend({
   request: z.json().optional().describe('The body sent; absent when the call had none or it was too large to keep'),
   response: z.json().optional().describe('The body received, or what the failure carried; absent when too large to keep'),
-  omitted: z.array(z.enum(['request', 'response'])).optional().describe('Bodies that were too large to keep'),
+  omitted: z
+    .array(z.enum(['request', 'response']))
+    .optional()
+    .describe('Bodies that were too large to keep'),
 })
 export type ActivityDetail = z.infer<typeof ActivityDetailSchema>
 

@@ -15,9 +15,10 @@ export type DecodedInput =
 
 /** The offset of the first byte that is not part of a valid UTF-8 sequence, or -1. */
 function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const lead = bytes[at]!
-    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0
+    const length =
+      lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0
     if (length === 0) return at
     for (let next = 1; next < length; next++) {
       const byte = bytes[at + next]
@@ -25,7 +26,13 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
     }
     // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8 either.
     const second = bytes[at + 1] ?? 0
-    if ((lead === 0xe0 && second < 0xa0) || (lead === 0xed && second > 0x9f) || (lead === 0xf0 && second < 0x90) || (lead === 0xf4 && second > 0x8f)) return at
+    if (
+      (lead === 0xe0 && second < 0xa0) ||
+      (lead === 0xed && second > 0x9f) ||
+      (lead === 0xf0 && second < 0x90) ||
+      (lead === 0xf4 && second > 0x8f)
+    )
+      return at
     at += length
   }
   return -1
@@ -39,9 +46,12 @@ const lineAt = (bytes: Uint8Array, offset: number) => {
 
 /** Decoded by its byte order mark, else as UTF-8 unless `encoding` says Windows-1252. */
 export function decodeInput(bytes: Uint8Array, fileName: string, encoding?: InputEncoding): DecodedInput {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { ok: true, text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' }
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' }
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { ok: true, text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' }
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' }
   if (encoding === 'windows-1252') return { ok: true, text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' }
   const bad = firstInvalidUtf8(bytes)
   if (bad === -1) return { ok: true, text: new TextDecoder('utf-8').decode(bytes), encoding: 'utf-8' }

@@ -17,7 +17,9 @@ export const BREAKER_FAILURES = 5
 /** Requests a minute to a server that is not the local sandbox, unless the operator says otherwise. */
 export const DEFAULT_RATE_PER_MINUTE = 120
 
-export const BulkKindSchema = z.enum(['apply', 'rotate']).describe('apply: get-or-create and update from a file; rotate: rotate the tokens of listed groups')
+export const BulkKindSchema = z
+  .enum(['apply', 'rotate'])
+  .describe('apply: get-or-create and update from a file; rotate: rotate the tokens of listed groups')
 export type BulkKind = z.infer<typeof BulkKindSchema>
 
 export const BulkFormatSchema = z.enum(['csv', 'json', 'jsonl'])
@@ -91,7 +93,10 @@ export const BulkRunSchema = z.object({
   bail: z.boolean().describe('Pauses at the first row that fails'),
   planned: BulkCountsSchema,
   tallies: BulkTalliesSchema,
-  pausedReason: z.string().nullable().describe('Why the run paused itself (the server stopped answering, a row failed with "stop at the first failure")'),
+  pausedReason: z
+    .string()
+    .nullable()
+    .describe('Why the run paused itself (the server stopped answering, a row failed with "stop at the first failure")'),
   owner: BulkRunOwnerSchema.nullable().describe('The process sending it now, if any'),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -102,7 +102,11 @@ export const bulkCalls = {
           .object({
             kind: z.literal('path'),
             path: z.string().trim().min(1, 'Give the path of the file.').max(4096),
-            replaceToken: z.string().max(100).optional().describe('From the refusal that asked "Replace it?": replaces that file as it was then, once'),
+            replaceToken: z
+              .string()
+              .max(100)
+              .optional()
+              .describe('From the refusal that asked "Replace it?": replaces that file as it was then, once'),
           })
           .strict(),
       ]),

@@ -91,7 +91,8 @@ export const groupCalls = {
     output: z.object({ token: z.string() }),
   }),
   'catalog.list': defineCall({
-    summary: 'A window of the groups this app has seen through a profile, searched, filtered and sorted: after or before a row (by its key), or at a position.',
+    summary:
+      'A window of the groups this app has seen through a profile, searched, filtered and sorted: after or before a row (by its key), or at a position.',
     input: CatalogQuerySchema.partial({ profileId: true }),
     output: z.object({
       profileId: z.string(),

@@ -1,12 +1,6 @@
 import { z } from 'zod'
 import { defineCall } from './define'
-import {
-  ProfileChangesSchema,
-  ProfileDraftSchema,
-  ProfileIdSchema,
-  ProfileViewSchema,
-  VaultStatusSchema,
-} from '../profiles/schemas'
+import { ProfileChangesSchema, ProfileDraftSchema, ProfileIdSchema, ProfileViewSchema, VaultStatusSchema } from '../profiles/schemas'
 import { DiagnosisSchema } from '../user-api/diagnosis'
 
 const byId = z.object({ id: ProfileIdSchema }).strict()
@@ -33,7 +27,8 @@ export const profileCalls = {
     output: ProfileViewSchema,
   }),
   'profiles.update': defineCall({
-    summary: 'Changes the fields given and keeps the others; the token is replaced only when a new one is given, removed with clearToken or when the base URL moves to another scheme, host or port (with the group tokens kept for the profile).',
+    summary:
+      'Changes the fields given and keeps the others; the token is replaced only when a new one is given, removed with clearToken or when the base URL moves to another scheme, host or port (with the group tokens kept for the profile).',
     input: z.object({ id: ProfileIdSchema, changes: ProfileChangesSchema }).strict(),
     output: ProfileViewSchema,
   }),
@@ -63,7 +58,8 @@ export const profileCalls = {
     output: z.object({ imported: z.number().int().nonnegative(), names: z.array(z.string()) }),
   }),
   'profiles.diagnose': defineCall({
-    summary: 'How a call through this profile travels (proxy, certificate authorities, TLS version) and, step by step (DNS, TCP, proxy CONNECT, TLS, HTTP), where it fails. Changes nothing.',
+    summary:
+      'How a call through this profile travels (proxy, certificate authorities, TLS version) and, step by step (DNS, TCP, proxy CONNECT, TLS, HTTP), where it fails. Changes nothing.',
     input: byId,
     output: DiagnosisSchema,
   }),

@@ -47,10 +47,7 @@ export type AppError = z.infer<typeof AppErrorSchema>
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError }
 
 export function resultSchema<T extends z.ZodType>(value: T) {
-  return z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), value }),
-    z.object({ ok: z.literal(false), error: AppErrorSchema }),
-  ])
+  return z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: AppErrorSchema })])
 }
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value })

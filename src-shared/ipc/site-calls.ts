@@ -11,11 +11,7 @@ import { defineCall } from './define'
 export const MAX_SITE_FILE_CHARACTERS = 10_000_000
 
 /** The one file-path schema: every path the renderer names to main, whatever it is for. */
-export const SiteFilePathSchema = z
-  .string()
-  .trim()
-  .min(1, 'Give the path of a file.')
-  .max(4096, 'A file path has at most 4096 characters.')
+export const SiteFilePathSchema = z.string().trim().min(1, 'Give the path of a file.').max(4096, 'A file path has at most 4096 characters.')
 
 const SiteTextSchema = z.string().max(MAX_SITE_FILE_CHARACTERS, 'This text is too large to be a site.json file.')
 
@@ -108,7 +104,10 @@ export const RefPathSchema = z
   .string()
   .min(1)
   .max(1000)
-  .refine((ref) => !ref.startsWith('/') && !ref.split('/').includes('..') && !ref.includes('\\'), 'A $ref file is named relative to the docs.json, inside its folder.')
+  .refine(
+    (ref) => !ref.startsWith('/') && !ref.split('/').includes('..') && !ref.includes('\\'),
+    'A $ref file is named relative to the docs.json, inside its folder.',
+  )
 
 /** A `$ref` file as read: its text (null when missing or unreadable, `error` saying why) and version. */
 export const RefFileSchema = z.object({
@@ -121,7 +120,9 @@ export const RefFileSchema = z.object({
 export type RefFileText = z.infer<typeof RefFileSchema>
 
 /** A `$ref` file saved in place with its docs.json: refused, like the docs.json, when it changed on disk. */
-const RefSaveSchema = z.object({ ref: RefPathSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), expectedVersion: FileVersionSchema.nullable() }).strict()
+const RefSaveSchema = z
+  .object({ ref: RefPathSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), expectedVersion: FileVersionSchema.nullable() })
+  .strict()
 
 export const siteCalls = {
   'site.environment': defineCall({
@@ -135,7 +136,8 @@ export const siteCalls = {
     output: SiteDocumentSchema,
   }),
   'site.open': defineCall({
-    summary: 'Reads a site.json file as text (JSON or not), with its version and any autosaved draft of it. Regular files only, never in the data folder.',
+    summary:
+      'Reads a site.json file as text (JSON or not), with its version and any autosaved draft of it. Regular files only, never in the data folder.',
     input: z.object({ path: SiteFilePathSchema }).strict(),
     output: SiteDocumentSchema,
   }),
@@ -157,7 +159,9 @@ export const siteCalls = {
         refs: z.array(RefSaveSchema).max(200).optional(),
       })
       .strict(),
-    output: SavedSiteFileSchema.extend({ refs: z.array(z.object({ ref: z.string(), text: z.string(), version: FileVersionSchema })).optional() }),
+    output: SavedSiteFileSchema.extend({
+      refs: z.array(z.object({ ref: z.string(), text: z.string(), version: FileVersionSchema })).optional(),
+    }),
   }),
   'site.readRefs': defineCall({
     summary: 'Reads the files a docs.json’s $ref objects name, from its own folder (never outside it, never the data folder).',
@@ -172,9 +176,16 @@ export const siteCalls = {
     output: z.object({ saved: SavedSiteFileSchema.nullable() }),
   }),
   'site.export': defineCall({
-    summary: 'Writes a copy of the document to another file, refused while it has errors under the rule set given; null when the dialog was cancelled.',
+    summary:
+      'Writes a copy of the document to another file, refused while it has errors under the rule set given; null when the dialog was cancelled.',
     input: z
-      .object({ documentId: SiteDocumentIdSchema, text: SiteTextSchema, byteOrderMark: z.boolean(), rules: RuleSetSchema, target: SaveTargetSchema })
+      .object({
+        documentId: SiteDocumentIdSchema,
+        text: SiteTextSchema,
+        byteOrderMark: z.boolean(),
+        rules: RuleSetSchema,
+        target: SaveTargetSchema,
+      })
       .strict(),
     output: z.object({ exported: z.object({ path: z.string(), warnings: z.number().int().nonnegative() }).nullable() }),
   }),
@@ -189,7 +200,12 @@ export const siteCalls = {
     input: z
       .object({
         documentId: SiteDocumentIdSchema,
-        folder: z.discriminatedUnion('kind', [z.object({ kind: z.literal('dialog') }).strict(), z.object({ kind: z.literal('path'), path: SiteFilePathSchema }).strict()]).optional(),
+        folder: z
+          .discriminatedUnion('kind', [
+            z.object({ kind: z.literal('dialog') }).strict(),
+            z.object({ kind: z.literal('path'), path: SiteFilePathSchema }).strict(),
+          ])
+          .optional(),
         watch: z
           .array(z.string().max(1000))
           .max(2000)

@@ -51,7 +51,8 @@ export const teamCalls = {
     output: z.object({ entries: z.array(TeamActivityEntrySchema), nextCursor: z.number().int().nullable(), actors: z.array(z.string()) }),
   }),
   'team.group': defineCall({
-    summary: 'What the team knows of a group reached through a profile: who last changed and rotated it, and whether the token kept here is current.',
+    summary:
+      'What the team knows of a group reached through a profile: who last changed and rotated it, and whether the token kept here is current.',
     input: z.object({ profileId: z.string().optional(), groupId: z.string().min(1) }).strict(),
     output: z.object({ info: TeamGroupInfoSchema.nullable() }),
   }),

@@ -20,7 +20,8 @@ export function jsonDepthExceededAt(text: string, max = MAX_JSON_DEPTH): number 
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index)
     if (inString) {
-      if (char === 0x5c) index += 1 // backslash: skip the escaped character
+      if (char === 0x5c)
+        index += 1 // backslash: skip the escaped character
       else if (char === 0x22) inString = false
       continue
     }

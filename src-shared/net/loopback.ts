@@ -13,7 +13,10 @@ const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/
 
 /** `hostname` as the URL parser gives it (IPv4 normalised, IPv6 in brackets) or bare. */
 export function isLoopbackHostname(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '0.0.0.0' || IPV4_LOOPBACK.test(host)
 }
 

@@ -10,9 +10,7 @@ import { BaseUrlSchema } from './base-url'
  * has a place for it.
  */
 
-export const ProfileIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'A profile id is 1 to 64 letters, digits, "-" or "_".')
+export const ProfileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'A profile id is 1 to 64 letters, digits, "-" or "_".')
 
 export const PROFILE_NAME_MAX_LENGTH = 80
 
@@ -86,7 +84,8 @@ export function proxyUrlProblem(text: string): string | undefined {
   if (url.username || url.password) {
     return 'Leave the user name and password out of the proxy address: they have fields of their own, and the password is kept like a token.'
   }
-  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash) return 'A proxy address is a host and a port, without a path, query or fragment.'
+  if (url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash)
+    return 'A proxy address is a host and a port, without a path, query or fragment.'
   return undefined
 }
 
@@ -123,7 +122,10 @@ export const CaBundlePathSchema = z
   .string()
   .trim()
   .max(4096, 'The CA bundle path has at most 4096 characters.')
-  .refine((path) => path === '' || /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path), 'Give the full path of the CA bundle file, from / (or a drive letter).')
+  .refine(
+    (path) => path === '' || /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path),
+    'Give the full path of the CA bundle file, from / (or a drive letter).',
+  )
 
 /** The one rule across the proxy fields: the profile's own proxy needs its address. */
 export function proxySettingsProblem(settings: { proxyMode?: ProxyMode; proxyUrl?: string }): string | undefined {
@@ -223,7 +225,10 @@ export const ProfileDraftSchema = z
     tokenStorage: TokenStorageSchema.optional(),
   })
   .strict()
-  .refine((draft) => draft.tokenStorage === undefined || draft.apiToken !== undefined || draft.proxyPassword !== undefined, tokenStorageNeedsToken)
+  .refine(
+    (draft) => draft.tokenStorage === undefined || draft.apiToken !== undefined || draft.proxyPassword !== undefined,
+    tokenStorageNeedsToken,
+  )
   .refine((draft) => proxySettingsProblem(draft) === undefined, customProxyNeedsUrl)
 export type ProfileDraft = z.output<typeof ProfileDraftSchema>
 

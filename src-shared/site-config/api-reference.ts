@@ -64,7 +64,10 @@ function nextBaseUrl(current: unknown, url: string, list: ApiReferenceOptions['l
  * group of that name at the top level taking them, else a new group at the end. A page listed
  * anywhere already (as "/api-reference/…" too) is not listed again.
  */
-function withEndpointPages(config: Record<string, unknown>, groups: readonly ApiReferenceGroup[]): { navigation: unknown; fields: ApiReferenceField[] } {
+function withEndpointPages(
+  config: Record<string, unknown>,
+  groups: readonly ApiReferenceGroup[],
+): { navigation: unknown; fields: ApiReferenceField[] } {
   const before = config.navigation
   const listed = new Set<string>()
   forEachPage(config, (page) => listed.add(pageKey(page)))
@@ -120,7 +123,12 @@ export function planApiReference(config: unknown, options: ApiReferenceOptions):
   nextApi.auth = sameAuth ? auth : nextAuth
   const unchangedApi = Object.keys(nextApi).every((key) => Object.is(nextApi[key], api?.[key])) && api !== undefined
   const pages = withEndpointPages(config, options.groups ?? [])
-  const next = { ...config, openapi: nextOpenApi, api: unchangedApi ? api : nextApi, ...(pages.fields.length ? { navigation: pages.navigation } : {}) }
+  const next = {
+    ...config,
+    openapi: nextOpenApi,
+    api: unchangedApi ? api : nextApi,
+    ...(pages.fields.length ? { navigation: pages.navigation } : {}),
+  }
 
   const fields: ApiReferenceField[] = [
     { path: ['openapi'], before: openapi, after: nextOpenApi },

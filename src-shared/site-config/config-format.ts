@@ -63,8 +63,17 @@ export function checkConfig(value: unknown, { format, rules, refs, cache }: Chec
   // What a $ref that could not be followed (or is still being read) would have held is unknown: nothing under it is judged.
   const unknown = [...resolved.problems.map((problem) => problem.at.slice(0, -1)), ...resolved.pending].map((at) => formatProblemPath(at))
   const under = (path: string) => unknown.some((at) => at === '$' || path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`))
-  const errors = [...resolved.problems.map(({ path, message }) => ({ path, message })), ...check.errors.filter((problem) => !under(problem.path))]
-  return { format, valid: errors.length === 0 && resolved.pending.length === 0, errors, warnings: check.warnings.filter((problem) => !under(problem.path)), info: check.info }
+  const errors = [
+    ...resolved.problems.map(({ path, message }) => ({ path, message })),
+    ...check.errors.filter((problem) => !under(problem.path)),
+  ]
+  return {
+    format,
+    valid: errors.length === 0 && resolved.pending.length === 0,
+    errors,
+    warnings: check.warnings.filter((problem) => !under(problem.path)),
+    info: check.info,
+  }
 }
 
 /** Checks a file's text: broken JSON, and keys written twice, as readConfigText reports them. */

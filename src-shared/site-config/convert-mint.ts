@@ -83,7 +83,8 @@ export function convertMintToDocs(text: string, mint: Json): Conversion {
   // Colours: primary, light and dark as they are; the background colours move to background.color.
   const colors = isPlainObject(mint.colors) ? mint.colors : undefined
   docs.colors = colors ? pick(colors, ['primary', 'light', 'dark']) : { primary: '#16A34A' }
-  if (!colors) changed.push({ path: 'colors', message: 'was missing: docs.json needs a primary colour, so #16A34A (Mintlify’s green) is set' })
+  if (!colors)
+    changed.push({ path: 'colors', message: 'was missing: docs.json needs a primary colour, so #16A34A (Mintlify’s green) is set' })
   for (const key of ['primary', 'light', 'dark']) take('colors', key)
   if (mint.logo !== undefined) docs.logo = mint.logo
   take('logo')
@@ -94,7 +95,12 @@ export function convertMintToDocs(text: string, mint: Json): Conversion {
   if (isPlainObject(mint.navigation)) {
     docs.navigation = mint.navigation
     take('navigation')
-    for (const key of ['tabs', 'anchors', 'versions', 'topAnchor', 'primaryTab']) if (mint[key] !== undefined) drop([key], 'navigation is docs.json’s object already, which holds its tabs, anchors and versions: this mint.json setting is not merged into it')
+    for (const key of ['tabs', 'anchors', 'versions', 'topAnchor', 'primaryTab'])
+      if (mint[key] !== undefined)
+        drop(
+          [key],
+          'navigation is docs.json’s object already, which holds its tabs, anchors and versions: this mint.json setting is not merged into it',
+        )
   } else docs.navigation = convertNavigation(mint, { take, drop, changed, get })
   if (colors?.anchors !== undefined && !used.has('colors.anchors') && Array.isArray(mint.anchors) && mint.anchors.length) {
     drop(['colors', 'anchors'], 'every anchor has a colour of its own, which docs.json keeps: a default anchor colour has no place there')
@@ -140,13 +146,22 @@ export function convertMintToDocs(text: string, mint: Json): Conversion {
   }
   const seo: Json = {}
   if (isPlainObject(mint.metadata)) {
-    const metatags = Object.fromEntries(Object.entries(mint.metadata).filter(([key, value]) => (typeof value === 'string' && value ? true : (drop(['metadata', key], 'docs.json’s seo.metatags take only text that is not empty'), false))))
+    const metatags = Object.fromEntries(
+      Object.entries(mint.metadata).filter(([key, value]) =>
+        typeof value === 'string' && value
+          ? true
+          : (drop(['metadata', key], 'docs.json’s seo.metatags take only text that is not empty'), false),
+      ),
+    )
     if (Object.keys(metatags).length) seo.metatags = metatags
     take('metadata')
   }
   if (isPlainObject(mint.seo) && mint.seo.indexHiddenPages !== undefined) {
     seo.indexing = mint.seo.indexHiddenPages ? 'all' : 'navigable'
-    changed.push({ path: 'seo.indexHiddenPages', message: `${JSON.stringify(mint.seo.indexHiddenPages)} is carried as seo.indexing ${JSON.stringify(seo.indexing)}` })
+    changed.push({
+      path: 'seo.indexHiddenPages',
+      message: `${JSON.stringify(mint.seo.indexHiddenPages)} is carried as seo.indexing ${JSON.stringify(seo.indexing)}`,
+    })
     take('seo', 'indexHiddenPages')
   }
   if (Object.keys(seo).length) docs.seo = seo
@@ -173,7 +188,8 @@ export function convertMintToDocs(text: string, mint: Json): Conversion {
   take('styling')
   if (isPlainObject(mint.codeBlock) && mint.codeBlock.mode !== undefined) {
     styling.codeblocks = mint.codeBlock.mode === 'dark' ? 'dark' : 'system'
-    if (mint.codeBlock.mode !== 'dark') changed.push({ path: 'codeBlock.mode', message: `${JSON.stringify(mint.codeBlock.mode)} is carried as styling.codeblocks "system"` })
+    if (mint.codeBlock.mode !== 'dark')
+      changed.push({ path: 'codeBlock.mode', message: `${JSON.stringify(mint.codeBlock.mode)} is carried as styling.codeblocks "system"` })
     take('codeBlock', 'mode')
   }
   if (isPlainObject(mint.eyebrow) && mint.eyebrow.display !== undefined) {
@@ -200,7 +216,10 @@ export function convertMintToDocs(text: string, mint: Json): Conversion {
       return
     }
     const empty = (isPlainObject(value) && Object.keys(value).length === 0) || (Array.isArray(value) && value.length === 0)
-    const reason = NO_PLACE[id.replace(/\[\d+\]/g, '')] ?? NO_PLACE[String(path[0])] ?? (empty ? 'is empty: nothing to carry' : 'docs.json has no place for it')
+    const reason =
+      NO_PLACE[id.replace(/\[\d+\]/g, '')] ??
+      NO_PLACE[String(path[0])] ??
+      (empty ? 'is empty: nothing to carry' : 'docs.json has no place for it')
     dropped.push({ path: id, message: reason })
   }
   unnamed(mint, [])
@@ -224,14 +243,18 @@ function pick(source: Json, keys: string[]): Json {
 }
 
 function themeOf(mint: Json, changed: ConversionNote[]): string {
-  if (mint.layout !== undefined && mint.theme !== undefined) changed.push({ path: 'theme', message: `${JSON.stringify(mint.theme)} gives way to the layout, which decides the docs.json theme` })
+  if (mint.layout !== undefined && mint.theme !== undefined)
+    changed.push({ path: 'theme', message: `${JSON.stringify(mint.theme)} gives way to the layout, which decides the docs.json theme` })
   if (mint.layout === 'topnav') return note(changed, 'layout', '"topnav" is carried as the theme "mint", which has that layout', 'mint')
   if (mint.layout === 'sidenav') return note(changed, 'layout', '"sidenav" is carried as the theme "maple", which has that layout', 'maple')
-  if (mint.layout === 'solidSidenav') return note(changed, 'layout', '"solidSidenav" is carried as the theme "willow", which has that layout', 'willow')
+  if (mint.layout === 'solidSidenav')
+    return note(changed, 'layout', '"solidSidenav" is carried as the theme "willow", which has that layout', 'willow')
   if (mint.theme === 'venus') return note(changed, 'theme', '"venus" is carried as "palm", its docs.json successor', 'palm')
   if (mint.theme === 'quill') return note(changed, 'theme', '"quill" is carried as "willow", its docs.json successor', 'willow')
-  if (mint.theme !== undefined) return note(changed, 'theme', `${JSON.stringify(mint.theme)} is carried as "mint", its docs.json successor`, 'mint')
-  if (mint.layout !== undefined) return note(changed, 'layout', `${JSON.stringify(mint.layout)} has no docs.json equal: the theme is "mint"`, 'mint')
+  if (mint.theme !== undefined)
+    return note(changed, 'theme', `${JSON.stringify(mint.theme)} is carried as "mint", its docs.json successor`, 'mint')
+  if (mint.layout !== undefined)
+    return note(changed, 'layout', `${JSON.stringify(mint.layout)} has no docs.json equal: the theme is "mint"`, 'mint')
   return 'mint'
 }
 
@@ -260,8 +283,18 @@ function convertNavigation(mint: Json, tools: NavigationTools): Json {
   const shown = (tools.shown = new Set<string>())
   const groups = Array.isArray(mint.navigation) ? mint.navigation : []
   take('navigation')
-  const tabs = (Array.isArray(mint.tabs) ? mint.tabs : []).map((item, index) => ({ kind: 'tab' as const, index, item: item as Json, url: String((item as Json)?.url ?? '') }))
-  const anchors = (Array.isArray(mint.anchors) ? mint.anchors : []).map((item, index) => ({ kind: 'anchor' as const, index, item: item as Json, url: String((item as Json)?.url ?? '') }))
+  const tabs = (Array.isArray(mint.tabs) ? mint.tabs : []).map((item, index) => ({
+    kind: 'tab' as const,
+    index,
+    item: item as Json,
+    url: String((item as Json)?.url ?? ''),
+  }))
+  const anchors = (Array.isArray(mint.anchors) ? mint.anchors : []).map((item, index) => ({
+    kind: 'anchor' as const,
+    index,
+    item: item as Json,
+    url: String((item as Json)?.url ?? ''),
+  }))
   const global: Json = {}
   const links = (list: Division[], key: 'tabs' | 'anchors') => {
     const external = list.filter((division) => isPlainObject(division.item) && isExternalUrl(division.item.url))
@@ -276,15 +309,20 @@ function convertNavigation(mint: Json, tools: NavigationTools): Json {
   take('primaryTab')
 
   const contentFor = (version: string | null): Json => {
-    const inVersion = (group: unknown) => !isPlainObject(group) || version === null || group.version === undefined || group.version === version
+    const inVersion = (group: unknown) =>
+      !isPlainObject(group) || version === null || group.version === undefined || group.version === version
     const versionGroups = groups.map((group, index) => ({ group, index })).filter(({ group }) => inVersion(group))
-    const divisionsIn = (list: Division[]) => list.filter((division) => version === null || division.item.version === undefined || division.item.version === version)
+    const divisionsIn = (list: Division[]) =>
+      list.filter((division) => version === null || division.item.version === undefined || division.item.version === version)
     const tabsHere = divisionsIn(internalTabs)
     const anchorsHere = divisionsIn(internalAnchors)
     if (tabsHere.length) {
       const parts = partition(versionGroups, tabsHere)
       const items = tabsHere
-        .map((division, index) => ({ division, item: { ...divisionItem(division, tools, mint, false), ...withAnchors(parts.matched[index]!, anchorsHere, tools, mint) } }))
+        .map((division, index) => ({
+          division,
+          item: { ...divisionItem(division, tools, mint, false), ...withAnchors(parts.matched[index]!, anchorsHere, tools, mint) },
+        }))
         .filter(({ item }) => item.groups || item.anchors || item.openapi)
         .map(({ division, item }) => (shown.add(`tab:${division.index}`), item))
       if (parts.rest.length) {
@@ -305,7 +343,11 @@ function convertNavigation(mint: Json, tools: NavigationTools): Json {
       const base: Json = locale ? { language: (version as Json).locale } : { version: name }
       if (isPlainObject(version) && version.default) base.default = true
       if (isPlainObject(version) && isExternalUrl(version.url)) return { ...base, href: version.url }
-      if (locale) changed.push({ path: formatProblemPath(['versions', index]), message: `is carried as the language ${JSON.stringify((version as Json).locale)}` })
+      if (locale)
+        changed.push({
+          path: formatProblemPath(['versions', index]),
+          message: `is carried as the language ${JSON.stringify((version as Json).locale)}`,
+        })
       return { ...base, ...contentFor(name) }
     })
     navigation = locale ? { languages: items } : { versions: items }
@@ -313,32 +355,61 @@ function convertNavigation(mint: Json, tools: NavigationTools): Json {
   if (Object.keys(global).length) navigation.global = global
   for (const division of [...internalTabs, ...internalAnchors]) {
     if (!shown.has(`${division.kind}:${division.index}`)) {
-      drop([`${division.kind}s`, division.index], `holds no page of the navigation (none starts with its url ${JSON.stringify(division.url)}) and no OpenAPI file, so docs.json has nothing to show in it`)
+      drop(
+        [`${division.kind}s`, division.index],
+        `holds no page of the navigation (none starts with its url ${JSON.stringify(division.url)}) and no OpenAPI file, so docs.json has nothing to show in it`,
+      )
     }
   }
-  if (mint.topAnchor !== undefined && !shown.has('topAnchor')) drop(['topAnchor'], 'docs.json has a top anchor only where other anchors are, and this file’s pages all belong to its anchors or has none')
-  if (mint.primaryTab !== undefined && !shown.has('primaryTab')) drop(['primaryTab'], 'docs.json has a primary tab only where other tabs are, and this file’s pages all belong to its tabs or has none')
+  if (mint.topAnchor !== undefined && !shown.has('topAnchor'))
+    drop(
+      ['topAnchor'],
+      'docs.json has a top anchor only where other anchors are, and this file’s pages all belong to its anchors or has none',
+    )
+  if (mint.primaryTab !== undefined && !shown.has('primaryTab'))
+    drop(['primaryTab'], 'docs.json has a primary tab only where other tabs are, and this file’s pages all belong to its tabs or has none')
   return navigation
 }
 
 function primaryTabName(mint: Json): string {
-  return isPlainObject(mint.primaryTab) && typeof mint.primaryTab.name === 'string' && mint.primaryTab.name ? mint.primaryTab.name : 'Documentation'
+  return isPlainObject(mint.primaryTab) && typeof mint.primaryTab.name === 'string' && mint.primaryTab.name
+    ? mint.primaryTab.name
+    : 'Documentation'
 }
 const hiddenPrimary = (mint: Json) => (isPlainObject(mint.primaryTab) && mint.primaryTab.isDefaultHidden ? { hidden: true } : {})
 
 /** Groups under anchors by prefix, the rest under the top anchor; just the groups when no anchor takes a page. */
-function withAnchors(groups: { group: unknown; index: number; path?: Path }[], anchors: Division[], tools: NavigationTools, mint: Json): Json {
-  const converted = (list: { group: unknown; index: number; path?: Path }[]) => list.map(({ group, index, path }) => convertGroup(group, path ?? ['navigation', index], tools))
+function withAnchors(
+  groups: { group: unknown; index: number; path?: Path }[],
+  anchors: Division[],
+  tools: NavigationTools,
+  mint: Json,
+): Json {
+  const converted = (list: { group: unknown; index: number; path?: Path }[]) =>
+    list.map(({ group, index, path }) => convertGroup(group, path ?? ['navigation', index], tools))
   if (!anchors.length) return groups.length ? { groups: converted(groups) } : {}
   const parts = partition(groups, anchors)
   // No page here belongs to an anchor: the groups stand alone.
-  if (parts.matched.every((list) => list.length === 0) && !anchors.some((division) => division.item.openapi)) return groups.length ? { groups: converted(groups) } : {}
-  const items = anchors.map((division, index) => ({ division, item: { ...divisionItem(division, tools, mint, false), ...(parts.matched[index]!.length ? { groups: converted(parts.matched[index]!) } : {}) } as Json }))
-  const kept = items.filter(({ item }) => item.groups || item.openapi).map(({ division, item }) => (tools.shown?.add(`anchor:${division.index}`), item))
+  if (parts.matched.every((list) => list.length === 0) && !anchors.some((division) => division.item.openapi))
+    return groups.length ? { groups: converted(groups) } : {}
+  const items = anchors.map((division, index) => ({
+    division,
+    item: {
+      ...divisionItem(division, tools, mint, false),
+      ...(parts.matched[index]!.length ? { groups: converted(parts.matched[index]!) } : {}),
+    } as Json,
+  }))
+  const kept = items
+    .filter(({ item }) => item.groups || item.openapi)
+    .map(({ division, item }) => (tools.shown?.add(`anchor:${division.index}`), item))
   if (parts.rest.length) {
     tools.shown?.add('topAnchor')
     const top = isPlainObject(mint.topAnchor) ? mint.topAnchor : {}
-    kept.unshift({ anchor: typeof top.name === 'string' && top.name ? top.name : 'Documentation', icon: iconOf(top.icon ?? 'book-open', top.iconType), groups: converted(parts.rest) })
+    kept.unshift({
+      anchor: typeof top.name === 'string' && top.name ? top.name : 'Documentation',
+      icon: iconOf(top.icon ?? 'book-open', top.iconType),
+      groups: converted(parts.rest),
+    })
   }
   return kept.length ? { anchors: kept } : {}
 }
@@ -393,13 +464,20 @@ function convertGroup(group: unknown, path: Path, tools: NavigationTools): unkno
   const converted: Json = { group: group.group }
   if (group.group === '') {
     converted.group = ' '
-    changed.push({ path: formatProblemPath([...path, 'group']), message: 'is empty: docs.json needs a group name, so it is a single space (the group still shows no heading)' })
+    changed.push({
+      path: formatProblemPath([...path, 'group']),
+      message: 'is empty: docs.json needs a group name, so it is a single space (the group still shows no heading)',
+    })
   }
   if (group.icon !== undefined) converted.icon = iconOf(group.icon, group.iconType)
   if (group.public !== undefined) converted.public = group.public
-  converted.pages = Array.isArray(group.pages) ? group.pages.map((page, index) => (typeof page === 'string' ? page : convertGroup(page, [...path, 'pages', index], tools))) : []
+  converted.pages = Array.isArray(group.pages)
+    ? group.pages.map((page, index) => (typeof page === 'string' ? page : convertGroup(page, [...path, 'pages', index], tools)))
+    : []
   for (const key of ['group', 'pages', 'icon', 'iconType', 'public', 'version']) take(...path, key)
-  for (const key of Object.keys(group)) if (!['group', 'pages', 'icon', 'iconType', 'public', 'version'].includes(key)) drop([...path, key], 'docs.json groups have no such setting')
+  for (const key of Object.keys(group))
+    if (!['group', 'pages', 'icon', 'iconType', 'public', 'version'].includes(key))
+      drop([...path, key], 'docs.json groups have no such setting')
   return converted
 }
 
@@ -415,23 +493,41 @@ function divisionItem(division: Division, tools: NavigationTools, mint: Json, li
     if (typeof colour === 'string') result.color = { light: colour, dark: colour }
     else if (isPlainObject(colour) && typeof colour.from === 'string') {
       result.color = { light: colour.from, dark: colour.from }
-      changed.push({ path: item.color !== undefined ? formatProblemPath([...path, 'color']) : 'colors.anchors', message: 'is a gradient: docs.json anchor colours are one colour per mode, so its first colour is carried' })
+      changed.push({
+        path: item.color !== undefined ? formatProblemPath([...path, 'color']) : 'colors.anchors',
+        message: 'is a gradient: docs.json anchor colours are one colour per mode, so its first colour is carried',
+      })
     }
-    if (item.color === undefined && colour !== undefined) changed.push({ path: 'colors.anchors', message: `is carried as the colour of the anchor ${JSON.stringify(item.name)}` })
+    if (item.color === undefined && colour !== undefined)
+      changed.push({ path: 'colors.anchors', message: `is carried as the colour of the anchor ${JSON.stringify(item.name)}` })
   }
   if (item.isDefaultHidden) result.hidden = true
   if (link) result.href = item.url
   else if (typeof item.url === 'string' && item.url) {
-    changed.push({ path: formatProblemPath([...path, 'url']), message: `${JSON.stringify(item.url)} is carried by placement: the pages under it are in this ${kind} of docs.json, which has no URL prefix` })
+    changed.push({
+      path: formatProblemPath([...path, 'url']),
+      message: `${JSON.stringify(item.url)} is carried by placement: the pages under it are in this ${kind} of docs.json, which has no URL prefix`,
+    })
   }
-  if (typeof item.openapi === 'string') result.openapi = isExternalUrl(item.url) ? item.openapi : { source: item.openapi, directory: String(item.url).replace(/^\/+|\/+$/g, '') }
+  if (typeof item.openapi === 'string')
+    result.openapi = isExternalUrl(item.url)
+      ? item.openapi
+      : { source: item.openapi, directory: String(item.url).replace(/^\/+|\/+$/g, '') }
   for (const key of ['name', 'url', 'icon', 'iconType', 'color', 'isDefaultHidden', 'openapi', 'version']) take(...path, key)
-  if (isPlainObject(mint.colors) && mint.colors.anchors !== undefined && kind === 'anchor' && item.color === undefined) take('colors', 'anchors')
-  for (const key of Object.keys(item)) if (!['name', 'url', 'icon', 'iconType', 'color', 'isDefaultHidden', 'openapi', 'version'].includes(key)) drop([...path, key], `docs.json ${kind}s have no such setting`)
+  if (isPlainObject(mint.colors) && mint.colors.anchors !== undefined && kind === 'anchor' && item.color === undefined)
+    take('colors', 'anchors')
+  for (const key of Object.keys(item))
+    if (!['name', 'url', 'icon', 'iconType', 'color', 'isDefaultHidden', 'openapi', 'version'].includes(key))
+      drop([...path, key], `docs.json ${kind}s have no such setting`)
   return result
 }
 
-function convertApi(mint: Json, take: (...path: Path) => void, drop: (path: Path, message: string) => void, changed: ConversionNote[]): Json | null {
+function convertApi(
+  mint: Json,
+  take: (...path: Path) => void,
+  drop: (path: Path, message: string) => void,
+  changed: ConversionNote[],
+): Json | null {
   const api: Json = {}
   const old = isPlainObject(mint.api) ? mint.api : {}
   if (mint.openapi !== undefined) {
@@ -455,11 +551,18 @@ function convertApi(mint: Json, take: (...path: Path) => void, drop: (path: Path
     const mode = old.playground.mode
     if (mode !== undefined) {
       playground.display = mode === 'show' ? 'interactive' : mode === 'hide' ? 'none' : mode
-      if (mode === 'show' || mode === 'hide') changed.push({ path: 'api.playground.mode', message: `${JSON.stringify(mode)} is carried as api.playground.display ${JSON.stringify(playground.display)}` })
+      if (mode === 'show' || mode === 'hide')
+        changed.push({
+          path: 'api.playground.mode',
+          message: `${JSON.stringify(mode)} is carried as api.playground.display ${JSON.stringify(playground.display)}`,
+        })
     }
     if (typeof old.playground.disableProxy === 'boolean') {
       playground.proxy = !old.playground.disableProxy
-      changed.push({ path: 'api.playground.disableProxy', message: `${old.playground.disableProxy} is carried as api.playground.proxy ${playground.proxy}` })
+      changed.push({
+        path: 'api.playground.disableProxy',
+        message: `${old.playground.disableProxy} is carried as api.playground.proxy ${playground.proxy}`,
+      })
     }
     take('api', 'playground', 'mode')
     take('api', 'playground', 'disableProxy')
@@ -480,7 +583,11 @@ function convertApi(mint: Json, take: (...path: Path) => void, drop: (path: Path
     if (expanded === 'all' || expanded === 'none') {
       params.expanded = expanded === 'all' ? 'all' : 'closed'
       take('api', 'paramFields', 'expanded')
-    } else if (expanded !== undefined) drop(['api', 'paramFields', 'expanded'], `docs.json’s api.params.expanded is "all" or "closed": ${JSON.stringify(expanded)} has no equal`)
+    } else if (expanded !== undefined)
+      drop(
+        ['api', 'paramFields', 'expanded'],
+        `docs.json’s api.params.expanded is "all" or "closed": ${JSON.stringify(expanded)} has no equal`,
+      )
     if (Array.isArray(old.paramFields.post)) {
       params.post = old.paramFields.post
       take('api', 'paramFields', 'post')
@@ -490,15 +597,22 @@ function convertApi(mint: Json, take: (...path: Path) => void, drop: (path: Path
   return Object.keys(api).length ? api : null
 }
 
-function convertNavbar(mint: Json, take: (...path: Path) => void, drop: (path: Path, message: string) => void, changed: ConversionNote[]): Json | null {
+function convertNavbar(
+  mint: Json,
+  take: (...path: Path) => void,
+  drop: (path: Path, message: string) => void,
+  changed: ConversionNote[],
+): Json | null {
   const navbar: Json = isPlainObject(mint.navbar) ? { ...mint.navbar } : {}
   take('navbar')
   if (Array.isArray(mint.topbarLinks)) {
     const links = mint.topbarLinks.flatMap((link, index): Json[] => {
       if (!isPlainObject(link)) return (drop(['topbarLinks', index], 'is not a link'), [])
       for (const key of ['name', 'url', 'type']) take('topbarLinks', index, key)
-      for (const key of ['style', 'arrow']) if (link[key] !== undefined) drop(['topbarLinks', index, key], 'docs.json navbar links have no button style')
-      if (link.type === 'github' || link.type === 'discord') return [{ type: link.type, href: link.url, ...(link.name !== undefined ? { label: link.name } : {}) }]
+      for (const key of ['style', 'arrow'])
+        if (link[key] !== undefined) drop(['topbarLinks', index, key], 'docs.json navbar links have no button style')
+      if (link.type === 'github' || link.type === 'discord')
+        return [{ type: link.type, href: link.url, ...(link.name !== undefined ? { label: link.name } : {}) }]
       return [{ label: link.name, href: link.url }]
     })
     if (links.length) navbar.links = [...(Array.isArray(navbar.links) ? navbar.links : []), ...links]
@@ -506,12 +620,16 @@ function convertNavbar(mint: Json, take: (...path: Path) => void, drop: (path: P
     take('topbarLinks')
   }
   const button = mint.topbarCtaButton
-  if (isPlainObject(button) && navbar.primary !== undefined) drop(['topbarCtaButton'], 'navbar.primary is set already, and docs.json has one call-to-action button')
+  if (isPlainObject(button) && navbar.primary !== undefined)
+    drop(['topbarCtaButton'], 'navbar.primary is set already, and docs.json has one call-to-action button')
   else if (isPlainObject(button)) {
     for (const key of ['name', 'url', 'type']) take('topbarCtaButton', key)
-    for (const key of ['style', 'arrow']) if (button[key] !== undefined) drop(['topbarCtaButton', key], 'docs.json’s navbar.primary has no button style')
-    navbar.primary = button.type === 'github' ? { type: 'github', href: button.url } : { type: 'button', label: button.name, href: button.url }
-    if (button.type === 'github' && button.name !== undefined) changed.push({ path: 'topbarCtaButton.name', message: 'a GitHub button shows the repository, not a name' })
+    for (const key of ['style', 'arrow'])
+      if (button[key] !== undefined) drop(['topbarCtaButton', key], 'docs.json’s navbar.primary has no button style')
+    navbar.primary =
+      button.type === 'github' ? { type: 'github', href: button.url } : { type: 'button', label: button.name, href: button.url }
+    if (button.type === 'github' && button.name !== undefined)
+      changed.push({ path: 'topbarCtaButton.name', message: 'a GitHub button shows the repository, not a name' })
   }
   return Object.keys(navbar).length ? navbar : null
 }
@@ -524,12 +642,22 @@ function secureUrl(url: unknown, path: Path, changed: ConversionNote[]): string 
   let candidate = trimmed
   if (/^http:\/\//i.test(trimmed)) candidate = `https://${trimmed.slice(7)}`
   else if (!/^[a-z][a-z0-9+.-]*:/i.test(trimmed) && /^[\w-]+(\.[\w-]+)+(\/|$)/.test(trimmed)) candidate = `https://${trimmed}`
-  if (!URL.canParse(candidate) || new URL(candidate).protocol !== 'https:' || /\.(svg|exe|zip)$/i.test(new URL(candidate).pathname)) return null
-  if (candidate !== trimmed) changed.push({ path: formatProblemPath(path), message: `${JSON.stringify(trimmed)} is carried as ${candidate}: docs.json’s footer takes https:// links only` })
+  if (!URL.canParse(candidate) || new URL(candidate).protocol !== 'https:' || /\.(svg|exe|zip)$/i.test(new URL(candidate).pathname))
+    return null
+  if (candidate !== trimmed)
+    changed.push({
+      path: formatProblemPath(path),
+      message: `${JSON.stringify(trimmed)} is carried as ${candidate}: docs.json’s footer takes https:// links only`,
+    })
   return candidate
 }
 
-function convertFooter(mint: Json, take: (...path: Path) => void, drop: (path: Path, message: string) => void, changed: ConversionNote[]): Json | null {
+function convertFooter(
+  mint: Json,
+  take: (...path: Path) => void,
+  drop: (path: Path, message: string) => void,
+  changed: ConversionNote[],
+): Json | null {
   const footer: Json = {}
   const oldFooter = isPlainObject(mint.footer) ? mint.footer : {}
   const socialSources: [Path, unknown][] = [
@@ -539,7 +667,11 @@ function convertFooter(mint: Json, take: (...path: Path) => void, drop: (path: P
   const socials: Json = {}
   for (const [path, source] of socialSources) {
     const entries: [Path, string, unknown][] = Array.isArray(source)
-      ? source.map((entry, index) => [[...path, index], isPlainObject(entry) ? String(entry.type) : '', isPlainObject(entry) ? entry.url : undefined])
+      ? source.map((entry, index) => [
+          [...path, index],
+          isPlainObject(entry) ? String(entry.type) : '',
+          isPlainObject(entry) ? entry.url : undefined,
+        ])
       : isPlainObject(source)
         ? Object.entries(source).map(([platform, url]) => [[...path, platform], platform, url])
         : []
@@ -565,7 +697,8 @@ function convertFooter(mint: Json, take: (...path: Path) => void, drop: (path: P
       const items = column.links.flatMap((link, linkIndex) => {
         const at: Path = ['footer', 'links', index, 'links', linkIndex]
         const href = isPlainObject(link) ? secureUrl(link.url, [...at, 'url'], changed) : null
-        if (!isPlainObject(link) || !href || typeof link.label !== 'string' || !link.label) return (drop(at, 'docs.json’s footer links need a label and a path or https:// URL'), [])
+        if (!isPlainObject(link) || !href || typeof link.label !== 'string' || !link.label)
+          return (drop(at, 'docs.json’s footer links need a label and a path or https:// URL'), [])
         take(...at)
         return [{ label: link.label, href }]
       })
@@ -580,7 +713,11 @@ function convertFooter(mint: Json, take: (...path: Path) => void, drop: (path: P
   return Object.keys(footer).length ? footer : null
 }
 
-function convertIntegrations(mint: Json, take: (...path: Path) => void, accepted: (from: Path, docsPath: Path, value: unknown) => boolean): Json | null {
+function convertIntegrations(
+  mint: Json,
+  take: (...path: Path) => void,
+  accepted: (from: Path, docsPath: Path, value: unknown) => boolean,
+): Json | null {
   const integrations: Json = {}
   const analytics = isPlainObject(mint.analytics) ? mint.analytics : {}
   for (const [name, settings] of Object.entries(analytics)) {
@@ -603,7 +740,12 @@ function convertIntegrations(mint: Json, take: (...path: Path) => void, accepted
   return Object.keys(integrations).length ? integrations : null
 }
 
-function convertFonts(mint: Json, take: (...path: Path) => void, drop: (path: Path, message: string) => void, changed: ConversionNote[]): unknown {
+function convertFonts(
+  mint: Json,
+  take: (...path: Path) => void,
+  drop: (path: Path, message: string) => void,
+  changed: ConversionNote[],
+): unknown {
   if (!isPlainObject(mint.font)) return undefined
   const font = (details: unknown, path: Path): Json | null => {
     if (!isPlainObject(details) || typeof details.family !== 'string') return (drop(path, 'a font needs a family'), null)
@@ -613,10 +755,17 @@ function convertFonts(mint: Json, take: (...path: Path) => void, drop: (path: Pa
       result.source = details.url
       const format = details.format ?? /\.(woff2?)(\?|$)/i.exec(details.url)?.[1]?.toLowerCase()
       if (format) result.format = format
-      if (!details.format && format) changed.push({ path: formatProblemPath([...path, 'url']), message: `is carried as fonts source with the format "${format}" its name says` })
+      if (!details.format && format)
+        changed.push({
+          path: formatProblemPath([...path, 'url']),
+          message: `is carried as fonts source with the format "${format}" its name says`,
+        })
       if (!format) {
         delete result.source
-        drop([...path, 'url'], 'docs.json needs the font file’s format (woff or woff2) with its source, and neither the setting nor the file name says it')
+        drop(
+          [...path, 'url'],
+          'docs.json needs the font file’s format (woff or woff2) with its source, and neither the setting nor the file name says it',
+        )
       }
     }
     for (const key of ['family', 'weight', 'url', 'format']) take(...path, key)
@@ -644,4 +793,3 @@ function editedText(text: string, mint: Json, docs: Json): string {
   const changes = diffValues(mint, docs)
   return applyValueChanges(text, changes, positions)
 }
-

@@ -94,7 +94,10 @@ export function apiSources(value: unknown): string[] {
  * (products, languages, versions, tabs, dropdowns, anchors, menus, groups nested to any depth,
  * and a group's root page).
  */
-export function forEachPage(config: unknown, visit: (page: string, segments: (string | number)[], openapi: readonly string[]) => void): void {
+export function forEachPage(
+  config: unknown,
+  visit: (page: string, segments: (string | number)[], openapi: readonly string[]) => void,
+): void {
   if (!isPlainObject(config)) return
   const topScope = [...apiSources(config.openapi), ...(isPlainObject(config.api) ? apiSources(config.api.openapi) : [])]
   const walkPages = (pages: unknown, at: (string | number)[], scope: readonly string[]) => {
@@ -185,17 +188,30 @@ export function referencedFiles(config: unknown): ReferencedFile[] {
   walk(config.navigation, ['navigation'])
   // mint.json's tabs and anchors name OpenAPI files too.
   for (const key of ['tabs', 'anchors'] as const) {
-    if (Array.isArray(config[key])) (config[key] as unknown[]).forEach((item, index) => isPlainObject(item) && add([key, index, 'openapi'], item.openapi, 'OpenAPI file'))
+    if (Array.isArray(config[key]))
+      (config[key] as unknown[]).forEach((item, index) => isPlainObject(item) && add([key, index, 'openapi'], item.openapi, 'OpenAPI file'))
   }
   return found
 }
 
 /** The local OpenAPI files a config names, as written, each once. */
-export const openApiFilesOf = (config: unknown) => [...new Set(referencedFiles(config).filter((file) => file.what === 'OpenAPI file').map((file) => file.reference))]
+export const openApiFilesOf = (config: unknown) => [
+  ...new Set(
+    referencedFiles(config)
+      .filter((file) => file.what === 'OpenAPI file')
+      .map((file) => file.reference),
+  ),
+]
 
 const IMAGE_KINDS: ReadonlySet<FileKind> = new Set(['logo image', 'favicon', 'background image'])
 /** The local images a config names, as written, each once. */
-export const imageFilesOf = (config: unknown) => [...new Set(referencedFiles(config).filter((file) => IMAGE_KINDS.has(file.what)).map((file) => file.reference))]
+export const imageFilesOf = (config: unknown) => [
+  ...new Set(
+    referencedFiles(config)
+      .filter((file) => IMAGE_KINDS.has(file.what))
+      .map((file) => file.reference),
+  ),
+]
 
 const OPERATION = /^(?:(\S+)\s+)?(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|WEBHOOK)\s+(\S.*)$/i
 /** A navigation entry naming an OpenAPI operation ("GET /users", "openapi.json POST /users"), or null for a page. */
@@ -230,7 +246,12 @@ const PAGE_EXTENSION = /\.mdx?$/i
  * operation its files do not have, every missing or broken image and OpenAPI file. Warnings, not
  * errors: the file itself follows its rules, the folder is what is short.
  */
-export function docsProblems(config: unknown, docs: DocsLookup, openapi: readonly OpenApiCheck[] = [], images: readonly ImageCheck[] = []): SiteConfigProblem[] {
+export function docsProblems(
+  config: unknown,
+  docs: DocsLookup,
+  openapi: readonly OpenApiCheck[] = [],
+  images: readonly ImageCheck[] = [],
+): SiteConfigProblem[] {
   const problems: SiteConfigProblem[] = []
   const checks = new Map(openapi.map((check) => [docsRelative(check.file), check]))
   const allSpecs = openApiFilesOf(config)
@@ -246,12 +267,16 @@ export function docsProblems(config: unknown, docs: DocsLookup, openapi: readonl
     const key = pageKey(page)
     if (!key) return
     if (PAGE_EXTENSION.test(page.trim())) {
-      problems.push({ path: formatProblemPath(segments), message: `is written with its extension: Mintlify names pages without one, so write "${key}"` })
+      problems.push({
+        path: formatProblemPath(segments),
+        message: `is written with its extension: Mintlify names pages without one, so write "${key}"`,
+      })
       if (docs.pages.has(key)) return
     }
     const excluded = docs.excluded.get(key)
     if (excluded) problems.push({ path: formatProblemPath(segments), message: `is not a page: ${excluded}` })
-    else if (!docs.pages.has(key)) problems.push({ path: formatProblemPath(segments), message: `has no page in the docs folder: expected ${key}.mdx or ${key}.md` })
+    else if (!docs.pages.has(key))
+      problems.push({ path: formatProblemPath(segments), message: `has no page in the docs folder: expected ${key}.mdx or ${key}.md` })
   })
   const imageChecks = new Map(images.map((check) => [docsRelative(check.file), check]))
   for (const { segments, reference, what } of referencedFiles(config)) {
@@ -269,7 +294,11 @@ export function docsProblems(config: unknown, docs: DocsLookup, openapi: readonl
   return problems
 }
 
-function operationProblem(operation: { file: string | null; operation: string }, scope: readonly string[], checks: ReadonlyMap<string, OpenApiCheck>): string | null {
+function operationProblem(
+  operation: { file: string | null; operation: string },
+  scope: readonly string[],
+  checks: ReadonlyMap<string, OpenApiCheck>,
+): string | null {
   const files = operation.file ? [operation.file] : scope
   if (files.length === 0) return `names the API operation ${operation.operation}, but no OpenAPI file is set here or above it`
   const found = files.map((file) => checks.get(docsRelative(file)))

@@ -24,29 +24,156 @@ export const ICON_LIBRARIES = ['fontawesome', 'lucide', 'tabler'] as const
 export const DIRECTORY_LAYOUTS = ['none', 'accordion', 'card'] as const
 export const SDK_FORMATS = ['typedoc', 'docfx', 'javadoc', 'sphinx', 'phpdoc'] as const
 export const CONTEXTUAL_OPTIONS = [
-  'copy', 'assistant', 'view', 'download-pdf', 'download-spec', 'chatgpt', 'claude', 'perplexity', 'grok', 'aistudio', 'devin', 'windsurf', 'mcp', 'add-mcp', 'cursor', 'vscode', 'devin-mcp',
+  'copy',
+  'assistant',
+  'view',
+  'download-pdf',
+  'download-spec',
+  'chatgpt',
+  'claude',
+  'perplexity',
+  'grok',
+  'aistudio',
+  'devin',
+  'windsurf',
+  'mcp',
+  'add-mcp',
+  'cursor',
+  'vscode',
+  'devin-mcp',
 ] as const
 /** The languages a `languages` entry may name (Mintlify's locales). */
 export const DOCS_LOCALES = [
-  'en', 'cn', 'zh', 'zh-Hans', 'zh-Hant', 'zh-CN', 'zh-TW', 'es', 'fr', 'fr-CA', 'fr-ca', 'ja', 'jp', 'ja-jp', 'ja-JP', 'pt', 'pt-BR', 'de', 'ko', 'it', 'ru', 'ro', 'cs', 'id', 'ar', 'tr', 'hi', 'sv',
-  'no', 'da', 'lv', 'nl', 'uk', 'vi', 'pl', 'uz', 'he', 'ca', 'fi', 'hu',
+  'en',
+  'cn',
+  'zh',
+  'zh-Hans',
+  'zh-Hant',
+  'zh-CN',
+  'zh-TW',
+  'es',
+  'fr',
+  'fr-CA',
+  'fr-ca',
+  'ja',
+  'jp',
+  'ja-jp',
+  'ja-JP',
+  'pt',
+  'pt-BR',
+  'de',
+  'ko',
+  'it',
+  'ru',
+  'ro',
+  'cs',
+  'id',
+  'ar',
+  'tr',
+  'hi',
+  'sv',
+  'no',
+  'da',
+  'lv',
+  'nl',
+  'uk',
+  'vi',
+  'pl',
+  'uz',
+  'he',
+  'ca',
+  'fi',
+  'hu',
 ] as const
 export const SHIKI_THEMES = [
-  'andromeeda', 'aurora-x', 'ayu-dark', 'catppuccin-frappe', 'catppuccin-latte', 'catppuccin-macchiato', 'catppuccin-mocha', 'dark-plus', 'dracula', 'dracula-soft', 'everforest-dark',
-  'everforest-light', 'github-dark', 'github-dark-default', 'github-dark-dimmed', 'github-dark-high-contrast', 'github-light', 'github-light-default', 'github-light-high-contrast',
-  'gruvbox-dark-hard', 'gruvbox-dark-medium', 'gruvbox-dark-soft', 'gruvbox-light-hard', 'gruvbox-light-medium', 'gruvbox-light-soft', 'houston', 'kanagawa-dragon', 'kanagawa-lotus',
-  'kanagawa-wave', 'laserwave', 'light-plus', 'material-theme', 'material-theme-darker', 'material-theme-lighter', 'material-theme-ocean', 'material-theme-palenight', 'min-dark', 'min-light',
-  'monokai', 'night-owl', 'nord', 'one-dark-pro', 'one-light', 'plastic', 'poimandres', 'red', 'rose-pine', 'rose-pine-dawn', 'rose-pine-moon', 'slack-dark', 'slack-ochin', 'snazzy-light',
-  'solarized-dark', 'solarized-light', 'synthwave-84', 'tokyo-night', 'vesper', 'vitesse-black', 'vitesse-dark', 'vitesse-light', 'css-variables',
+  'andromeeda',
+  'aurora-x',
+  'ayu-dark',
+  'catppuccin-frappe',
+  'catppuccin-latte',
+  'catppuccin-macchiato',
+  'catppuccin-mocha',
+  'dark-plus',
+  'dracula',
+  'dracula-soft',
+  'everforest-dark',
+  'everforest-light',
+  'github-dark',
+  'github-dark-default',
+  'github-dark-dimmed',
+  'github-dark-high-contrast',
+  'github-light',
+  'github-light-default',
+  'github-light-high-contrast',
+  'gruvbox-dark-hard',
+  'gruvbox-dark-medium',
+  'gruvbox-dark-soft',
+  'gruvbox-light-hard',
+  'gruvbox-light-medium',
+  'gruvbox-light-soft',
+  'houston',
+  'kanagawa-dragon',
+  'kanagawa-lotus',
+  'kanagawa-wave',
+  'laserwave',
+  'light-plus',
+  'material-theme',
+  'material-theme-darker',
+  'material-theme-lighter',
+  'material-theme-ocean',
+  'material-theme-palenight',
+  'min-dark',
+  'min-light',
+  'monokai',
+  'night-owl',
+  'nord',
+  'one-dark-pro',
+  'one-light',
+  'plastic',
+  'poimandres',
+  'red',
+  'rose-pine',
+  'rose-pine-dawn',
+  'rose-pine-moon',
+  'slack-dark',
+  'slack-ochin',
+  'snazzy-light',
+  'solarized-dark',
+  'solarized-light',
+  'synthwave-84',
+  'tokyo-night',
+  'vesper',
+  'vitesse-black',
+  'vitesse-dark',
+  'vitesse-light',
+  'css-variables',
 ] as const
 
 /**
  * The kinds of navigation content, each a list under its key, and the key naming one item of it
  * (`tabs: [{ tab: "Guides", … }]`). Groups and pages are the leaves' containers.
  */
-export const DIVISIONS = { products: 'product', languages: 'language', versions: 'version', tabs: 'tab', dropdowns: 'dropdown', anchors: 'anchor', menu: 'item' } as const
+export const DIVISIONS = {
+  products: 'product',
+  languages: 'language',
+  versions: 'version',
+  tabs: 'tab',
+  dropdowns: 'dropdown',
+  anchors: 'anchor',
+  menu: 'item',
+} as const
 export type DivisionKey = keyof typeof DIVISIONS
-export const NAVIGATION_CONTENT_KEYS = ['products', 'languages', 'versions', 'tabs', 'dropdowns', 'anchors', 'menu', 'groups', 'pages'] as const
+export const NAVIGATION_CONTENT_KEYS = [
+  'products',
+  'languages',
+  'versions',
+  'tabs',
+  'dropdowns',
+  'anchors',
+  'menu',
+  'groups',
+  'pages',
+] as const
 export type NavigationContentKey = (typeof NAVIGATION_CONTENT_KEYS)[number]
 
 /**
@@ -67,7 +194,8 @@ export const CONTENT_ORDER = {
 const isAbsoluteUrl = (value: string) => URL.canParse(value)
 
 /** A link: a path from the site's root, an in-page #anchor, mailto:, or any absolute URL. */
-export const isHref = (value: string) => value.startsWith('/') || value.startsWith('#') || value.startsWith('mailto:') || isAbsoluteUrl(value)
+export const isHref = (value: string) =>
+  value.startsWith('/') || value.startsWith('#') || value.startsWith('mailto:') || isAbsoluteUrl(value)
 const HREF_MESSAGE = 'must be a URL, or a path starting with /'
 const HrefSchema = z.string().refine(isHref, { error: HREF_MESSAGE }).describe('A path on the site (starting with /) or an external link.')
 
@@ -113,7 +241,9 @@ const fileOrUrl = (what: string) =>
     .string()
     .trim()
     .min(1, { error: `must name ${what}` })
-    .refine((value) => !isAbsoluteUrl(value) || /^https?:$/.test(new URL(value).protocol), { error: 'must be an http:// or https:// URL, or a path in the docs folder' })
+    .refine((value) => !isAbsoluteUrl(value) || /^https?:$/.test(new URL(value).protocol), {
+      error: 'must be an http:// or https:// URL, or a path in the docs folder',
+    })
 
 const OpenApiSourceSchema = fileOrUrl('an OpenAPI file').describe('The OpenAPI file: a path in the docs folder or a URL.')
 const OpenApiObjectSchema = z.strictObject({
@@ -129,9 +259,16 @@ export const DocsOpenApiSchema = z
 
 const AsyncApiSourceSchema = fileOrUrl('an AsyncAPI file')
 const DocsAsyncApiSchema = z
-  .union([AsyncApiSourceSchema, z.array(AsyncApiSourceSchema), z.strictObject({ source: AsyncApiSourceSchema, directory: z.string().trim().optional() })], {
-    error: 'must be the path or URL of an AsyncAPI file, a list of them, or an object with a source',
-  })
+  .union(
+    [
+      AsyncApiSourceSchema,
+      z.array(AsyncApiSourceSchema),
+      z.strictObject({ source: AsyncApiSourceSchema, directory: z.string().trim().optional() }),
+    ],
+    {
+      error: 'must be the path or URL of an AsyncAPI file, a list of them, or an object with a source',
+    },
+  )
   .describe('AsyncAPI file(s): a path or URL, a list, or { source, directory }.')
 
 const httpsOrPath = (what: string) =>
@@ -139,19 +276,29 @@ const httpsOrPath = (what: string) =>
     .string()
     .trim()
     .min(1, { error: `must name ${what}` })
-    .refine((value) => !isAbsoluteUrl(value) || new URL(value).protocol === 'https:', { error: 'must be a path in the docs folder or an https:// URL' })
-const GraphqlSchema = z.union([httpsOrPath('a GraphQL schema'), z.strictObject({ source: httpsOrPath('a GraphQL schema'), directory: z.string().trim().min(1).optional() })])
-const SdkSchema = z.strictObject({ format: z.enum(SDK_FORMATS), source: httpsOrPath('an SDK reference artifact'), directory: z.string().trim().min(1).optional() })
+    .refine((value) => !isAbsoluteUrl(value) || new URL(value).protocol === 'https:', {
+      error: 'must be a path in the docs folder or an https:// URL',
+    })
+const GraphqlSchema = z.union([
+  httpsOrPath('a GraphQL schema'),
+  z.strictObject({ source: httpsOrPath('a GraphQL schema'), directory: z.string().trim().min(1).optional() }),
+])
+const SdkSchema = z.strictObject({
+  format: z.enum(SDK_FORMATS),
+  source: httpsOrPath('an SDK reference artifact'),
+  directory: z.string().trim().min(1).optional(),
+})
 const notHere = (what: string) => z.never({ error: `${what} is not supported here` }).optional()
 
-const IconNameSchema = z
-  .string()
-  .refine((icon) => !icon.startsWith('fa-'), { error: 'needs no "fa-" in front: write the icon name alone' })
+const IconNameSchema = z.string().refine((icon) => !icon.startsWith('fa-'), { error: 'needs no "fa-" in front: write the icon name alone' })
 export const DocsIconSchema = z
-  .union([
-    IconNameSchema,
-    z.looseObject({ name: IconNameSchema, style: z.enum(MINTLIFY_ICON_TYPES).optional(), library: z.enum(ICON_LIBRARIES).optional() }),
-  ], { error: 'must be an icon name, or an object with the icon’s name' })
+  .union(
+    [
+      IconNameSchema,
+      z.looseObject({ name: IconNameSchema, style: z.enum(MINTLIFY_ICON_TYPES).optional(), library: z.enum(ICON_LIBRARIES).optional() }),
+    ],
+    { error: 'must be an icon name, or an object with the icon’s name' },
+  )
   .describe('An icon: a Font Awesome, Lucide or Tabler name, or { name, style, library }.')
 
 const LightDarkColorSchema = z.strictObject({
@@ -160,7 +307,10 @@ const LightDarkColorSchema = z.strictObject({
 })
 
 /** A page of the navigation: its path in the docs folder, without the extension. */
-export const DocsNavPageSchema = z.string().min(1, { error: 'must name a page' }).describe('A page: its path in the docs folder without the extension (guides/setup), or an OpenAPI operation (GET /users).')
+export const DocsNavPageSchema = z
+  .string()
+  .min(1, { error: 'must name a page' })
+  .describe('A page: its path in the docs folder without the extension (guides/setup), or an OpenAPI operation (GET /users).')
 
 const directory = z.enum(DIRECTORY_LAYOUTS).optional().describe('Directory layout for this part of the navigation and what it holds.')
 const hidden = z.boolean().optional().describe('Hidden from the navigation until linked to.')
@@ -172,7 +322,10 @@ const apiSources = {
 
 export const DocsGroupSchema = z.looseObject({
   group: z.string().min(1, { error: 'must name the group' }).describe('The group’s name in the sidebar.'),
-  pages: z.lazy(() => PagesSchema).optional().describe('The group’s pages, and groups nested in it.'),
+  pages: z
+    .lazy(() => PagesSchema)
+    .optional()
+    .describe('The group’s pages, and groups nested in it.'),
   icon: DocsIconSchema.optional(),
   tag: z.string().optional().describe('A label shown beside the group’s name.'),
   expanded: z.boolean().optional().describe('Open by default.'),
@@ -189,21 +342,27 @@ export const DocsGroupSchema = z.looseObject({
 export type DocsGroup = z.infer<typeof DocsGroupSchema>
 
 /** A list of pages, where a page may be a group in turn. */
-const PagesSchema: z.ZodType<unknown[]> = z.array(z.union([DocsNavPageSchema, DocsGroupSchema], { error: 'must be a page path, or a group with group and pages' }))
+const PagesSchema: z.ZodType<unknown[]> = z.array(
+  z.union([DocsNavPageSchema, DocsGroupSchema], { error: 'must be a page path, or a group with group and pages' }),
+)
 
 /** The content of any navigation level: every kind optional; which one applies is the validator's concern. */
 const content = (keys: readonly NavigationContentKey[]) => {
   const fields: Record<string, z.ZodType> = {}
   for (const key of keys) {
     if (key === 'pages') fields.pages = z.lazy(() => PagesSchema).optional()
-    else if (key === 'groups') fields.groups = z.lazy(() => z.array(DocsGroupSchema).min(1, { error: 'must hold at least one group' })).optional()
+    else if (key === 'groups')
+      fields.groups = z.lazy(() => z.array(DocsGroupSchema).min(1, { error: 'must hold at least one group' })).optional()
     else fields[key] = z.lazy(() => divisionLists[key]).optional()
   }
   return fields
 }
 
 const itemBase = (kind: DivisionKey, fields: Record<string, z.ZodType>) => ({
-  [DIVISIONS[kind]]: z.string().min(1, { error: `must name the ${DIVISIONS[kind]}` }).describe(`The ${DIVISIONS[kind]}’s name.`),
+  [DIVISIONS[kind]]: z
+    .string()
+    .min(1, { error: `must name the ${DIVISIONS[kind]}` })
+    .describe(`The ${DIVISIONS[kind]}’s name.`),
   ...fields,
   hidden,
   directory,
@@ -235,17 +394,28 @@ export const DocsTabSchema = withContent('tabs', {
   if (!generator) return
   const allowed = new Set([...Object.keys(tabBase), 'groups'])
   for (const key of Object.keys(tab)) {
-    if (!allowed.has(key) && key !== generator) context.addIssue({ code: 'custom', path: [key], message: `cannot be used in a tab that has ${generator}` })
+    if (!allowed.has(key) && key !== generator)
+      context.addIssue({ code: 'custom', path: [key], message: `cannot be used in a tab that has ${generator}` })
   }
 })
-export const DocsAnchorSchema = withContent('anchors', itemBase('anchors', { icon: DocsIconSchema.optional(), color: LightDarkColorSchema.optional().describe('The anchor’s icon colour.') }))
+export const DocsAnchorSchema = withContent(
+  'anchors',
+  itemBase('anchors', { icon: DocsIconSchema.optional(), color: LightDarkColorSchema.optional().describe('The anchor’s icon colour.') }),
+)
 export const DocsDropdownSchema = withContent(
   'dropdowns',
-  itemBase('dropdowns', { icon: DocsIconSchema.optional(), color: LightDarkColorSchema.optional(), description: z.string().optional().describe('Shown under the name in the menu.') }),
+  itemBase('dropdowns', {
+    icon: DocsIconSchema.optional(),
+    color: LightDarkColorSchema.optional(),
+    description: z.string().optional().describe('Shown under the name in the menu.'),
+  }),
 )
 export const DocsVersionSchema = withContent(
   'versions',
-  itemBase('versions', { default: z.boolean().optional().describe('Shown first.'), tag: z.string().optional().describe('A label beside the version name.') }),
+  itemBase('versions', {
+    default: z.boolean().optional().describe('Shown first.'),
+    tag: z.string().optional().describe('A label beside the version name.'),
+  }),
 )
 export const DocsProductSchema = withContent(
   'products',
@@ -256,25 +426,35 @@ export const DocsProductSchema = withContent(
     description: z.string().optional().describe('Shown under the name in the menu.'),
   }),
 )
-export const DocsMenuItemSchema = withContent('menu', itemBase('menu', { icon: DocsIconSchema.optional(), description: z.string().optional() }))
+export const DocsMenuItemSchema = withContent(
+  'menu',
+  itemBase('menu', { icon: DocsIconSchema.optional(), description: z.string().optional() }),
+)
 
-const NavbarLinkSchema = z.looseObject({
-  label: z.string().optional().describe('The link text (optional for github and discord).'),
-  href: HrefSchema,
-  type: z.string().optional().describe('"github" or "discord" show that site’s button; anything else is a plain link.'),
-  icon: DocsIconSchema.optional(),
-}).superRefine((link, context) => {
-  if (link.label === undefined && link.type !== 'github' && link.type !== 'discord') context.addIssue({ code: 'custom', path: ['label'], message: 'is required, except for a github or discord link' })
-})
+const NavbarLinkSchema = z
+  .looseObject({
+    label: z.string().optional().describe('The link text (optional for github and discord).'),
+    href: HrefSchema,
+    type: z.string().optional().describe('"github" or "discord" show that site’s button; anything else is a plain link.'),
+    icon: DocsIconSchema.optional(),
+  })
+  .superRefine((link, context) => {
+    if (link.label === undefined && link.type !== 'github' && link.type !== 'discord')
+      context.addIssue({ code: 'custom', path: ['label'], message: 'is required, except for a github or discord link' })
+  })
 export const DocsNavbarSchema = z
   .looseObject({
     links: z.array(NavbarLinkSchema).optional().describe('Links in the top bar.'),
     primary: z
-      .discriminatedUnion('type', [
-        z.looseObject({ type: z.literal('button'), label: z.string().describe('The button text.'), href: HrefSchema }),
-        z.looseObject({ type: z.literal('github'), label: z.string().optional(), href: HrefSchema }),
-        z.looseObject({ type: z.literal('discord'), label: z.string().optional(), href: HrefSchema }),
-      ], { error: 'must be an object whose type is "button", "github" or "discord"' })
+      .discriminatedUnion(
+        'type',
+        [
+          z.looseObject({ type: z.literal('button'), label: z.string().describe('The button text.'), href: HrefSchema }),
+          z.looseObject({ type: z.literal('github'), label: z.string().optional(), href: HrefSchema }),
+          z.looseObject({ type: z.literal('discord'), label: z.string().optional(), href: HrefSchema }),
+        ],
+        { error: 'must be an object whose type is "button", "github" or "discord"' },
+      )
       .optional()
       .describe('The call-to-action button at the end of the top bar.'),
   })
@@ -287,7 +467,10 @@ const FooterLinkSchema = z.looseObject({
 export const DocsFooterSchema = z
   .looseObject({
     socials: z
-      .partialRecord(z.enum(MINTLIFY_FOOTER_PLATFORMS, { error: `is not a platform Mintlify knows: use ${MINTLIFY_FOOTER_PLATFORMS.join(', ')}` }), z.string().refine(isSecureUrl, { error: HTTPS_URL_MESSAGE }))
+      .partialRecord(
+        z.enum(MINTLIFY_FOOTER_PLATFORMS, { error: `is not a platform Mintlify knows: use ${MINTLIFY_FOOTER_PLATFORMS.join(', ')}` }),
+        z.string().refine(isSecureUrl, { error: HTTPS_URL_MESSAGE }),
+      )
       .optional()
       .describe('Social accounts: platform → profile URL.'),
     links: z
@@ -312,7 +495,9 @@ const BannerSchema = z.looseObject({
 })
 
 const languageBase = itemBase('languages', {
-  language: z.enum(DOCS_LOCALES, { error: `must be a language code Mintlify knows, such as en, fr, de, es, ja, zh-Hans or pt-BR` }).describe('The language, as an ISO 639-1 code.'),
+  language: z
+    .enum(DOCS_LOCALES, { error: `must be a language code Mintlify knows, such as en, fr, de, es, ja, zh-Hans or pt-BR` })
+    .describe('The language, as an ISO 639-1 code.'),
   default: z.boolean().optional().describe('Shown first.'),
   banner: BannerSchema.optional(),
   footer: DocsFooterSchema.optional(),
@@ -335,11 +520,38 @@ const linkOnly = (kind: DivisionKey, base: Record<string, z.ZodType>) => z.loose
 const GlobalSchema: z.ZodType = z
   .strictObject({
     languages: z.array(linkOnly('languages', languageBase)).optional(),
-    versions: z.array(linkOnly('versions', itemBase('versions', { default: z.boolean().optional(), tag: z.string().optional() }))).optional(),
+    versions: z
+      .array(linkOnly('versions', itemBase('versions', { default: z.boolean().optional(), tag: z.string().optional() })))
+      .optional(),
     tabs: z.array(linkOnly('tabs', tabBase)).optional(),
-    dropdowns: z.array(linkOnly('dropdowns', itemBase('dropdowns', { icon: DocsIconSchema.optional(), color: LightDarkColorSchema.optional(), description: z.string().optional() }))).optional(),
-    anchors: z.array(linkOnly('anchors', itemBase('anchors', { icon: DocsIconSchema.optional(), color: LightDarkColorSchema.optional() }))).optional(),
-    products: z.array(linkOnly('products', itemBase('products', { name: z.string().optional(), icon: DocsIconSchema.optional(), color: LightDarkColorSchema.optional(), description: z.string().optional() }))).optional(),
+    dropdowns: z
+      .array(
+        linkOnly(
+          'dropdowns',
+          itemBase('dropdowns', {
+            icon: DocsIconSchema.optional(),
+            color: LightDarkColorSchema.optional(),
+            description: z.string().optional(),
+          }),
+        ),
+      )
+      .optional(),
+    anchors: z
+      .array(linkOnly('anchors', itemBase('anchors', { icon: DocsIconSchema.optional(), color: LightDarkColorSchema.optional() })))
+      .optional(),
+    products: z
+      .array(
+        linkOnly(
+          'products',
+          itemBase('products', {
+            name: z.string().optional(),
+            icon: DocsIconSchema.optional(),
+            color: LightDarkColorSchema.optional(),
+            description: z.string().optional(),
+          }),
+        ),
+      )
+      .optional(),
   })
   .describe('Links shown on every page: tabs, anchors… each with an href.')
 
@@ -373,7 +585,10 @@ const ApiSchema = z
     params: z.looseObject({ expanded: z.enum(['all', 'closed']).optional(), post: z.array(z.string()).optional() }).optional(),
     playground: z
       .looseObject({
-        display: z.enum(['interactive', 'simple', 'none', 'auth']).optional().describe('How the API playground shows: interactive (the default), simple, none, or auth (signed-in readers only).'),
+        display: z
+          .enum(['interactive', 'simple', 'none', 'auth'])
+          .optional()
+          .describe('How the API playground shows: interactive (the default), simple, none, or auth (signed-in readers only).'),
         proxy: z.boolean().optional().describe('Send requests through Mintlify’s proxy (default true).'),
         credentials: z.boolean().optional().describe('Send cookies with cross-origin requests when the proxy is off.'),
       })
@@ -389,8 +604,20 @@ const ApiSchema = z
     url: z.enum(['full']).optional(),
     mdx: z
       .looseObject({
-        auth: z.looseObject({ method: z.enum(['bearer', 'basic', 'key', 'cobo']).optional(), name: z.string().optional() }).optional().describe('Authentication of the playground on MDX API pages.'),
-        server: z.union([z.string().refine(isAbsoluteUrl, { error: 'must be a URL' }), z.array(z.string().refine(isAbsoluteUrl, { error: 'must be a URL' }))], { error: 'must be a URL, or a list of URLs' }).optional().describe('Base URL(s) of the API.'),
+        auth: z
+          .looseObject({ method: z.enum(['bearer', 'basic', 'key', 'cobo']).optional(), name: z.string().optional() })
+          .optional()
+          .describe('Authentication of the playground on MDX API pages.'),
+        server: z
+          .union(
+            [
+              z.string().refine(isAbsoluteUrl, { error: 'must be a URL' }),
+              z.array(z.string().refine(isAbsoluteUrl, { error: 'must be a URL' })),
+            ],
+            { error: 'must be a URL, or a list of URLs' },
+          )
+          .optional()
+          .describe('Base URL(s) of the API.'),
       })
       .optional()
       .describe('API pages written in MDX: their server and authentication.'),
@@ -398,11 +625,18 @@ const ApiSchema = z
   .describe('API reference: OpenAPI and AsyncAPI files, the playground, code samples.')
 
 const RedirectsSchema = z
-  .array(z.looseObject({ source: z.string().describe('The path to redirect from (wildcards allowed).'), destination: z.string().describe('Where to.'), permanent: z.boolean().optional() }))
+  .array(
+    z.looseObject({
+      source: z.string().describe('The path to redirect from (wildcards allowed).'),
+      destination: z.string().describe('Where to.'),
+      permanent: z.boolean().optional(),
+    }),
+  )
   .superRefine((redirects, context) => {
     const seen = new Set<unknown>()
     redirects.forEach((redirect, index) => {
-      if (seen.has(redirect.source)) context.addIssue({ code: 'custom', path: [index, 'source'], message: 'is redirected twice: each source path can be used once' })
+      if (seen.has(redirect.source))
+        context.addIssue({ code: 'custom', path: [index, 'source'], message: 'is redirected twice: each source path can be used once' })
       seen.add(redirect.source)
     })
   })
@@ -415,16 +649,20 @@ const SeoSchema = z.looseObject({
   paths: z
     .array(
       z.looseObject({
-        path: z.string().min(1).refine((path) => path.split('/').every((segment) => SEO_SEGMENT.test(segment) && segment !== '.' && segment !== '..'), {
-          error: 'must be a folder path relative to the docs root, like guides/v2 (no leading or trailing slash, no spaces)',
-        }),
+        path: z
+          .string()
+          .min(1)
+          .refine((path) => path.split('/').every((segment) => SEO_SEGMENT.test(segment) && segment !== '.' && segment !== '..'), {
+            error: 'must be a folder path relative to the docs root, like guides/v2 (no leading or trailing slash, no spaces)',
+          }),
         metatags,
       }),
     )
     .superRefine((paths, context) => {
       const seen = new Set<unknown>()
       paths.forEach((entry, index) => {
-        if (seen.has(entry.path)) context.addIssue({ code: 'custom', path: [index, 'path'], message: 'is listed twice: each path can be used once' })
+        if (seen.has(entry.path))
+          context.addIssue({ code: 'custom', path: [index, 'path'], message: 'is listed twice: each path can be used once' })
         seen.add(entry.path)
       })
     })
@@ -439,7 +677,10 @@ const SeoSchema = z.looseObject({
       sameAs: z.array(z.url()).optional(),
     })
     .optional(),
-  indexing: z.enum(['navigable', 'all']).optional().describe('Which pages search engines index: navigable (in the navigation, the default) or all.'),
+  indexing: z
+    .enum(['navigable', 'all'])
+    .optional()
+    .describe('Which pages search engines index: navigable (in the navigation, the default) or all.'),
   trailingSlash: z.boolean().optional(),
 })
 
@@ -460,38 +701,65 @@ const IntegrationsSchema = z.strictObject({
   koala: z.looseObject({ publicApiKey: z.string().min(2) }).optional(),
   logrocket: z.looseObject({ appId: z.string() }).optional(),
   mixpanel: z.looseObject({ projectToken: z.string(), region: z.enum(['us', 'eu', 'in']).optional() }).optional(),
-  onetrust: z.looseObject({ domainScript: z.string().min(1), categoryId: z.string().min(1).optional(), scriptSource: httpsUrl.optional() }).optional(),
+  onetrust: z
+    .looseObject({ domainScript: z.string().min(1), categoryId: z.string().min(1).optional(), scriptSource: httpsUrl.optional() })
+    .optional(),
   pirsch: z.looseObject({ id: z.string() }).optional(),
-  posthog: z.looseObject({ apiKey: z.string().startsWith('phc_', { error: 'must start with phc_' }), apiHost: z.url().optional(), sessionRecording: z.boolean().optional() }).optional(),
+  posthog: z
+    .looseObject({
+      apiKey: z.string().startsWith('phc_', { error: 'must start with phc_' }),
+      apiHost: z.url().optional(),
+      sessionRecording: z.boolean().optional(),
+    })
+    .optional(),
   plausible: z
     .looseObject({
       domain: z.string().refine((domain) => !domain.startsWith('https://'), { error: 'must not start with https://' }),
-      server: z.string().refine((server) => !server.startsWith('https://'), { error: 'must not start with https://' }).optional(),
+      server: z
+        .string()
+        .refine((server) => !server.startsWith('https://'), { error: 'must not start with https://' })
+        .optional(),
     })
     .optional(),
   segment: z
     .looseObject({
       key: z.string(),
-      cdnUrl: httpsUrl.refine((url) => !URL.canParse(url) || (!new URL(url).search && !new URL(url).hash), { error: 'must not have a query or a fragment' }).optional(),
+      cdnUrl: httpsUrl
+        .refine((url) => !URL.canParse(url) || (!new URL(url).search && !new URL(url).hash), {
+          error: 'must not have a query or a fragment',
+        })
+        .optional(),
     })
     .optional(),
   telemetry: z.looseObject({ enabled: z.boolean().optional() }).optional(),
   cookies: z.looseObject({ key: z.string().optional(), value: z.string().optional() }).optional(),
   transcend: z
     .looseObject({
-      bundleId: z.string().trim().regex(/^[a-zA-Z0-9_-]+$/, { error: 'must hold only letters, digits, - and _' }),
+      bundleId: z
+        .string()
+        .trim()
+        .regex(/^[a-zA-Z0-9_-]+$/, { error: 'must hold only letters, digits, - and _' }),
       analyticsPurpose: z.string().trim().min(1).max(100).optional(),
     })
     .optional(),
 })
 
-const contextualHref = z.union([z.string(), z.looseObject({ base: z.string(), query: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional() })])
+const contextualHref = z.union([
+  z.string(),
+  z.looseObject({ base: z.string(), query: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional() }),
+])
 const ContextualSchema = z.looseObject({
   options: z
     .array(
-      z.union([z.enum(CONTEXTUAL_OPTIONS), z.looseObject({ title: z.string(), description: z.string(), icon: DocsIconSchema.optional(), href: contextualHref })], {
-        error: `must be one of ${CONTEXTUAL_OPTIONS.join(', ')}, or an object with title, description and href`,
-      }),
+      z.union(
+        [
+          z.enum(CONTEXTUAL_OPTIONS),
+          z.looseObject({ title: z.string(), description: z.string(), icon: DocsIconSchema.optional(), href: contextualHref }),
+        ],
+        {
+          error: `must be one of ${CONTEXTUAL_OPTIONS.join(', ')}, or an object with title, description and href`,
+        },
+      ),
     )
     .superRefine((options, context) => {
       const seen = new Set<unknown>()
@@ -508,19 +776,26 @@ const shikiTheme = z.enum(SHIKI_THEMES)
 const StylingSchema = z.looseObject({
   eyebrows: z.enum(['section', 'breadcrumbs']).optional(),
   codeblocks: z
-    .union([
-      z.enum(['system', 'dark']),
-      z.looseObject({
-        theme: z.union([shikiTheme, z.looseObject({ light: shikiTheme, dark: shikiTheme })]).optional(),
-        languages: z.looseObject({ custom: z.array(z.string()).optional() }).optional(),
-      }),
-    ], { error: 'must be "system", "dark", or an object with a theme' })
+    .union(
+      [
+        z.enum(['system', 'dark']),
+        z.looseObject({
+          theme: z.union([shikiTheme, z.looseObject({ light: shikiTheme, dark: shikiTheme })]).optional(),
+          languages: z.looseObject({ custom: z.array(z.string()).optional() }).optional(),
+        }),
+      ],
+      { error: 'must be "system", "dark", or an object with a theme' },
+    )
     .optional(),
   latex: z.boolean().optional(),
 })
 
 export const DocsConfigSchema = z.looseObject({
-  $schema: z.string().refine(isAbsoluteUrl, { error: 'must be a URL' }).optional().describe('The JSON Schema this file follows: https://mintlify.com/docs.json.'),
+  $schema: z
+    .string()
+    .refine(isAbsoluteUrl, { error: 'must be a URL' })
+    .optional()
+    .describe('The JSON Schema this file follows: https://mintlify.com/docs.json.'),
   theme: z.enum(DOCS_THEMES).describe('The site’s theme: mint, maple, palm, willow, linden, almond, aspen, luma or sequoia.'),
   name: z.string().trim().min(1, { error: 'must not be empty' }).describe('The project’s name.'),
   description: z.string().optional().describe('What the project is: used for search engines and AI.'),
@@ -532,14 +807,23 @@ export const DocsConfigSchema = z.looseObject({
     })
     .describe('The site’s colours; at least the primary one.'),
   logo: z
-    .union([
-      z.string().min(3, { error: 'must be the path of the logo file, with its extension' }),
-      z.looseObject({ light: z.string().describe('Logo for light mode.'), dark: z.string().describe('Logo for dark mode.'), href: HrefSchema.optional().describe('Where a click on the logo leads.') }),
-    ], { error: 'must be the path to a logo image, or an object with light and dark logo paths' })
+    .union(
+      [
+        z.string().min(3, { error: 'must be the path of the logo file, with its extension' }),
+        z.looseObject({
+          light: z.string().describe('Logo for light mode.'),
+          dark: z.string().describe('Logo for dark mode.'),
+          href: HrefSchema.optional().describe('Where a click on the logo leads.'),
+        }),
+      ],
+      { error: 'must be the path to a logo image, or an object with light and dark logo paths' },
+    )
     .optional()
     .describe('The logo: one image, or { light, dark, href }.'),
   favicon: z
-    .union([z.string(), z.looseObject({ light: z.string(), dark: z.string() })], { error: 'must be the path to the favicon, or an object with light and dark paths' })
+    .union([z.string(), z.looseObject({ light: z.string(), dark: z.string() })], {
+      error: 'must be the path to the favicon, or an object with light and dark paths',
+    })
     .optional()
     .describe('The favicon: one image, or { light, dark }.'),
   navigation: DocsNavigationSchema,
@@ -555,7 +839,12 @@ export const DocsConfigSchema = z.looseObject({
     .describe('Light and dark mode.'),
   background: z
     .looseObject({
-      image: z.union([z.string(), z.looseObject({ light: z.string(), dark: z.string() })], { error: 'must be the path of an image, or { light, dark }' }).optional().describe('A background image.'),
+      image: z
+        .union([z.string(), z.looseObject({ light: z.string(), dark: z.string() })], {
+          error: 'must be the path of an image, or { light, dark }',
+        })
+        .optional()
+        .describe('A background image.'),
       decoration: z.enum(['gradient', 'grid', 'windows']).optional(),
       color: LightDarkColorSchema.optional().describe('Background colours.'),
     })
@@ -564,19 +853,39 @@ export const DocsConfigSchema = z.looseObject({
   public: z.boolean().optional().describe('Whether the site is readable without signing in by default.'),
   search: z.looseObject({ prompt: z.string().optional().describe('The search box’s placeholder.') }).optional(),
   seo: SeoSchema.optional().describe('Search engines: meta tags and indexing.'),
-  fonts: z.union([FontSchema, z.strictObject({ heading: FontSchema.optional(), body: FontSchema.optional() })], { error: 'must be a font, or { heading, body }' }).optional().describe('Fonts.'),
-  icons: z.looseObject({ library: z.enum(ICON_LIBRARIES) }).optional().describe('The icon library: fontawesome (the default), lucide or tabler.'),
+  fonts: z
+    .union([FontSchema, z.strictObject({ heading: FontSchema.optional(), body: FontSchema.optional() })], {
+      error: 'must be a font, or { heading, body }',
+    })
+    .optional()
+    .describe('Fonts.'),
+  icons: z
+    .looseObject({ library: z.enum(ICON_LIBRARIES) })
+    .optional()
+    .describe('The icon library: fontawesome (the default), lucide or tabler.'),
   styling: StylingSchema.optional(),
   redirects: RedirectsSchema.optional(),
   integrations: IntegrationsSchema.optional().describe('Analytics and chat integrations.'),
   banner: BannerSchema.optional().describe('An announcement bar on every page.'),
-  errors: z.looseObject({ '404': z.looseObject({ redirect: z.boolean().optional(), title: z.string().optional(), description: z.string().optional() }) }).optional(),
+  errors: z
+    .looseObject({
+      '404': z.looseObject({ redirect: z.boolean().optional(), title: z.string().optional(), description: z.string().optional() }),
+    })
+    .optional(),
   contextual: ContextualSchema.optional().describe('The page context menu.'),
-  thumbnails: z.looseObject({ appearance: z.enum(['light', 'dark']).optional(), background: z.string().optional(), fonts: z.looseObject({ family: z.string() }).optional() }).optional(),
+  thumbnails: z
+    .looseObject({
+      appearance: z.enum(['light', 'dark']).optional(),
+      background: z.string().optional(),
+      fonts: z.looseObject({ family: z.string() }).optional(),
+    })
+    .optional(),
   interaction: z.looseObject({ drilldown: z.boolean().optional() }).optional(),
   metadata: z.looseObject({ timestamp: z.boolean().optional().describe('Show each page’s last-modified date.') }).optional(),
   variables: z.record(z.string(), z.string()).optional().describe('Variables reused in the content.'),
-  markdown: z.looseObject({ schema: z.boolean().optional(), instructions: z.union([z.string(), z.array(z.string())]).optional() }).optional(),
+  markdown: z
+    .looseObject({ schema: z.boolean().optional(), instructions: z.union([z.string(), z.array(z.string())]).optional() })
+    .optional(),
   variations: z
     .looseObject({
       options: z
@@ -585,7 +894,12 @@ export const DocsConfigSchema = z.looseObject({
         .superRefine((options, context) => {
           const seen = new Set<string>()
           options.forEach((option, index) => {
-            if (seen.has(option.id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `"${option.id}" is used twice: variation ids must be unique` })
+            if (seen.has(option.id))
+              context.addIssue({
+                code: 'custom',
+                path: [index, 'id'],
+                message: `"${option.id}" is used twice: variation ids must be unique`,
+              })
             seen.add(option.id)
           })
         }),

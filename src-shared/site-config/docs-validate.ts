@@ -70,7 +70,8 @@ const samePath = (a: Path, b: Path) => a.length === b.length && startsWith(a, b)
 /** What a navigation item is called in a sentence: "tab “Guides”", "group 2". */
 function itemName(config: unknown, item: Path): string {
   let node: unknown = config
-  for (const segment of item) node = isPlainObject(node) || Array.isArray(node) ? (node as Record<PropertyKey, unknown>)[segment as never] : undefined
+  for (const segment of item)
+    node = isPlainObject(node) || Array.isArray(node) ? (node as Record<PropertyKey, unknown>)[segment as never] : undefined
   const list = item.at(-2)
   if (item.length === 1) return 'navigation'
   const kind = typeof list === 'string' && list in DIVISIONS ? DIVISIONS[list as DivisionKey] : 'group'
@@ -102,7 +103,11 @@ const REQUIRED_KEYS = Object.entries(DocsConfigSchema.shape)
 function checkKey(config: Record<string, unknown>, key: string): KeyCheck {
   const value = config[key]
   const schema = (DocsConfigSchema.shape as Record<string, z.ZodType | undefined>)[key]
-  const issues = schema ? (schema.safeParse(value, { reportInput: true }).error?.issues ?? []).map((issue) => ({ ...issue, path: [key, ...issue.path] }) as Issue) : []
+  const issues = schema
+    ? (schema.safeParse(value, { reportInput: true }).error?.issues ?? []).map(
+        (issue) => ({ ...issue, path: [key, ...issue.path] }) as Issue,
+      )
+    : []
   const hard: Issue[] = []
   const soft: { issue: Issue; item: Path; key: string }[] = []
   for (const issue of issues) {
@@ -132,10 +137,20 @@ function checkKey(config: Record<string, unknown>, key: string): KeyCheck {
   for (const { issue, item, key: content } of soft) {
     for (const problem of problemsFromIssues([issue])) {
       const id = `${problem.path}\0${problem.message}`
-      if (!leftOut.has(id)) leftOut.set(id, { path: problem.path, message: `${problem.message} (Mintlify accepts the file but leaves the ${itemName(config, item)}’s ${content} out of the site)` })
+      if (!leftOut.has(id))
+        leftOut.set(id, {
+          path: problem.path,
+          message: `${problem.message} (Mintlify accepts the file but leaves the ${itemName(config, item)}’s ${content} out of the site)`,
+        })
     }
   }
-  return { value, errors: problemsFromIssues(hard), leftOut: [...leftOut.values()], ignored, extra: value === undefined ? [] : extraKeyWarnings({ [key]: value }) }
+  return {
+    value,
+    errors: problemsFromIssues(hard),
+    leftOut: [...leftOut.values()],
+    ignored,
+    extra: value === undefined ? [] : extraKeyWarnings({ [key]: value }),
+  }
 }
 
 /**
@@ -161,7 +176,12 @@ export function checkDocsConfig(config: unknown, cache?: DocsCheckCache): DocsCo
   })
   if (cache) for (const key of cache.keys()) if (!keys.includes(key)) cache.delete(key)
   const errors = checks.flatMap((check) => check.errors)
-  const warnings = [...checks.flatMap((check) => check.leftOut), ...checks.flatMap((check) => check.ignored), ...checks.flatMap((check) => check.extra), ...themeWarnings(config)]
+  const warnings = [
+    ...checks.flatMap((check) => check.leftOut),
+    ...checks.flatMap((check) => check.ignored),
+    ...checks.flatMap((check) => check.extra),
+    ...themeWarnings(config),
+  ]
   return { valid: errors.length === 0, errors, warnings, info: [] }
 }
 
@@ -176,7 +196,10 @@ function ignoredContent(config: unknown, soft: readonly { item: Path; key: strin
       const used = present.find((key) => !failed(key))
       for (const key of present) {
         if (key === used || failed(key)) continue
-        warnings.push({ path: formatProblemPath([...path, key]), message: `is ignored: Mintlify shows the ${itemName(config, path)}’s ${used === 'href' ? 'link (href)' : used} and leaves its ${key} out` })
+        warnings.push({
+          path: formatProblemPath([...path, key]),
+          message: `is ignored: Mintlify shows the ${itemName(config, path)}’s ${used === 'href' ? 'link (href)' : used} and leaves its ${key} out`,
+        })
       }
     }
     for (const key of present) {
@@ -237,14 +260,18 @@ function extraKeyWarnings(config: unknown): SiteConfigProblem[] {
       if (movedTo !== undefined) {
         warnings.push({
           path: formatProblemPath(path),
-          message: movedTo ? `is a mint.json setting: docs.json has it in ${movedTo}, so Mintlify ignores it here` : 'is a mint.json setting docs.json does not have: Mintlify ignores it',
+          message: movedTo
+            ? `is a mint.json setting: docs.json has it in ${movedTo}, so Mintlify ignores it here`
+            : 'is a mint.json setting docs.json does not have: Mintlify ignores it',
         })
         return
       }
       const suggestion = closestKnownKey(key, knownSiblings)
       warnings.push({
         path: formatProblemPath(path),
-        message: suggestion ? `is not a docs.json setting (did you mean "${suggestion}"?): Mintlify ignores it` : 'is not a docs.json setting: Mintlify ignores it',
+        message: suggestion
+          ? `is not a docs.json setting (did you mean "${suggestion}"?): Mintlify ignores it`
+          : 'is not a docs.json setting: Mintlify ignores it',
       })
     },
     outsideSpec() {},

@@ -31,8 +31,7 @@ export function formatProblemPath(path: readonly PropertyKey[]): string {
   for (const segment of path) {
     if (typeof segment === 'number') text += `[${segment}]`
     // A key named "$" alone would read as the root.
-    else if (typeof segment === 'string' && IDENTIFIER.test(segment) && segment !== '$')
-      text += text === '' ? segment : `.${segment}`
+    else if (typeof segment === 'string' && IDENTIFIER.test(segment) && segment !== '$') text += text === '' ? segment : `.${segment}`
     else text += `[${JSON.stringify(String(segment))}]`
   }
   return text

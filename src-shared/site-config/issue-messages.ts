@@ -59,8 +59,7 @@ function wrongTypeMessage(expected: string, input: unknown): string {
 
 function notAllowedMessage(allowed: readonly unknown[], input: unknown): string {
   const quoted = allowed.map((value) => JSON.stringify(value))
-  const choices =
-    quoted.length <= 2 ? quoted.join(' or ') : `one of ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`
+  const choices = quoted.length <= 2 ? quoted.join(' or ') : `one of ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`
   return `must be ${choices}, not ${describeValue(input)}`
 }
 

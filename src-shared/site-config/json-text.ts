@@ -30,7 +30,14 @@ export function parseJsonText(text: string): ParsedJsonText {
   // JSON.parse (the checks, the form, the CLI), so it is refused where it comes in, with its place.
   const tooDeep = jsonDepthExceededAt(json, MAX_SITE_JSON_DEPTH)
   if (tooDeep !== -1) {
-    return { ok: false, error: { message: 'no site configuration is, so Embed Console reads it only as text', ...lineAndColumn(json, tooDeep), tooDeep: true } }
+    return {
+      ok: false,
+      error: {
+        message: 'no site configuration is, so Embed Console reads it only as text',
+        ...lineAndColumn(json, tooDeep),
+        tooDeep: true,
+      },
+    }
   }
   try {
     return { ok: true, value: JSON.parse(json) }
@@ -112,8 +119,7 @@ function findSyntaxError(text: string): SyntaxProblem | undefined {
         if (escape === undefined) return problem(start, 'this string is never closed: end it with a double quote')
         if (escape === 'u') {
           for (let digit = 2; digit < 6; digit++) {
-            if (!isHexDigit(text.charCodeAt(offset + digit)))
-              return problem(offset, 'a \\u escape needs four hex digits, like \\u00e9')
+            if (!isHexDigit(text.charCodeAt(offset + digit))) return problem(offset, 'a \\u escape needs four hex digits, like \\u00e9')
           }
           offset += 6
         } else if (SIMPLE_ESCAPES.includes(escape)) {

@@ -130,7 +130,11 @@ export function walkExtraKeys(config: unknown, known: KnownShape, visitor: Extra
         path.push(key)
         if (child === OUTSIDE_SPEC) visitor.outsideSpec(path)
         else if (child) visit(value[key], child)
-        else if (child === undefined && shape.warnUnknown) visitor.unknown(path, [...shape.fields.keys()].filter((name) => shape.fields!.get(name) !== OUTSIDE_SPEC))
+        else if (child === undefined && shape.warnUnknown)
+          visitor.unknown(
+            path,
+            [...shape.fields.keys()].filter((name) => shape.fields!.get(name) !== OUTSIDE_SPEC),
+          )
         path.pop()
       }
     }

@@ -150,7 +150,11 @@ export function resolveRefs(value: unknown, files: ReadonlyMap<string, RefFile>)
  * `path` is written: inside the deepest `$ref` that holds it, unless the key is one of that ref
  * object's own siblings. With `node`, the path names a node to replace or remove whole.
  */
-export function locateInFiles(path: RefPath, sites: readonly RefSite[], { node = false }: { node?: boolean } = {}): { file: string | null; path: RefPath } {
+export function locateInFiles(
+  path: RefPath,
+  sites: readonly RefSite[],
+  { node = false }: { node?: boolean } = {},
+): { file: string | null; path: RefPath } {
   let best: RefSite | null = null
   for (const site of sites) {
     // For a node replaced or removed as a whole (`node`), a $ref object at the path itself is written in the file that holds it.

@@ -28,13 +28,40 @@ export const RULE_SET_LABELS: Record<RuleSet, string> = {
 
 /** Mintlify's footer platforms (@mintlify/models footerSocialKeys). */
 export const MINTLIFY_FOOTER_PLATFORMS = [
-  'x', 'website', 'facebook', 'youtube', 'discord', 'slack', 'github', 'linkedin', 'instagram', 'hacker-news',
-  'medium', 'telegram', 'twitter', 'x-twitter', 'earth-americas', 'bluesky', 'threads', 'reddit', 'podcast',
+  'x',
+  'website',
+  'facebook',
+  'youtube',
+  'discord',
+  'slack',
+  'github',
+  'linkedin',
+  'instagram',
+  'hacker-news',
+  'medium',
+  'telegram',
+  'twitter',
+  'x-twitter',
+  'earth-americas',
+  'bluesky',
+  'threads',
+  'reddit',
+  'podcast',
 ] as const
 
 /** Mintlify's icon styles (@mintlify/models iconTypes): the spec's six and five more. */
 export const MINTLIFY_ICON_TYPES = [
-  'brands', 'duotone', 'light', 'regular', 'sharp-duotone-solid', 'sharp-light', 'sharp-regular', 'sharp-solid', 'sharp-thin', 'solid', 'thin',
+  'brands',
+  'duotone',
+  'light',
+  'regular',
+  'sharp-duotone-solid',
+  'sharp-light',
+  'sharp-regular',
+  'sharp-solid',
+  'sharp-thin',
+  'solid',
+  'thin',
 ] as const
 
 const mintlifyIconType = z.enum(MINTLIFY_ICON_TYPES).optional().meta({ description: 'An icon style Mintlify knows.', default: 'duotone' })
@@ -60,10 +87,23 @@ const MintlifyColorsSchema = ColorsSchema.extend({
 })
 
 const footerPlatformName = (platform: string) =>
-  platform === 'x' || platform === 'x-twitter' ? 'X' : platform.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ')
+  platform === 'x' || platform === 'x-twitter'
+    ? 'X'
+    : platform
+        .split('-')
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join(' ')
 
 const MintlifyFooterSocialsSchema = z.looseObject(
-  Object.fromEntries(MINTLIFY_FOOTER_PLATFORMS.map((platform) => [platform, z.string().optional().describe(`${footerPlatformName(platform)} account URL.`)])),
+  Object.fromEntries(
+    MINTLIFY_FOOTER_PLATFORMS.map((platform) => [
+      platform,
+      z
+        .string()
+        .optional()
+        .describe(`${footerPlatformName(platform)} account URL.`),
+    ]),
+  ),
 )
 
 const MintlifyVersionSchema = z.union(
@@ -80,11 +120,19 @@ const MintlifyVersionSchema = z.union(
 )
 
 export const MintlifySiteConfigSchema = SiteConfigSchema.extend({
-  navigation: z.array(MintlifyNavigationGroupSchema).describe('Array of groups with the pages of each group; a page may be a nested group.'),
+  navigation: z
+    .array(MintlifyNavigationGroupSchema)
+    .describe('Array of groups with the pages of each group; a page may be a nested group.'),
   colors: MintlifyColorsSchema.optional().describe('Hex color codes of the global theme.'),
-  anchors: z.array(AnchorSchema.extend({ iconType: mintlifyIconType })).optional().describe('Anchors.'),
+  anchors: z
+    .array(AnchorSchema.extend({ iconType: mintlifyIconType }))
+    .optional()
+    .describe('Anchors.'),
   topAnchor: TopAnchorSchema.extend({ iconType: mintlifyIconType }).optional().describe('Overrides of the top-most anchor.'),
-  versions: z.array(MintlifyVersionSchema).optional().describe('Version names; only used to show a version dropdown in the navigation bar.'),
+  versions: z
+    .array(MintlifyVersionSchema)
+    .optional()
+    .describe('Version names; only used to show a version dropdown in the navigation bar.'),
   api: ApiSchema.extend({
     auth: ApiAuthSchema.extend({
       method: z.enum(['bearer', 'basic', 'key', 'cobo']).optional().describe('Authentication strategy used for all API endpoints.'),
@@ -107,8 +155,25 @@ export const MINTLIFY_ONLY_SETTINGS: readonly { at: readonly string[]; keys: rea
   {
     at: [],
     keys: [
-      'mintlify', 'theme', 'layout', 'topbar', 'sidebar', 'rounded', 'metadata', 'codeBlock', 'eyebrow', 'primaryTab',
-      'footer', 'background', 'font', 'analytics', 'integrations', 'isWhiteLabeled', 'search', 'redirects', 'seo',
+      'mintlify',
+      'theme',
+      'layout',
+      'topbar',
+      'sidebar',
+      'rounded',
+      'metadata',
+      'codeBlock',
+      'eyebrow',
+      'primaryTab',
+      'footer',
+      'background',
+      'font',
+      'analytics',
+      'integrations',
+      'isWhiteLabeled',
+      'search',
+      'redirects',
+      'seo',
     ],
   },
   { at: ['colors'], keys: ['anchors', 'ultraLight', 'ultraDark'] },

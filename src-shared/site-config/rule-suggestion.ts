@@ -21,7 +21,8 @@ export function mintlifyFeaturesOf(config: unknown): string[] {
   const platforms = isPlainObject(config.footerSocials) ? Object.keys(config.footerSocials).filter((key) => !specPlatforms.has(key)) : []
   if (platforms.length) features.push(`footer platform${platforms.length === 1 ? '' : 's'} ${platforms.join(', ')}`)
   const background = isPlainObject(config.colors) ? config.colors.background : undefined
-  if (isPlainObject(background) && (background.light === undefined) !== (background.dark === undefined)) features.push('a background colour for one mode only')
+  if (isPlainObject(background) && (background.light === undefined) !== (background.dark === undefined))
+    features.push('a background colour for one mode only')
   return features
 }
 

@@ -53,9 +53,7 @@ export const LogoSchema = z.union([z.string(), LogoPathsSchema], {
 })
 
 export const ColorsSchema = z.looseObject({
-  primary: HexColorSchema.describe(
-    'Primary color for highlighted content, section headers and accents in light mode.',
-  ),
+  primary: HexColorSchema.describe('Primary color for highlighted content, section headers and accents in light mode.'),
   light: HexColorSchema.optional().describe('Primary color for dark mode, used for the same purposes.'),
   dark: HexColorSchema.optional().describe('Primary color for important buttons.'),
   background: z
@@ -76,17 +74,11 @@ export type TopbarLink = z.infer<typeof TopbarLinkSchema>
 
 export const TopbarCtaButtonSchema = z
   .looseObject({
-    type: z
-      .enum(['link', 'github'])
-      .optional()
-      .meta({
-        description:
-          '`link` shows a button; `github` shows repository information, including the star count, for the URL given.',
-        default: 'link',
-      }),
-    url: z
-      .string()
-      .describe('For `link`: the button target. For `github`: the repository to load information from.'),
+    type: z.enum(['link', 'github']).optional().meta({
+      description: '`link` shows a button; `github` shows repository information, including the star count, for the URL given.',
+      default: 'link',
+    }),
+    url: z.string().describe('For `link`: the button target. For `github`: the repository to load information from.'),
     name: z.string().optional().describe('Button text. Required only when `type` is `link`.'),
   })
   .refine((button) => button.name !== undefined || (button.type !== undefined && button.type !== 'link'), {
@@ -105,9 +97,7 @@ export const AnchorGradientSchema = z.looseObject({
 export const AnchorSchema = z.looseObject({
   icon: z.string().optional().describe('Icon name from an icon set.'),
   name: z.string().describe('Anchor label.'),
-  url: z
-    .string()
-    .describe('Start of the URL that decides which pages belong to the anchor; generally the folder name.'),
+  url: z.string().describe('Start of the URL that decides which pages belong to the anchor; generally the folder name.'),
   color: z
     .union([HexColorSchema, AnchorGradientSchema], {
       error: 'must be a hex colour like #0D9373, or an object with from and to hex colours',
@@ -131,47 +121,33 @@ export const TopAnchorSchema = z.looseObject({
 
 export const TabSchema = z.looseObject({
   name: z.string().describe('Tab label.'),
-  url: z
-    .string()
-    .describe('Start of the URL that decides which pages belong to the tab; generally the folder name.'),
+  url: z.string().describe('Start of the URL that decides which pages belong to the tab; generally the folder name.'),
 })
 export type Tab = z.infer<typeof TabSchema>
 
 export const ApiAuthSchema = z.looseObject({
-  method: z
-    .enum(['bearer', 'basic', 'key'])
-    .optional()
-    .describe('Authentication strategy used for all API endpoints.'),
+  method: z.enum(['bearer', 'basic', 'key']).optional().describe('Authentication strategy used for all API endpoints.'),
   name: z
     .string()
     .optional()
     .describe(
       'Name of the authentication parameter in the playground. When method is `basic`, the format is `<usernameName>:<passwordName>`.',
     ),
-  inputPrefix: z
-    .string()
-    .optional()
-    .describe('Default value that serves as a prefix in the authentication input field.'),
+  inputPrefix: z.string().optional().describe('Default value that serves as a prefix in the authentication input field.'),
 })
 
 export const ApiSchema = z.looseObject({
   baseUrl: z
     .union([z.string(), z.array(z.string())], { error: 'must be a URL, or a list of URLs' })
     .optional()
-    .describe(
-      'Base URL for all API endpoints; an array gives several base URLs the reader can toggle between.',
-    ),
+    .describe('Base URL for all API endpoints; an array gives several base URLs the reader can toggle between.'),
   auth: ApiAuthSchema.optional().describe('Authentication settings for the API playground.'),
   playground: z
     .looseObject({
-      mode: z
-        .enum(['show', 'simple', 'hide'])
-        .optional()
-        .meta({
-          description:
-            '`hide` hides the playground; `simple` shows only the endpoint with no added interactivity.',
-          default: 'show',
-        }),
+      mode: z.enum(['show', 'simple', 'hide']).optional().meta({
+        description: '`hide` hides the playground; `simple` shows only the endpoint with no added interactivity.',
+        default: 'show',
+      }),
     })
     .optional()
     .describe('API playground settings.'),
@@ -201,22 +177,14 @@ const footerSocialFields = {
 
 export const FooterSocialsSchema = z.strictObject(footerSocialFields, {
   error: (issue) =>
-    issue.code === 'unrecognized_keys'
-      ? `is not a supported platform: use ${Object.keys(footerSocialFields).join(', ')}`
-      : undefined,
+    issue.code === 'unrecognized_keys' ? `is not a supported platform: use ${Object.keys(footerSocialFields).join(', ')}` : undefined,
 })
 export const FOOTER_PLATFORMS = FooterSocialsSchema.keyof().options
 export type FooterPlatform = (typeof FOOTER_PLATFORMS)[number]
 
 export const FeedbackSchema = z.looseObject({
-  suggestEdit: z
-    .boolean()
-    .optional()
-    .meta({ description: 'Enables a button to suggest edits through pull requests.', default: false }),
-  raiseIssue: z
-    .boolean()
-    .optional()
-    .meta({ description: 'Enables a button to raise an issue about the documentation.', default: false }),
+  suggestEdit: z.boolean().optional().meta({ description: 'Enables a button to suggest edits through pull requests.', default: false }),
+  raiseIssue: z.boolean().optional().meta({ description: 'Enables a button to raise an issue about the documentation.', default: false }),
 })
 
 export const ModeToggleSchema = z.looseObject({
@@ -238,10 +206,7 @@ export const SiteConfigSchema = z.looseObject({
   colors: ColorsSchema.optional().describe('Hex color codes of the global theme.'),
   topbarLinks: z.array(TopbarLinkSchema).optional().describe('Links in the top bar.'),
   topbarCtaButton: TopbarCtaButtonSchema.optional().describe('Call-to-action button in the top bar.'),
-  versions: z
-    .array(z.string())
-    .optional()
-    .describe('Version names; only used to show a version dropdown in the navigation bar.'),
+  versions: z.array(z.string()).optional().describe('Version names; only used to show a version dropdown in the navigation bar.'),
   anchors: z.array(AnchorSchema).optional().describe('Anchors.'),
   topAnchor: TopAnchorSchema.optional().describe('Overrides of the top-most anchor.'),
   tabs: z.array(TabSchema).optional().describe('Navigational tabs.'),

@@ -1,4 +1,13 @@
-import { applyEdits, createScanner, findNodeAtLocation, parseTree, type Edit, type JSONScanner, type Node, type SyntaxKind as Token } from 'jsonc-parser'
+import {
+  applyEdits,
+  createScanner,
+  findNodeAtLocation,
+  parseTree,
+  type Edit,
+  type JSONScanner,
+  type Node,
+  type SyntaxKind as Token,
+} from 'jsonc-parser'
 
 // jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values.
 const SyntaxKind = {
@@ -158,7 +167,12 @@ function permutation(before: readonly unknown[], after: readonly unknown[]): num
  * says no object of the text writes a key twice (the editor edits only such texts), so a value is
  * found at the first occurrence of its key without reading the rest of its object.
  */
-export function applyValueChanges(text: string, changes: readonly ValueChange[], positions?: KeyPositions, { unique = false }: { unique?: boolean } = {}): string {
+export function applyValueChanges(
+  text: string,
+  changes: readonly ValueChange[],
+  positions?: KeyPositions,
+  { unique = false }: { unique?: boolean } = {},
+): string {
   const style = detectTextStyle(text)
   let current = text
   for (const change of changes) current = applyEdits(current, editsFor(current, change, style, positions, unique))
@@ -182,7 +196,14 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
   // building a tree of the whole file (which a 6,000-page file would pay on every keystroke).
   if (change.kind === 'set' && change.path.length > 0) {
     const found = locateValue(text, change.path, unique)
-    if (found) return [{ offset: found.offset, length: found.end - found.offset, content: render(change.value, style, lineIndentAt(text, found.offset), found.inline) }]
+    if (found)
+      return [
+        {
+          offset: found.offset,
+          length: found.end - found.offset,
+          content: render(change.value, style, lineIndentAt(text, found.offset), found.inline),
+        },
+      ]
   }
   const root = parseTree(text)
   if (!root) throw new TextEditError('The text holds no JSON value to edit.')
@@ -191,7 +212,8 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
   if (change.kind === 'reorder') {
     const list = findNodeAtLocation(root, [...change.path])
     const items = list?.type === 'array' ? (list.children ?? []) : []
-    if (items.length !== change.order.length) throw new TextEditError(`No list of ${change.order.length} items at ${JSON.stringify(change.path)}.`)
+    if (items.length !== change.order.length)
+      throw new TextEditError(`No list of ${change.order.length} items at ${JSON.stringify(change.path)}.`)
     const first = change.order.findIndex((from, to) => from !== to)
     if (first < 0) return []
     const last = change.order.length - 1 - [...change.order].reverse().findIndex((from, to) => from !== change.order.length - 1 - to)
@@ -227,7 +249,13 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
     const item = typeof last === 'number' ? items[last] : undefined
     if (!item) throw new TextEditError(`No item ${String(last)} in the list at ${JSON.stringify(parentPath)}.`)
     if (change.kind === 'remove') return [removal(container, items, items.indexOf(item))]
-    return [{ offset: item.offset, length: item.length, content: render(change.value, style, lineIndentAt(text, item.offset), isInline(text, container)) }]
+    return [
+      {
+        offset: item.offset,
+        length: item.length,
+        content: render(change.value, style, lineIndentAt(text, item.offset), isInline(text, container)),
+      },
+    ]
   }
 
   if (container.type !== 'object' || typeof last !== 'string') throw new TextEditError(`No object at ${JSON.stringify(parentPath)}.`)
@@ -242,10 +270,22 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
   }
   if (index >= 0) {
     const valueNode = properties[index]!.children![1]!
-    return [{ offset: valueNode.offset, length: valueNode.length, content: render(change.value, style, lineIndentAt(text, properties[index]!.offset), isInline(text, container)) }]
+    return [
+      {
+        offset: valueNode.offset,
+        length: valueNode.length,
+        content: render(change.value, style, lineIndentAt(text, properties[index]!.offset), isInline(text, container)),
+      },
+    ]
   }
   const at = positions?.insertionIndex(parentPath, last, keys) ?? keys.length
-  return insertInto(text, container, at, (indent, inline) => `${JSON.stringify(last)}: ${render(change.value, style, indent, inline)}`, style)
+  return insertInto(
+    text,
+    container,
+    at,
+    (indent, inline) => `${JSON.stringify(last)}: ${render(change.value, style, indent, inline)}`,
+    style,
+  )
 }
 
 /**
@@ -326,14 +366,25 @@ function removal(container: Node, members: Node[], index: number): Edit {
   const member = members[index]!
   const previous = members[index - 1]
   const next = members[index + 1]
-  if (previous) return { offset: previous.offset + previous.length, length: member.offset + member.length - (previous.offset + previous.length), content: '' }
+  if (previous)
+    return {
+      offset: previous.offset + previous.length,
+      length: member.offset + member.length - (previous.offset + previous.length),
+      content: '',
+    }
   if (next) return { offset: member.offset, length: next.offset - member.offset, content: '' }
   // The only member: the container becomes empty, {} or [].
   return { offset: container.offset + 1, length: container.length - 2, content: '' }
 }
 
 /** Inserts a member written by `write` at `index`, laid out like its siblings (one per line, or all on one line). */
-function insertInto(text: string, container: Node, index: number, write: (indent: string, inline: boolean) => string, style: TextStyle): Edit[] {
+function insertInto(
+  text: string,
+  container: Node,
+  index: number,
+  write: (indent: string, inline: boolean) => string,
+  style: TextStyle,
+): Edit[] {
   const members = container.children ?? []
   const inline = isInline(text, container)
   if (members.length === 0) {

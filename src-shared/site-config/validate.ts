@@ -28,7 +28,9 @@ export function validateSiteConfig(value: unknown): SiteConfigReport {
  * line and column, or the value with every key written twice in one object (which JSON.parse
  * would silently collapse) as an error at each place.
  */
-export function readConfigText(text: string): { ok: false; problem: SiteConfigProblem } | { ok: true; value: unknown; duplicates: SiteConfigProblem[] } {
+export function readConfigText(
+  text: string,
+): { ok: false; problem: SiteConfigProblem } | { ok: true; value: unknown; duplicates: SiteConfigProblem[] } {
   const parsed = parseJsonText(text)
   if (!parsed.ok) {
     const { line, column } = parsed.error

@@ -73,8 +73,7 @@ const BASIC_AUTH_NAME = /^[^:]+:[^:]+$/
 
 function basicAuthNameWarnings(api: unknown): SiteConfigProblem[] {
   const auth = isPlainObject(api) ? api.auth : undefined
-  if (!isPlainObject(auth) || auth.method !== 'basic' || typeof auth.name !== 'string' || BASIC_AUTH_NAME.test(auth.name))
-    return []
+  if (!isPlainObject(auth) || auth.method !== 'basic' || typeof auth.name !== 'string' || BASIC_AUTH_NAME.test(auth.name)) return []
   return [
     {
       path: 'api.auth.name',

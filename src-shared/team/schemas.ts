@@ -11,10 +11,17 @@ import { ActivityOutcomeSchema, RotationSettlementSchema } from '../activity/sch
 export const OperatorNameSchema = z
   .string()
   .trim()
-  .regex(/^[a-z_][a-z0-9_-]{0,62}$/, 'An operator name is 1 to 63 lower-case letters, digits, "-" or "_", starting with a letter: it becomes the login role in the team database.')
+  .regex(
+    /^[a-z_][a-z0-9_-]{0,62}$/,
+    'An operator name is 1 to 63 lower-case letters, digits, "-" or "_", starting with a letter: it becomes the login role in the team database.',
+  )
 
 /** postgres://ROLE@HOST:PORT/DATABASE?sslmode=verify-full (checked in main: TLS off loopback). */
-export const TeamUrlSchema = z.string().trim().min(1, 'Enter the team database address.').max(2048, 'The address has at most 2048 characters.')
+export const TeamUrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter the team database address.')
+  .max(2048, 'The address has at most 2048 characters.')
 
 export const TeamPasswordSchema = z.string().max(1024, 'A password has at most 1024 characters.')
 
@@ -35,7 +42,10 @@ export const TeamActivityEntrySchema = z.object({
   errorCode: z.string().nullable(),
   message: z.string().nullable(),
   durationMs: z.number(),
-  tokenLast4: z.string().nullable().describe('The last 4 characters of the group token after the call: the team database never holds a token'),
+  tokenLast4: z
+    .string()
+    .nullable()
+    .describe('The last 4 characters of the group token after the call: the team database never holds a token'),
   settledOutcome: RotationSettlementSchema.nullable(),
   settledAt: z.string().nullable(),
 })

@@ -57,7 +57,8 @@ const curlCommand = (method: string, baseUrl: string, data: string) =>
 function httpie(call: SampleCall, baseUrl: string): string {
   const head = `http --check-status ${METHODS[call.operation]} ${shellQuote(userApiUrl(baseUrl))} "Authorization:Token $${API_TOKEN_VARIABLE}"`
   // --ignore-stdin: in a script, stdin is not a terminal and HTTPie would take it for the body.
-  if (call.operation === 'rotateToken') return `${head.replace('http ', 'http --ignore-stdin ')} \\\n  current_token="$${CURRENT_TOKEN_VARIABLE}"`
+  if (call.operation === 'rotateToken')
+    return `${head.replace('http ', 'http --ignore-stdin ')} \\\n  current_token="$${CURRENT_TOKEN_VARIABLE}"`
   // The body from standard input: HTTPie sends it as it is, as JSON, whatever the method.
   return `printf '%s' ${shellQuote(JSON.stringify(call.request))} | \\\n  ${head}`
 }
@@ -123,7 +124,8 @@ function pythonLiteral(value: unknown, indent = ''): string {
 }
 
 function python(call: SampleCall, baseUrl: string): string {
-  const body = call.operation === 'rotateToken' ? `{"current_token": os.environ["${CURRENT_TOKEN_VARIABLE}"]}` : pythonLiteral(call.request, '    ')
+  const body =
+    call.operation === 'rotateToken' ? `{"current_token": os.environ["${CURRENT_TOKEN_VARIABLE}"]}` : pythonLiteral(call.request, '    ')
   return `import os
 
 import requests
@@ -141,12 +143,17 @@ print(response.status_code, response.text)
 
 const NOTES: Partial<Record<SampleLanguage, Partial<Record<SampleCall['operation'], string>>>> = {
   javascript: {
-    getOrCreate: 'fetch() cannot send a body with GET, and get-or-create needs one: this sample uses Node’s http module (Node 18 or newer, saved as a .mjs file).',
+    getOrCreate:
+      'fetch() cannot send a body with GET, and get-or-create needs one: this sample uses Node’s http module (Node 18 or newer, saved as a .mjs file).',
     update: 'Runs in Node 18 or newer, saved as a .mjs file.',
     rotateToken: 'Runs in Node 18 or newer, saved as a .mjs file.',
   },
   curl: { rotateToken: 'The token goes inside the JSON as it is, so it must hold no " or \\ (group tokens do not).' },
-  python: { getOrCreate: 'Needs the requests package (pip install requests).', update: 'Needs the requests package (pip install requests).', rotateToken: 'Needs the requests package (pip install requests).' },
+  python: {
+    getOrCreate: 'Needs the requests package (pip install requests).',
+    update: 'Needs the requests package (pip install requests).',
+    rotateToken: 'Needs the requests package (pip install requests).',
+  },
   httpie: { getOrCreate: 'HTTPie sends the body from standard input, with GET too.' },
 }
 

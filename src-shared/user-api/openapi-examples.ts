@@ -55,7 +55,9 @@ export const API_EXAMPLES: readonly ApiExample[] = [
     summary: 'A new id: the group is created',
     request: {
       method: 'GET',
-      body: { json: { user_group_id: 'acme', name: 'Acme Corp', mapping: { sales: 'warehouse-eu' }, properties: { region: 'eu', seats: 25 } } },
+      body: {
+        json: { user_group_id: 'acme', name: 'Acme Corp', mapping: { sales: 'warehouse-eu' }, properties: { region: 'eu', seats: 25 } },
+      },
     },
     response: { status: 200, body: { success: 1, new_user_group: true, user_group: acme } },
   },
@@ -81,7 +83,10 @@ export const API_EXAMPLES: readonly ApiExample[] = [
   {
     key: 'updated',
     summary: 'Change the name and properties',
-    request: { method: 'PUT', body: { json: { user_group_id: 'acme', name: 'Acme Corporation', properties: { region: 'eu', seats: 40 } } } },
+    request: {
+      method: 'PUT',
+      body: { json: { user_group_id: 'acme', name: 'Acme Corporation', properties: { region: 'eu', seats: 40 } } },
+    },
     response: { status: 200, body: { success: 1, user_group: acmeUpdated } },
   },
   {
@@ -114,7 +119,10 @@ export const API_EXAMPLES: readonly ApiExample[] = [
     key: 'emptyCurrentToken',
     summary: 'An empty current_token',
     request: { method: 'POST', body: { json: { current_token: '' } } },
-    response: { status: 400, body: failure('The request body is not valid: current_token: the current user group token is required, not an empty string.') },
+    response: {
+      status: 400,
+      body: failure('The request body is not valid: current_token: the current user group token is required, not an empty string.'),
+    },
   },
   {
     key: 'emptyBody',
@@ -128,7 +136,11 @@ export const API_EXAMPLES: readonly ApiExample[] = [
     summary: 'No Authorization header',
     description: 'A GET with a valid body and no `Authorization` header.',
     request: { method: 'GET', authorization: 'missing', body: { json: { user_group_id: 'acme' } } },
-    response: { status: 401, headers: { 'www-authenticate': 'Token' }, body: failure('The Authorization header is missing: send "Authorization: Token <API_TOKEN>".') },
+    response: {
+      status: 401,
+      headers: { 'www-authenticate': 'Token' },
+      body: failure('The Authorization header is missing: send "Authorization: Token <API_TOKEN>".'),
+    },
     shared: 'Unauthorized',
   },
   {
@@ -136,7 +148,11 @@ export const API_EXAMPLES: readonly ApiExample[] = [
     summary: 'Another scheme than Token',
     description: 'A GET with `Authorization: Bearer <API_TOKEN>`.',
     request: { method: 'GET', authorization: 'other-scheme', body: { json: { user_group_id: 'acme' } } },
-    response: { status: 401, headers: { 'www-authenticate': 'Token' }, body: failure('The Authorization header must read "Token <API_TOKEN>".') },
+    response: {
+      status: 401,
+      headers: { 'www-authenticate': 'Token' },
+      body: failure('The Authorization header must read "Token <API_TOKEN>".'),
+    },
     shared: 'Unauthorized',
   },
   {
@@ -152,7 +168,11 @@ export const API_EXAMPLES: readonly ApiExample[] = [
     summary: 'DELETE /api/user',
     description: 'A DELETE with the API token: nothing in the API deletes a group.',
     request: { method: 'DELETE', body: { json: { user_group_id: 'acme' } } },
-    response: { status: 405, headers: { allow: 'GET, PUT, POST, OPTIONS' }, body: failure('DELETE is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).') },
+    response: {
+      status: 405,
+      headers: { allow: 'GET, PUT, POST, OPTIONS' },
+      body: failure('DELETE is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).'),
+    },
     shared: 'MethodNotAllowed',
   },
   {
@@ -166,7 +186,7 @@ export const API_EXAMPLES: readonly ApiExample[] = [
   {
     key: 'notSaved',
     summary: 'The change could not be saved',
-    description: 'A GET creating a group while another process held the sandbox database\'s write lock for too long.',
+    description: "A GET creating a group while another process held the sandbox database's write lock for too long.",
     request: { method: 'GET', databaseBusy: true, body: { json: { user_group_id: 'initech', name: 'Initech' } } },
     response: { status: 500, body: failure('sandbox.db is busy: another process has been writing to it for too long. Try again.') },
     shared: 'ServerError',

@@ -145,23 +145,30 @@ const POST_DESCRIPTION = `Issues a new random token to the user group that holds
 
 **Not idempotent.** A retry could rotate twice and lose the token issued in between, so Embed Console never retries a rotation and sends each on a connection of its own. When the answer is lost (a timeout, a reset, a 5xx without the API's envelope) the outcome is unknown: the old token may already be invalid, so check before acting.`
 
-const SHARED_RESPONSES: Record<SharedResponseName, { description: string; headers?: Record<string, { description: string; schema: JsonObject }> }> = {
+const SHARED_RESPONSES: Record<
+  SharedResponseName,
+  { description: string; headers?: Record<string, { description: string; schema: JsonObject }> }
+> = {
   Unauthorized: {
     description:
       'The `Authorization` header is missing, does not read `Token <API_TOKEN>`, or names a token of neither environment. Checked before the body is read.',
     headers: { 'WWW-Authenticate': { description: 'The scheme to use.', schema: { type: 'string', const: 'Token' } } },
   },
   MethodNotAllowed: {
-    description: 'A method other than GET, PUT, POST or OPTIONS on `/api/user` (DELETE, PATCH, HEAD…). Nothing in the API deletes a user group.',
+    description:
+      'A method other than GET, PUT, POST or OPTIONS on `/api/user` (DELETE, PATCH, HEAD…). Nothing in the API deletes a user group.',
     headers: { Allow: { description: 'The methods `/api/user` accepts.', schema: { type: 'string', const: ALLOWED_METHODS } } },
   },
   PayloadTooLarge: {
     description:
       'The request body is over 1 MB. Answered as soon as `Content-Length` announces it, or once a chunked body passes the limit; the connection is then closed and the rest of the body is not read. Make the mapping or properties smaller.',
-    headers: { Connection: { description: 'The server closes the connection after this answer.', schema: { type: 'string', const: 'close' } } },
+    headers: {
+      Connection: { description: 'The server closes the connection after this answer.', schema: { type: 'string', const: 'close' } },
+    },
   },
   ServerError: {
-    description: 'The server failed while handling the request. The sandbox answers 500 when it could not save a change to its database (another process kept it busy, or the disk failed).',
+    description:
+      'The server failed while handling the request. The sandbox answers 500 when it could not save a change to its database (another process kept it busy, or the disk failed).',
   },
 }
 
@@ -197,7 +204,10 @@ function responseExamples(examples: ApiExample[], description: (example: ApiExam
   return Object.fromEntries(
     examples.map((example) => {
       const text = description(example)
-      return [example.key, { summary: example.summary, ...(text === undefined ? {} : { description: text }), value: example.response.body as Json }]
+      return [
+        example.key,
+        { summary: example.summary, ...(text === undefined ? {} : { description: text }), value: example.response.body as Json },
+      ]
     }),
   )
 }
@@ -306,7 +316,11 @@ const SAMPLE_LANGUAGES: Array<[language: SampleLanguage, lang: string, label: (c
  * the group's token from $CURRENT_GROUP_TOKEN. The API token comes from $EMBED_CONSOLE_TOKEN.
  */
 function codeSamples(baseUrl: string, call: SampleCall): JsonObject[] {
-  return SAMPLE_LANGUAGES.map(([language, lang, label]) => ({ lang, label: label(call), source: buildCodeSample(language, baseUrl, call).code }))
+  return SAMPLE_LANGUAGES.map(([language, lang, label]) => ({
+    lang,
+    label: label(call),
+    source: buildCodeSample(language, baseUrl, call).code,
+  }))
 }
 
 /**
@@ -330,7 +344,7 @@ const PREFLIGHT: JsonObject = {
   summary: 'CORS preflight',
   operationId: 'userGroupPreflight',
   description:
-    'What a browser asks before it sends PUT or POST (or GET with a body) from a page of another origin, such as a docs site\'s playground. Answered without a token: any origin may call the API, since every call needs the API token and no cookie is involved. A public page may reach a local sandbox (Chrome\'s Private Network Access).',
+    "What a browser asks before it sends PUT or POST (or GET with a body) from a page of another origin, such as a docs site's playground. Answered without a token: any origin may call the API, since every call needs the API token and no cookie is involved. A public page may reach a local sandbox (Chrome's Private Network Access).",
   tags: ['User groups'],
   security: [],
   'x-hidden': true,
@@ -341,8 +355,14 @@ const PREFLIGHT: JsonObject = {
         Allow: { description: 'The methods `/api/user` accepts.', schema: { type: 'string', const: ALLOWED_METHODS } },
         'Access-Control-Allow-Origin': { description: 'Any origin.', schema: { type: 'string', const: '*' } },
         'Access-Control-Allow-Methods': { description: 'The methods of the API.', schema: { type: 'string', const: 'GET, PUT, POST' } },
-        'Access-Control-Allow-Headers': { description: 'The headers a call sends.', schema: { type: 'string', const: 'Authorization, Content-Type' } },
-        'Access-Control-Allow-Private-Network': { description: 'Sent when the preflight asks (Access-Control-Request-Private-Network: true).', schema: { type: 'string', const: 'true' } },
+        'Access-Control-Allow-Headers': {
+          description: 'The headers a call sends.',
+          schema: { type: 'string', const: 'Authorization, Content-Type' },
+        },
+        'Access-Control-Allow-Private-Network': {
+          description: 'Sent when the preflight asks (Access-Control-Request-Private-Network: true).',
+          schema: { type: 'string', const: 'true' },
+        },
       },
     },
   },
@@ -357,8 +377,7 @@ function servers(serverUrl: string | undefined): JsonObject[] {
       variables: {
         base_url: {
           default: SANDBOX_EXAMPLE_URL,
-          description:
-            'The base URL, without /api/user. The default is a local sandbox started with `embed-console sandbox --port 8765`.',
+          description: 'The base URL, without /api/user. The default is a local sandbox started with `embed-console sandbox --port 8765`.',
         },
       },
     },
@@ -389,7 +408,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           summary: 'Get or create a user group',
           operationId: 'getOrCreateUserGroup',
           description: GET_DESCRIPTION,
-          body: 'A JSON body on a GET, which is unusual: send it with `curl -X GET --data \'…\'` or Node\'s `http.request`, not with `fetch`, which refuses a body on GET. The id of the group, and what to create it with if it does not exist yet.',
+          body: "A JSON body on a GET, which is unusual: send it with `curl -X GET --data '…'` or Node's `http.request`, not with `fetch`, which refuses a body on GET. The id of the group, and what to create it with if it does not exist yet.",
           request: { id: 'GetOrCreateRequest', schema: GetOrCreateRequestSchema },
           answer: 'GetOrCreateResponse',
           codeSamples: (body) => codeSamples(sampleUrl, { operation: 'getOrCreate', request: body as GetOrCreateRequest }),

@@ -20,8 +20,7 @@ export type OutgoingIssue =
   | { kind: 'user_group_id'; path: ['user_group_id']; message: string }
 
 export type OutgoingCheck<Op extends OutgoingOperation> =
-  | { ok: true; value: z.infer<(typeof OUTGOING_SCHEMAS)[Op]> }
-  | { ok: false; issues: OutgoingIssue[] }
+  { ok: true; value: z.infer<(typeof OUTGOING_SCHEMAS)[Op]> } | { ok: false; issues: OutgoingIssue[] }
 
 export function checkOutgoing<Op extends OutgoingOperation>(operation: Op, request: unknown): OutgoingCheck<Op> {
   const parsed = OUTGOING_SCHEMAS[operation].safeParse(request)

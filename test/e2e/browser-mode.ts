@@ -21,7 +21,11 @@ export interface SessionApp extends BrowserModeApp {
 
 /** Spends the app's one-use key on a session, as the page does on its first load. */
 export async function openSession<App extends BrowserModeApp>(app: App): Promise<App & SessionApp> {
-  const response = await fetch(`${app.origin}/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ key: app.key }) })
+  const response = await fetch(`${app.origin}/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ key: app.key }),
+  })
   const pair = response.headers.getSetCookie()[0]?.split(';')[0]
   if (!response.ok || !pair) throw new Error(`The key was refused (HTTP ${response.status}).`)
   const at = pair.indexOf('=')

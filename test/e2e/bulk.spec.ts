@@ -19,7 +19,8 @@ test.afterAll(() => own.stop())
 test.beforeEach(({ context }) => context.addCookies([sessionCookie(own)]))
 
 const csv = (rows: string[]) => Buffer.from(['user_group_id,name,properties', ...rows].join('\n'))
-const rows = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index}}"`)
+const rows = (count: number, prefix: string) =>
+  Array.from({ length: count }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index}}"`)
 
 async function openBulk(page: Page, url: string) {
   await page.goto(url)
@@ -30,12 +31,16 @@ async function openBulk(page: Page, url: string) {
 test('a file with problems lists them by line and column, sends nothing, and can leave them out', async ({ page }) => {
   await openBulk(page, own.url)
   await checkScreen(page, 'bulk-empty')
-  await page.getByLabel('File of groups').setInputFiles({ name: 'customers.csv', mimeType: 'text/csv', buffer: csv([...rows(40, 'acme'), 'acme-3,Again,', ',No id,']) })
+  await page
+    .getByLabel('File of groups')
+    .setInputFiles({ name: 'customers.csv', mimeType: 'text/csv', buffer: csv([...rows(40, 'acme'), 'acme-3,Again,', ',No id,']) })
   const problems = page.getByRole('table', { name: 'Problems' })
   await expect(problems.getByRole('row')).toHaveCount(3)
   await expect(problems).toContainText('"acme-3" is on line 5 too: each id may be in the file once.')
   await expect(problems).toContainText('user_group_id: a non-empty string is required.')
-  await expect(page.getByRole('alert')).toContainText('customers.csv has 2 problems. Nothing is sent until they are fixed in the file, or left out.')
+  await expect(page.getByRole('alert')).toContainText(
+    'customers.csv has 2 problems. Nothing is sent until they are fixed in the file, or left out.',
+  )
   await checkScreen(page, 'bulk-problems')
 
   await page.getByRole('button', { name: 'Leave the 2 out and plan the 40 valid rows' }).click()
@@ -64,7 +69,9 @@ test('a file with problems lists them by line and column, sends nothing, and can
 test('a second file is planned against the catalog: changed rows are updates, the rest unchanged', async ({ page }) => {
   await openBulk(page, own.url)
   const changed = rows(40, 'acme').map((row, index) => (index < 5 ? row.replace('Customer', 'Renamed') : row))
-  await page.getByLabel('File of groups').setInputFiles({ name: 'again.csv', mimeType: 'text/csv', buffer: csv([...changed, 'fresh-1,Fresh,']) })
+  await page
+    .getByLabel('File of groups')
+    .setInputFiles({ name: 'again.csv', mimeType: 'text/csv', buffer: csv([...changed, 'fresh-1,Fresh,']) })
   await expect(page.getByRole('status').filter({ hasText: 'Plan for again.csv' })).toContainText('1 new, 5 changed, 35 unchanged')
   await checkScreen(page, 'bulk-plan')
   await page.getByLabel('Get or create the 1 new ids').uncheck()

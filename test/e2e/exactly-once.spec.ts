@@ -18,7 +18,11 @@ test.afterAll(() => own.stop())
 test.beforeEach(({ context }) => context.addCookies([sessionCookie(own)]))
 
 async function ipc(app: SessionApp, name: string, input: unknown): Promise<unknown> {
-  const answer = await fetch(`${app.origin}/ipc/${name}`, { method: 'POST', headers: { cookie: app.cookieHeader, 'Content-Type': 'application/json' }, body: JSON.stringify(input) })
+  const answer = await fetch(`${app.origin}/ipc/${name}`, {
+    method: 'POST',
+    headers: { cookie: app.cookieHeader, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  })
   const result = (await answer.json()) as { ok: boolean; value?: unknown; error?: { message: string } }
   if (!result.ok) throw new Error(`${name}: ${result.error!.message}`)
   return result.value
@@ -32,7 +36,13 @@ test('a lost rotation answer: outcome unknown with Check now, settled with the s
   // A gateway in front of the app's own sandbox that loses every answer to a rotation.
   proxy = await startFlakyProxy(info.sandbox.baseUrl, () => null, { loseAnswer: (_index, req) => req.method === 'POST' })
   const apiToken = readSandboxData(join(app.dataDir, 'sandbox.db')).apiTokens.Testing!
-  const profile = (await ipc(app, 'profiles.create', { name: 'Lossy gateway', baseUrl: proxy.baseUrl, environmentKind: 'testing', apiToken, tokenStorage: 'session' })) as { id: string }
+  const profile = (await ipc(app, 'profiles.create', {
+    name: 'Lossy gateway',
+    baseUrl: proxy.baseUrl,
+    environmentKind: 'testing',
+    apiToken,
+    tokenStorage: 'session',
+  })) as { id: string }
   await ipc(app, 'profiles.setActive', { id: profile.id })
   await ipc(app, 'groups.getOrCreate', { profileId: profile.id, request: { user_group_id: 'lossy-1' } })
 
@@ -48,7 +58,9 @@ test('a lost rotation answer: outcome unknown with Check now, settled with the s
 
   await result.getByRole('button', { name: 'Check now' }).click()
   const serverToken = readSandboxData(join(app.dataDir, 'sandbox.db')).groups.find((group) => group.provided_id === 'lossy-1')!.token
-  await expect(result.getByRole('status')).toHaveText(new RegExp(`^The rotation happened \\(confirmed at .+\\): the server’s new token …${serverToken.slice(-4)} is kept\\.$`))
+  await expect(result.getByRole('status')).toHaveText(
+    new RegExp(`^The rotation happened \\(confirmed at .+\\): the server’s new token …${serverToken.slice(-4)} is kept\\.$`),
+  )
   await checkScreen(page, 'groups-rotation-settled')
   expect(await ipc(app, 'groups.revealToken', { profileId: profile.id, groupId: 'lossy-1' })).toEqual({ token: serverToken })
 
@@ -71,15 +83,27 @@ test('a run into a server that is down pauses itself, says why, and resumes once
   const gateway = await startFlakyProxy(info.sandbox.baseUrl, () => (down ? (res) => res.socket?.destroy() : null))
   try {
     const apiToken = readSandboxData(join(app.dataDir, 'sandbox.db')).apiTokens.Testing!
-    const profile = (await ipc(app, 'profiles.create', { name: 'Flaky gateway', baseUrl: gateway.baseUrl, environmentKind: 'testing', apiToken, tokenStorage: 'session' })) as { id: string }
+    const profile = (await ipc(app, 'profiles.create', {
+      name: 'Flaky gateway',
+      baseUrl: gateway.baseUrl,
+      environmentKind: 'testing',
+      apiToken,
+      tokenStorage: 'session',
+    })) as { id: string }
     await ipc(app, 'profiles.setActive', { id: profile.id })
     await page.goto(app.url)
     await page.keyboard.press('ControlOrMeta+5')
-    await page.getByLabel('File of groups').setInputFiles({ name: 'down.csv', mimeType: 'text/csv', buffer: Buffer.from(['user_group_id', ...Array.from({ length: 50 }, (_, index) => `down-${index}`)].join('\n')) })
+    await page.getByLabel('File of groups').setInputFiles({
+      name: 'down.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(['user_group_id', ...Array.from({ length: 50 }, (_, index) => `down-${index}`)].join('\n')),
+    })
     await page.getByLabel('Requests a minute').fill('')
     await page.getByRole('button', { name: 'Send 50 rows' }).click()
     const paused = page.getByRole('alert').filter({ hasText: 'The server is not answering' })
-    await expect(paused).toHaveText(/^The server is not answering: 5 requests in a row failed \(the last: .+\)\. The run is paused; resume it when the server is back\.$/)
+    await expect(paused).toHaveText(
+      /^The server is not answering: 5 requests in a row failed \(the last: .+\)\. The run is paused; resume it when the server is back\.$/,
+    )
     await expect(page.getByRole('status').filter({ hasText: 'Paused' })).toBeVisible()
     await checkScreen(page, 'bulk-paused-server-down')
 

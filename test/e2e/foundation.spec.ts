@@ -101,7 +101,9 @@ test.describe('browser mode access', () => {
       await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible()
       expect(page.url()).toBe(`${fresh.origin}/`)
       // The key is kept nowhere in the page; the session is an HttpOnly, SameSite=Strict cookie.
-      expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie)).not.toContain(fresh.key)
+      expect(
+        await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie),
+      ).not.toContain(fresh.key)
       expect(await page.evaluate(() => document.cookie)).toBe('')
       const [cookie] = await first.cookies(fresh.origin)
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' })
@@ -135,7 +137,12 @@ test.describe('a profile moved to another server', () => {
     const created = await page.evaluate(async () => {
       const response = await fetch('/ipc/profiles.create', {
         method: 'POST',
-        body: JSON.stringify({ name: 'Moving', baseUrl: 'https://api.example.com', apiToken: 'moving-api-token-1234', tokenStorage: 'session' }),
+        body: JSON.stringify({
+          name: 'Moving',
+          baseUrl: 'https://api.example.com',
+          apiToken: 'moving-api-token-1234',
+          tokenStorage: 'session',
+        }),
       })
       return response.json()
     })

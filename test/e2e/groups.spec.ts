@@ -49,7 +49,12 @@ test('create a profile, test it and make it active', async ({ page, app }) => {
   await card.getByRole('button', { name: 'Test connection' }).click()
   await expect(card.getByRole('status')).toContainText('Connected')
   await card.getByRole('button', { name: 'Use this profile' }).click()
-  await expect(page.getByRole('combobox', { name: 'Active profile' })).toHaveValue(await page.getByRole('combobox', { name: 'Active profile' }).getByRole('option', { name: 'Staging · Staging' }).getAttribute('value') ?? '')
+  await expect(page.getByRole('combobox', { name: 'Active profile' })).toHaveValue(
+    (await page
+      .getByRole('combobox', { name: 'Active profile' })
+      .getByRole('option', { name: 'Staging · Staging' })
+      .getAttribute('value')) ?? '',
+  )
   await expect(page.getByTestId('environment-kind')).toHaveText('Testing')
   await checkScreen(page, 'profiles')
 })
@@ -152,7 +157,9 @@ test('see the calls in the activity log, filter them and export', async ({ page,
   await checkScreen(page, 'activity')
 })
 
-test('a catalog of 100,000 groups (imported from a 0.1.0 catalog.json) renders only the rows in view and scrolls to the last', async ({ page }) => {
+test('a catalog of 100,000 groups (imported from a 0.1.0 catalog.json) renders only the rows in view and scrolls to the last', async ({
+  page,
+}) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'ec-e2e-big-catalog-'))
   const at = new Date().toISOString()
   const groups = Array.from({ length: 100_000 }, (_, index) => ({

@@ -26,7 +26,9 @@ test('a Windows-1252 CSV is refused with its line, never planned with U+FFFD, an
   await expect(alert).toHaveCount(0)
 })
 
-test('a page on another loopback port cannot make the browser download the activity log, though the cookie goes along', async ({ page }) => {
+test('a page on another loopback port cannot make the browser download the activity log, though the cookie goes along', async ({
+  page,
+}) => {
   const { createServer } = await import('node:http')
   const downloadUrl = `${own.origin}/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`
   const other = createServer((_req, res) => {
@@ -53,7 +55,9 @@ test('a page on another loopback port cannot make the browser download the activ
   }
 })
 
-test('a site.json nested 100,000 deep opens as text at the place it goes too deep, with a sentence, and the app stays usable', async ({ page }) => {
+test('a site.json nested 100,000 deep opens as text at the place it goes too deep, with a sentence, and the app stays usable', async ({
+  page,
+}) => {
   const { mkdtemp, writeFile, readFile } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')
   const { join } = await import('node:path')
@@ -65,7 +69,9 @@ test('a site.json nested 100,000 deep opens as text at the place it goes too dee
   await page.getByLabel('Open a file by its path').fill(path)
   await page.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
   await expect(page.getByRole('tab', { name: 'JSON' })).toHaveAttribute('aria-selected', 'true')
-  await expect(page.getByRole('complementary', { name: 'Problems' }).getByRole('button', { name: /nested deeper than 64 levels/ })).toBeVisible()
+  await expect(
+    page.getByRole('complementary', { name: 'Problems' }).getByRole('button', { name: /nested deeper than 64 levels/ }),
+  ).toBeVisible()
   await checkScreen(page, 'site-editor-too-deep')
   // The rest of the app answers as before.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Groups' }).click()

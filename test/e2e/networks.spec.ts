@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
-import { API_HOST, makeCertificates, startGateway, startProxy, type Certificates, type Gateway, type Proxy } from '../helpers/company-network'
+import {
+  API_HOST,
+  makeCertificates,
+  startGateway,
+  startProxy,
+  type Certificates,
+  type Gateway,
+  type Proxy,
+} from '../helpers/company-network'
 import { expect, test } from './browser-mode'
 import { checkScreen } from './screens'
 
@@ -75,7 +83,13 @@ test('a profile behind a proxy with a private CA: saved, tested and diagnosed', 
   await expect(diagnosis).toContainText(`${proxy.url} (from the profile)`)
   await expect(diagnosis).toContainText(`The profile's CA bundle ${certificates.caFile}: 1 certificate`)
   await expect(diagnosis).toContainText(/TLSv1\.[23]/)
-  await expect(diagnosis.getByRole('list', { name: 'Steps' }).getByRole('listitem')).toHaveText([/DNS/, /TCP/, /Proxy CONNECT/, /TLS/, /HTTP/])
+  await expect(diagnosis.getByRole('list', { name: 'Steps' }).getByRole('listitem')).toHaveText([
+    /DNS/,
+    /TCP/,
+    /Proxy CONNECT/,
+    /TLS/,
+    /HTTP/,
+  ])
   await expect(page.locator('body')).not.toContainText(PROXY_PASSWORD)
   await diagnosis.scrollIntoViewIfNeeded()
   await checkScreen(page, 'profiles-diagnosis')
@@ -99,7 +113,10 @@ test('the diagnosis says where it fails: the certificate, its issuer and what wo
   await expect(diagnosis.getByRole('status')).toHaveText('It fails at the TLS step.')
   await expect(diagnosis).toContainText("give its PEM file as the profile's CA bundle")
   await expect(diagnosis.getByRole('listitem').filter({ hasText: 'HTTP' })).toContainText('Not tried: an earlier step failed.')
-  for (const [scheme, width] of [['dark', 1280], ['light', 800]] as const) {
+  for (const [scheme, width] of [
+    ['dark', 1280],
+    ['light', 800],
+  ] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await page.setViewportSize({ width, height: 900 })
     await diagnosis.scrollIntoViewIfNeeded()
@@ -111,7 +128,9 @@ test('the diagnosis says where it fails: the certificate, its issuer and what wo
 
 test('a page of another origin calls the sandbox from the browser: the preflight passes', async ({ page }) => {
   // A docs site's playground, in short: a page on another port than the sandbox.
-  const site: Server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Docs</title>'))
+  const site: Server = createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Docs</title>'),
+  )
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
   try {
     await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`)

@@ -15,7 +15,9 @@ const editorText = (page: Page, field: 'mapping' | 'properties') =>
   page
     .locator('.field')
     .filter({ has: page.getByText(field, { exact: true }) })
-    .evaluate((element) => (element.querySelector('.view-lines')?.textContent ?? element.querySelector('textarea')?.value ?? '').replace(/\u00a0/g, ' '))
+    .evaluate((element) =>
+      (element.querySelector('.view-lines')?.textContent ?? element.querySelector('textarea')?.value ?? '').replace(/\u00a0/g, ' '),
+    )
 
 /** Replaces the text of the mapping or properties editor in one insertion. */
 const setText = (page: Page, field: 'mapping' | 'properties', text: string) => setEditorText(page, editor(page, field), text)
@@ -23,7 +25,10 @@ const setText = (page: Page, field: 'mapping' | 'properties', text: string) => s
 /** A saved profile, made through the app's own call (the Profiles screen is tested elsewhere). */
 async function createProfile(page: Page, draft: { name: string; apiToken: string; environmentKind: 'customer' | 'testing' }) {
   const answer = await page.evaluate(
-    async (body) => (await fetch('/ipc/profiles.create', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json(),
+    async (body) =>
+      (
+        await fetch('/ipc/profiles.create', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+      ).json(),
     { ...draft, baseUrl: own.sandbox.baseUrl, tokenStorage: 'session' },
   )
   expect(answer).toMatchObject({ ok: true })
@@ -34,7 +39,9 @@ async function useProfile(page: Page, name: string) {
   await expect(page.getByRole('button', { name: new RegExp(`^Get or create in ${name}$`) })).toBeVisible()
 }
 
-test('a profile marked Testing that holds a Customer token is called out on its first call, asks before the next, and can be corrected', async ({ page }) => {
+test('a profile marked Testing that holds a Customer token is called out on its first call, asks before the next, and can be corrected', async ({
+  page,
+}) => {
   await page.goto(own.app.url)
   await createProfile(page, { name: 'Bravo', apiToken: own.sandbox.tokens.Customer, environmentKind: 'testing' })
   await page.reload()
@@ -61,7 +68,10 @@ test('a profile marked Testing that holds a Customer token is called out on its 
 
   // The activity entry says it too.
   await page.keyboard.press('Control+4')
-  await page.getByRole('table', { name: 'API calls' }).getByRole('button', { name: /for bravo-1$/ }).click()
+  await page
+    .getByRole('table', { name: 'API calls' })
+    .getByRole('button', { name: /for bravo-1$/ })
+    .click()
   const drawer = page.getByRole('dialog', { name: /^Get or create · / })
   await expect(drawer).toContainText('“Bravo” is marked Testing, but the server put the group in Customer.')
   await checkScreen(page, 'activity-environment-mismatch')
@@ -74,7 +84,9 @@ test('a profile marked Testing that holds a Customer token is called out on its 
   await expect(result(page).getByRole('button', { name: 'Mark “Bravo” as Customer' })).toHaveCount(0)
 })
 
-test('each profile has its own form, chosen group and result, titled with its profile; the send button names where it goes', async ({ page }) => {
+test('each profile has its own form, chosen group and result, titled with its profile; the send button names where it goes', async ({
+  page,
+}) => {
   await page.goto(own.app.url)
   await createProfile(page, { name: 'Alpha', apiToken: own.sandbox.tokens.Testing, environmentKind: 'testing' })
   await page.reload()
@@ -97,7 +109,10 @@ test('each profile has its own form, chosen group and result, titled with its pr
   await checkScreen(page, 'groups-other-profile')
   await idField(page).fill('bravo-own')
   await page.getByRole('button', { name: 'Get or create in Bravo' }).click()
-  await page.getByRole('dialog', { name: 'Write to a Customer (production) environment?' }).getByRole('button', { name: 'Continue' }).click()
+  await page
+    .getByRole('dialog', { name: 'Write to a Customer (production) environment?' })
+    .getByRole('button', { name: 'Continue' })
+    .click()
   await expect(result(page).getByRole('heading', { level: 2 })).toContainText('in “Bravo”')
 
   // Back to Alpha: everything as it was left, the typed id included, and Alpha's result.
@@ -136,7 +151,10 @@ test('Run again and Open in form replace the whole form with the call: what it d
 
   await page.keyboard.press('Control+4')
   const table = page.getByRole('table', { name: 'API calls' })
-  await table.getByRole('button', { name: /for bare-call$/ }).first().click()
+  await table
+    .getByRole('button', { name: /for bare-call$/ })
+    .first()
+    .click()
   await page.getByRole('dialog').getByRole('button', { name: 'Open in form' }).click()
   await expect(page.getByRole('tab', { name: 'Get or create' })).toHaveAttribute('aria-selected', 'true')
   await expect(idField(page)).toHaveValue('bare-call')
@@ -153,7 +171,10 @@ test('Run again and Open in form replace the whole form with the call: what it d
   // Run again the same way: the form shows the call it sent, nothing of the one before.
   await setText(page, 'properties', '{"typed": "after"}')
   await page.keyboard.press('Control+4')
-  await table.getByRole('button', { name: /for bare-call$/ }).first().click()
+  await table
+    .getByRole('button', { name: /for bare-call$/ })
+    .first()
+    .click()
   await page.getByRole('dialog').getByRole('button', { name: 'Run again' }).click()
   await expect(result(page)).toContainText('bare-call')
   await expect.poll(() => editorText(page, 'properties')).toBe('')
@@ -171,7 +192,9 @@ test('select-all then typing in a JSON editor replaces the text, leaving nothing
   await setText(page, 'properties', '')
 })
 
-test('Activity finds calls by any part of a group id, a group name or an error, and a group of the catalog opens its history', async ({ page }) => {
+test('Activity finds calls by any part of a group id, a group name or an error, and a group of the catalog opens its history', async ({
+  page,
+}) => {
   await page.goto(own.app.url)
   await useProfile(page, 'Alpha')
   for (const [id, name] of [
@@ -208,7 +231,10 @@ test('Activity finds calls by any part of a group id, a group name or an error, 
   // From a group of the catalog to its calls, and only its own (not north-wind-10's).
   await page.keyboard.press('Control+1')
   await page.getByRole('searchbox', { name: 'Search groups by id or name' }).fill('north-wind-1')
-  await page.getByRole('listbox', { name: 'Groups' }).getByRole('option', { name: /^north-wind-1 / }).click()
+  await page
+    .getByRole('listbox', { name: 'Groups' })
+    .getByRole('option', { name: /^north-wind-1 / })
+    .click()
   await page.getByRole('button', { name: 'History of north-wind-1' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible()
   await expect(page.getByRole('status').filter({ hasText: 'History of north-wind-1 through “Alpha”' })).toBeVisible()
@@ -238,7 +264,9 @@ test('after a cancel, a bulk run counts the rows it sent, not the ones it skippe
   await useProfile(page, 'Alpha')
   await page.keyboard.press('Control+5')
   const rows = Array.from({ length: 200 }, (_, index) => `cancel-${index},Row ${index},`)
-  await page.getByLabel('File of groups').setInputFiles({ name: 'cancel.csv', mimeType: 'text/csv', buffer: Buffer.from(['user_group_id,name,properties', ...rows].join('\n')) })
+  await page
+    .getByLabel('File of groups')
+    .setInputFiles({ name: 'cancel.csv', mimeType: 'text/csv', buffer: Buffer.from(['user_group_id,name,properties', ...rows].join('\n')) })
   await page.getByLabel('Requests a minute').fill('300')
   await page.getByRole('button', { name: 'Send 200 rows' }).click()
   const progress = page.getByRole('progressbar', { name: 'Rows sent' })
@@ -257,7 +285,11 @@ test('after a cancel, a bulk run counts the rows it sent, not the ones it skippe
   // Read back from the journal after a reload, the same.
   await page.reload()
   await page.keyboard.press('Control+5')
-  await page.getByRole('table', { name: 'Bulk runs' }).getByRole('button', { name: /cancel\.csv/ }).first().click()
+  await page
+    .getByRole('table', { name: 'Bulk runs' })
+    .getByRole('button', { name: /cancel\.csv/ })
+    .first()
+    .click()
   await expect(progress).toHaveAttribute('value', String(sent))
   await expect(page.locator('.bulk-progress__numbers')).toContainText(`${200 - sent} not sent`)
 })

@@ -16,7 +16,9 @@ test.describe.configure({ mode: 'serial' })
 
 const PRODUCTION = 'https://api.acme.test'
 /** The endpoint pages, as Mintlify's scraper names them: a folder per tag, a page per operation. */
-const ENDPOINT_PAGES = ['get-or-create-a-user-group', 'update-a-user-group', 'rotate-a-user-groups-token'].map((name) => `api-reference/user-groups/${name}`)
+const ENDPOINT_PAGES = ['get-or-create-a-user-group', 'update-a-user-group', 'rotate-a-user-groups-token'].map(
+  (name) => `api-reference/user-groups/${name}`,
+)
 /** 4 spaces, an inline list and object, and a key order no serializer would choose: all kept. */
 const ORIGINAL = [
   '{',
@@ -39,7 +41,11 @@ let referencePath: string
 let page: Page
 
 async function ipc(name: string, input: unknown) {
-  const answer = await fetch(`${own.origin}/ipc/${name}`, { method: 'POST', headers: { cookie: own.cookieHeader }, body: JSON.stringify(input) })
+  const answer = await fetch(`${own.origin}/ipc/${name}`, {
+    method: 'POST',
+    headers: { cookie: own.cookieHeader },
+    body: JSON.stringify(input),
+  })
   const result = (await answer.json()) as { ok: boolean; value: unknown }
   expect(result.ok, `${name}: ${JSON.stringify(result)}`).toBe(true)
   return result.value
@@ -56,7 +62,9 @@ test.beforeAll(async ({ browser }) => {
   // The production deployment is the active profile: its address is the one readers can reach.
   const created = (await ipc('profiles.create', { name: 'Acme production', baseUrl: PRODUCTION })) as { id: string }
   await ipc('profiles.setActive', { id: created.id })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: { cookies: [sessionCookie(own)], origins: [] } })).newPage()
+  page = await (
+    await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: { cookies: [sessionCookie(own)], origins: [] } })
+  ).newPage()
 })
 test.afterAll(async () => {
   await page.context().close()
@@ -90,24 +98,38 @@ test('asks once, saying what changes; writes a valid openapi.json beside site.js
   const dialog = question()
   await expect(dialog).toContainText('Writes openapi.json')
   await expect(dialog).toContainText(`Its server: ${PRODUCTION}, from the profile Acme production.`)
-  await expect(dialog).toContainText('And an endpoint page for each of its 3 operations, as Mintlify’s scraper makes them, in api-reference/user-groups/')
+  await expect(dialog).toContainText(
+    'And an endpoint page for each of its 3 operations, as Mintlify’s scraper makes them, in api-reference/user-groups/',
+  )
   const rows = dialog.getByRole('table').getByRole('row')
   await expect(rows).toHaveCount(5)
-  await expect(rows.nth(1)).toHaveText('OpenAPI file"https://petstore.example.com/openapi.json"["https://petstore.example.com/openapi.json", "openapi.json"]')
+  await expect(rows.nth(1)).toHaveText(
+    'OpenAPI file"https://petstore.example.com/openapi.json"["https://petstore.example.com/openapi.json", "openapi.json"]',
+  )
   await expect(rows.nth(2)).toHaveText(`API › Base URL"https://old.acme.test""${PRODUCTION}"`)
-  await expect(rows.nth(3)).toHaveText('API › Authentication{"method": "bearer"}{"method": "key", "name": "Authorization", "inputPrefix": "Token "}')
-  await expect(rows.nth(4)).toHaveText(`Navigation › Group 2not set{"group": "User groups", "pages": [${ENDPOINT_PAGES.map((page) => `"${page}"`).join(', ')}]}`)
+  await expect(rows.nth(3)).toHaveText(
+    'API › Authentication{"method": "bearer"}{"method": "key", "name": "Authorization", "inputPrefix": "Token "}',
+  )
+  await expect(rows.nth(4)).toHaveText(
+    `Navigation › Group 2not set{"group": "User groups", "pages": [${ENDPOINT_PAGES.map((page) => `"${page}"`).join(', ')}]}`,
+  )
   // The change to site.json shown as a diff of its text, before it is made.
   const diff = dialog.getByRole('figure', { name: 'site.json, line by line' })
   await expect(diff.locator('ins').first()).toContainText('Added:')
   await expect(diff).toContainText(`+ ${'    '}"navigation": [{"group": "Start", "pages": ["intro"]}, {"group": "User groups", "pages": [`)
   await expect(diff).toContainText(`- ${'    '}"navigation": [{"group": "Start", "pages": ["intro"]}],`)
-  await expect(dialog).toContainText('Undo takes back these changes to site.json in one step, and they are saved when you save; openapi.json and the endpoint pages stay as written.')
+  await expect(dialog).toContainText(
+    'Undo takes back these changes to site.json in one step, and they are saved when you save; openapi.json and the endpoint pages stay as written.',
+  )
   await checkScreen(page, 'site-editor-api-reference-question')
   await dialog.getByRole('button', { name: 'Add the API reference', exact: true }).click()
 
   await expect(dialog).toHaveCount(0)
-  await expect(page.getByText('Wrote openapi.json and 3 endpoint pages, and changed 4 fields of site.json. Undo takes back the changes to site.json; the files stay as written.')).toBeVisible()
+  await expect(
+    page.getByText(
+      'Wrote openapi.json and 3 endpoint pages, and changed 4 fields of site.json. Undo takes back the changes to site.json; the files stay as written.',
+    ),
+  ).toBeVisible()
   // The pages are in the navigation, and on disk, each naming its operation.
   await page.getByRole('button', { name: /^User groups\s*3 pages$/ }).click()
   for (const [index, endpoint] of ENDPOINT_PAGES.entries()) {
@@ -177,7 +199,11 @@ test('saved, site.json differs from the original by a hunk per run of changed li
       `+    "navigation": [{"group": "Start", "pages": ["intro"]}, {"group": "User groups", "pages": [${ENDPOINT_PAGES.map((endpoint) => `"${endpoint}"`).join(', ')}]}],`,
     ].join('\n'),
     ['@@ -6 +9 @@', '-        "baseUrl": "https://old.acme.test",', `+        "baseUrl": "${PRODUCTION}",`].join('\n'),
-    ['@@ -8 +11 @@', '-        "auth": {"method": "bearer"}', '+        "auth": {"method": "key", "name": "Authorization", "inputPrefix": "Token "}'].join('\n'),
+    [
+      '@@ -8 +11 @@',
+      '-        "auth": {"method": "bearer"}',
+      '+        "auth": {"method": "key", "name": "Authorization", "inputPrefix": "Token "}',
+    ].join('\n'),
   ])
 })
 
@@ -197,8 +223,12 @@ test('with the local sandbox active, the address is written only if asked, and a
   const dialog = question()
   await expect(dialog).toContainText('Replaces openapi.json')
   await expect(dialog).toContainText('It names no server, since the active profile, Local sandbox, is on this computer')
-  await expect(dialog).toContainText(/Local sandbox is at http:\/\/127\.0\.0\.1:\d+, an address only this computer can reach: readers of the published site will not reach it/)
-  await expect(dialog).toContainText('None: site.json already points at openapi.json with this authentication, and lists its endpoint pages.')
+  await expect(dialog).toContainText(
+    /Local sandbox is at http:\/\/127\.0\.0\.1:\d+, an address only this computer can reach: readers of the published site will not reach it/,
+  )
+  await expect(dialog).toContainText(
+    'None: site.json already points at openapi.json with this authentication, and lists its endpoint pages.',
+  )
   const add = dialog.getByRole('button', { name: 'Add the API reference', exact: true })
   await expect(add).toBeDisabled()
   // Writing the local address is a choice, shown before it is made.
@@ -207,7 +237,9 @@ test('with the local sandbox active, the address is written only if asked, and a
   await expect(dialog.getByRole('table').getByRole('row')).toHaveCount(2)
   await expect(dialog.getByRole('table')).toContainText(/API › Base URL"https:\/\/api\.acme\.test""http:\/\/127\.0\.0\.1:\d+"/)
   await writeLocal.uncheck()
-  await dialog.getByRole('checkbox', { name: /Replace the openapi\.json already there \(0\.1 kB, changed .+\): what it holds now is lost\./ }).check()
+  await dialog
+    .getByRole('checkbox', { name: /Replace the openapi\.json already there \(0\.1 kB, changed .+\): what it holds now is lost\./ })
+    .check()
   await page.emulateMedia({ colorScheme: 'dark' })
   await checkScreen(page, 'site-editor-api-reference-replace-dark')
   await page.emulateMedia({ colorScheme: 'light' })

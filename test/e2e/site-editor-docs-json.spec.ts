@@ -61,7 +61,9 @@ test('Mintlify’s rules speak in Problems: an operation the OpenAPI file lacks,
   await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('DELETE /plants')
   await expect(problems().getByRole('button', { name: /is not an operation of openapi\.yaml/ })).toBeVisible()
   // Named as the tree shows it, with the names of the items around it.
-  await expect(problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 is not an operation/ })).toBeVisible()
+  await expect(
+    problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 is not an operation/ }),
+  ).toBeVisible()
   await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('POST /plants')
   await tree().getByRole('combobox', { name: 'Page 1 path' }).first().fill('index.mdx')
   await expect(problems().getByRole('button', { name: /is written with its extension/ })).toBeVisible()
@@ -87,7 +89,10 @@ test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in i
   await checkScreen(page, 'site-editor-docs-json-tree')
   await page.keyboard.press('ControlOrMeta+S')
   await expect(page.getByText('Saved', { exact: true })).toBeVisible()
-  expect(JSON.parse(await readFile(join(folder, 'tabs/reference.json'), 'utf8'))).toEqual({ tab: 'Reference', pages: ['reference/overview', 'quickstart'] })
+  expect(JSON.parse(await readFile(join(folder, 'tabs/reference.json'), 'utf8'))).toEqual({
+    tab: 'Reference',
+    pages: ['reference/overview', 'quickstart'],
+  })
   const docs = JSON.parse(await readFile(join(folder, 'docs.json'), 'utf8'))
   expect(docs.navigation.tabs[2]).toEqual({ $ref: 'tabs/reference.json' })
   expect(docs.navigation.tabs[0].groups[0].pages).toEqual(['index', { group: 'In depth', pages: ['guides/deep'] }, 'quickstart'])
@@ -117,6 +122,10 @@ test('a mint.json is upgraded after showing what is not carried, and saved as th
   await page.getByRole('dialog').getByRole('button', { name: /^Save/ }).click()
   await expect(page.getByText('Saved', { exact: true })).toBeVisible()
   const upgraded = JSON.parse(await readFile(join(folder, 'upgraded.json'), 'utf8'))
-  expect(upgraded).toMatchObject({ $schema: 'https://mintlify.com/docs.json', theme: 'mint', navigation: { anchors: [{ anchor: 'Documentation' }, { anchor: 'API', color: { light: '#16A34A', dark: '#16A34A' } }] } })
+  expect(upgraded).toMatchObject({
+    $schema: 'https://mintlify.com/docs.json',
+    theme: 'mint',
+    navigation: { anchors: [{ anchor: 'Documentation' }, { anchor: 'API', color: { light: '#16A34A', dark: '#16A34A' } }] },
+  })
   await expect(page.getByText('docs.json', { exact: true }).first()).toBeVisible()
 })

@@ -40,7 +40,8 @@ test.beforeAll(async ({ browser }) => {
   await writeFile(sitePath, serializeSiteConfig(ORIGINAL))
   // The docs folder beside it holds the pages and images the file names, so only real problems show.
   await mkdir(join(folder, 'api'))
-  for (const file of ['intro.mdx', 'quickstart.md', 'changelog.mdx', 'api/overview.mdx']) await writeFile(join(folder, file), `---\ntitle: ${file}\n---\n`)
+  for (const file of ['intro.mdx', 'quickstart.md', 'changelog.mdx', 'api/overview.mdx'])
+    await writeFile(join(folder, file), `---\ntitle: ${file}\n---\n`)
   for (const file of ['logo.svg', 'favicon.ico']) await writeFile(join(folder, file), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
 })
@@ -153,7 +154,9 @@ test('the JSON view follows the form; while its text is broken the form says whe
   const broken = JSON.stringify(edited('Half typed')).replace('"/logo.svg",', '"/logo.svg"')
   const column = broken.indexOf('"colors"') + 1
   await setJsonText(broken)
-  await expect(problems().getByRole('button', { name: new RegExp(`not valid JSON at line 1, column ${column}: .*is a comma missing`) })).toBeVisible()
+  await expect(
+    problems().getByRole('button', { name: new RegExp(`not valid JSON at line 1, column ${column}: .*is a comma missing`) }),
+  ).toBeVisible()
   await view('Form').click()
   await expect(page.getByText(`The text is not valid JSON at line 1, column ${column}:`)).toBeVisible()
   // The form keeps the last valid version, read-only.
@@ -247,7 +250,9 @@ test('export is refused while there are errors, with their count, then writes a 
   )
 })
 
-test('"Use active profile" says a local address is not for readers, then fills the API base URL and authentication, never a token', async ({ app }) => {
+test('"Use active profile" says a local address is not for readers, then fills the API base URL and authentication, never a token', async ({
+  app,
+}) => {
   await page.getByRole('button', { name: 'Use active profile' }).click()
   const question = page.getByRole('dialog', { name: 'Write a local address into the site?' })
   await expect(question).toContainText('only this computer can reach')
@@ -312,7 +317,9 @@ test('New starts from the template; saving it asks for a path, and asks again be
   await dialog.getByLabel('File path').fill(freshPath)
   await dialog.getByRole('button', { name: 'Save', exact: true }).click()
   await expect(page.getByText('Saved fresh.json.')).toBeVisible()
-  expect(await readFile(freshPath, 'utf8')).toBe(serializeSiteConfig({ name: 'Fresh docs', navigation: [{ group: 'Get started', pages: ['introduction'] }] }))
+  expect(await readFile(freshPath, 'utf8')).toBe(
+    serializeSiteConfig({ name: 'Fresh docs', navigation: [{ group: 'Get started', pages: ['introduction'] }] }),
+  )
 })
 
 test('colours can be picked as well as typed; the editor reads well in dark mode', async () => {
@@ -363,7 +370,9 @@ test('a 6,000-page file draws only the rows in view; a problem deep inside opens
   await expect(page.getByText('300 groups')).toBeVisible()
   expect(await page.locator('.nav-group').count()).toBeLessThan(40)
 
-  await problems().getByRole('button', { name: /Group 151 “Group 151” › Page 8 must be a string/ }).click()
+  await problems()
+    .getByRole('button', { name: /Group 151 “Group 151” › Page 8 must be a string/ })
+    .click()
   const field = page.locator('[id="site-field:navigation[150].pages[7]"]')
   await expect(field).toBeFocused()
   // Not text: shown as it is, and typing cannot turn it into a string; only Replace does.
@@ -388,7 +397,6 @@ test('every id on the screen is unique, so each label names its own control', as
   expect(duplicates).toEqual([])
 })
 
-
 const FIXTURES = join(import.meta.dirname, '../fixtures/site-config')
 
 async function openPathFromDialog(path: string) {
@@ -408,7 +416,10 @@ test('Open… and the recent files ask about unsaved changes before replacing th
   await expect(page.getByLabel('Project name')).toHaveValue('Large docs')
 
   await page.getByRole('button', { name: 'Open…' }).click()
-  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('button', { name: /^site\.json/ }).click()
+  await page
+    .getByRole('dialog', { name: 'Open a site.json file' })
+    .getByRole('button', { name: /^site\.json/ })
+    .click()
   await expect(question).toBeVisible()
   await question.getByRole('button', { name: 'Don’t save' }).click()
   await expect(page.getByLabel('Project name')).toHaveValue('Changed elsewhere')
@@ -438,7 +449,11 @@ test('a nested group is never typed over under the spec; the Mintlify-compatible
   await cp(join(FIXTURES, 'real-world-shaped/nested-groups.json'), nestedPath)
   const original = await readFile(nestedPath, 'utf8')
   await openPathFromDialog(nestedPath)
-  await expect(page.getByText(/This file is written for Mintlify \(2 nested groups; footer platform telegram; a background colour for one mode only\)/)).toBeVisible()
+  await expect(
+    page.getByText(
+      /This file is written for Mintlify \(2 nested groups; footer platform telegram; a background colour for one mode only\)/,
+    ),
+  ).toBeVisible()
   const concepts = page.locator('[id="site-field:navigation[0].pages[1]"]')
   await expect(concepts).toHaveValue('A nested group, “Concepts”, with 2 pages')
   await concepts.focus()
@@ -525,7 +540,9 @@ test('the docs folder: missing pages and files reported, unlisted pages dragged 
   const docs = await mkdtemp(join(tmpdir(), 'ec-e2e-docs-'))
   await cp(join(FIXTURES, 'docs-site'), docs, { recursive: true })
   await openPathFromDialog(join(docs, 'mint.json'))
-  await expect(problems().getByRole('button', { name: /Page 3 has no page in the docs folder: expected guides\/missing-page\.mdx/ })).toBeVisible()
+  await expect(
+    problems().getByRole('button', { name: /Page 3 has no page in the docs folder: expected guides\/missing-page\.mdx/ }),
+  ).toBeVisible()
   await expect(problems().getByRole('button', { name: /Favicon is not in the docs folder/ })).toBeVisible()
   await expect(problems().getByRole('button', { name: /OpenAPI file 2 is not a valid OpenAPI file/ })).toBeVisible()
 
@@ -539,7 +556,10 @@ test('the docs folder: missing pages and files reported, unlisted pages dragged 
 
   // Search across the navigation, by title too.
   await page.getByLabel('Search the navigation').fill('welcome')
-  await page.getByRole('list', { name: 'Navigation matches' }).getByRole('button', { name: /Welcome \(introduction\)/ }).click()
+  await page
+    .getByRole('list', { name: 'Navigation matches' })
+    .getByRole('button', { name: /Welcome \(introduction\)/ })
+    .click()
   await expect(page.locator('[id="site-field:navigation[0].pages[0]"]')).toBeFocused()
 
   await view('Docs folder').click()
@@ -556,7 +576,10 @@ test('the docs folder: missing pages and files reported, unlisted pages dragged 
   await page.locator('.site-editor').screenshot({ path: `${SCREENSHOT_DIR}/site-editor-docs-folder-readme.png` })
   await checkScreen(page, 'site-editor-docs-folder')
 
-  await unlisted.getByRole('listitem').filter({ hasText: 'An unlisted guide' }).dragTo(preview.getByRole('listitem', { name: 'Group API' }))
+  await unlisted
+    .getByRole('listitem')
+    .filter({ hasText: 'An unlisted guide' })
+    .dragTo(preview.getByRole('listitem', { name: 'Group API' }))
   await expect(unlisted.getByRole('listitem')).toHaveCount(1)
   await expect(preview.getByRole('listitem', { name: 'Group API' })).toContainText('An unlisted guide')
   await page.setViewportSize({ width: 1280, height: 800 })

@@ -22,7 +22,11 @@ let passwords: Record<string, string>
 let serverUrl: string
 
 async function ipc(app: SessionApp, name: string, input: unknown): Promise<unknown> {
-  const answer = await fetch(`${app.origin}/ipc/${name}`, { method: 'POST', headers: { cookie: app.cookieHeader, 'Content-Type': 'application/json' }, body: JSON.stringify(input) })
+  const answer = await fetch(`${app.origin}/ipc/${name}`, {
+    method: 'POST',
+    headers: { cookie: app.cookieHeader, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  })
   const result = (await answer.json()) as { ok: boolean; value?: unknown; error?: { message: string } }
   if (!result.ok) throw new Error(`${name}: ${result.error!.message}`)
   return result.value
@@ -31,7 +35,13 @@ async function ipc(app: SessionApp, name: string, input: unknown): Promise<unkno
 /** A profile on the shared API server (mine's sandbox), active, with the Testing token. */
 async function teamProfile(app: App, name: string): Promise<string> {
   const apiToken = readSandboxData(join(mine.dataDir, 'sandbox.db')).apiTokens.Testing!
-  const profile = (await ipc(app, 'profiles.create', { name, baseUrl: serverUrl, environmentKind: 'testing', apiToken, tokenStorage: 'session' })) as { id: string }
+  const profile = (await ipc(app, 'profiles.create', {
+    name,
+    baseUrl: serverUrl,
+    environmentKind: 'testing',
+    apiToken,
+    tokenStorage: 'session',
+  })) as { id: string }
   await ipc(app, 'profiles.setActive', { id: profile.id })
   return profile.id
 }
@@ -82,7 +92,9 @@ test('one person’s mode offers to join; joining from the Team screen shows the
   await checkScreen(page, 'team-joined')
 })
 
-test('a group another operator rotated: the Groups screen says who, and that the token kept here is stale, and fetches the current one', async ({ page }) => {
+test('a group another operator rotated: the Groups screen says who, and that the token kept here is stale, and fetches the current one', async ({
+  page,
+}) => {
   const pg = cluster as PostgresCluster
   const myProfile = await teamProfile(mine, 'Team API')
   await ipc(mine, 'groups.getOrCreate', { profileId: myProfile, request: { user_group_id: 'shared-1', name: 'Shared One' } })
@@ -103,7 +115,9 @@ test('a group another operator rotated: the Groups screen says who, and that the
   await page.keyboard.press('Control+1')
   await page.getByLabel('user_group_id').fill('shared-1')
   const note = page.getByRole('status', { name: 'What the team knows of this group' })
-  await expect(note).toContainText(/Team: last changed by ops-3 at .+; rotated by ops-3 at .+\. The token kept here is not the group’s current one \(…\w{4}\): fetch the current token first\./)
+  await expect(note).toContainText(
+    /Team: last changed by ops-3 at .+; rotated by ops-3 at .+\. The token kept here is not the group’s current one \(…\w{4}\): fetch the current token first\./,
+  )
   await checkScreen(page, 'groups-team-stale-token')
   await page.setViewportSize({ width: 800, height: 900 })
   await checkScreen(page, 'groups-team-stale-token-800')
@@ -138,7 +152,9 @@ test('Activity’s Team view lists every machine’s calls with their actor, and
   await expect(page.getByRole('table', { name: 'API calls' })).toBeVisible()
 })
 
-test('an admin adds an operator from the Team screen: the password shows once; leaving takes the folder back to one person’s mode', async ({ page }) => {
+test('an admin adds an operator from the Team screen: the password shows once; leaving takes the folder back to one person’s mode', async ({
+  page,
+}) => {
   const pg = cluster as PostgresCluster
   await page.goto(mine.url)
   await page.keyboard.press('Control+6')
@@ -151,7 +167,9 @@ test('an admin adds an operator from the Team screen: the password shows once; l
   await add.getByLabel('Operator name').fill('ops-4')
   await add.getByRole('button', { name: 'Add operator' }).click()
   await expect(page.getByLabel('Password of ops-4')).toHaveText(/^[\w-]{32}$/)
-  await expect(page.getByText(`They join with the address postgres://ops-4@127.0.0.1:${pg.port}/embed_team and this password.`)).toBeVisible()
+  await expect(
+    page.getByText(`They join with the address postgres://ops-4@127.0.0.1:${pg.port}/embed_team and this password.`),
+  ).toBeVisible()
   await checkScreen(page, 'team-admin-operator-added')
   await page.emulateMedia({ colorScheme: 'dark' })
   await checkScreen(page, 'team-admin-operator-added-dark')

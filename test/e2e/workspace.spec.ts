@@ -12,7 +12,9 @@ const own = ownAppAndSandbox('ec-e2e-workspace-')
 
 test('the first screen is small and compressed; Monaco loads only when an editor is used, and takes over its text', async ({ page }) => {
   const responses: { url: string; encoding: string | undefined; cache: string | undefined }[] = []
-  page.on('response', (response) => responses.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] }))
+  page.on('response', (response) =>
+    responses.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] }),
+  )
   await page.goto(own.app.url)
   await expect(idField(page)).toBeVisible()
   await expect(page.getByText('No groups yet.')).toBeVisible()
@@ -60,8 +62,14 @@ test('Tab leaves a small editor, and the hint says so', async ({ page }) => {
   await setEditorText(page, editor(page, 'mapping'), '{}')
   await page.keyboard.press('Tab')
   // The next stop is the properties editor (its light view, or Monaco once loaded), not a tab in the text.
-  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('.field__label')?.textContent)).toBe('properties')
-  const mappingText = await page.locator('.field').filter({ has: page.getByText('mapping', { exact: true }) }).locator('.view-lines').evaluate((lines) => lines.textContent)
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('.field__label')?.textContent))
+    .toBe('properties')
+  const mappingText = await page
+    .locator('.field')
+    .filter({ has: page.getByText('mapping', { exact: true }) })
+    .locator('.view-lines')
+    .evaluate((lines) => lines.textContent)
   expect(mappingText?.replace(/\u00a0/g, ' ')).toBe('{}')
   await setEditorText(page, editor(page, 'mapping'), '')
 })
@@ -141,7 +149,9 @@ test('toasts sit in their own row and never cover the result’s buttons', async
   await result(page).getByText('Code for this call').click()
   await result(page).getByRole('combobox', { name: 'Language' }).selectOption('python')
   await result(page).getByRole('button', { name: 'Copy as Python' }).click()
-  const toast = page.getByRole('status', { name: 'Notifications' }).getByText('Copied as Python. Set EMBED_CONSOLE_TOKEN in your environment to run it.')
+  const toast = page
+    .getByRole('status', { name: 'Notifications' })
+    .getByText('Copied as Python. Set EMBED_CONSOLE_TOKEN in your environment to run it.')
   await expect(toast).toBeVisible()
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('import requests')
   // Every button of the result, scrolled into view while the toast shows, is the element at its
@@ -171,7 +181,9 @@ test('the rotation’s code names both variables, and puts the token where the s
   await expect(result(page)).toContainText('Token rotation succeeded')
   await result(page).getByText('Code for this call').click()
   await result(page).getByRole('button', { name: 'Copy as curl' }).click()
-  await expect(page.getByText('Copied as curl. Set EMBED_CONSOLE_TOKEN and CURRENT_GROUP_TOKEN in your environment to run it.')).toBeVisible()
+  await expect(
+    page.getByText('Copied as curl. Set EMBED_CONSOLE_TOKEN and CURRENT_GROUP_TOKEN in your environment to run it.'),
+  ).toBeVisible()
   const copied = await page.evaluate(() => navigator.clipboard.readText())
   expect(copied).toContain('--data "{\\"current_token\\": \\"$CURRENT_GROUP_TOKEN\\"}"')
   expect(copied).not.toContain("'$CURRENT_GROUP_TOKEN")
@@ -224,7 +236,10 @@ test('an Activity row opens its request and redacted response; Open in form and 
   await page.goto(own.app.url)
   await page.keyboard.press('Control+4')
   const table = page.getByRole('table', { name: 'API calls' })
-  await table.getByRole('button', { name: /for existing-1$/ }).first().click()
+  await table
+    .getByRole('button', { name: /for existing-1$/ })
+    .first()
+    .click()
   const drawer = page.getByRole('dialog', { name: /^Update · / })
   await expect(drawer.getByRole('region', { name: 'Request' })).toContainText('"name": "Second name"')
   await expect(drawer.getByRole('region', { name: 'Response' })).toContainText('"token": "[redacted]"')
@@ -236,7 +251,10 @@ test('an Activity row opens its request and redacted response; Open in form and 
   await expect(nameField(page)).toHaveValue('Second name')
 
   await page.keyboard.press('Control+4')
-  await table.getByRole('button', { name: /for ctrl-enter-1$/ }).first().click()
+  await table
+    .getByRole('button', { name: /for ctrl-enter-1$/ })
+    .first()
+    .click()
   await page.getByRole('dialog').getByRole('button', { name: 'Run again' }).click()
   await expect(result(page)).toContainText('Get or create succeeded')
   await expect(result(page)).toContainText('ctrl-enter-1')
@@ -246,7 +264,10 @@ test('an Activity row opens its request and redacted response; Open in form and 
   // Counted once the run-again call is listed (newest first), not from the list as it was.
   await expect(table.getByRole('row').nth(1)).toContainText('ctrl-enter-1')
   const calls = await table.getByRole('row').count()
-  await table.getByRole('button', { name: /for toast-check$/ }).first().click()
+  await table
+    .getByRole('button', { name: /for toast-check$/ })
+    .first()
+    .click()
   await page.getByRole('dialog').getByRole('button', { name: 'Rotate again…' }).click()
   const confirm = page.getByRole('dialog', { name: 'Rotate this group’s token?' })
   await expect(confirm).toContainText('toast-check')
@@ -289,7 +310,10 @@ test('the layout holds at 800, 1280 and 1920 px, light and dark, with long ids a
       await page.screenshot({ path: `${SCREENSHOT_DIR}/groups-${width}-${scheme}.png`, fullPage: true })
       await page.keyboard.press('Control+4')
       await expect(page.getByRole('table', { name: 'API calls' })).toBeVisible()
-      expect(await page.evaluate(() => document.querySelector('.app-main')!.scrollWidth - document.querySelector('.app-main')!.clientWidth), `activity ${width} ${scheme}`).toBe(0)
+      expect(
+        await page.evaluate(() => document.querySelector('.app-main')!.scrollWidth - document.querySelector('.app-main')!.clientWidth),
+        `activity ${width} ${scheme}`,
+      ).toBe(0)
       await page.screenshot({ path: `${SCREENSHOT_DIR}/activity-${width}-${scheme}.png`, fullPage: true })
     }
   }
@@ -317,7 +341,9 @@ test('the rotation picker offers only groups whose token is still kept, and says
     await expect(result(page)).toContainText('Get or create succeeded')
     await page.getByRole('tab', { name: 'Rotate token' }).click()
     await expect(page.getByText('1 known group has no kept token and is not offered: paste its current token instead.')).toBeVisible()
-    const offered = await page.locator('#rotation-choices option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
+    const offered = await page
+      .locator('#rotation-choices option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
     expect(offered).toEqual(['kept-now'])
     await page.getByLabel('Group', { exact: true }).fill('kept-then-lost')
     await expect(page.locator('#rotate-submit-reason')).toContainText('No token is kept for “kept-then-lost”')

@@ -31,16 +31,70 @@ const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, {
 
 function makeCa(dir: string, name: string, subject: string) {
   openssl(
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', subject,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-subj',
+      subject,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
     dir,
   )
 }
 
 function issue(dir: string, ca: string, name: string, host: string) {
-  openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${host}`], dir)
+  openssl(
+    [
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      `/CN=${host}`,
+    ],
+    dir,
+  )
   writeFileSync(join(dir, `${name}.ext`), `subjectAltName=DNS:${host}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`)
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`], dir)
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.pem`,
+      '-CAkey',
+      `${ca}.key`,
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    ],
+    dir,
+  )
   return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.pem`), 'utf8') }
 }
 
@@ -83,7 +137,19 @@ async function listen(server: Server, scheme: 'http' | 'https'): Promise<Listeni
  * (`https://api.embed.test/gzip/api/user`: the base URL carries it): compressed, with a byte
  * order mark, in another charset, or moved elsewhere.
  */
-export const GATEWAY_MODES = ['plain', 'gzip', 'br', 'deflate', 'deflate-raw', 'gzip-br', 'bom', 'latin1', 'utf16', 'bomb', 'moved'] as const
+export const GATEWAY_MODES = [
+  'plain',
+  'gzip',
+  'br',
+  'deflate',
+  'deflate-raw',
+  'gzip-br',
+  'bom',
+  'latin1',
+  'utf16',
+  'bomb',
+  'moved',
+] as const
 export type GatewayMode = (typeof GATEWAY_MODES)[number]
 
 function reshape(mode: GatewayMode, body: Buffer): { body: Buffer; headers: Record<string, string> } {
@@ -104,10 +170,16 @@ function reshape(mode: GatewayMode, body: Buffer): { body: Buffer; headers: Reco
     case 'latin1':
       return { body: Buffer.from(body.toString('utf8'), 'latin1'), headers: { 'content-type': 'application/json; charset=ISO-8859-1' } }
     case 'utf16':
-      return { body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body.toString('utf8'), 'utf16le')]), headers: { 'content-type': 'application/json' } }
+      return {
+        body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body.toString('utf8'), 'utf16le')]),
+        headers: { 'content-type': 'application/json' },
+      }
     case 'bomb':
       // 64 MB of spaces after the JSON: 64 kB on the wire.
-      return { body: gzipSync(Buffer.concat([body, Buffer.alloc(64 * 1024 * 1024, 0x20)])), headers: { ...json, 'content-encoding': 'gzip' } }
+      return {
+        body: gzipSync(Buffer.concat([body, Buffer.alloc(64 * 1024 * 1024, 0x20)])),
+        headers: { ...json, 'content-encoding': 'gzip' },
+      }
     default:
       return { body, headers: json }
   }
@@ -128,7 +200,12 @@ export async function startGateway(upstream: string, tls?: { key: string; cert: 
     const [, first = '', ...rest] = (req.url ?? '/').split('/')
     const mode = (GATEWAY_MODES as readonly string[]).includes(first) ? (first as GatewayMode) : 'plain'
     const path = mode === 'plain' && first !== 'plain' ? (req.url ?? '/') : `/${rest.join('/')}`
-    requests.push({ method: req.method ?? '', path, acceptEncoding: req.headers['accept-encoding'], authorization: req.headers.authorization })
+    requests.push({
+      method: req.method ?? '',
+      path,
+      acceptEncoding: req.headers['accept-encoding'],
+      authorization: req.headers.authorization,
+    })
     if (mode === 'moved') {
       res.writeHead(301, { location: `https://new.${API_HOST}${path}` }).end()
       return

@@ -34,7 +34,9 @@ export function findCorpus(name: CorpusName, env: NodeJS.ProcessEnv = process.en
   if (dir) return { name, dir, skipNote: '' }
   const reason = `the ${name} corpus is not in ${candidates.join(', ')}; set EMBED_CONSOLE_SHARED to the shared folder`
   if (env.CI === 'true' && env.EMBED_CONSOLE_NO_CORPUS !== '1') {
-    throw new Error(`CI without the real-file corpus: ${reason}. If this machine truly has none, .ci/run sets EMBED_CONSOLE_NO_CORPUS=1 and says so.`)
+    throw new Error(
+      `CI without the real-file corpus: ${reason}. If this machine truly has none, .ci/run sets EMBED_CONSOLE_NO_CORPUS=1 and says so.`,
+    )
   }
   if (!warned.has(name)) {
     warned.add(name)

@@ -41,7 +41,16 @@ export async function startFlakyProxy(
   options: FlakyOptions = {},
 ): Promise<FlakyProxy> {
   const started = performance.now()
-  const proxy: FlakyProxy = { baseUrl: '', forwarded: 0, created: new Map(), rotated: new Map(), arrivals: [], refused: 0, elapsed: () => performance.now() - started, close: async () => {} }
+  const proxy: FlakyProxy = {
+    baseUrl: '',
+    forwarded: 0,
+    created: new Map(),
+    rotated: new Map(),
+    arrivals: [],
+    refused: 0,
+    elapsed: () => performance.now() - started,
+    close: async () => {},
+  }
   let index = 0
   const server: Server = createServer((req, res) => {
     proxy.arrivals.push(performance.now() - started)
@@ -65,8 +74,10 @@ export async function startFlakyProxy(
           const text = Buffer.concat(body)
           try {
             const json = JSON.parse(text.toString('utf8')) as { new_user_group?: boolean; user_group?: { provided_id: string } }
-            if (json.new_user_group && json.user_group) proxy.created.set(json.user_group.provided_id, (proxy.created.get(json.user_group.provided_id) ?? 0) + 1)
-            if (req.method === 'POST' && answer.statusCode === 200 && json.user_group) proxy.rotated.set(json.user_group.provided_id, (proxy.rotated.get(json.user_group.provided_id) ?? 0) + 1)
+            if (json.new_user_group && json.user_group)
+              proxy.created.set(json.user_group.provided_id, (proxy.created.get(json.user_group.provided_id) ?? 0) + 1)
+            if (req.method === 'POST' && answer.statusCode === 200 && json.user_group)
+              proxy.rotated.set(json.user_group.provided_id, (proxy.rotated.get(json.user_group.provided_id) ?? 0) + 1)
           } catch {
             // Not JSON: nothing to count.
           }

@@ -34,7 +34,8 @@ const anyJson = fc.jsonValue({ maxDepth: 3 })
 const MAX_STRING = 200
 
 function stringNear(schema: JsonSchema): fc.Arbitrary<string> {
-  if (schema.format === 'date-time') return fc.date({ noInvalidDate: true, min: new Date('1970-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString())
+  if (schema.format === 'date-time')
+    return fc.date({ noInvalidDate: true, min: new Date('1970-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString())
   if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length <= (schema.maxLength ?? Infinity))
   const minLength = schema.minLength ?? 0
   const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? MAX_STRING, MAX_STRING))
@@ -79,15 +80,22 @@ export function arbitraryNear(schema: JsonSchema, hints: Hints = {}, root: JsonS
     case 'null':
       return fc.constant(null)
     case 'array':
-      return fc.array(schema.items ? near(schema.items) : anyJson, { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) })
+      return fc.array(schema.items ? near(schema.items) : anyJson, {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 5, 5),
+      })
     case 'object': {
       const properties = schema.properties ?? {}
       const required = Object.keys(properties).filter((key) => schema.required?.includes(key))
       const property = (key: string, inner: JsonSchema) => (hints[key] ? fc.oneof(hints[key], near(inner)) : near(inner))
-      const known = fc.record(Object.fromEntries(Object.entries(properties).map(([key, inner]) => [key, property(key, inner)])), { requiredKeys: required })
+      const known = fc.record(Object.fromEntries(Object.entries(properties).map(([key, inner]) => [key, property(key, inner)])), {
+        requiredKeys: required,
+      })
       if (typeof schema.additionalProperties !== 'object') return known
       // A record type (mapping, properties): its own entries.
-      return fc.tuple(known, fc.dictionary(fc.string({ maxLength: 20 }), near(schema.additionalProperties), { maxKeys: 4 })).map(([fixed, extra]) => ({ ...extra, ...fixed }))
+      return fc
+        .tuple(known, fc.dictionary(fc.string({ maxLength: 20 }), near(schema.additionalProperties), { maxKeys: 4 }))
+        .map(([fixed, extra]) => ({ ...extra, ...fixed }))
     }
     default:
       return anyJson
@@ -96,14 +104,16 @@ export function arbitraryNear(schema: JsonSchema, hints: Hints = {}, root: JsonS
 
 /** An object changed the way a confused or hostile caller would: a key dropped, one added, one given a wrong value. */
 export function mutated(value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return fc.tuple(value, fc.nat(), fc.string({ maxLength: 20 }), anyJson, fc.constantFrom('drop', 'add', 'retype')).map(([input, pick, key, junk, how]) => {
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) return junk
-    const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) }
-    const keys = Object.keys(copy)
-    const chosen = keys.length > 0 ? keys[pick % keys.length]! : key
-    if (how === 'drop') delete copy[chosen]
-    else if (how === 'add') copy[`${key}_extra`] = junk
-    else copy[chosen] = junk
-    return copy
-  })
+  return fc
+    .tuple(value, fc.nat(), fc.string({ maxLength: 20 }), anyJson, fc.constantFrom('drop', 'add', 'retype'))
+    .map(([input, pick, key, junk, how]) => {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return junk
+      const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) }
+      const keys = Object.keys(copy)
+      const chosen = keys.length > 0 ? keys[pick % keys.length]! : key
+      if (how === 'drop') delete copy[chosen]
+      else if (how === 'add') copy[`${key}_extra`] = junk
+      else copy[chosen] = junk
+      return copy
+    })
 }

@@ -16,7 +16,9 @@ export function networkNamespaceSupport(): { ok: true } | { ok: false; reason: s
 /** Runs a Node script in a new network namespace with loopback up; resolves with its output. */
 export function runInNetworkNamespace(script: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, script], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))

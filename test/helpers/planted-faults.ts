@@ -21,7 +21,11 @@ export async function plantFaults(root: string, configName: string): Promise<Pla
   const configPath = join(root, configName)
   const config = JSON.parse((await readFile(configPath, 'utf8')).replace(/^\uFEFF/, '')) as Record<string, unknown>
   const faults: PlantedFault[] = []
-  const existing = async (file: string) => readFile(join(root, file)).then(() => true, () => false)
+  const existing = async (file: string) =>
+    readFile(join(root, file)).then(
+      () => true,
+      () => false,
+    )
 
   // 1. A page's file removed: the first page of the navigation that has one.
   const pages: { page: string; segments: (string | number)[] }[] = []
@@ -34,7 +38,10 @@ export async function plantFaults(root: string, configName: string): Promise<Pla
     if (!file) continue
     await rm(join(root, file))
     const path = formatProblemPath(segments)
-    faults.push({ fault: `page file ${file} removed`, named: (problem) => problem.path === path && problem.message.includes('has no page') })
+    faults.push({
+      fault: `page file ${file} removed`,
+      named: (problem) => problem.path === path && problem.message.includes('has no page'),
+    })
     break
   }
 
@@ -43,14 +50,20 @@ export async function plantFaults(root: string, configName: string): Promise<Pla
   if (logo && (await existing(logo.reference.replace(/^\//, '')))) {
     await rm(join(root, logo.reference.replace(/^\//, '')))
     const path = formatProblemPath(logo.segments)
-    faults.push({ fault: `logo ${logo.reference} removed`, named: (problem) => problem.path === path && /no logo image/.test(problem.message) })
+    faults.push({
+      fault: `logo ${logo.reference} removed`,
+      named: (problem) => problem.path === path && /no logo image/.test(problem.message),
+    })
   }
 
   // 3. A broken OpenAPI file, named by the navigation's first item (or mint.json's top level).
   await writeFile(join(root, 'planted-openapi.json'), '{ "openapi": "3.1.0", "paths": { "/x": { "get": { "responses": 5 } } } }\n')
   const openapiPath = nameOpenApiFile(config)
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`)
-  faults.push({ fault: `broken OpenAPI file at ${openapiPath}`, named: (problem) => problem.path === openapiPath && problem.message.startsWith('is not a valid OpenAPI file') })
+  faults.push({
+    fault: `broken OpenAPI file at ${openapiPath}`,
+    named: (problem) => problem.path === openapiPath && problem.message.startsWith('is not a valid OpenAPI file'),
+  })
 
   // 4 and 5. A link to a page that does not exist, and front matter that does not parse, in two pages that remain.
   const remaining: string[] = []
@@ -64,13 +77,19 @@ export async function plantFaults(root: string, configName: string): Promise<Pla
     const text = await readFile(join(root, linked), 'utf8')
     const line = text.split('\n').length + 1
     await writeFile(join(root, linked), `${text.replace(/\n?$/, '\n')}\nSee [the missing page](${PLANTED_LINK}).\n`)
-    faults.push({ fault: `link to ${PLANTED_LINK} in ${linked}`, named: (problem) => problem.file?.endsWith(linked) === true && problem.line === line && problem.message.includes(PLANTED_LINK) })
+    faults.push({
+      fault: `link to ${PLANTED_LINK} in ${linked}`,
+      named: (problem) => problem.file?.endsWith(linked) === true && problem.line === line && problem.message.includes(PLANTED_LINK),
+    })
   }
   if (broken) {
     const text = await readFile(join(root, broken), 'utf8')
     const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')
     await writeFile(join(root, broken), `---\ntitle: Broken\ndescription: [unclosed\n---\n${body}`)
-    faults.push({ fault: `broken front matter in ${broken}`, named: (problem) => problem.file?.endsWith(broken) === true && problem.line === 3 && problem.message.includes('front matter') })
+    faults.push({
+      fault: `broken front matter in ${broken}`,
+      named: (problem) => problem.file?.endsWith(broken) === true && problem.line === 3 && problem.message.includes('front matter'),
+    })
   }
   return faults
 }

@@ -46,7 +46,9 @@ function postgresBinDir(): string | null {
   }
   for (const root of SEARCHED_BIN_DIRS) {
     if (!existsSync(root)) continue
-    const versions = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))
+    const versions = readdirSync(root)
+      .filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a))
     for (const version of versions) if (existsSync(join(root, version, 'bin', 'initdb'))) return join(root, version, 'bin')
   }
   return null
@@ -97,7 +99,19 @@ export async function startPostgres(): Promise<PostgresCluster | string> {
     await chown(pwfile, uid, uid)
     await chmod(dir, 0o700)
   }
-  await runAs('initdb', ['--no-sync', '-D', data, '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`])
+  await runAs('initdb', [
+    '--no-sync',
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    `--pwfile=${pwfile}`,
+  ])
   const port = await freePort()
   const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
   await runAs('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start'])

@@ -63,11 +63,23 @@ export function closedAfterEach(): Array<() => unknown> {
  * `baseUrl`, joined to the team as `operatorUrl`'s role. The services are closed: the folder is
  * for other processes, or to be opened again.
  */
-export async function joinedFolder(options: { operatorUrl: string; baseUrl: string; apiToken: string; profileName: string }): Promise<string> {
+export async function joinedFolder(options: {
+  operatorUrl: string
+  baseUrl: string
+  apiToken: string
+  profileName: string
+}): Promise<string> {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'ec-team-')), 'data')
   const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
   try {
-    await services.profiles.create({ name: options.profileName, baseUrl: options.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: options.apiToken, tokenStorage: 'file' })
+    await services.profiles.create({
+      name: options.profileName,
+      baseUrl: options.baseUrl,
+      timeoutSeconds: 5,
+      environmentLabel: '',
+      apiToken: options.apiToken,
+      tokenStorage: 'file',
+    })
     await services.team.join(options.operatorUrl)
   } finally {
     await services.close()
@@ -89,7 +101,11 @@ export interface Exit {
 }
 
 /** `embed-console …` as a process of its own, built from source (and killable). */
-export async function cliProcess(args: string[], closers: Array<() => unknown>, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; exited: Promise<Exit> }> {
+export async function cliProcess(
+  args: string[],
+  closers: Array<() => unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; exited: Promise<Exit> }> {
   const cli = await nodeScript(resolve('test/helpers/scripts/cli.ts'))
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
   let stdout = ''
@@ -102,10 +118,18 @@ export async function cliProcess(args: string[], closers: Array<() => unknown>, 
 }
 
 export const lastJson = (stdout: string) =>
-  JSON.parse(stdout.trim().split('\n').at(-1)!) as { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string; details?: Record<string, unknown> } }
+  JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    ok: boolean
+    value?: Record<string, unknown>
+    error?: { code: string; message: string; details?: Record<string, unknown> }
+  }
 
 /** Every JSON line a `--json` run printed. */
-export const jsonLines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+export const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
 
 /** Time passing for a data folder without waiting: its run leases (and, with `rotations`, rotations in flight) expire. */
 export function letLocalLeasesExpire(dataDir: string, { rotations = true } = {}) {
@@ -120,6 +144,8 @@ export function letLocalLeasesExpire(dataDir: string, { rotations = true } = {})
 
 /** The same in the team database: run leases and rotation claims expire. */
 export async function letTeamLeasesExpire(cluster: PostgresCluster, { claims = true } = {}) {
-  await cluster.query("UPDATE embed_console.runs SET lease_expires_at = lease_expires_at - interval '10 minutes' WHERE lease_expires_at IS NOT NULL")
+  await cluster.query(
+    "UPDATE embed_console.runs SET lease_expires_at = lease_expires_at - interval '10 minutes' WHERE lease_expires_at IS NOT NULL",
+  )
   if (claims) await cluster.query("UPDATE embed_console.claims SET expires_at = expires_at - interval '10 minutes'")
 }

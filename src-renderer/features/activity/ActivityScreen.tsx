@@ -77,7 +77,8 @@ export default function ActivityScreen() {
   // never reach the screen at once.
   const activity = useInfiniteQuery({
     queryKey: queryKeys.activity.pages(filter),
-    queryFn: ({ pageParam, signal }) => call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
     initialPageParam: 0,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     placeholderData: (previous) => previous,
@@ -95,8 +96,7 @@ export default function ActivityScreen() {
   if (activity.isSuccess && total === 0 && !filtered) {
     return (
       <EmptyState title="No activity yet">
-        Every call to the API is listed here with its time, profile, operation, outcome and duration. Tokens are always
-        redacted.
+        Every call to the API is listed here with its time, profile, operation, outcome and duration. Tokens are always redacted.
       </EmptyState>
     )
   }
@@ -165,7 +165,9 @@ export default function ActivityScreen() {
         {fields.groupId ? (
           <p className="activity-filters__group" role="status">
             History of <code className="long-value">{fields.groupId}</code>
-            {fields.profileId ? ` through “${profiles.data?.profiles.find((profile) => profile.id === fields.profileId)?.name ?? 'a deleted profile'}”` : ''}
+            {fields.profileId
+              ? ` through “${profiles.data?.profiles.find((profile) => profile.id === fields.profileId)?.name ?? 'a deleted profile'}”`
+              : ''}
             <button type="button" className="btn btn--small" onClick={() => set('groupId', '')}>
               Show every group
             </button>
@@ -189,7 +191,11 @@ export default function ActivityScreen() {
           Exporting {countFormat.format(total)} calls…
         </p>
       ) : null}
-      {activity.isError ? <p role="alert" className="error-text">The activity log could not be read: {activity.error.message}</p> : null}
+      {activity.isError ? (
+        <p role="alert" className="error-text">
+          The activity log could not be read: {activity.error.message}
+        </p>
+      ) : null}
       {activity.isSuccess && total === 0 ? <p className="muted">No calls match these filters.</p> : null}
       {entries.length > 0 ? (
         <div className="table-wrap">
@@ -201,7 +207,9 @@ export default function ActivityScreen() {
                 <th scope="col">Operation</th>
                 <th scope="col">Group</th>
                 <th scope="col">Outcome</th>
-                <th scope="col" className="numeric">Duration</th>
+                <th scope="col" className="numeric">
+                  Duration
+                </th>
                 <th scope="col">Detail</th>
                 <th scope="col">
                   <span className="visually-hidden">Call</span>
@@ -222,7 +230,10 @@ export default function ActivityScreen() {
                   </td>
                   <td>
                     {entry.settledOutcome ? (
-                      <span className={`badge badge--${entry.settledOutcome === 'rotated' ? 'success' : 'failure'}`} title={`The answer was lost; settled ${timeFormat.format(new Date(entry.settledAt ?? entry.time))}`}>
+                      <span
+                        className={`badge badge--${entry.settledOutcome === 'rotated' ? 'success' : 'failure'}`}
+                        title={`The answer was lost; settled ${timeFormat.format(new Date(entry.settledAt ?? entry.time))}`}
+                      >
                         {entry.settledOutcome === 'rotated' ? 'Rotated (confirmed later)' : 'Not rotated (checked later)'}
                       </span>
                     ) : (
@@ -231,10 +242,16 @@ export default function ActivityScreen() {
                   </td>
                   <td className="numeric nowrap">{Math.round(entry.durationMs)} ms</td>
                   <td className="detail">
-                    {entry.warnings?.length ? <span className="badge badge--warning">Warning</span> : null} {entry.message ?? entry.warnings?.[0] ?? (entry.httpStatus ? `HTTP ${entry.httpStatus}` : '')}
+                    {entry.warnings?.length ? <span className="badge badge--warning">Warning</span> : null}{' '}
+                    {entry.message ?? entry.warnings?.[0] ?? (entry.httpStatus ? `HTTP ${entry.httpStatus}` : '')}
                   </td>
                   <td>
-                    <button type="button" className="btn btn--small" aria-label={`Open the call of ${timeFormat.format(new Date(entry.time))}${entry.groupId ? ` for ${entry.groupId}` : ''}`} onClick={() => setOpenId(entry.id)}>
+                    <button
+                      type="button"
+                      className="btn btn--small"
+                      aria-label={`Open the call of ${timeFormat.format(new Date(entry.time))}${entry.groupId ? ` for ${entry.groupId}` : ''}`}
+                      onClick={() => setOpenId(entry.id)}
+                    >
                       Open
                     </button>
                   </td>

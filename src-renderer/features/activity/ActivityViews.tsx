@@ -21,7 +21,14 @@ export default function ActivityViews() {
   if (!team.data?.joined) return <ActivityScreen />
   return (
     <div className="stack">
-      <TabList<View> label="Whose calls" tabs={VIEWS} selected={view} onSelect={setView} idPrefix="activity-view" panelId="activity-view-panel" />
+      <TabList<View>
+        label="Whose calls"
+        tabs={VIEWS}
+        selected={view}
+        onSelect={setView}
+        idPrefix="activity-view"
+        panelId="activity-view-panel"
+      />
       <div id="activity-view-panel" role="tabpanel" aria-labelledby={`activity-view-${view}`}>
         {view === 'team' ? <TeamActivity /> : <ActivityScreen />}
       </div>

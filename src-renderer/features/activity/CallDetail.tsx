@@ -16,7 +16,8 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 function handoffOf(entry: ActivityDetail, profile: ProfileView | undefined, run: boolean): CallHandoff | string {
   if (!profile) return 'The profile this call went through was deleted.'
   if (entry.operation === 'testConnection') return 'A connection test has no form.'
-  if (entry.operation === 'rotateToken') return { kind: 'rotation', profileId: profile.id, ...(entry.groupId ? { groupId: entry.groupId } : {}), run }
+  if (entry.operation === 'rotateToken')
+    return { kind: 'rotation', profileId: profile.id, ...(entry.groupId ? { groupId: entry.groupId } : {}), run }
   if (entry.omitted?.includes('request')) return 'The request was too large to keep.'
   const request = GetOrCreateRequestSchema.safeParse(entry.request)
   if (!request.success) return 'The request was not kept (calls made before this version).'
@@ -70,7 +71,11 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
         </button>
       </div>
       {detail.isPending ? <p className="muted">Loading…</p> : null}
-      {detail.isError ? <p role="alert" className="error-text">This call could not be read: {detail.error.message}</p> : null}
+      {detail.isError ? (
+        <p role="alert" className="error-text">
+          This call could not be read: {detail.error.message}
+        </p>
+      ) : null}
       {detail.isSuccess && !entry ? <p className="muted">This call is no longer in the log.</p> : null}
       {entry ? (
         <div className="stack">
@@ -116,7 +121,9 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
               </>
             ) : null}
           </dl>
-          {entry.operation === 'rotateToken' && entry.outcome === 'unknown' && !entry.settledOutcome ? <RotationCheck activityId={entry.id} /> : null}
+          {entry.operation === 'rotateToken' && entry.outcome === 'unknown' && !entry.settledOutcome ? (
+            <RotationCheck activityId={entry.id} />
+          ) : null}
           <div className="row">
             <button type="button" className="btn" disabled={typeof open === 'string'} onClick={() => go(open)}>
               Open in form
@@ -134,12 +141,26 @@ export function CallDetail({ id, profiles, onClose }: { id: string; profiles: Pr
           </div>
           <section aria-label="Request">
             <h3 className="drawer__section">Request</h3>
-            {entry.request !== undefined ? <pre className="raw" tabIndex={0} aria-label="Request body">{json(entry.request)}</pre> : <p className="muted">{entry.omitted?.includes('request') ? 'Too large to keep.' : 'None kept.'}</p>}
+            {entry.request !== undefined ? (
+              <pre className="raw" tabIndex={0} aria-label="Request body">
+                {json(entry.request)}
+              </pre>
+            ) : (
+              <p className="muted">{entry.omitted?.includes('request') ? 'Too large to keep.' : 'None kept.'}</p>
+            )}
           </section>
           <section aria-label="Response">
             <h3 className="drawer__section">Response</h3>
-            {entry.response !== undefined ? <pre className="raw" tabIndex={0} aria-label="Response body">{json(entry.response)}</pre> : <p className="muted">{entry.omitted?.includes('response') ? 'Too large to keep.' : 'None kept.'}</p>}
-            <p className="muted">Tokens are redacted before a call is stored: the API token, a rotated group’s old token and every token an answer carried.</p>
+            {entry.response !== undefined ? (
+              <pre className="raw" tabIndex={0} aria-label="Response body">
+                {json(entry.response)}
+              </pre>
+            ) : (
+              <p className="muted">{entry.omitted?.includes('response') ? 'Too large to keep.' : 'None kept.'}</p>
+            )}
+            <p className="muted">
+              Tokens are redacted before a call is stored: the API token, a rotated group’s old token and every token an answer carried.
+            </p>
           </section>
           {sample && profile ? <CodeSamples baseUrl={profile.baseUrl} call={sample} /> : null}
         </div>

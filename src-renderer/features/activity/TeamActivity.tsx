@@ -55,7 +55,12 @@ export function TeamActivity() {
         </label>
         <label className="inline-field">
           Group id
-          <input type="search" value={filter.groupId ?? ''} spellCheck={false} onChange={(event) => set('groupId', event.target.value.trim())} />
+          <input
+            type="search"
+            value={filter.groupId ?? ''}
+            spellCheck={false}
+            onChange={(event) => set('groupId', event.target.value.trim())}
+          />
         </label>
         <label className="inline-field">
           Operation
@@ -88,7 +93,13 @@ export function TeamActivity() {
           The team’s audit log cannot be read now: {log.error.message}
         </p>
       ) : null}
-      {log.isSuccess && entries.length === 0 ? <p className="muted">{filtered ? 'No call of the team matches these filters.' : 'The team’s audit log is empty: no machine has made a call since it joined.'}</p> : null}
+      {log.isSuccess && entries.length === 0 ? (
+        <p className="muted">
+          {filtered
+            ? 'No call of the team matches these filters.'
+            : 'The team’s audit log is empty: no machine has made a call since it joined.'}
+        </p>
+      ) : null}
       {entries.length > 0 ? (
         // Focusable: at narrow widths the table scrolls sideways, and the keyboard must reach it too.
         <div className="table-wrap" tabIndex={0} role="group" aria-label="The team’s calls, scrolling">

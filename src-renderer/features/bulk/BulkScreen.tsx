@@ -10,7 +10,14 @@ import { RunPanel } from './RunPanel'
 import { countFormat } from '../../lib/format'
 import { queryKeys } from '../../lib/query-keys'
 
-const STATE_LABELS = { planned: 'Planned', running: 'Running', paused: 'Paused', interrupted: 'Interrupted', cancelled: 'Cancelled', finished: 'Finished' } as const
+const STATE_LABELS = {
+  planned: 'Planned',
+  running: 'Running',
+  paused: 'Paused',
+  interrupted: 'Interrupted',
+  cancelled: 'Cancelled',
+  finished: 'Finished',
+} as const
 
 export default function BulkScreen() {
   const { active, isLoading } = useActiveProfile()
@@ -46,7 +53,8 @@ export default function BulkScreen() {
     <div className="stack">
       {waiting.length > 0 && !runId ? (
         <p className="callout callout--warning" role="alert">
-          {waiting.length === 1 ? `The run of ${waiting[0]!.fileName} was interrupted` : `${waiting.length} runs were interrupted`} when Embed Console stopped.{' '}
+          {waiting.length === 1 ? `The run of ${waiting[0]!.fileName} was interrupted` : `${waiting.length} runs were interrupted`} when
+          Embed Console stopped.{' '}
           <button type="button" className="btn btn--small" onClick={() => open(waiting[0]!.id)}>
             Open {waiting.length === 1 ? 'it' : 'the newest'}
           </button>
@@ -80,8 +88,12 @@ export default function BulkScreen() {
                   <th scope="col">File</th>
                   <th scope="col">Through</th>
                   <th scope="col">State</th>
-                  <th scope="col" className="numeric">Rows</th>
-                  <th scope="col" className="numeric">Failed</th>
+                  <th scope="col" className="numeric">
+                    Rows
+                  </th>
+                  <th scope="col" className="numeric">
+                    Failed
+                  </th>
                   <th scope="col">Started</th>
                 </tr>
               </thead>
@@ -95,7 +107,11 @@ export default function BulkScreen() {
                     </td>
                     <td>{run.profileName ?? run.baseUrl}</td>
                     <td>
-                      <span className={`badge badge--${run.state === 'finished' ? 'success' : run.state === 'interrupted' || run.state === 'paused' ? 'warning' : 'accent'}`}>{STATE_LABELS[run.state]}</span>
+                      <span
+                        className={`badge badge--${run.state === 'finished' ? 'success' : run.state === 'interrupted' || run.state === 'paused' ? 'warning' : 'accent'}`}
+                      >
+                        {STATE_LABELS[run.state]}
+                      </span>
                     </td>
                     <td className="numeric">{countFormat.format(run.planned.total)}</td>
                     <td className="numeric">{countFormat.format(run.tallies.failed + run.tallies.unknown)}</td>

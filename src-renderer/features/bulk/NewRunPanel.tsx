@@ -41,7 +41,13 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   const [asking, setAsking] = useState(false)
   const confirmCustomer = useCustomerWrites((state) => state.confirm)
 
-  const settings = () => ({ concurrency: kind === 'rotate' ? 1 : concurrency, ratePerMinute: rate.trim() ? Number(rate) : null, sendCreate, sendUpdate, bail })
+  const settings = () => ({
+    concurrency: kind === 'rotate' ? 1 : concurrency,
+    ratePerMinute: rate.trim() ? Number(rate) : null,
+    sendCreate,
+    sendUpdate,
+    bail,
+  })
 
   const planner = useMutation({
     mutationFn: ({ file, excludeInvalid }: { file: Chosen; excludeInvalid: boolean }) =>
@@ -90,31 +96,67 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
   if (!active) return null
   // A Customer profile, or one marked Testing whose server put its groups in Customer.
   const customer = writesToProduction(active) && !active.builtin
-  const rateProblem = rate.trim() && !(Number.isInteger(Number(rate)) && Number(rate) >= 1) ? 'A whole number of requests a minute, or empty for no limit.' : null
-  const toSend = plan ? (kind === 'rotate' ? plan.planned.rotate : (sendCreate ? plan.planned.create : 0) + (sendUpdate ? plan.planned.update : 0)) : 0
-  const blocked = planner.isPending ? 'Planning…' : rateProblem ?? (plan && toSend === 0 ? 'Nothing to send: choose what to send.' : null)
+  const rateProblem =
+    rate.trim() && !(Number.isInteger(Number(rate)) && Number(rate) >= 1)
+      ? 'A whole number of requests a minute, or empty for no limit.'
+      : null
+  const toSend = plan
+    ? kind === 'rotate'
+      ? plan.planned.rotate
+      : (sendCreate ? plan.planned.create : 0) + (sendUpdate ? plan.planned.update : 0)
+    : 0
+  const blocked = planner.isPending ? 'Planning…' : (rateProblem ?? (plan && toSend === 0 ? 'Nothing to send: choose what to send.' : null))
 
   return (
-    <section className={`card stack bulk-new${dragging ? ' bulk-new--dragging' : ''}`} aria-labelledby="bulk-new-title" onDragOver={(event) => (event.preventDefault(), setDragging(true))} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+    <section
+      className={`card stack bulk-new${dragging ? ' bulk-new--dragging' : ''}`}
+      aria-labelledby="bulk-new-title"
+      onDragOver={(event) => (event.preventDefault(), setDragging(true))}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
       <h2 id="bulk-new-title" className="card__title">
         New run through “{active.name}”
       </h2>
       <fieldset className="choice">
         <legend>What the file does</legend>
         <label>
-          <input type="radio" name="bulk-kind" checked={kind === 'apply'} onChange={() => (setKind('apply'), setPlan(null), setChosen(null))} /> Get or create, and update groups
+          <input
+            type="radio"
+            name="bulk-kind"
+            checked={kind === 'apply'}
+            onChange={() => (setKind('apply'), setPlan(null), setChosen(null))}
+          />{' '}
+          Get or create, and update groups
         </label>
         <label>
-          <input type="radio" name="bulk-kind" checked={kind === 'rotate'} onChange={() => (setKind('rotate'), setPlan(null), setChosen(null))} /> Rotate the tokens of listed groups
+          <input
+            type="radio"
+            name="bulk-kind"
+            checked={kind === 'rotate'}
+            onChange={() => (setKind('rotate'), setPlan(null), setChosen(null))}
+          />{' '}
+          Rotate the tokens of listed groups
         </label>
       </fieldset>
       <div className="row">
         <label htmlFor={fileInputId} className="btn">
           Choose a file…
         </label>
-        <input id={fileInputId} className="visually-hidden" type="file" accept=".csv,.tsv,.json,.jsonl,.ndjson,.txt" aria-label="File of groups" onChange={(event) => void take(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
+        <input
+          id={fileInputId}
+          className="visually-hidden"
+          type="file"
+          accept=".csv,.tsv,.json,.jsonl,.ndjson,.txt"
+          aria-label="File of groups"
+          onChange={(event) => void take(event.target.files?.[0]).finally(() => (event.target.value = ''))}
+        />
         <span className="muted">
-          {chosen ? chosen.fileName : kind === 'rotate' ? 'A CSV with a user_group_id column, or JSON: the groups to rotate. Or drop a file here.' : 'CSV (user_group_id, name, mapping, properties), a JSON array or JSON Lines; up to 100,000 rows. Or drop a file here.'}
+          {chosen
+            ? chosen.fileName
+            : kind === 'rotate'
+              ? 'A CSV with a user_group_id column, or JSON: the groups to rotate. Or drop a file here.'
+              : 'CSV (user_group_id, name, mapping, properties), a JSON array or JSON Lines; up to 100,000 rows. Or drop a file here.'}
         </span>
       </div>
       {notText ? (
@@ -136,13 +178,17 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
         <div className="stack" role="region" aria-label="Problems in the file">
           <p className="callout callout--warning" role="alert">
             {chosen?.fileName} has {countFormat.format(plan.problemCount)} {plan.problemCount === 1 ? 'problem' : 'problems'}
-            {plan.runId ? `, left out: ${countFormat.format(plan.planned.total)} valid rows are planned.` : `. Nothing is sent until ${plan.problemCount === 1 ? 'it is' : 'they are'} fixed in the file, or left out.`}
+            {plan.runId
+              ? `, left out: ${countFormat.format(plan.planned.total)} valid rows are planned.`
+              : `. Nothing is sent until ${plan.problemCount === 1 ? 'it is' : 'they are'} fixed in the file, or left out.`}
           </p>
           <div className="table-wrap bulk-problems" tabIndex={0} role="region" aria-label="Problems, scrollable">
             <table className="table" aria-label="Problems">
               <thead>
                 <tr>
-                  <th scope="col" className="numeric">Line</th>
+                  <th scope="col" className="numeric">
+                    Line
+                  </th>
                   <th scope="col">Column</th>
                   <th scope="col">Problem</th>
                 </tr>
@@ -161,7 +207,12 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
           {plan.problemCount > plan.problems.length ? <p className="muted">The first {plan.problems.length} are shown.</p> : null}
           {!plan.runId ? (
             <div className="row">
-              <button type="button" className="btn" disabled={plan.planned.total === 0 || planner.isPending} onClick={() => chosen && planner.mutate({ file: chosen, excludeInvalid: true })}>
+              <button
+                type="button"
+                className="btn"
+                disabled={plan.planned.total === 0 || planner.isPending}
+                onClick={() => chosen && planner.mutate({ file: chosen, excludeInvalid: true })}
+              >
                 Leave the {countFormat.format(plan.problemCount)} out and plan the {countFormat.format(plan.planned.total)} valid rows
               </button>
             </div>
@@ -186,8 +237,8 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
               <strong>rotate {countFormat.format(plan.planned.rotate)} tokens, one at a time</strong>
             ) : (
               <>
-                <strong>{countFormat.format(plan.planned.create)}</strong> new, <strong>{countFormat.format(plan.planned.update)}</strong> changed,{' '}
-                <strong>{countFormat.format(plan.planned.unchanged)}</strong> unchanged (not sent).
+                <strong>{countFormat.format(plan.planned.create)}</strong> new, <strong>{countFormat.format(plan.planned.update)}</strong>{' '}
+                changed, <strong>{countFormat.format(plan.planned.unchanged)}</strong> unchanged (not sent).
               </>
             )}
           </p>
@@ -195,10 +246,12 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
             <fieldset className="choice">
               <legend>What to send</legend>
               <label>
-                <input type="checkbox" checked={sendCreate} onChange={(event) => setSendCreate(event.target.checked)} /> Get or create the {countFormat.format(plan.planned.create)} new ids
+                <input type="checkbox" checked={sendCreate} onChange={(event) => setSendCreate(event.target.checked)} /> Get or create the{' '}
+                {countFormat.format(plan.planned.create)} new ids
               </label>
               <label>
-                <input type="checkbox" checked={sendUpdate} onChange={(event) => setSendUpdate(event.target.checked)} /> Update the {countFormat.format(plan.planned.update)} changed groups
+                <input type="checkbox" checked={sendUpdate} onChange={(event) => setSendUpdate(event.target.checked)} /> Update the{' '}
+                {countFormat.format(plan.planned.update)} changed groups
               </label>
             </fieldset>
           ) : null}
@@ -206,25 +259,48 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
             {kind === 'apply' ? (
               <label className="inline-field">
                 Requests at once
-                <input type="number" min={1} max={MAX_BULK_CONCURRENCY} value={concurrency} onChange={(event) => setConcurrency(Math.min(MAX_BULK_CONCURRENCY, Math.max(1, Number(event.target.value) || 1)))} />
+                <input
+                  type="number"
+                  min={1}
+                  max={MAX_BULK_CONCURRENCY}
+                  value={concurrency}
+                  onChange={(event) => setConcurrency(Math.min(MAX_BULK_CONCURRENCY, Math.max(1, Number(event.target.value) || 1)))}
+                />
               </label>
             ) : null}
             <label className="inline-field">
               Requests a minute
-              <input type="number" min={1} placeholder="No limit" value={rate} aria-invalid={rateProblem ? true : undefined} onChange={(event) => setRate(event.target.value)} />
+              <input
+                type="number"
+                min={1}
+                placeholder="No limit"
+                value={rate}
+                aria-invalid={rateProblem ? true : undefined}
+                onChange={(event) => setRate(event.target.value)}
+              />
             </label>
-            <span className="muted">{active.builtin ? 'The local sandbox takes any pace.' : 'A real API limits requests: 120 a minute unless you know its limit.'}</span>
+            <span className="muted">
+              {active.builtin ? 'The local sandbox takes any pace.' : 'A real API limits requests: 120 a minute unless you know its limit.'}
+            </span>
           </div>
           <label>
             <input type="checkbox" checked={bail} onChange={(event) => setBail(event.target.checked)} /> Stop at the first failure{' '}
             <span className="muted">(the run always pauses itself when the server stops answering)</span>
           </label>
           <div className="row">
-            <button type="submit" className={kind === 'rotate' ? 'btn btn--danger' : 'btn btn--primary'} disabled={Boolean(blocked) || starter.isPending} aria-describedby="bulk-start-reason">
+            <button
+              type="submit"
+              className={kind === 'rotate' ? 'btn btn--danger' : 'btn btn--primary'}
+              disabled={Boolean(blocked) || starter.isPending}
+              aria-describedby="bulk-start-reason"
+            >
               {kind === 'rotate' ? `Rotate ${countFormat.format(toSend)} tokens` : `Send ${countFormat.format(toSend)} rows`}
             </button>
             <span id="bulk-start-reason" className={blocked ? 'submit-reason' : 'muted'}>
-              {blocked ?? (kind === 'rotate' ? 'Each old token stops working at once; a rotation is never sent twice.' : 'Pause or cancel at any time; the rows in flight finish.')}
+              {blocked ??
+                (kind === 'rotate'
+                  ? 'Each old token stops working at once; a rotation is never sent twice.'
+                  : 'Pause or cancel at any time; the rows in flight finish.')}
             </span>
           </div>
         </form>
@@ -241,7 +317,14 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
         }}
       >
         <p>
-          “{active.name}” {active.environmentKind === 'customer' ? 'is a Customer (production) profile' : 'is marked Testing, but its server put its groups in Customer (production)'}: {kind === 'rotate' ? 'each rotated token stops working at once for the dashboards embedded with it.' : 'the groups change for the customers who use them.'}
+          “{active.name}”{' '}
+          {active.environmentKind === 'customer'
+            ? 'is a Customer (production) profile'
+            : 'is marked Testing, but its server put its groups in Customer (production)'}
+          :{' '}
+          {kind === 'rotate'
+            ? 'each rotated token stops working at once for the dashboards embedded with it.'
+            : 'the groups change for the customers who use them.'}
         </p>
       </ConfirmDialog>
     </section>

@@ -22,7 +22,15 @@ const OUTCOME_LABELS: Record<BulkOutcome, string> = {
   unknown: 'Outcome unknown',
   skipped: 'Skipped',
 }
-const OUTCOME_TONES: Record<BulkOutcome, string> = { created: 'success', updated: 'success', unchanged: 'accent', rotated: 'success', failed: 'failure', unknown: 'unknown', skipped: 'warning' }
+const OUTCOME_TONES: Record<BulkOutcome, string> = {
+  created: 'success',
+  updated: 'success',
+  unchanged: 'accent',
+  rotated: 'success',
+  failed: 'failure',
+  unknown: 'unknown',
+  skipped: 'warning',
+}
 const STATE_SENTENCES: Record<BulkRun['state'], string> = {
   planned: 'Planned, not started.',
   running: 'Sending…',
@@ -34,7 +42,8 @@ const STATE_SENTENCES: Record<BulkRun['state'], string> = {
 
 const CLIENT_NAMES = { app: 'the app', browser: 'browser mode', cli: 'the command line' } as const
 
-const duration = (seconds: number) => (seconds < 90 ? `${seconds} s` : seconds < 5400 ? `${Math.round(seconds / 60)} min` : `${(seconds / 3600).toFixed(1)} h`)
+const duration = (seconds: number) =>
+  seconds < 90 ? `${seconds} s` : seconds < 5400 ? `${Math.round(seconds / 60)} min` : `${(seconds / 3600).toFixed(1)} h`
 
 /** One run: its progress and controls while it goes, its rows, and its results once done. */
 export function RunPanel({ runId }: { runId: string }) {
@@ -51,7 +60,13 @@ export function RunPanel({ runId }: { runId: string }) {
 
   const items = useInfiniteQuery({
     queryKey: queryKeys.bulk.items(runId, { outcome, search: deferredSearch, done: pushed?.done ?? 0 }),
-    queryFn: ({ pageParam }) => call('bulk.items', { runId, filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) }, offset: pageParam, limit: PAGE }),
+    queryFn: ({ pageParam }) =>
+      call('bulk.items', {
+        runId,
+        filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) },
+        offset: pageParam,
+        limit: PAGE,
+      }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => (pages.length * PAGE < last.matching ? pages.length * PAGE : undefined),
     placeholderData: keepPreviousData,
@@ -71,13 +86,24 @@ export function RunPanel({ runId }: { runId: string }) {
   const dialogs = useFileDialogs().data ?? false
   const saver = useMutation({
     mutationFn: (replaceToken: string | undefined) =>
-      call('bulk.saveResults', { runId, format, includeTokens, target: dialogs ? { kind: 'dialog' } : { kind: 'path', path, ...(replaceToken ? { replaceToken } : {}) } }),
+      call('bulk.saveResults', {
+        runId,
+        format,
+        includeTokens,
+        target: dialogs ? { kind: 'dialog' } : { kind: 'path', path, ...(replaceToken ? { replaceToken } : {}) },
+      }),
     onSuccess: (saved) => {
-      if (saved) toast.success(`Saved ${countFormat.format(saved.rows)} rows to ${saved.path}${includeTokens ? ', owner-only: it holds group tokens.' : '.'}`)
+      if (saved)
+        toast.success(
+          `Saved ${countFormat.format(saved.rows)} rows to ${saved.path}${includeTokens ? ', owner-only: it holds group tokens.' : '.'}`,
+        )
     },
     onError: (error) => {
       // Main asks "Replace it?" with a token for that file as it is: answering yes sends it back, once.
-      const replaceToken = error instanceof CallError && error.code === 'conflict' ? (error.details as { replaceToken?: string } | undefined)?.replaceToken : undefined
+      const replaceToken =
+        error instanceof CallError && error.code === 'conflict'
+          ? (error.details as { replaceToken?: string } | undefined)?.replaceToken
+          : undefined
       if (replaceToken) {
         if (window.confirm(error.message)) saver.mutate(replaceToken)
       } else toast.error(error.message)
@@ -90,18 +116,26 @@ export function RunPanel({ runId }: { runId: string }) {
   })
 
   if (run.isPending) return <p className="loading">Loading the run…</p>
-  if (run.isError) return <p role="alert" className="error-text">The run could not be read: {run.error.message}</p>
+  if (run.isError)
+    return (
+      <p role="alert" className="error-text">
+        The run could not be read: {run.error.message}
+      </p>
+    )
   const current = run.data.run
   // What main pushed last is the newest word; the snapshot read with the run only until then.
   const live = pushed ?? run.data.progress
   const state = live?.state ?? current.state
   const { tallies, planned } = current
-  const total = live?.total ?? planned.total - planned.unchanged - (current.sendCreate ? 0 : planned.create) - (current.sendUpdate ? 0 : planned.update)
+  const total =
+    live?.total ?? planned.total - planned.unchanged - (current.sendCreate ? 0 : planned.create) - (current.sendUpdate ? 0 : planned.update)
   // Read back after the run (no live progress), a cancelled run counts the rows that were sent,
   // not those the cancel skipped (a row the sender itself skipped is counted with them).
   const settled =
     live?.done ??
-    (state === 'cancelled' ? tallies.created + tallies.updated + tallies.unchanged - planned.unchanged + tallies.rotated + tallies.failed + tallies.unknown : total - tallies.pending)
+    (state === 'cancelled'
+      ? tallies.created + tallies.updated + tallies.unchanged - planned.unchanged + tallies.rotated + tallies.failed + tallies.unknown
+      : total - tallies.pending)
   const rows = items.data?.pages.flatMap((page) => page.items) ?? []
   const matching = items.data?.pages[0]?.matching ?? 0
   const going = state === 'running'
@@ -127,7 +161,8 @@ export function RunPanel({ runId }: { runId: string }) {
       ) : null}
       {current.owner && !run.data.progress ? (
         <p className="callout" role="note">
-          Being sent by {CLIENT_NAMES[current.owner.client]}, pid {current.owner.pid}, since {new Date(current.owner.since).toLocaleTimeString()}: pause it there to go on here.
+          Being sent by {CLIENT_NAMES[current.owner.client]}, pid {current.owner.pid}, since{' '}
+          {new Date(current.owner.since).toLocaleTimeString()}: pause it there to go on here.
         </p>
       ) : null}
       <div className="bulk-progress">
@@ -177,7 +212,8 @@ export function RunPanel({ runId }: { runId: string }) {
       </dl>
       {tallies.unknown > 0 ? (
         <p className="callout callout--warning" role="alert">
-          {plural(tallies.unknown, 'rotation')} may or may not have happened: the answer was lost. They are never sent again on their own: Check now in Activity (or fetch the group) tells whether each happened, and keeps the server’s token.
+          {plural(tallies.unknown, 'rotation')} may or may not have happened: the answer was lost. They are never sent again on their own:
+          Check now in Activity (or fetch the group) tells whether each happened, and keeps the server’s token.
         </p>
       ) : null}
 
@@ -193,14 +229,22 @@ export function RunPanel({ runId }: { runId: string }) {
             ))}
           </select>
         </label>
-        <input type="search" aria-label="Search rows by id" placeholder="Search id" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <input
+          type="search"
+          aria-label="Search rows by id"
+          placeholder="Search id"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
         <span className="muted">{countFormat.format(matching)} rows</span>
       </div>
       <div className="table-wrap bulk-rows" tabIndex={0} role="region" aria-label="Rows, scrollable">
         <table className="table" aria-label="Rows of the run">
           <thead>
             <tr>
-              <th scope="col" className="numeric">Line</th>
+              <th scope="col" className="numeric">
+                Line
+              </th>
               <th scope="col">user_group_id</th>
               <th scope="col">Plan</th>
               <th scope="col">Outcome</th>
@@ -216,7 +260,11 @@ export function RunPanel({ runId }: { runId: string }) {
                 </td>
                 <td>{item.action}</td>
                 <td>
-                  {item.outcome ? <span className={`badge badge--${OUTCOME_TONES[item.outcome]}`}>{OUTCOME_LABELS[item.outcome]}</span> : <span className="muted">{item.state === 'sending' ? 'Sending' : 'Waiting'}</span>}
+                  {item.outcome ? (
+                    <span className={`badge badge--${OUTCOME_TONES[item.outcome]}`}>{OUTCOME_LABELS[item.outcome]}</span>
+                  ) : (
+                    <span className="muted">{item.state === 'sending' ? 'Sending' : 'Waiting'}</span>
+                  )}
                 </td>
                 <td className="detail">
                   {item.message ?? (item.httpStatus ? `HTTP ${item.httpStatus}` : '')}
@@ -258,7 +306,13 @@ export function RunPanel({ runId }: { runId: string }) {
               {dialogs ? null : (
                 <label className="inline-field">
                   Save to
-                  <input type="text" spellCheck={false} placeholder="/home/you/results.csv" value={path} onChange={(event) => setPath(event.target.value)} />
+                  <input
+                    type="text"
+                    spellCheck={false}
+                    placeholder="/home/you/results.csv"
+                    value={path}
+                    onChange={(event) => setPath(event.target.value)}
+                  />
                 </label>
               )}
               <select aria-label="Results format" value={format} onChange={(event) => setFormat(event.target.value as BulkResultsFormat)}>
@@ -266,7 +320,8 @@ export function RunPanel({ runId }: { runId: string }) {
                 <option value="json">JSON</option>
               </select>
               <label>
-                <input type="checkbox" checked={includeTokens} onChange={(event) => setIncludeTokens(event.target.checked)} /> Include group tokens
+                <input type="checkbox" checked={includeTokens} onChange={(event) => setIncludeTokens(event.target.checked)} /> Include group
+                tokens
               </label>
               <button type="submit" className="btn" disabled={(!dialogs && !path.trim()) || saver.isPending}>
                 {dialogs ? 'Save…' : 'Save'}
@@ -275,7 +330,8 @@ export function RunPanel({ runId }: { runId: string }) {
           ) : null}
           {includeTokens ? (
             <p className="callout callout--warning" role="alert">
-              This file will hold the group tokens in clear: anyone who reads it can open those dashboards. It is written owner-only (0600); keep it out of shared folders and version control.
+              This file will hold the group tokens in clear: anyone who reads it can open those dashboards. It is written owner-only (0600);
+              keep it out of shared folders and version control.
             </p>
           ) : null}
         </div>
@@ -292,7 +348,10 @@ export function RunPanel({ runId }: { runId: string }) {
           control.mutate('cancel')
         }}
       >
-        <p>The requests in flight finish; the {countFormat.format(tallies.pending)} rows not sent yet are skipped. A cancelled run cannot be resumed: plan the file again to send them.</p>
+        <p>
+          The requests in flight finish; the {countFormat.format(tallies.pending)} rows not sent yet are skipped. A cancelled run cannot be
+          resumed: plan the file again to send them.
+        </p>
       </ConfirmDialog>
     </section>
   )

@@ -60,7 +60,8 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
   }
   const windowQuery = (window: number) => ({
     queryKey: queryKeys.catalog.window(profileId, list, window),
-    queryFn: ({ signal }: QueryFunctionContext) => call('catalog.list', { profileId, ...list, at: startOf(window), limit: WINDOW }, { signal }),
+    queryFn: ({ signal }: QueryFunctionContext) =>
+      call('catalog.list', { profileId, ...list, at: startOf(window), limit: WINDOW }, { signal }),
   })
   // The first window always: it carries the counts the list is sized by.
   const head = useQuery({ ...windowQuery(0), placeholderData: keepPreviousData })
@@ -69,7 +70,12 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
 
   const scroller = useRef<HTMLDivElement>(null)
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
-  const virtualizer = useVirtualizer({ count: shown, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 })
+  const virtualizer = useVirtualizer({
+    count: shown,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+  })
   const items = virtualizer.getVirtualItems()
   // Then every other window a visible row falls in.
   const windows = [...new Set(items.map((item) => Math.floor(item.index / WINDOW)))].filter((window) => window !== 0)
@@ -90,13 +96,19 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
   }
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const target =
-      event.key === 'ArrowDown' ? activeIndex + 1
-      : event.key === 'ArrowUp' ? activeIndex - 1
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? shown - 1
-      : event.key === 'PageDown' ? activeIndex + PAGE
-      : event.key === 'PageUp' ? activeIndex - PAGE
-      : null
+      event.key === 'ArrowDown'
+        ? activeIndex + 1
+        : event.key === 'ArrowUp'
+          ? activeIndex - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? shown - 1
+              : event.key === 'PageDown'
+                ? activeIndex + PAGE
+                : event.key === 'PageUp'
+                  ? activeIndex - PAGE
+                  : null
     if (target !== null) {
       event.preventDefault()
       moveTo(target)
@@ -179,11 +191,15 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
         </p>
       ) : null}
       {total === 0 ? (
-        <p className="muted catalog__empty">No groups yet. Every group you get, create, update or rotate through this profile appears here.</p>
+        <p className="muted catalog__empty">
+          No groups yet. Every group you get, create, update or rotate through this profile appears here.
+        </p>
       ) : total !== undefined && shown === 0 ? (
         <p className="muted catalog__empty">No group matches.</p>
       ) : head.data?.more ? (
-        <p className="muted catalog__more">More than {countFormat.format(CATALOG_SEARCH_LISTED)} groups match: the first are listed. Type more to narrow the search.</p>
+        <p className="muted catalog__more">
+          More than {countFormat.format(CATALOG_SEARCH_LISTED)} groups match: the first are listed. Type more to narrow the search.
+        </p>
       ) : null}
       <div ref={scroller} className="catalog__scroller">
         <ul
@@ -198,7 +214,13 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
         >
           {items.map((item) => {
             const row = rowAt(item.index)
-            const classes = ['catalog__row', item.index === activeIndex ? 'catalog__row--active' : '', row ? '' : 'catalog__row--pending muted'].filter(Boolean).join(' ')
+            const classes = [
+              'catalog__row',
+              item.index === activeIndex ? 'catalog__row--active' : '',
+              row ? '' : 'catalog__row--pending muted',
+            ]
+              .filter(Boolean)
+              .join(' ')
             return (
               <li
                 key={item.key}
@@ -234,7 +256,12 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
       {activeRow ? (
         <div className="catalog__footer">
           {/* The list's highlighted group: its calls through this profile, in Activity. */}
-          <button type="button" className="btn btn--small catalog__history" title={`Every call for ${activeRow.groupId} through this profile`} onClick={() => showHistory({ profileId, groupId: activeRow.groupId })}>
+          <button
+            type="button"
+            className="btn btn--small catalog__history"
+            title={`Every call for ${activeRow.groupId} through this profile`}
+            onClick={() => showHistory({ profileId, groupId: activeRow.groupId })}
+          >
             History of <code className="catalog__history-id">{activeRow.groupId}</code>
           </button>
         </div>

@@ -72,7 +72,13 @@ export function GroupForm({ profileId, destination, operation, blockedReason, kn
     >
       <div className="form-grid">
         <Field label="user_group_id" required hint="The id you use for this group in your own database." error={idProblem}>
-          <input type="text" autoComplete="off" spellCheck={false} value={fields.userGroupId} onChange={(event) => setField('userGroupId', event.target.value)} />
+          <input
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={fields.userGroupId}
+            onChange={(event) => setField('userGroupId', event.target.value)}
+          />
         </Field>
         <Field label="name" hint={operation === 'update' ? 'Left empty, the name is not changed.' : 'Optional.'}>
           <input type="text" autoComplete="off" value={fields.name} onChange={(event) => setField('name', event.target.value)} />
@@ -86,7 +92,11 @@ export function GroupForm({ profileId, destination, operation, blockedReason, kn
           </button>
         </p>
       ) : null}
-      <Field label="mapping" hint={`Schema id → data source, both strings. Left empty, it is not sent. ${EDITOR_KEYS}`} error={mappingProblem}>
+      <Field
+        label="mapping"
+        hint={`Schema id → data source, both strings. Left empty, it is not sent. ${EDITOR_KEYS}`}
+        error={mappingProblem}
+      >
         <JsonEditor
           deferUntilUsed
           tabMovesFocus
@@ -99,7 +109,11 @@ export function GroupForm({ profileId, destination, operation, blockedReason, kn
           height={120}
         />
       </Field>
-      <Field label="properties" hint={`Any JSON object; available as variables in dashboards. Left empty, it is not sent. ${EDITOR_KEYS}`} error={propertiesProblem}>
+      <Field
+        label="properties"
+        hint={`Any JSON object; available as variables in dashboards. Left empty, it is not sent. ${EDITOR_KEYS}`}
+        error={propertiesProblem}
+      >
         <JsonEditor
           deferUntilUsed
           tabMovesFocus

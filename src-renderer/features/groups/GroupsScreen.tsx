@@ -17,7 +17,14 @@ import { TabList } from '../../ui/TabList'
 import { TeamGroupNote } from '../../ui/TeamGroupNote'
 import { toast } from '../../ui/toasts'
 import { CatalogPanel } from './CatalogPanel'
-import { fieldsFromCatalog, fieldsFromRequest, useWorkspace, useWorkspaces, type GroupOperation, type GroupOutcome } from './group-form-state'
+import {
+  fieldsFromCatalog,
+  fieldsFromRequest,
+  useWorkspace,
+  useWorkspaces,
+  type GroupOperation,
+  type GroupOutcome,
+} from './group-form-state'
 import { GroupForm } from './GroupForm'
 import { ResultPanel } from './ResultPanel'
 import { RotateForm } from './RotateForm'
@@ -31,7 +38,9 @@ const TABS: { id: GroupOperation; label: string }[] = [
 const VERBS: Record<GroupOperation, string> = { getOrCreate: 'get or create', update: 'update', rotateToken: 'rotate a token' }
 
 /** A call to send, through the profile it names (the active one when it was made). */
-type Submission = { profile: ProfileView } & ({ operation: 'getOrCreate' | 'update'; request: GetOrCreateRequest } | { operation: 'rotateToken'; source: RotationSource })
+type Submission = { profile: ProfileView } & (
+  { operation: 'getOrCreate' | 'update'; request: GetOrCreateRequest } | { operation: 'rotateToken'; source: RotationSource }
+)
 
 const sampleCallOf = (submission: Submission): SampleCall =>
   submission.operation === 'rotateToken' ? { operation: 'rotateToken' } : { operation: submission.operation, request: submission.request }
@@ -63,14 +72,26 @@ export default function GroupsScreen() {
     mutationFn: (submission: Submission): Promise<GroupCallResult> => {
       const profileId = submission.profile.id
       if (submission.operation === 'rotateToken') return call('groups.rotateToken', { profileId, source: submission.source })
-      return call(submission.operation === 'getOrCreate' ? 'groups.getOrCreate' : 'groups.update', { profileId, request: submission.request })
+      return call(submission.operation === 'getOrCreate' ? 'groups.getOrCreate' : 'groups.update', {
+        profileId,
+        request: submission.request,
+      })
     },
     // The result panel says what happened and takes focus: no toast to cover it. It goes to the
     // profile the call went through, whichever is active when it answers.
-    onSuccess: (value, submission) => record(submission, { kind: 'success', operation: submission.operation, result: value, call: sampleCallOf(submission) }),
+    onSuccess: (value, submission) =>
+      record(submission, { kind: 'success', operation: submission.operation, result: value, call: sampleCallOf(submission) }),
     onError: (failure, submission) => {
-      const error = failure instanceof CallError ? failure.error : { code: 'internal' as const, message: failure.message, details: undefined }
-      record(submission, { kind: 'error', operation: submission.operation, code: error.code, message: error.message, details: error.details, call: sampleCallOf(submission) })
+      const error =
+        failure instanceof CallError ? failure.error : { code: 'internal' as const, message: failure.message, details: undefined }
+      record(submission, {
+        kind: 'error',
+        operation: submission.operation,
+        code: error.code,
+        message: error.message,
+        details: error.details,
+        call: sampleCallOf(submission),
+      })
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.catalog.all })
@@ -83,7 +104,8 @@ export default function GroupsScreen() {
     showResult(submission.profile.id, { outcome, profileName: submission.profile.name, baseUrl: submission.profile.baseUrl })
 
   const correctKind = useMutation({
-    mutationFn: ({ profile, kind }: { profile: ProfileView; kind: ProfileView['environmentKind'] }) => call('profiles.update', { id: profile.id, changes: { environmentKind: kind } }),
+    mutationFn: ({ profile, kind }: { profile: ProfileView; kind: ProfileView['environmentKind'] }) =>
+      call('profiles.update', { id: profile.id, changes: { environmentKind: kind } }),
     onSuccess: (profile) => {
       toast.success(`“${profile.name}” is now marked ${profile.environmentKind === 'customer' ? 'Customer (production)' : 'Testing'}.`)
       void queryClient.invalidateQueries({ queryKey: queryKeys.profiles })
@@ -153,7 +175,12 @@ export default function GroupsScreen() {
   }
 
   if (isLoading) return <p className="loading">Loading profiles…</p>
-  if (error) return <p role="alert" className="error-text">Profiles could not be read: {error.message}</p>
+  if (error)
+    return (
+      <p role="alert" className="error-text">
+        Profiles could not be read: {error.message}
+      </p>
+    )
   if (!active) {
     return (
       <EmptyState title="No connection profile is active">
@@ -167,14 +194,22 @@ export default function GroupsScreen() {
   // The correction a mismatch offers, while the profile still says otherwise.
   const shown = result?.outcome
   const mismatch = shown?.kind === 'success' ? shown.result.environmentMismatch : undefined
-  const resultProfile = shown?.kind === 'success' ? profiles.data?.profiles.find((candidate) => candidate.id === shown.result.profileId) : undefined
+  const resultProfile =
+    shown?.kind === 'success' ? profiles.data?.profiles.find((candidate) => candidate.id === shown.result.profileId) : undefined
   const correction =
-    mismatch && resultProfile && !resultProfile.builtin && resultProfile.environmentKind === mismatch.profileKind ? { profile: resultProfile, kind: KIND_OF_TAG[mismatch.serverTag] } : null
+    mismatch && resultProfile && !resultProfile.builtin && resultProfile.environmentKind === mismatch.profileKind
+      ? { profile: resultProfile, kind: KIND_OF_TAG[mismatch.serverTag] }
+      : null
 
   return (
     <div className="groups-layout">
       {/* Keyed by the profile: its search and position are that profile's too. */}
-      <CatalogPanel key={active.id} profileId={active.id} selectedGroupId={fields.userGroupId || null} onOpen={(row) => void openRow(row)} />
+      <CatalogPanel
+        key={active.id}
+        profileId={active.id}
+        selectedGroupId={fields.userGroupId || null}
+        onOpen={(row) => void openRow(row)}
+      />
       <div className="card stack groups-form">
         <TabList label="Operation" tabs={TABS} selected={operation} onSelect={setOperation} idPrefix="group-tab" panelId="group-tabpanel" />
         <TeamGroupNote profileId={active.id} groupId={operation === 'rotateToken' ? rotateGroupId : fields.userGroupId} />

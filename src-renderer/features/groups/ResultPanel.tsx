@@ -10,7 +10,12 @@ import type { GroupOperation, GroupOutcome } from './group-form-state'
 function maskTokens(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskTokens)
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === 'token' && typeof inner === 'string' ? maskedToken(inner) : maskTokens(inner)]))
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === 'token' && typeof inner === 'string' ? maskedToken(inner) : maskTokens(inner),
+      ]),
+    )
   }
   return value
 }
@@ -61,18 +66,24 @@ export interface ResultPanelProps {
  * What the last call did. Its heading takes focus when it appears (screen readers read it; the
  * screen scrolls it into view), so the result is where the eye is, not below the fold.
  */
-export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(function ResultPanel({ outcome, profileName, baseUrl, correction, onUpdateInstead }, heading) {
+export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(function ResultPanel(
+  { outcome, profileName, baseUrl, correction, onUpdateInstead },
+  heading,
+) {
   const where = <span className="result__profile">in “{profileName}”</span>
   if (outcome.kind === 'error') {
     return (
       <section className="result result--error" aria-label="Result">
         <h2 ref={heading} id="result-title" tabIndex={-1} className="result__title">
-          {TITLES[outcome.operation]} failed {where} <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
+          {TITLES[outcome.operation]} failed {where}{' '}
+          <span className={`badge badge--${outcome.code === 'outcome_unknown' ? 'unknown' : 'failure'}`}>{outcome.code}</span>
         </h2>
         <p className="result__message" role="alert">
           {outcome.message}
         </p>
-        {outcome.code === 'outcome_unknown' && activityIdOf(outcome.details) ? <RotationCheck activityId={activityIdOf(outcome.details)!} /> : null}
+        {outcome.code === 'outcome_unknown' && activityIdOf(outcome.details) ? (
+          <RotationCheck activityId={activityIdOf(outcome.details)!} />
+        ) : null}
         {outcome.details !== undefined ? (
           <details>
             <summary>Raw detail</summary>
@@ -102,7 +113,13 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
         const environment = result.environmentMismatch !== undefined && index === 0
         const notApplied = result.notApplied !== undefined && index === (result.environmentMismatch ? 1 : 0)
         return (
-          <div key={warning} className={environment && result.environmentMismatch?.serverTag === 'Customer' ? 'callout callout--danger' : 'callout callout--warning'} role="alert">
+          <div
+            key={warning}
+            className={
+              environment && result.environmentMismatch?.serverTag === 'Customer' ? 'callout callout--danger' : 'callout callout--warning'
+            }
+            role="alert"
+          >
             <span>{warning}</span>
             {environment && correction ? (
               <button type="button" className="btn btn--small" disabled={correction.pending} onClick={correction.run}>
@@ -138,7 +155,13 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
         <dt>team_id</dt>
         <dd>{group.team_id}</dd>
         <dt>Environment</dt>
-        <dd>{group.api_environment_tag ? <span className="badge badge--accent">{group.api_environment_tag}</span> : <span className="muted">not given</span>}</dd>
+        <dd>
+          {group.api_environment_tag ? (
+            <span className="badge badge--accent">{group.api_environment_tag}</span>
+          ) : (
+            <span className="muted">not given</span>
+          )}
+        </dd>
         {operation !== 'rotateToken' ? (
           <>
             <dt>token</dt>
@@ -148,7 +171,13 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
           </>
         ) : null}
         <dt>properties</dt>
-        <dd>{group.properties === undefined || group.properties === null ? <span className="muted">none</span> : <pre className="raw">{JSON.stringify(group.properties, null, 2)}</pre>}</dd>
+        <dd>
+          {group.properties === undefined || group.properties === null ? (
+            <span className="muted">none</span>
+          ) : (
+            <pre className="raw">{JSON.stringify(group.properties, null, 2)}</pre>
+          )}
+        </dd>
       </dl>
       <details>
         <summary>Raw response</summary>

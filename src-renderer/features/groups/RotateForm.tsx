@@ -57,7 +57,13 @@ export function RotateForm({ profileId, profileName, rotateGroupId, blockedReaso
   const withoutToken = rotatable === null ? 0 : known - rotatable
   const selectedGroup = chosen.data?.tokenKept ? chosen.data.entry : null
   const source: RotationSource | null =
-    mode === 'catalog' ? (selectedGroup ? { kind: 'catalog', groupId: selectedGroup.groupId } : null) : currentToken.trim() ? { kind: 'token', currentToken: currentToken.trim() } : null
+    mode === 'catalog'
+      ? selectedGroup
+        ? { kind: 'catalog', groupId: selectedGroup.groupId }
+        : null
+      : currentToken.trim()
+        ? { kind: 'token', currentToken: currentToken.trim() }
+        : null
   const reason =
     blockedReason ??
     (source
@@ -114,11 +120,19 @@ export function RotateForm({ profileId, profileName, rotateGroupId, blockedReaso
             hint={
               <>
                 Type to search the groups whose token this profile keeps; main uses that token.
-                {withoutToken > 0 ? ` ${countFormat.format(withoutToken)} known ${withoutToken === 1 ? 'group has' : 'groups have'} no kept token and ${withoutToken === 1 ? 'is' : 'are'} not offered: paste ${withoutToken === 1 ? 'its' : 'their'} current token instead.` : ''}
+                {withoutToken > 0
+                  ? ` ${countFormat.format(withoutToken)} known ${withoutToken === 1 ? 'group has' : 'groups have'} no kept token and ${withoutToken === 1 ? 'is' : 'are'} not offered: paste ${withoutToken === 1 ? 'its' : 'their'} current token instead.`
+                  : ''}
               </>
             }
           >
-            <input list="rotation-choices" spellCheck={false} autoComplete="off" value={groupId} onChange={(event) => setGroupId(event.target.value)} />
+            <input
+              list="rotation-choices"
+              spellCheck={false}
+              autoComplete="off"
+              value={groupId}
+              onChange={(event) => setGroupId(event.target.value)}
+            />
           </Field>
           <datalist id="rotation-choices">
             {suggestions.data?.rows.map((row) => (
@@ -130,7 +144,14 @@ export function RotateForm({ profileId, profileName, rotateGroupId, blockedReaso
         </>
       ) : (
         <Field label="Current group token" hint="The token the group has now. It is sent once and not stored here.">
-          <input ref={tokenField} type="password" autoComplete="off" spellCheck={false} value={currentToken} onChange={(event) => setCurrentToken(event.target.value)} />
+          <input
+            ref={tokenField}
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={currentToken}
+            onChange={(event) => setCurrentToken(event.target.value)}
+          />
         </Field>
       )}
       <div className="row">
@@ -154,8 +175,8 @@ export function RotateForm({ profileId, profileName, rotateGroupId, blockedReaso
           ) : (
             'The group holding this token gets a new one. '
           )}
-          <strong>The old token stops working at once</strong>: dashboards embedded with it stop loading until they use the new
-          one. This cannot be undone, and it is never retried automatically.
+          <strong>The old token stops working at once</strong>: dashboards embedded with it stop loading until they use the new one. This
+          cannot be undone, and it is never retried automatically.
         </p>
         <div className="row dialog__actions">
           <button type="button" className="btn" autoFocus onClick={() => dialog.current?.close()}>

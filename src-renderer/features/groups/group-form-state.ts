@@ -23,12 +23,22 @@ export const EMPTY_FIELDS: GroupFields = { userGroupId: '', name: '', mappingTex
 const pretty = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value, null, 2))
 
 export function fieldsFromCatalog(entry: CatalogEntry): GroupFields {
-  return { userGroupId: entry.groupId, name: entry.name ?? '', mappingText: pretty(entry.mapping), propertiesText: pretty(entry.properties) }
+  return {
+    userGroupId: entry.groupId,
+    name: entry.name ?? '',
+    mappingText: pretty(entry.mapping),
+    propertiesText: pretty(entry.properties),
+  }
 }
 
 /** A request as it was sent (from the activity log), as the whole form: a field it did not send is empty. */
 export function fieldsFromRequest(request: GetOrCreateRequest): GroupFields {
-  return { userGroupId: request.user_group_id, name: request.name ?? '', mappingText: pretty(request.mapping), propertiesText: pretty(request.properties) }
+  return {
+    userGroupId: request.user_group_id,
+    name: request.name ?? '',
+    mappingText: pretty(request.mapping),
+    propertiesText: pretty(request.properties),
+  }
 }
 
 /** The last call's result, with the profile it went through (named as it was then) and where it went. */
@@ -88,9 +98,11 @@ export function useWorkspace(profileId: string) {
   return {
     ...workspace,
     setOperation: (operation: GroupOperation) => update(profileId, { operation }),
-    setField: <K extends keyof GroupFields>(key: K, value: GroupFields[K]) => update(profileId, (current) => ({ fields: { ...current.fields, [key]: value } })),
+    setField: <K extends keyof GroupFields>(key: K, value: GroupFields[K]) =>
+      update(profileId, (current) => ({ fields: { ...current.fields, [key]: value } })),
     setFields: (fields: GroupFields) => update(profileId, { fields }),
     /** Opens a catalog group: the update form filled with it, the rotation pointed at it. */
-    openGroup: (entry: CatalogEntry, operation: GroupOperation) => update(profileId, { fields: fieldsFromCatalog(entry), rotateGroupId: entry.groupId, operation }),
+    openGroup: (entry: CatalogEntry, operation: GroupOperation) =>
+      update(profileId, { fields: fieldsFromCatalog(entry), rotateGroupId: entry.groupId, operation }),
   }
 }

@@ -46,8 +46,8 @@ export function DiagnosisPanel({ profileName, diagnosis }: { profileName: string
           <>
             <dt>TLS</dt>
             <dd className="long-value">
-              {diagnosis.tls.version}, {diagnosis.tls.cipher}. Certificate “{diagnosis.tls.certificate.subject}”, issued by “{diagnosis.tls.certificate.issuer}”, valid
-              until {diagnosis.tls.certificate.validTo.slice(0, 10)}.
+              {diagnosis.tls.version}, {diagnosis.tls.cipher}. Certificate “{diagnosis.tls.certificate.subject}”, issued by “
+              {diagnosis.tls.certificate.issuer}”, valid until {diagnosis.tls.certificate.validTo.slice(0, 10)}.
             </dd>
           </>
         ) : null}

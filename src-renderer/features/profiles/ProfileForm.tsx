@@ -15,9 +15,7 @@ import {
 } from '../../../src-shared/profiles/schemas'
 import { Field } from '../../ui/Field'
 
-export type ProfileFormSubmit =
-  | { kind: 'create'; draft: ProfileDraft }
-  | { kind: 'update'; id: string; changes: ProfileChanges }
+export type ProfileFormSubmit = { kind: 'create'; draft: ProfileDraft } | { kind: 'update'; id: string; changes: ProfileChanges }
 
 interface ProfileFormProps {
   /** The profile being edited, or null for a new one. */
@@ -96,11 +94,16 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
   const clearingPassword = clearProxyPassword && editing?.proxyPasswordSet ? { clearProxyPassword: true as const } : {}
   // Parsed apart, so each submission keeps its own type.
   const changes = editing
-    ? ProfileChangesSchema.safeParse(clearing ? { ...fields, ...clearingPassword, apiToken: undefined, tokenStorage: undefined, clearToken: true } : { ...fields, ...clearingPassword })
+    ? ProfileChangesSchema.safeParse(
+        clearing
+          ? { ...fields, ...clearingPassword, apiToken: undefined, tokenStorage: undefined, clearToken: true }
+          : { ...fields, ...clearingPassword },
+      )
     : null
   const draft = editing ? null : ProfileDraftSchema.safeParse(fields)
   const parsed = (changes ?? draft)!
-  const problemFor = (key: string) => (parsed.success ? null : (parsed.error.issues.find((issue) => issue.path[0] === key)?.message ?? null))
+  const problemFor = (key: string) =>
+    parsed.success ? null : (parsed.error.issues.find((issue) => issue.path[0] === key)?.message ?? null)
   const warning = baseUrlWarning(baseUrl)
   const reason = pending ? 'Saving…' : parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Check the fields.')
 
@@ -124,7 +127,11 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
         <Field label="Name" required error={name ? problemFor('name') : null}>
           <input type="text" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
         </Field>
-        <Field label="Environment label" hint="Your word for it, shown in the header: Production, Staging…" error={problemFor('environmentLabel')}>
+        <Field
+          label="Environment label"
+          hint="Your word for it, shown in the header: Production, Staging…"
+          error={problemFor('environmentLabel')}
+        >
           <input type="text" value={environmentLabel} onChange={(event) => setEnvironmentLabel(event.target.value)} />
         </Field>
       </div>
@@ -132,17 +139,24 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
         <legend>Kind of environment</legend>
         {KINDS.map(([kind, label]) => (
           <label key={kind}>
-            <input type="radio" name="environment-kind" checked={environmentKind === kind} onChange={() => setEnvironmentKind(kind)} /> {label}
+            <input type="radio" name="environment-kind" checked={environmentKind === kind} onChange={() => setEnvironmentKind(kind)} />{' '}
+            {label}
           </label>
         ))}
       </fieldset>
-      <Field label="Base URL" required hint="The app calls {base URL}/api/user." error={baseUrl.length > 8 ? problemFor('baseUrl') : null} warning={warning}>
+      <Field
+        label="Base URL"
+        required
+        hint="The app calls {base URL}/api/user."
+        error={baseUrl.length > 8 ? problemFor('baseUrl') : null}
+        warning={warning}
+      >
         <input type="url" spellCheck={false} value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} />
       </Field>
       {movesServer ? (
         <p className="callout callout--warning" role="status">
-          This address is another server (its scheme, host or port changed). Saving removes the saved API token and the
-          group tokens kept for this profile, so they are never sent there: enter the API token for the new address.
+          This address is another server (its scheme, host or port changed). Saving removes the saved API token and the group tokens kept
+          for this profile, so they are never sent there: enter the API token for the new address.
         </p>
       ) : null}
       <div className="form-grid">
@@ -175,24 +189,52 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
           <p className="muted network__note">The local sandbox and other loopback addresses never go through a proxy.</p>
           {proxyMode === 'custom' ? (
             <>
-              <Field label="Proxy address" required hint="http://host:port, or https://. Overrides the proxy variables for this profile." error={proxyUrl ? problemFor('proxyUrl') : null}>
-                <input type="url" spellCheck={false} placeholder="http://proxy.example.com:3128" value={proxyUrl} onChange={(event) => setProxyUrl(event.target.value)} />
+              <Field
+                label="Proxy address"
+                required
+                hint="http://host:port, or https://. Overrides the proxy variables for this profile."
+                error={proxyUrl ? problemFor('proxyUrl') : null}
+              >
+                <input
+                  type="url"
+                  spellCheck={false}
+                  placeholder="http://proxy.example.com:3128"
+                  value={proxyUrl}
+                  onChange={(event) => setProxyUrl(event.target.value)}
+                />
               </Field>
               <div className="form-grid">
                 <Field label="Proxy user name" hint="Only if the proxy asks for one." error={problemFor('proxyUsername')}>
-                  <input type="text" autoComplete="off" spellCheck={false} value={proxyUsername} onChange={(event) => setProxyUsername(event.target.value)} />
+                  <input
+                    type="text"
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={proxyUsername}
+                    onChange={(event) => setProxyUsername(event.target.value)}
+                  />
                 </Field>
                 <Field
                   label="Proxy password"
-                  hint={editing?.proxyPasswordSet ? 'Set. Type a new one to replace it; leave empty to keep it.' : 'Kept where the API token is, and never shown again.'}
+                  hint={
+                    editing?.proxyPasswordSet
+                      ? 'Set. Type a new one to replace it; leave empty to keep it.'
+                      : 'Kept where the API token is, and never shown again.'
+                  }
                   error={passwordGiven ? problemFor('proxyPassword') : null}
                 >
-                  <input type="password" autoComplete="off" value={proxyPassword} disabled={clearProxyPassword} onChange={(event) => setProxyPassword(event.target.value)} />
+                  <input
+                    type="password"
+                    autoComplete="off"
+                    value={proxyPassword}
+                    disabled={clearProxyPassword}
+                    onChange={(event) => setProxyPassword(event.target.value)}
+                  />
                 </Field>
               </div>
               {editing?.proxyPasswordSet ? (
                 <label className="inline-field">
-                  <input type="checkbox" checked={clearProxyPassword} onChange={(event) => setClearProxyPassword(event.target.checked)} /> Remove the saved proxy password
+                  <input type="checkbox" checked={clearProxyPassword} onChange={(event) => setClearProxyPassword(event.target.checked)} />{' '}
+                  Remove the saved proxy password
                 </label>
               ) : null}
             </>
@@ -202,14 +244,26 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
             hint="A PEM file of certificate authorities to trust besides this computer's, such as your company's TLS-inspection CA: its full path. Checked when you save."
             error={caBundlePath ? problemFor('caBundlePath') : null}
           >
-            <input type="text" spellCheck={false} placeholder="/etc/ssl/certs/company-ca.pem" value={caBundlePath} onChange={(event) => setCaBundlePath(event.target.value)} />
+            <input
+              type="text"
+              spellCheck={false}
+              placeholder="/etc/ssl/certs/company-ca.pem"
+              value={caBundlePath}
+              onChange={(event) => setCaBundlePath(event.target.value)}
+            />
           </Field>
         </div>
       </details>
       <p className={vault.encryptionAvailable ? 'muted' : 'callout callout--warning'}>{vault.message}</p>
       {tokenGiven || passwordGiven ? (
         <fieldset className="choice">
-          <legend>{tokenGiven && passwordGiven ? 'Keep the token and the proxy password' : tokenGiven ? 'Keep the token' : 'Keep the proxy password'}</legend>
+          <legend>
+            {tokenGiven && passwordGiven
+              ? 'Keep the token and the proxy password'
+              : tokenGiven
+                ? 'Keep the token'
+                : 'Keep the proxy password'}
+          </legend>
           {storages.map((storage) => (
             <label key={storage}>
               <input type="radio" name="token-storage" checked={tokenStorage === storage} onChange={() => setTokenStorage(storage)} />
@@ -220,7 +274,8 @@ export function ProfileForm({ editing, vault, pending, serverError, onSubmit, on
       ) : null}
       {editing?.token.set && !movesServer ? (
         <label className="inline-field">
-          <input type="checkbox" checked={clearToken} onChange={(event) => setClearToken(event.target.checked)} /> Remove the saved API token
+          <input type="checkbox" checked={clearToken} onChange={(event) => setClearToken(event.target.checked)} /> Remove the saved API
+          token
         </label>
       ) : null}
       {serverError ? (

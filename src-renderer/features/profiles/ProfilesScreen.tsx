@@ -15,7 +15,12 @@ import { plural } from '../../../src-shared/text/plural'
 
 type Editing = { mode: 'closed' } | { mode: 'new' } | { mode: 'edit'; profile: ProfileView }
 
-const TEST_TONES: Record<ConnectionTest['outcome'], string> = { ok: 'success', token_refused: 'failure', unreachable: 'failure', unexpected: 'unknown' }
+const TEST_TONES: Record<ConnectionTest['outcome'], string> = {
+  ok: 'success',
+  token_refused: 'failure',
+  unreachable: 'failure',
+  unexpected: 'unknown',
+}
 
 function tokenSummary(profile: ProfileView): string {
   if (!profile.token.set) return 'No API token'
@@ -105,11 +110,17 @@ export default function ProfilesScreen() {
   }
 
   const confirmDelete = (profile: ProfileView) => {
-    if (window.confirm(`Delete the profile “${profile.name}” and its saved API token? Its catalog of groups is removed too.`)) act.mutate({ action: 'delete', profile })
+    if (window.confirm(`Delete the profile “${profile.name}” and its saved API token? Its catalog of groups is removed too.`))
+      act.mutate({ action: 'delete', profile })
   }
 
   if (profiles.isLoading) return <p className="loading">Loading profiles…</p>
-  if (profiles.isError) return <p role="alert" className="error-text">Profiles could not be read: {profiles.error.message}</p>
+  if (profiles.isError)
+    return (
+      <p role="alert" className="error-text">
+        Profiles could not be read: {profiles.error.message}
+      </p>
+    )
   const data = profiles.data!
   const saved = data.profiles.filter((profile) => !profile.builtin)
 
@@ -128,14 +139,19 @@ export default function ProfilesScreen() {
         <button type="button" className="btn" onClick={() => importInput.current?.click()}>
           Import…
         </button>
-        <input ref={importInput} type="file" accept="application/json,.json" hidden aria-label="Profiles file to import" onChange={(event) => void importProfiles(event)} />
+        <input
+          ref={importInput}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          aria-label="Profiles file to import"
+          onChange={(event) => void importProfiles(event)}
+        />
         <button type="button" className="btn" onClick={() => void exportProfiles()} disabled={saved.length === 0}>
           Export
         </button>
       </div>
-      <p className="muted vault-status">
-        {data.vault.message}
-      </p>
+      <p className="muted vault-status">{data.vault.message}</p>
       {editing.mode !== 'closed' ? (
         <ProfileForm
           key={editing.mode === 'edit' ? editing.profile.id : 'new'}
@@ -152,8 +168,8 @@ export default function ProfilesScreen() {
       ) : null}
       {data.profiles.length === 0 ? (
         <EmptyState title="No connection profiles yet">
-          A profile is a base URL and an API token. The token stays in the app’s main process, encrypted at rest where the
-          system allows, and is never shown again once saved.
+          A profile is a base URL and an API token. The token stays in the app’s main process, encrypted at rest where the system allows,
+          and is never shown again once saved.
         </EmptyState>
       ) : (
         <ul className="profile-list" aria-label="Profiles">
@@ -179,14 +195,23 @@ export default function ProfilesScreen() {
                 </p>
                 <div className="row">
                   {!active ? (
-                    <button type="button" className="btn btn--small btn--primary" onClick={() => act.mutate({ action: 'activate', profile })}>
+                    <button
+                      type="button"
+                      className="btn btn--small btn--primary"
+                      onClick={() => act.mutate({ action: 'activate', profile })}
+                    >
                       Use this profile
                     </button>
                   ) : null}
                   <button type="button" className="btn btn--small" disabled={result === 'pending'} onClick={() => void test(profile)}>
                     {result === 'pending' ? 'Testing…' : 'Test connection'}
                   </button>
-                  <button type="button" className="btn btn--small" disabled={diagnosis === 'pending'} onClick={() => void diagnose(profile)}>
+                  <button
+                    type="button"
+                    className="btn btn--small"
+                    disabled={diagnosis === 'pending'}
+                    onClick={() => void diagnose(profile)}
+                  >
                     {diagnosis === 'pending' ? 'Diagnosing…' : 'Diagnose connection'}
                   </button>
                   {!profile.builtin ? (

@@ -23,7 +23,8 @@ const PASSWORD_PLACES: Record<TeamStatus['passwordStorage'], string> = {
 function useInvalidateTeam() {
   const queryClient = useQueryClient()
   return () => {
-    for (const queryKey of [queryKeys.team.all, queryKeys.profiles, queryKeys.catalog.all, queryKeys.activity.all]) void queryClient.invalidateQueries({ queryKey })
+    for (const queryKey of [queryKeys.team.all, queryKeys.profiles, queryKeys.catalog.all, queryKeys.activity.all])
+      void queryClient.invalidateQueries({ queryKey })
   }
 }
 
@@ -49,13 +50,29 @@ function JoinCard() {
         Join a team
       </h2>
       <p className="muted">
-        One person’s mode: this data folder’s catalog, activity and runs are its own. Joining shares the audit log and the catalog with the team through its Postgres
-        database, and no two machines rotate the same group at once. Tokens never leave this machine: the team database holds none.
+        One person’s mode: this data folder’s catalog, activity and runs are its own. Joining shares the audit log and the catalog with the
+        team through its Postgres database, and no two machines rotate the same group at once. Tokens never leave this machine: the team
+        database holds none.
       </p>
       <form className="stack" aria-label="Join a team" onSubmit={submit}>
         <div className="form-grid">
-          <Field label="Team database address" required hint={<>From your admin (<code>team add-operator</code>). Off this computer it ends with <code>?sslmode=verify-full</code>.</>}>
-            <input type="text" value={url} placeholder={ADDRESS_EXAMPLE} spellCheck={false} autoComplete="off" onChange={(event) => setUrl(event.target.value)} />
+          <Field
+            label="Team database address"
+            required
+            hint={
+              <>
+                From your admin (<code>team add-operator</code>). Off this computer it ends with <code>?sslmode=verify-full</code>.
+              </>
+            }
+          >
+            <input
+              type="text"
+              value={url}
+              placeholder={ADDRESS_EXAMPLE}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(event) => setUrl(event.target.value)}
+            />
           </Field>
           <Field label="Password" hint="Kept in this machine’s vault, never in a plain file.">
             <input type="password" value={password} autoComplete="off" onChange={(event) => setPassword(event.target.value)} />
@@ -123,10 +140,16 @@ function LinkCard({ status }: { status: TeamStatus }) {
         </dd>
         <dt>Connection</dt>
         <dd>
-          <span className={`badge badge--${status.connected ? 'success' : 'failure'}`}>{status.connected ? 'Connected' : 'Not connected'}</span>
+          <span className={`badge badge--${status.connected ? 'success' : 'failure'}`}>
+            {status.connected ? 'Connected' : 'Not connected'}
+          </span>
         </dd>
         <dt>Schema</dt>
-        <dd>{status.schemaVersion === null ? 'unknown until connected' : `version ${status.schemaVersion} (this Embed Console writes ${status.supportedVersion})`}</dd>
+        <dd>
+          {status.schemaVersion === null
+            ? 'unknown until connected'
+            : `version ${status.schemaVersion} (this Embed Console writes ${status.supportedVersion})`}
+        </dd>
         <dt>Outbox</dt>
         <dd>{backlog === 0 ? 'empty: the audit log has every call made here' : `${plural(backlog, 'call')} waiting for the audit log`}</dd>
         <dt>Last published</dt>
@@ -188,8 +211,8 @@ function LinkCard({ status }: { status: TeamStatus }) {
         onConfirm={() => leave.mutate(false)}
       >
         <p>
-          This data folder stops sharing its calls and receiving the team’s catalog. Its profiles, catalog and activity log stay here; the team password is removed from the
-          vault. Calls not yet in the audit log are sent first.
+          This data folder stops sharing its calls and receiving the team’s catalog. Its profiles, catalog and activity log stay here; the
+          team password is removed from the vault. Calls not yet in the audit log are sent first.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
@@ -200,7 +223,9 @@ function LinkCard({ status }: { status: TeamStatus }) {
         onConfirm={() => leave.mutate(true)}
       >
         <p>{leave.error?.message}</p>
-        <p>Leaving now drops them from the outbox: the team’s audit log will never have them (this machine’s own activity log keeps them).</p>
+        <p>
+          Leaving now drops them from the outbox: the team’s audit log will never have them (this machine’s own activity log keeps them).
+        </p>
       </ConfirmDialog>
     </section>
   )
@@ -230,11 +255,19 @@ function AdminCard() {
       <summary className="card__title">Administer the team database (admins)</summary>
       <div className="stack">
         <p className="muted">
-          An admin’s address and password, used for these two steps and kept nowhere. The DBA’s steps (roles, TLS, backups) are in <code>docs/team-mode.md</code>.
+          An admin’s address and password, used for these two steps and kept nowhere. The DBA’s steps (roles, TLS, backups) are in{' '}
+          <code>docs/team-mode.md</code>.
         </p>
         <div className="form-grid">
           <Field label="Admin address" hint="A role that may create schemas and roles (CREATEROLE).">
-            <input type="text" value={url} placeholder="postgres://admin@db.example.com/embed_team?sslmode=verify-full" spellCheck={false} autoComplete="off" onChange={(event) => setUrl(event.target.value)} />
+            <input
+              type="text"
+              value={url}
+              placeholder="postgres://admin@db.example.com/embed_team?sslmode=verify-full"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(event) => setUrl(event.target.value)}
+            />
           </Field>
           <Field label="Admin password">
             <input type="password" value={password} autoComplete="off" onChange={(event) => setPassword(event.target.value)} />
@@ -267,10 +300,18 @@ function AdminCard() {
         >
           <div className="row">
             <Field label="Operator name" hint="Their login role and the actor of their calls in the audit log.">
-              <input type="text" value={name} placeholder="ops-2" spellCheck={false} autoComplete="off" onChange={(event) => setName(event.target.value)} />
+              <input
+                type="text"
+                value={name}
+                placeholder="ops-2"
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(event) => setName(event.target.value)}
+              />
             </Field>
             <label className="inline-field">
-              <input type="checkbox" checked={reset} onChange={(event) => setReset(event.target.checked)} /> Give an existing operator a new password
+              <input type="checkbox" checked={reset} onChange={(event) => setReset(event.target.checked)} /> Give an existing operator a new
+              password
             </label>
             <button type="submit" className="btn" disabled={!url.trim() || !name.trim() || add.isPending}>
               {add.isPending ? 'Adding…' : reset ? 'Reset password' : 'Add operator'}
@@ -284,9 +325,7 @@ function AdminCard() {
         </form>
         {add.isSuccess ? (
           <div className="new-token stack" role="status">
-            <p className="new-token__title">
-              Password of {add.data.name}, shown this once: give it to them privately.
-            </p>
+            <p className="new-token__title">Password of {add.data.name}, shown this once: give it to them privately.</p>
             <div className="token token--prominent">
               <code className="token__value" aria-label={`Password of ${add.data.name}`}>
                 {add.data.password}
@@ -319,7 +358,12 @@ function AdminCard() {
 export default function TeamScreen() {
   const status = useTeamStatus({ refetchInterval: 5_000 })
   if (status.isLoading) return <p className="loading">Reading the team link…</p>
-  if (status.isError) return <p role="alert" className="error-text">The team link could not be read: {status.error.message}</p>
+  if (status.isError)
+    return (
+      <p role="alert" className="error-text">
+        The team link could not be read: {status.error.message}
+      </p>
+    )
   return (
     <div className="stack team-screen">
       {status.data?.joined ? <LinkCard status={status.data} /> : <JoinCard />}

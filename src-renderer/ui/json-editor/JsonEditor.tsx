@@ -29,7 +29,13 @@ export interface LazyJsonEditorProps extends JsonEditorProps {
  * A JSON editor: Monaco with the schema's squiggles, hovers and completion. Eager by default
  * (the site editor's JSON view); deferred until used where `deferUntilUsed` is set.
  */
-export function JsonEditor({ deferUntilUsed = false, id, 'aria-describedby': describedBy, 'aria-invalid': invalid, ...props }: LazyJsonEditorProps) {
+export function JsonEditor({
+  deferUntilUsed = false,
+  id,
+  'aria-describedby': describedBy,
+  'aria-invalid': invalid,
+  ...props
+}: LazyJsonEditorProps) {
   const [Editor, setEditor] = useState<Impl | null>(() => loaded)
   const [ready, setReady] = useState(false)
   const [wanted, setWanted] = useState(!deferUntilUsed)
@@ -87,7 +93,10 @@ export function JsonEditor({ deferUntilUsed = false, id, 'aria-describedby': des
         />
       ) : null}
       {Editor ? (
-        <div className={ready ? 'json-field__monaco' : 'json-field__monaco json-field__monaco--pending'} aria-hidden={ready ? undefined : true}>
+        <div
+          className={ready ? 'json-field__monaco' : 'json-field__monaco json-field__monaco--pending'}
+          aria-hidden={ready ? undefined : true}
+        >
           <Editor
             {...props}
             height={height}

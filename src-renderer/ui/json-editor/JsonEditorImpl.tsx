@@ -34,7 +34,17 @@ function useSystemDark(): boolean {
   return dark
 }
 
-export default function JsonEditorImpl({ path, value, onChange, schema, ariaLabel, height = 160, onSubmitShortcut, tabMovesFocus, onMount }: JsonEditorProps) {
+export default function JsonEditorImpl({
+  path,
+  value,
+  onChange,
+  schema,
+  ariaLabel,
+  height = 160,
+  onSubmitShortcut,
+  tabMovesFocus,
+  onMount,
+}: JsonEditorProps) {
   const dark = useSystemDark()
   // Monaco binds a command once, at mount: it must call the shortcut of the latest render, with
   // the request as it is now, not as it was when the editor appeared.

@@ -10,7 +10,12 @@ const createdGroups: string[] = []
 const failures: string[] = []
 for (let index = 0; index < count; index++) {
   try {
-    await services.profiles.create({ name: `${label} profile ${index}`, baseUrl: 'https://api.example.com', timeoutSeconds: 15, environmentLabel: '' })
+    await services.profiles.create({
+      name: `${label} profile ${index}`,
+      baseUrl: 'https://api.example.com',
+      timeoutSeconds: 15,
+      environmentLabel: '',
+    })
     // Half the ids are shared with the other writer: each must be created exactly once.
     const groupId = index % 2 === 0 ? `shared-${index}` : `${label}-${index}`
     const result = await services.groups.getOrCreate(SANDBOX_PROFILE_ID, { user_group_id: groupId, name: `${label} ${index}` })
@@ -22,4 +27,6 @@ for (let index = 0; index < count; index++) {
 // The sandbox's state, so a failure says whether it started at all.
 const info = await services.router.dispatch('app.info', {}, { transport: 'test' })
 await services.close()
-process.stdout.write(JSON.stringify({ createdGroups, failures, sandbox: info.ok ? (info.value as { sandbox: unknown }).sandbox : info.error }))
+process.stdout.write(
+  JSON.stringify({ createdGroups, failures, sandbox: info.ok ? (info.value as { sandbox: unknown }).sandbox : info.error }),
+)

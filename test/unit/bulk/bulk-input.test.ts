@@ -43,7 +43,11 @@ describe('bulk input: CSV', () => {
       { line: 5, column: 'properties', message: expect.stringMatching(/^This is not JSON: /) },
       { line: 6, column: 'user_group_id', message: '"ok-1" is on line 2 too: each id may be in the file once.' },
       { line: 7, column: 'user_group_id', message: expect.stringMatching(/^user_group_id starts with a space/) },
-      { line: 8, column: 'user_group_id', message: expect.stringMatching(/^user_group_id holds a hidden character \(U\+200B, invisible or not a plain space\) at position 5/) },
+      {
+        line: 8,
+        column: 'user_group_id',
+        message: expect.stringMatching(/^user_group_id holds a hidden character \(U\+200B, invisible or not a plain space\) at position 5/),
+      },
       { line: 9, column: 'properties', message: expect.stringMatching(/expected record/i) },
       { line: 10, message: 'This row has 1 cell; the header has 4.' },
     ])
@@ -51,15 +55,24 @@ describe('bulk input: CSV', () => {
 
   it('refuses unknown columns and a header without user_group_id', () => {
     expect(parseBulkInput('user_group_id,nmae\nacme,Acme', 'x.csv', 'apply').problems).toEqual([
-      { line: 1, column: 'nmae', message: '"nmae" is not a column Embed Console knows: the header names user_group_id, name, mapping and properties.' },
+      {
+        line: 1,
+        column: 'nmae',
+        message: '"nmae" is not a column Embed Console knows: the header names user_group_id, name, mapping and properties.',
+      },
     ])
-    expect(parseBulkInput('id,name\nacme,Acme', 'x.csv', 'apply').problems).toContainEqual({ line: 1, message: 'The header row has no user_group_id column.' })
+    expect(parseBulkInput('id,name\nacme,Acme', 'x.csv', 'apply').problems).toContainEqual({
+      line: 1,
+      message: 'The header row has no user_group_id column.',
+    })
   })
 
   it('refuses JSON cells nested more than 64 levels deep', () => {
     const deep = `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`
     const csv = `user_group_id,properties\ndeep,"${deep.replaceAll('"', '""')}"`
-    expect(parseBulkInput(csv, 'x.csv', 'apply').problems).toEqual([{ line: 2, column: 'properties', message: 'The JSON is nested more than 64 levels deep.' }])
+    expect(parseBulkInput(csv, 'x.csv', 'apply').problems).toEqual([
+      { line: 2, column: 'properties', message: 'The JSON is nested more than 64 levels deep.' },
+    ])
   })
 
   it('refuses more than 100,000 rows in one sentence', () => {
@@ -84,7 +97,9 @@ describe('bulk input: JSON and JSON Lines', () => {
   })
 
   it('says where a JSON file breaks, and what a row lacks', () => {
-    expect(parseBulkInput('[\n {"user_group_id": "a"},\n {"user_group_id": }\n]', 'g.json', 'apply').problems).toEqual([{ line: 3, message: 'The JSON breaks here: ValueExpected.' }])
+    expect(parseBulkInput('[\n {"user_group_id": "a"},\n {"user_group_id": }\n]', 'g.json', 'apply').problems).toEqual([
+      { line: 3, message: 'The JSON breaks here: ValueExpected.' },
+    ])
     expect(parseBulkInput('{"user_group_id": "a"}', 'g.json', 'apply').problems).toEqual([
       { line: 1, message: 'A JSON file holds an array of request objects (or use JSON Lines: one object a line).' },
     ])
@@ -131,7 +146,11 @@ describe('bulk input: JSON and JSON Lines', () => {
   it('refuses a header that names a column twice, saying which', () => {
     const { rows, problems } = parseBulkInput('user_group_id,name,name\nacme,One,Two', 'groups.csv', 'apply')
     expect(rows).toEqual([])
-    expect(problems).toContainEqual({ line: 1, column: 'name', message: '"name" is a column of the header twice (columns 2 and 3): keep one.' })
+    expect(problems).toContainEqual({
+      line: 1,
+      column: 'name',
+      message: '"name" is a column of the header twice (columns 2 and 3): keep one.',
+    })
   })
 })
 
@@ -166,14 +185,18 @@ describe('bulk input: what the name and the text say', () => {
     expect(parseBulkInput('user_group_id,name\n', 'x.csv', 'apply').problems).toEqual(empty)
     expect(parseBulkInput('[]', 'x.json', 'apply').problems).toEqual(empty)
     expect(parseBulkInput('\n   \n', 'x.jsonl', 'apply').problems).toEqual(empty)
-    expect(parseBulkInput('name\nA\n', 'x.csv', 'apply').problems).toEqual([{ line: 1, message: 'The header row has no user_group_id column.' }])
+    expect(parseBulkInput('name\nA\n', 'x.csv', 'apply').problems).toEqual([
+      { line: 1, message: 'The header row has no user_group_id column.' },
+    ])
     expect(parseBulkInput('user_group_id,user_group_id\na,b\n', 'x.csv', 'apply').problems).toEqual([
       { line: 1, column: 'user_group_id', message: '"user_group_id" is a column of the header twice (columns 1 and 2): keep one.' },
     ])
   })
 
   it('trims the names of the header', () => {
-    expect(parseBulkInput(' user_group_id , name \nacme,Acme\n', 'x.csv', 'apply').rows).toEqual([{ line: 2, request: { user_group_id: 'acme', name: 'Acme' } }])
+    expect(parseBulkInput(' user_group_id , name \nacme,Acme\n', 'x.csv', 'apply').rows).toEqual([
+      { line: 2, request: { user_group_id: 'acme', name: 'Acme' } },
+    ])
   })
 
   it('says what is wrong with a row, field by field', () => {
@@ -181,8 +204,12 @@ describe('bulk input: what the name and the text say', () => {
     expect(problems('null')).toEqual([{ line: 1, message: 'This row is not an object with a user_group_id.' }])
     expect(problems('[{"user_group_id": "a"}]')).toEqual([{ line: 1, message: 'This row is not an object with a user_group_id.' }])
     expect(problems('"a"')).toEqual([{ line: 1, message: 'This row is not an object with a user_group_id.' }])
-    expect(problems('{"user_group_id": "a", "name": 5}')).toEqual([{ line: 1, column: 'name', message: 'Invalid input: expected string, received number.' }])
-    expect(problems('{"user_group_id": 5}')).toEqual([{ line: 1, column: 'user_group_id', message: 'user_group_id: a non-empty string is required.' }])
+    expect(problems('{"user_group_id": "a", "name": 5}')).toEqual([
+      { line: 1, column: 'name', message: 'Invalid input: expected string, received number.' },
+    ])
+    expect(problems('{"user_group_id": 5}')).toEqual([
+      { line: 1, column: 'user_group_id', message: 'user_group_id: a non-empty string is required.' },
+    ])
     expect(problems('{"user_group_id": "a", "extra": 1}')).toEqual([
       { line: 1, message: 'extra is not a field of a request: use user_group_id, name, mapping and properties.' },
     ])
@@ -227,8 +254,12 @@ describe('bulk input: what the name and the text say', () => {
   })
 
   it('refuses comments and trailing commas in a JSON file, and lists at most 20 breaks', () => {
-    expect(parseBulkInput('[{"user_group_id": "a"} /* c */]', 'x.json', 'apply').problems).toEqual([{ line: 1, message: 'The JSON breaks here: InvalidCommentToken.' }])
-    expect(parseBulkInput('[{"user_group_id": "a"},]', 'x.json', 'apply').problems).toEqual([{ line: 1, message: 'The JSON breaks here: ValueExpected.' }])
+    expect(parseBulkInput('[{"user_group_id": "a"} /* c */]', 'x.json', 'apply').problems).toEqual([
+      { line: 1, message: 'The JSON breaks here: InvalidCommentToken.' },
+    ])
+    expect(parseBulkInput('[{"user_group_id": "a"},]', 'x.json', 'apply').problems).toEqual([
+      { line: 1, message: 'The JSON breaks here: ValueExpected.' },
+    ])
     expect(parseBulkInput(`[${'{"user_group_id": "a"} '.repeat(30)}]`, 'x.json', 'apply').problems).toHaveLength(20)
   })
 

@@ -8,7 +8,14 @@ import type { BulkProgress, BulkSettings } from '../../../src-shared/bulk/schema
 import { badGateway, startFlakyProxy, tooManyRequests, type FlakyProxy } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
-const settings = (overrides: Partial<BulkSettings> = {}): BulkSettings => ({ concurrency: 4, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false, ...overrides })
+const settings = (overrides: Partial<BulkSettings> = {}): BulkSettings => ({
+  concurrency: 4,
+  ratePerMinute: null,
+  sendCreate: true,
+  sendUpdate: true,
+  bail: false,
+  ...overrides,
+})
 
 interface Setup {
   sandbox: Sandbox
@@ -34,7 +41,14 @@ async function start(options: { proxy?: (sandbox: Sandbox) => Promise<FlakyProxy
   const progress: BulkProgress[] = []
   const services = await createAppServices({ dataDir: join(dir, 'app'), transport: 'browser', sandbox: false })
   services.events.subscribe((event) => event.name === 'bulk.progress' && progress.push(event.payload))
-  const profile = await services.profiles.create({ name: 'Bulk', baseUrl: proxy?.baseUrl ?? sandbox.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'session' })
+  const profile = await services.profiles.create({
+    name: 'Bulk',
+    baseUrl: proxy?.baseUrl ?? sandbox.baseUrl,
+    timeoutSeconds: 5,
+    environmentLabel: '',
+    apiToken: sandbox.tokens.Customer,
+    tokenStorage: 'session',
+  })
   setup = { sandbox, sandboxFile: join(dir, 'sandbox.db'), services, profileId: profile.id, proxy, progress }
   return setup
 }
@@ -68,9 +82,23 @@ describe('a bulk run against the sandbox', () => {
   it('refuses a file with problems until they are excluded, then plans the valid rows', async () => {
     const { services, profileId } = await start()
     const text = csv(['ok,OK,', ',no id,', 'ok,dup,'])
-    const refused = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text, excludeInvalid: false, settings: settings() })
+    const refused = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'g.csv',
+      text,
+      excludeInvalid: false,
+      settings: settings(),
+    })
     expect(refused).toMatchObject({ runId: null, problemCount: 2, planned: { total: 1 } })
-    const excluded = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text, excludeInvalid: true, settings: settings() })
+    const excluded = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'g.csv',
+      text,
+      excludeInvalid: true,
+      settings: settings(),
+    })
     expect(excluded.runId).toEqual(expect.any(String))
     expect(excluded.planned.total).toBe(1)
   })
@@ -78,7 +106,14 @@ describe('a bulk run against the sandbox', () => {
   it('sends every row once, in the catalog and the activity log, with progress along the way', async () => {
     const { services, profileId, sandboxFile, progress } = await start()
     await services.groups.getOrCreate(profileId, { user_group_id: 'g-0', name: 'Old name' })
-    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(200)), excludeInvalid: false, settings: settings() })
+    const plan = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'g.csv',
+      text: csv(newRows(200)),
+      excludeInvalid: false,
+      settings: settings(),
+    })
     expect(plan.planned).toMatchObject({ create: 199, update: 1 })
     const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 8 }))
     expect(await runner.done).toBe('finished')
@@ -86,7 +121,10 @@ describe('a bulk run against the sandbox', () => {
     expect(run.state).toBe('finished')
     expect(run.tallies).toMatchObject({ created: 199, updated: 1, failed: 0, pending: 0 })
     expect(readSandboxData(sandboxFile).groups).toHaveLength(200)
-    expect(await services.router.dispatch('catalog.list', { profileId, limit: 1 }, { transport: 'test' })).toMatchObject({ ok: true, value: { total: 200 } })
+    expect(await services.router.dispatch('catalog.list', { profileId, limit: 1 }, { transport: 'test' })).toMatchObject({
+      ok: true,
+      value: { total: 200 },
+    })
     const activity = await services.router.dispatch('activity.list', { profileId, limit: 1 }, { transport: 'test' })
     expect(activity).toMatchObject({ ok: true, value: { total: 201 } })
     expect(progress.at(-1)).toMatchObject({ runId: plan.runId, state: 'finished', total: 200, done: 200, failed: 0 })
@@ -94,8 +132,17 @@ describe('a bulk run against the sandbox', () => {
 
   it('honours 429 Retry-After and never counts it a failure: every group created exactly once', { timeout: 90_000 }, async () => {
     // 30% of requests answered 429 with Retry-After: 1 by a gateway in front of the sandbox.
-    const { services, profileId, proxy } = await start({ proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, (index) => (index % 10 < 3 ? tooManyRequests(1) : null)) })
-    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(60)), excludeInvalid: false, settings: settings() })
+    const { services, profileId, proxy } = await start({
+      proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, (index) => (index % 10 < 3 ? tooManyRequests(1) : null)),
+    })
+    const plan = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'g.csv',
+      text: csv(newRows(60)),
+      excludeInvalid: false,
+      settings: settings(),
+    })
     const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 4 }))
     expect(await runner.done).toBe('finished')
     const run = services.bulk.run(plan.runId!)
@@ -108,9 +155,17 @@ describe('a bulk run against the sandbox', () => {
 
   it('sends get-or-create again after a 5xx, up to a limit, and then fails the row', async () => {
     const { services, profileId, proxy } = await start({
-      proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, (index, req) => (req.headers['x-never'] !== undefined ? null : index < 2 ? badGateway : null)),
+      proxy: (sandbox) =>
+        startFlakyProxy(sandbox.baseUrl, (index, req) => (req.headers['x-never'] !== undefined ? null : index < 2 ? badGateway : null)),
     })
-    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(['flaky,Flaky,']), excludeInvalid: false, settings: settings() })
+    const plan = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'g.csv',
+      text: csv(['flaky,Flaky,']),
+      excludeInvalid: false,
+      settings: settings(),
+    })
     const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 1 }))
     expect(await runner.done).toBe('finished')
     expect(services.bulk.run(plan.runId!).tallies).toMatchObject({ created: 1, failed: 0 })
@@ -120,7 +175,14 @@ describe('a bulk run against the sandbox', () => {
 
   it('spaces requests to the rate limit', async () => {
     const { services, profileId, proxy } = await start({ proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, () => null) })
-    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(8)), excludeInvalid: false, settings: settings() })
+    const plan = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'g.csv',
+      text: csv(newRows(8)),
+      excludeInvalid: false,
+      settings: settings(),
+    })
     const startedAt = proxy!.elapsed()
     const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 4, ratePerMinute: 600 }))
     await runner.done
@@ -131,7 +193,17 @@ describe('a bulk run against the sandbox', () => {
 
   it('keeps two runs to one profile to its rate together: the pace is the profile’s, not each run’s', async () => {
     const { services, profileId, proxy } = await start({ proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, () => null) })
-    const runs = ['a', 'b'].map((prefix) => services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: `${prefix}.csv`, text: csv(newRows(5, prefix)), excludeInvalid: false, settings: settings() }).runId!)
+    const runs = ['a', 'b'].map(
+      (prefix) =>
+        services.bulk.plan({
+          kind: 'apply',
+          target: { profileId },
+          fileName: `${prefix}.csv`,
+          text: csv(newRows(5, prefix)),
+          excludeInvalid: false,
+          settings: settings(),
+        }).runId!,
+    )
     const startedAt = proxy!.elapsed()
     await Promise.all(runs.map((runId) => services.bulk.launch(runId, settings({ concurrency: 4, ratePerMinute: 600 })).done))
     expect(proxy!.arrivals).toHaveLength(10)
@@ -140,7 +212,14 @@ describe('a bulk run against the sandbox', () => {
 
   it('pauses with the requests in flight finished, resumes, and cancel skips the rest', async () => {
     const { services, profileId, sandboxFile } = await start()
-    const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'g.csv', text: csv(newRows(300)), excludeInvalid: false, settings: settings() })
+    const plan = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'g.csv',
+      text: csv(newRows(300)),
+      excludeInvalid: false,
+      settings: settings(),
+    })
     const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 2, ratePerMinute: 3000 }))
     await new Promise((resolve) => setTimeout(resolve, 300))
     runner.pause()
@@ -176,9 +255,25 @@ describe('bulk rotation', () => {
       proxy: (sandbox) => startFlakyProxy(sandbox.baseUrl, (index) => (index === 5 ? (res) => res.socket?.destroy() : null)),
     })
     for (const id of ['r-1', 'r-2', 'r-3']) await services.groups.getOrCreate(profileId, { user_group_id: id })
-    const plan = services.bulk.plan({ kind: 'rotate', target: { profileId }, fileName: 'ids.csv', text: 'user_group_id\nr-1\nr-2\nr-3\nnot-kept', excludeInvalid: false, settings: settings() })
-    expect(plan.problems).toEqual([{ line: 5, column: 'user_group_id', message: 'No token is kept for "not-kept" in this profile, so it cannot be rotated from here.' }])
-    const runId = services.bulk.plan({ kind: 'rotate', target: { profileId }, fileName: 'ids.csv', text: 'user_group_id\nr-1\nr-2\nr-3\nnot-kept', excludeInvalid: true, settings: settings() }).runId!
+    const plan = services.bulk.plan({
+      kind: 'rotate',
+      target: { profileId },
+      fileName: 'ids.csv',
+      text: 'user_group_id\nr-1\nr-2\nr-3\nnot-kept',
+      excludeInvalid: false,
+      settings: settings(),
+    })
+    expect(plan.problems).toEqual([
+      { line: 5, column: 'user_group_id', message: 'No token is kept for "not-kept" in this profile, so it cannot be rotated from here.' },
+    ])
+    const runId = services.bulk.plan({
+      kind: 'rotate',
+      target: { profileId },
+      fileName: 'ids.csv',
+      text: 'user_group_id\nr-1\nr-2\nr-3\nnot-kept',
+      excludeInvalid: true,
+      settings: settings(),
+    }).runId!
     const runner = services.bulk.launch(runId, settings({ concurrency: 4 }))
     expect(await runner.done).toBe('finished')
     const items = services.bulk.items(runId, {}, 0, 10).items

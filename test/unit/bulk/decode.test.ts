@@ -60,8 +60,16 @@ describe('decoding a file of rows', () => {
   it('reads UTF-8, and a byte order mark of UTF-8 or UTF-16 first', () => {
     expect(decodeInput(Buffer.from('a,é\n'), 'x.csv')).toEqual({ ok: true, text: 'a,é\n', encoding: 'utf-8' })
     expect(decodeInput(Buffer.from('\ufeffa,é', 'utf8'), 'x.csv')).toEqual({ ok: true, text: 'a,é', encoding: 'utf-8' })
-    expect(decodeInput(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,é', 'utf16le')]), 'x.csv')).toEqual({ ok: true, text: 'a,é', encoding: 'utf-16le' })
-    expect(decodeInput(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('a,é', 'utf16le').swap16()]), 'x.csv')).toEqual({ ok: true, text: 'a,é', encoding: 'utf-16be' })
+    expect(decodeInput(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,é', 'utf16le')]), 'x.csv')).toEqual({
+      ok: true,
+      text: 'a,é',
+      encoding: 'utf-16le',
+    })
+    expect(decodeInput(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('a,é', 'utf16le').swap16()]), 'x.csv')).toEqual({
+      ok: true,
+      text: 'a,é',
+      encoding: 'utf-16be',
+    })
   })
 
   it('refuses text that is not UTF-8 with the line of its first bad byte, never with U+FFFD in its place', () => {
@@ -69,7 +77,8 @@ describe('decoding a file of rows', () => {
       ok: false,
       line: 3,
       byte: 0xe9,
-      message: 'cafes.csv is not UTF-8 text: line 3 holds the byte 0xE9, which UTF-8 does not allow there. It may be Windows-1252 (Excel\'s "CSV" on Windows): read it as Windows-1252, or save it as "CSV UTF-8".',
+      message:
+        'cafes.csv is not UTF-8 text: line 3 holds the byte 0xE9, which UTF-8 does not allow there. It may be Windows-1252 (Excel\'s "CSV" on Windows): read it as Windows-1252, or save it as "CSV UTF-8".',
     })
     // Overlong forms and encoded surrogates are not UTF-8 either.
     expect(decodeInput(Buffer.from([0x61, 0x0a, 0xc0, 0xaf]), 'x')).toMatchObject({ ok: false, line: 2 })
@@ -78,7 +87,11 @@ describe('decoding a file of rows', () => {
   })
 
   it('reads Windows-1252 when the operator says so', () => {
-    expect(decodeInput(windows1252, 'cafes.csv', 'windows-1252')).toMatchObject({ ok: true, text: expect.stringContaining('cafe-2,Café'), encoding: 'windows-1252' })
+    expect(decodeInput(windows1252, 'cafes.csv', 'windows-1252')).toMatchObject({
+      ok: true,
+      text: expect.stringContaining('cafe-2,Café'),
+      encoding: 'windows-1252',
+    })
   })
 
   it('groups apply: refused (exit 2) by default, sent with --encoding windows-1252', async () => {
@@ -89,7 +102,12 @@ describe('decoding a file of rows', () => {
       await writeFile(file, windows1252)
       const run = (extra: string[]) => {
         const err: string[] = []
-        const io: CliIo = { env: { EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer, EMBED_CONSOLE_DATA_DIR: join(dir, 'data') }, stdout: () => {}, stderr: (text) => err.push(text), stdin: async () => '' }
+        const io: CliIo = {
+          env: { EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer, EMBED_CONSOLE_DATA_DIR: join(dir, 'data') },
+          stdout: () => {},
+          stderr: (text) => err.push(text),
+          stdin: async () => '',
+        }
         return main(['groups', 'apply', file, '--base-url', sandbox.baseUrl, ...extra], io).then((code) => ({ code, err }))
       }
       const refused = await run([])
@@ -97,7 +115,11 @@ describe('decoding a file of rows', () => {
       expect(refused.err[0]).toMatch(/^cafes\.csv is not UTF-8 text: line 3 holds the byte 0xE9/)
       expect(readSandboxData(join(dir, 'sandbox.db')).groups).toEqual([])
       expect((await run(['--encoding', 'windows-1252'])).code).toBe(0)
-      expect(readSandboxData(join(dir, 'sandbox.db')).groups.map((group) => group.provided_id).sort()).toEqual(['cafe-1', 'cafe-2'])
+      expect(
+        readSandboxData(join(dir, 'sandbox.db'))
+          .groups.map((group) => group.provided_id)
+          .sort(),
+      ).toEqual(['cafe-1', 'cafe-2'])
     } finally {
       await sandbox.close()
     }
@@ -108,7 +130,11 @@ describe('decoding: whole sequences of every length', () => {
   it('agrees with a strict UTF-8 decoder on each lead byte with each edge second byte, at each sequence length', () => {
     for (let lead = 0x00; lead <= 0xff; lead++) {
       for (const second of [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0]) {
-        for (const bytes of [[lead, second], [lead, second, 0x80], [lead, second, 0x80, 0x80]]) {
+        for (const bytes of [
+          [lead, second],
+          [lead, second, 0x80],
+          [lead, second, 0x80, 0x80],
+        ]) {
           for (const candidate of [bytes, [...bytes, 0x41]]) {
             const decoded = decodeInput(Uint8Array.from(candidate), 'x.csv')
             expect(decoded.ok, candidate.map((byte) => byte.toString(16)).join(' ')).toBe(isUtf8(candidate))

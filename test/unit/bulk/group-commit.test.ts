@@ -21,15 +21,26 @@ describe('a bulk run in group commits', () => {
     const other = new Libsql(join(dataDir, APP_DATABASE_FILE), { readonly: true })
     const journal = new BulkJournal(db)
     const runId = 'run-1'
-    const rows = Array.from({ length: 200 }, (_, index) => ({ line: index + 2, request: { user_group_id: `g-${index}` }, action: 'create' as const }))
+    const rows = Array.from({ length: 200 }, (_, index) => ({
+      line: index + 2,
+      request: { user_group_id: `g-${index}` },
+      action: 'create' as const,
+    }))
     const settings = { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
-    journal.createRun({ id: runId, kind: 'apply', profileId: null, baseUrl: 'http://127.0.0.1:1', fileName: 'rows.csv', inputSha256: 'x', settings }, rows)
+    journal.createRun(
+      { id: runId, kind: 'apply', profileId: null, baseUrl: 'http://127.0.0.1:1', fileName: 'rows.csv', inputSha256: 'x', settings },
+      rows,
+    )
     const leases = new SqliteRunLeases(db)
     const owner = leaseOwner('cli')
 
     const onDisk = (groupId: string) =>
-      other.prepare('SELECT state, attempts FROM bulk_items WHERE run_id = ? AND group_id = ?').get(runId, groupId) as { state: string; attempts: number }
-    const settledOnDisk = () => (other.prepare("SELECT count(*) AS n FROM bulk_items WHERE run_id = ? AND state = 'done'").get(runId) as { n: number }).n
+      other.prepare('SELECT state, attempts FROM bulk_items WHERE run_id = ? AND group_id = ?').get(runId, groupId) as {
+        state: string
+        attempts: number
+      }
+    const settledOnDisk = () =>
+      (other.prepare("SELECT count(*) AS n FROM bulk_items WHERE run_id = ? AND state = 'done'").get(runId) as { n: number }).n
     let settled = 0
     const misses: string[] = []
     const answer = (request: { user_group_id: string }, settle: (settlement: SenderSettlement) => void) => {
@@ -46,14 +57,27 @@ describe('a bulk run in group commits', () => {
         }),
       )
     }
-    const sent = (groupId: string) => ({ group: { provided_id: groupId, token: 'a-group-token', team_id: 1, name: null }, newUserGroup: true, httpStatus: 200 })
+    const sent = (groupId: string) => ({
+      group: { provided_id: groupId, token: 'a-group-token', team_id: 1, name: null },
+      newUserGroup: true,
+      httpStatus: 200,
+    })
     const sender: BulkSender = { getOrCreate: answer, update: answer, rotate: () => Promise.reject(new Error('no rotation here')) }
     const run = startRun({
       journal,
       runId,
       settings,
       sender,
-      lease: { acquire: () => db.transaction(() => { const lease = leases.acquire(runId, owner, 'rows.csv'); journal.takeOver(runId, lease); return lease }), renew: (lease) => leases.renew(lease), release: (lease) => leases.release(lease) },
+      lease: {
+        acquire: () =>
+          db.transaction(() => {
+            const lease = leases.acquire(runId, owner, 'rows.csv')
+            journal.takeOver(runId, lease)
+            return lease
+          }),
+        renew: (lease) => leases.renew(lease),
+        release: (lease) => leases.release(lease),
+      },
     })
     expect(await run.done).toBe('finished')
     expect(misses).toEqual([])

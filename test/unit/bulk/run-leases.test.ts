@@ -35,8 +35,15 @@ beforeEach(async () => {
 
 const row = (line: number, action: BulkAction): PlannedRow => ({ line, request: { user_group_id: `g-${line}` }, action })
 
-function plan(id = 'run-1', rows: PlannedRow[] = [row(2, 'rotate'), row(3, 'rotate'), row(4, 'create'), row(5, 'update')], chosen = settings) {
-  journal.createRun({ id, kind: 'rotate', profileId: 'p', baseUrl: 'http://x', fileName: 'rows.csv', inputSha256: id, settings: chosen }, rows)
+function plan(
+  id = 'run-1',
+  rows: PlannedRow[] = [row(2, 'rotate'), row(3, 'rotate'), row(4, 'create'), row(5, 'update')],
+  chosen = settings,
+) {
+  journal.createRun(
+    { id, kind: 'rotate', profileId: 'p', baseUrl: 'http://x', fileName: 'rows.csv', inputSha256: id, settings: chosen },
+    rows,
+  )
   return id
 }
 
@@ -46,11 +53,20 @@ describe('run leases', () => {
   it('are taken by one holder at a time; another is refused with a sentence naming the holder', async () => {
     plan()
     expect(leases.acquire('run-1', app, 'The run of rows.csv')).toEqual({ runId: 'run-1', holder: 'owner-app', epoch: 1 })
-    expect(leases.holder('run-1')).toEqual({ holder: 'owner-app', pid: process.pid, host: hostname(), client: 'app', since: START, expiresAt: START + LEASE_TTL_MS })
+    expect(leases.holder('run-1')).toEqual({
+      holder: 'owner-app',
+      pid: process.pid,
+      host: hostname(),
+      client: 'app',
+      since: START,
+      expiresAt: START + LEASE_TTL_MS,
+    })
     now += 10_000
     const refused = await failureOf(() => leases.acquire('run-1', cli, 'The run of rows.csv'))
     expect(refused.code).toBe('conflict')
-    expect(refused.message).toBe(`The run of rows.csv is being sent by the app, pid ${process.pid}, since ${clock(START)} — pause it there or wait.`)
+    expect(refused.message).toBe(
+      `The run of rows.csv is being sent by the app, pid ${process.pid}, since ${clock(START)} — pause it there or wait.`,
+    )
     expect(refused.details).toEqual({ owner: { client: 'app', pid: process.pid, host: hostname(), since: new Date(START).toISOString() } })
   })
 
@@ -89,18 +105,30 @@ describe('run leases', () => {
   it('are not given on a run that ended', async () => {
     plan()
     journal.setState('run-1', 'finished')
-    expect((await failureOf(() => leases.acquire('run-1', app, 'The run of rows.csv'))).message).toBe('The run of rows.csv has ended: plan the file again to send it again.')
+    expect((await failureOf(() => leases.acquire('run-1', app, 'The run of rows.csv'))).message).toBe(
+      'The run of rows.csv has ended: plan the file again to send it again.',
+    )
     expect(leases.holder('run-1')).toBeNull()
   })
 
   it('say when the holder on this machine has stopped, and when its lease ends; a holder elsewhere is named with its host', () => {
     const since = START
-    const gone = leaseRefusal('The run of rows.csv', { holder: 'h', pid: 2 ** 22 + 12345, host: hostname(), client: 'cli', since, expiresAt: since + LEASE_TTL_MS }, since + 5_000)
+    const gone = leaseRefusal(
+      'The run of rows.csv',
+      { holder: 'h', pid: 2 ** 22 + 12345, host: hostname(), client: 'cli', since, expiresAt: since + LEASE_TTL_MS },
+      since + 5_000,
+    )
     expect(gone.message).toBe(
       `The run of rows.csv was being sent by the command line, pid ${2 ** 22 + 12345}, since ${clock(since)}, which has stopped. Its lease ends at ${clock(since + LEASE_TTL_MS)} (in 25 s): resume it then, and the rows it was sending will be checked first.`,
     )
-    const elsewhere = leaseRefusal('The run', { holder: 'h', pid: 2 ** 22 + 12345, host: 'ops-laptop-2', client: 'browser', since, expiresAt: since + LEASE_TTL_MS }, since)
-    expect(elsewhere.message).toBe(`The run is being sent by browser mode, pid ${2 ** 22 + 12345} on ops-laptop-2, since ${clock(since)} — pause it there or wait.`)
+    const elsewhere = leaseRefusal(
+      'The run',
+      { holder: 'h', pid: 2 ** 22 + 12345, host: 'ops-laptop-2', client: 'browser', since, expiresAt: since + LEASE_TTL_MS },
+      since,
+    )
+    expect(elsewhere.message).toBe(
+      `The run is being sent by browser mode, pid ${2 ** 22 + 12345} on ops-laptop-2, since ${clock(since)} — pause it there or wait.`,
+    )
   })
 })
 
@@ -120,7 +148,10 @@ describe('the journal under a lease', () => {
   })
 
   it('a takeover makes the rotation in flight unknown (never pending), sends idempotent rows again, and skips what was not chosen', () => {
-    plan('run-1', [row(2, 'rotate'), row(3, 'rotate'), row(4, 'create'), row(5, 'update'), row(6, 'create')], { ...settings, sendCreate: false })
+    plan('run-1', [row(2, 'rotate'), row(3, 'rotate'), row(4, 'create'), row(5, 'update'), row(6, 'create')], {
+      ...settings,
+      sendCreate: false,
+    })
     const lease = leases.acquire('run-1', app, 'x')
     journal.takeOver('run-1', lease)
     expect(journal.claimRow(lease, 0, 1)).toBe(true)
@@ -269,8 +300,17 @@ describe('the bulk journal, rule by rule', () => {
 
   it('records a settled row whole: its error code and message included', () => {
     plan()
-    journal.settle('run-1', 0, { state: 'failed', outcome: 'failed', attempts: 2, httpStatus: 502, errorCode: 'http_error', message: 'Bad gateway.' })
-    expect(db.get('SELECT state, outcome, attempts, http_status, error_code, message FROM bulk_items WHERE run_id = ? AND seq = 0', 'run-1')).toEqual({
+    journal.settle('run-1', 0, {
+      state: 'failed',
+      outcome: 'failed',
+      attempts: 2,
+      httpStatus: 502,
+      errorCode: 'http_error',
+      message: 'Bad gateway.',
+    })
+    expect(
+      db.get('SELECT state, outcome, attempts, http_status, error_code, message FROM bulk_items WHERE run_id = ? AND seq = 0', 'run-1'),
+    ).toEqual({
       state: 'failed',
       outcome: 'failed',
       attempts: 2,
@@ -295,8 +335,17 @@ describe('the bulk journal, rule by rule', () => {
 
 describe('lease refusals', () => {
   it('name a process of an unknown kind as another process', () => {
-    const holder = { holder: 'h', pid: process.pid, host: 'elsewhere', client: 'robot' as never, since: START, expiresAt: START + LEASE_TTL_MS }
-    expect(leaseRefusal('The run', holder, START, 'here').message).toBe(`The run is being sent by another process, pid ${process.pid} on elsewhere, since ${clock(START)} — pause it there or wait.`)
+    const holder = {
+      holder: 'h',
+      pid: process.pid,
+      host: 'elsewhere',
+      client: 'robot' as never,
+      since: START,
+      expiresAt: START + LEASE_TTL_MS,
+    }
+    expect(leaseRefusal('The run', holder, START, 'here').message).toBe(
+      `The run is being sent by another process, pid ${process.pid} on elsewhere, since ${clock(START)} — pause it there or wait.`,
+    )
   })
 
   it('refuse a run that has ended, as refused', async () => {
@@ -310,7 +359,10 @@ describe('lease refusals', () => {
 
   it('read a lease an older version wrote without its process details', () => {
     plan()
-    db.run("UPDATE bulk_runs SET lease_holder = 'old', lease_pid = NULL, lease_host = NULL, lease_client = NULL, lease_since = NULL, lease_expires_at = ? WHERE id = 'run-1'", START + 1000)
+    db.run(
+      "UPDATE bulk_runs SET lease_holder = 'old', lease_pid = NULL, lease_host = NULL, lease_client = NULL, lease_since = NULL, lease_expires_at = ? WHERE id = 'run-1'",
+      START + 1000,
+    )
     expect(leases.holder('run-1')).toEqual({ holder: 'old', pid: 0, host: '', client: 'cli', since: 0, expiresAt: START + 1000 })
   })
 })

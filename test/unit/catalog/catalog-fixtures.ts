@@ -84,12 +84,17 @@ export function referenceOrder(entries: CatalogEntry[], query: Pick<CatalogQuery
   const compare: Record<CatalogQuery['sortBy'], (a: CatalogEntry, b: CatalogEntry) => number> = {
     groupId: byGroup,
     name: (a, b) => missingLast(a.name, b.name, compareNatural) || byGroup(a, b),
-    environmentTag: (a, b) => (ENVIRONMENT_RANK[a.environmentTag ?? ''] ?? 2) - (ENVIRONMENT_RANK[b.environmentTag ?? ''] ?? 2) || byGroup(a, b),
+    environmentTag: (a, b) =>
+      (ENVIRONMENT_RANK[a.environmentTag ?? ''] ?? 2) - (ENVIRONMENT_RANK[b.environmentTag ?? ''] ?? 2) || byGroup(a, b),
     teamId: (a, b) => missingLast(a.teamId, b.teamId, (x, y) => x - y) || byGroup(a, b),
     updatedAt: (a, b) => byText(a.updatedAt, b.updatedAt) || byGroup(a, b),
   }
   const shown = entries.filter((entry) =>
-    query.environment === 'all' ? true : query.environment === 'untagged' ? !entry.environmentTag : entry.environmentTag === query.environment,
+    query.environment === 'all'
+      ? true
+      : query.environment === 'untagged'
+        ? !entry.environmentTag
+        : entry.environmentTag === query.environment,
   )
   const sorted = shown.sort(compare[query.sortBy]).map((entry) => entry.groupId)
   return query.sortDirection === 'desc' ? sorted.reverse() : sorted
@@ -102,8 +107,12 @@ const KEY_COLUMNS = { group: 'group_key', name: 'name_key', team: 'team_key', up
  * pages, counted again row by row (each page within its size; no empty page but the first).
  */
 export function checkCatalogCounts(db: Database, pageMax: number): void {
-  const actual = db.all<{ profile_id: string; environment_key: string; n: number }>('SELECT profile_id, environment_key, count(*) AS n FROM catalog GROUP BY 1, 2 ORDER BY 1, 2')
-  const kept = db.all<{ profile_id: string; environment_key: string; n: number }>('SELECT profile_id, environment_key, groups AS n FROM catalog_counts WHERE groups <> 0 ORDER BY 1, 2')
+  const actual = db.all<{ profile_id: string; environment_key: string; n: number }>(
+    'SELECT profile_id, environment_key, count(*) AS n FROM catalog GROUP BY 1, 2 ORDER BY 1, 2',
+  )
+  const kept = db.all<{ profile_id: string; environment_key: string; n: number }>(
+    'SELECT profile_id, environment_key, groups AS n FROM catalog_counts WHERE groups <> 0 ORDER BY 1, 2',
+  )
   expect(kept).toEqual(actual)
   for (const { profile_id: profileId } of db.all<{ profile_id: string }>('SELECT DISTINCT profile_id FROM catalog')) {
     for (const [sort, column] of Object.entries(KEY_COLUMNS)) {
@@ -124,7 +133,11 @@ export function checkCatalogCounts(db: Database, pageMax: number): void {
             ...(next === undefined ? [] : [next]),
           )!.n
         const label = `${profileId} ${sort} page ${index}`
-        expect({ customer: page.customer, testing: page.testing, untagged: page.untagged }, label).toEqual({ customer: counted('Customer'), testing: counted('Testing'), untagged: counted('~') })
+        expect({ customer: page.customer, testing: page.testing, untagged: page.untagged }, label).toEqual({
+          customer: counted('Customer'),
+          testing: counted('Testing'),
+          untagged: counted('~'),
+        })
         const size = page.customer + page.testing + page.untagged
         expect(size, label).toBeLessThanOrEqual(pageMax)
         if (index > 0) expect(size, label).toBeGreaterThan(0)

@@ -6,7 +6,12 @@ import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
 import { groupTokenKey } from '../../../src-main/profiles/vault-keys'
 import { openAppDatabase } from '../../../src-main/storage/app-database'
 import type { Database, SqlValue } from '../../../src-main/storage/database'
-import { CatalogEnvironmentFilterSchema, CatalogSortKeySchema, CATALOG_SEARCH_LISTED, type CatalogQuery } from '../../../src-shared/catalog/schemas'
+import {
+  CatalogEnvironmentFilterSchema,
+  CatalogSortKeySchema,
+  CATALOG_SEARCH_LISTED,
+  type CatalogQuery,
+} from '../../../src-shared/catalog/schemas'
 import { randomCatalog } from './catalog-fixtures'
 
 /*
@@ -55,10 +60,15 @@ describe('catalog query plans', () => {
     // Enough groups, in both environments and none, for a search with many matches and one with few.
     const entries = randomCatalog(PROFILE, CATALOG_SEARCH_LISTED * 3, 7)
     new GroupCatalog(db, { pageMax: 64 }).importEntries(entries)
-    for (const entry of entries.slice(0, 50)) db.run("INSERT INTO secrets (key, storage, secret, updated_at) VALUES (?, 'file', 'a-token-kept', '')", groupTokenKey(PROFILE, entry.groupId))
+    for (const entry of entries.slice(0, 50))
+      db.run(
+        "INSERT INTO secrets (key, storage, secret, updated_at) VALUES (?, 'file', 'a-token-kept', '')",
+        groupTokenKey(PROFILE, entry.groupId),
+      )
     const { recorded, statements } = recording(db)
     const catalog = new GroupCatalog(recorded, { pageMax: 64 })
-    const middleKey = (query: Partial<CatalogQuery>) => catalog.query(base({ ...query, at: { position: 40 }, limit: 1 })).rows[0]?.key ?? 'acme'
+    const middleKey = (query: Partial<CatalogQuery>) =>
+      catalog.query(base({ ...query, at: { position: 40 }, limit: 1 })).rows[0]?.key ?? 'acme'
 
     const failures: string[] = []
     let checked = 0
@@ -91,18 +101,33 @@ describe('catalog query plans', () => {
   it('would see a window that sorts the catalog', async () => {
     const db = openAppDatabase(await mkdtemp(join(tmpdir(), 'ec-catalog-plans-')))
     // The window of "Customer only, sorted by team_id" as it was read before the indexes of migration 9.
-    expect(badSteps(db, "SELECT * FROM catalog WHERE profile_id = ? AND environment_tag = 'Customer' ORDER BY team_id LIMIT 100", [PROFILE])).toEqual([
-      expect.stringMatching(/TEMP B-TREE/),
+    expect(
+      badSteps(db, "SELECT * FROM catalog WHERE profile_id = ? AND environment_tag = 'Customer' ORDER BY team_id LIMIT 100", [PROFILE]),
+    ).toEqual([expect.stringMatching(/TEMP B-TREE/)])
+    expect(badSteps(db, 'SELECT count(*) FROM catalog WHERE instr(search_text, ?) > 0', ['acme'])).toEqual([
+      expect.stringMatching(/^SCAN catalog/),
     ])
-    expect(badSteps(db, 'SELECT count(*) FROM catalog WHERE instr(search_text, ?) > 0', ['acme'])).toEqual([expect.stringMatching(/^SCAN catalog/)])
     // The same window walking the order's index of every environment, as it would without its own.
     expect(
-      badSteps(db, "SELECT * FROM catalog INDEXED BY catalog_by_team WHERE catalog.profile_id = ? AND catalog.environment_key = ? ORDER BY team_key LIMIT 100", [PROFILE, 'Customer']),
+      badSteps(
+        db,
+        'SELECT * FROM catalog INDEXED BY catalog_by_team WHERE catalog.profile_id = ? AND catalog.environment_key = ? ORDER BY team_key LIMIT 100',
+        [PROFILE, 'Customer'],
+      ),
     ).toEqual([expect.stringMatching(/USING INDEX catalog_by_team \(profile_id=\?\)/)])
     db.close()
   })
 })
 
 function base(query: Partial<CatalogQuery>): CatalogQuery {
-  return { profileId: PROFILE, search: '', environment: 'all', sortBy: 'updatedAt', sortDirection: 'desc', at: { position: 0 }, limit: 100, ...query }
+  return {
+    profileId: PROFILE,
+    search: '',
+    environment: 'all',
+    sortBy: 'updatedAt',
+    sortDirection: 'desc',
+    at: { position: 0 },
+    limit: 100,
+    ...query,
+  }
 }

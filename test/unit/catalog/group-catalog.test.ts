@@ -18,7 +18,16 @@ async function freshCatalog() {
 }
 
 const ask = (catalog: GroupCatalog, query: Partial<CatalogQuery>) =>
-  catalog.query({ profileId: PROFILE, search: '', environment: 'all', sortBy: 'updatedAt', sortDirection: 'desc', at: { position: 0 }, limit: 20, ...query })
+  catalog.query({
+    profileId: PROFILE,
+    search: '',
+    environment: 'all',
+    sortBy: 'updatedAt',
+    sortDirection: 'desc',
+    at: { position: 0 },
+    limit: 20,
+    ...query,
+  })
 
 const ids = (rows: CatalogRow[]) => rows.map((row) => row.groupId)
 
@@ -38,20 +47,30 @@ function expectEveryWindow(catalog: GroupCatalog, entries: CatalogEntry[]) {
         expect(first.total, label).toBe(entries.length)
         // Forward, each window after the last row of the one before.
         const forward = [...first.rows]
-        for (let rows = first.rows; rows.length > 0; ) {
+        for (let rows = first.rows; rows.length > 0;) {
           rows = ask(catalog, { ...base, at: { after: rows.at(-1)!.key } }).rows
           forward.push(...rows)
         }
         expect(ids(forward), label).toEqual(expected)
         // Backward from the end, each window before the first row of the one after.
         const backward: CatalogRow[] = []
-        for (let rows = [forward.at(-1)!]; rows.length > 0; ) {
+        for (let rows = [forward.at(-1)!]; rows.length > 0;) {
           backward.unshift(...rows)
           rows = ask(catalog, { ...base, at: { before: rows[0]!.key } }).rows
         }
         if (expected.length) expect(ids(backward), label).toEqual(expected)
         // At positions, through the kept counts.
-        for (const position of [1, 2, 8, 9, 17, Math.floor(expected.length / 2), expected.length - 3, expected.length - 1, expected.length]) {
+        for (const position of [
+          1,
+          2,
+          8,
+          9,
+          17,
+          Math.floor(expected.length / 2),
+          expected.length - 3,
+          expected.length - 1,
+          expected.length,
+        ]) {
           if (position < 0) continue
           const window = ask(catalog, { ...base, at: { position } })
           expect(ids(window.rows), `${label} at ${position}`).toEqual(expected.slice(position, position + 7))
@@ -75,7 +94,11 @@ describe('the catalog by keys', () => {
     // Groups come back renamed, in the other environment, with another team id; a new hour.
     const changed = randomCatalog(PROFILE, 260, 2).filter((_, index) => index % 3 === 0)
     for (const entry of changed) {
-      const { entry: recorded } = catalog.record({ profileId: PROFILE, group: groupOf({ ...entry, groupId: entries[changed.indexOf(entry) * 3]!.groupId }), at: new Date(entry.updatedAt) })
+      const { entry: recorded } = catalog.record({
+        profileId: PROFILE,
+        group: groupOf({ ...entry, groupId: entries[changed.indexOf(entry) * 3]!.groupId }),
+        at: new Date(entry.updatedAt),
+      })
       byId.set(recorded.groupId, recorded)
     }
     expectEveryWindow(catalog, [...byId.values()])
@@ -130,7 +153,10 @@ describe('the catalog by keys', () => {
     expect(ids(first.rows)).toEqual(['many-1199', 'many-1198', 'many-1197', 'many-1196', 'many-1195'])
     const next = ask(catalog, { search: 'many', sortBy: 'groupId', sortDirection: 'desc', limit: 5, at: { after: first.rows.at(-1)!.key } })
     expect(ids(next.rows)).toEqual(['many-1194', 'many-1193', 'many-1192', 'many-1191', 'many-1190'])
-    expect(ids(ask(catalog, { search: 'many', sortBy: 'groupId', sortDirection: 'asc', limit: 2, at: { position: 998 } }).rows)).toEqual(['many-998', 'many-999'])
+    expect(ids(ask(catalog, { search: 'many', sortBy: 'groupId', sortDirection: 'asc', limit: 2, at: { position: 998 } }).rows)).toEqual([
+      'many-998',
+      'many-999',
+    ])
     expect(ask(catalog, { search: 'few' })).toMatchObject({ matching: 1, more: false })
     db.close()
   })
@@ -154,7 +180,8 @@ describe('migration 9', () => {
     // Keyed as the app keys what it writes: the same groups written by this version hold the same keys.
     const fresh = await freshCatalog()
     fresh.catalog.importEntries(entries)
-    const keys = (of: Database) => of.all('SELECT group_id, environment_key, group_key, name_key, team_key, updated_key, search_text FROM catalog ORDER BY group_id')
+    const keys = (of: Database) =>
+      of.all('SELECT group_id, environment_key, group_key, name_key, team_key, updated_key, search_text FROM catalog ORDER BY group_id')
     expect(keys(db)).toEqual(keys(fresh.db))
     fresh.db.close()
     db.close()
@@ -162,7 +189,15 @@ describe('migration 9', () => {
 })
 
 function entry(groupId: string, name: string | undefined, extra: Partial<CatalogEntry> = {}): CatalogEntry {
-  return { profileId: PROFILE, groupId, ...(name === undefined ? {} : { name }), environmentTag: 'Customer', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', ...extra }
+  return {
+    profileId: PROFILE,
+    groupId,
+    ...(name === undefined ? {} : { name }),
+    environmentTag: 'Customer',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  }
 }
 
 /** A group as an answer carries it. */
@@ -182,8 +217,19 @@ function insertVersion8Row(db: Database, item: CatalogEntry) {
   db.run(
     `INSERT INTO catalog (profile_id, group_id, group_sort, name, name_sort, search_text, environment_tag, team_id, mapping, properties, token_last4, created_at, updated_at, rotated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    item.profileId, item.groupId, item.groupId.toLowerCase(), item.name ?? null, item.name?.toLowerCase() ?? null, `${item.groupId} ${item.name ?? ''}`,
-    item.environmentTag ?? null, item.teamId ?? null, item.mapping ? JSON.stringify(item.mapping) : null, item.properties === undefined ? null : JSON.stringify(item.properties),
-    item.tokenLast4 ?? null, item.createdAt, item.updatedAt, item.rotatedAt ?? null,
+    item.profileId,
+    item.groupId,
+    item.groupId.toLowerCase(),
+    item.name ?? null,
+    item.name?.toLowerCase() ?? null,
+    `${item.groupId} ${item.name ?? ''}`,
+    item.environmentTag ?? null,
+    item.teamId ?? null,
+    item.mapping ? JSON.stringify(item.mapping) : null,
+    item.properties === undefined ? null : JSON.stringify(item.properties),
+    item.tokenLast4 ?? null,
+    item.createdAt,
+    item.updatedAt,
+    item.rotatedAt ?? null,
   )
 }

@@ -18,7 +18,8 @@ function io(env: NodeJS.ProcessEnv = {}): CliIo & { out: string[]; err: string[]
   return { out, err, env, stdout: (text) => out.push(text), stderr: (text) => err.push(text), stdin: async () => '' }
 }
 
-const csv = (count: number, prefix: string) => ['user_group_id,name', ...Array.from({ length: count }, (_, index) => `${prefix}-${index},Group ${index}`)].join('\n')
+const csv = (count: number, prefix: string) =>
+  ['user_group_id,name', ...Array.from({ length: count }, (_, index) => `${prefix}-${index},Group ${index}`)].join('\n')
 
 describe('embed-console groups apply', () => {
   let sandbox: Sandbox
@@ -44,7 +45,10 @@ describe('embed-console groups apply', () => {
     const path = await file('dry.csv', csv(5, 'dry'))
     const run = withToken()
     expect(await main(['groups', 'apply', path, '--base-url', sandbox.baseUrl, '--dry-run'], run)).toBe(0)
-    expect(run.out).toEqual(['Plan for dry.csv (5 rows): create 5, update 0, unchanged 0. Nothing was sent.', 'Dry run: created 0, updated 0, unchanged 0, failed 0.'])
+    expect(run.out).toEqual([
+      'Plan for dry.csv (5 rows): create 5, update 0, unchanged 0. Nothing was sent.',
+      'Dry run: created 0, updated 0, unchanged 0, failed 0.',
+    ])
     expect(sandboxIds('dry-')).toEqual([])
   })
 
@@ -114,7 +118,14 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
   it('creates every id exactly once, and the resumed summary counts add up', { timeout: 120_000 }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-crash-data-'))
     const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-    await services.profiles.create({ name: 'Crash', baseUrl: proxy.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'file' })
+    await services.profiles.create({
+      name: 'Crash',
+      baseUrl: proxy.baseUrl,
+      timeoutSeconds: 5,
+      environmentLabel: '',
+      apiToken: sandbox.tokens.Customer,
+      tokenStorage: 'file',
+    })
     await services.close()
     const path = join(dataDir, 'rows.csv')
     await writeFile(path, csv(2000, 'crash'))
@@ -134,7 +145,9 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
 
     const rerun = (extra: string[]) =>
       new Promise<{ code: number | null; stderr: string }>((done) => {
-        const child = spawn(process.execPath, [cli, ...args.filter((arg) => arg !== '--json'), ...extra], { stdio: ['ignore', 'ignore', 'pipe'] })
+        const child = spawn(process.execPath, [cli, ...args.filter((arg) => arg !== '--json'), ...extra], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        })
         let stderr = ''
         child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
         child.once('exit', (code) => done({ code, stderr }))
@@ -142,7 +155,11 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
     // The dead process's lease has not expired: nothing takes the run over yet, --resume or not.
     const early = await rerun(['--resume'])
     expect(early.code).toBe(1)
-    expect(early.stderr).toMatch(new RegExp(`^The run of rows\\.csv was being sent by the command line, pid ${child.pid}, since \\d\\d:\\d\\d, which has stopped\\. Its lease ends at`))
+    expect(early.stderr).toMatch(
+      new RegExp(
+        `^The run of rows\\.csv was being sent by the command line, pid ${child.pid}, since \\d\\d:\\d\\d, which has stopped\\. Its lease ends at`,
+      ),
+    )
     // Time passes past the lease's expiry (30 s), without this test waiting for it.
     const clock = new Libsql(join(dataDir, 'embed-console.db'))
     clock.prepare('UPDATE bulk_runs SET lease_expires_at = lease_expires_at - 60000').run()
@@ -161,7 +178,10 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
     })
     expect(resumed.code).toBe(0)
     const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!)
-    expect(summary).toMatchObject({ ok: true, value: { state: 'finished', created: 2000, updated: 0, unchanged: 0, failed: 0, unknown: 0, pending: 0 } })
+    expect(summary).toMatchObject({
+      ok: true,
+      value: { state: 'finished', created: 2000, updated: 0, unchanged: 0, failed: 0, unknown: 0, pending: 0 },
+    })
     const { created, updated, unchanged, failed } = summary.value
     expect(created + updated + unchanged + failed).toBe(2000)
 

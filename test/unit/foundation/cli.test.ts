@@ -117,7 +117,16 @@ describe('embed-console CLI', () => {
     const session = await fetch(new URL('/session', url), { method: 'POST', body: JSON.stringify({ key }) })
     expect(session.ok).toBe(true)
     // Removed as the key is spent (asynchronously: a moment later at most).
-    for (let tries = 0; tries < 50 && (await stat(redirect).then(() => true, () => false)); tries++) await new Promise((next) => setTimeout(next, 20))
+    for (
+      let tries = 0;
+      tries < 50 &&
+      (await stat(redirect).then(
+        () => true,
+        () => false,
+      ));
+      tries++
+    )
+      await new Promise((next) => setTimeout(next, 20))
     await expect(stat(redirect)).rejects.toThrow(/ENOENT/)
     const exitCode = await new Promise<number | null>((resolve) => {
       child.on('exit', (code) => resolve(code))

@@ -38,7 +38,19 @@ describe('contract', () => {
 
   it('gives every event a schema', () => {
     for (const schema of Object.values(events)) expect(schema).toBeInstanceOf(z.ZodType)
-    const progress = { runId: 'r', state: 'running', total: 2, done: 1, failed: 0, unknown: 0, retried: 0, ratePerMinute: 60, etaSeconds: 1, waitingUntil: null, pausedReason: null }
+    const progress = {
+      runId: 'r',
+      state: 'running',
+      total: 2,
+      done: 1,
+      failed: 0,
+      unknown: 0,
+      retried: 0,
+      ratePerMinute: 60,
+      etaSeconds: 1,
+      waitingUntil: null,
+      pausedReason: null,
+    }
     expect(events['bulk.progress'].safeParse(progress).success).toBe(true)
     expect(events['bulk.progress'].safeParse({ ...progress, done: 1.5 }).success).toBe(false)
   })

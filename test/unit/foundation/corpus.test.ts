@@ -10,12 +10,18 @@ it('finds a corpus in the first shared folder that has it', async () => {
   const empty = await mkdtemp(join(tmpdir(), 'ec-corpus-empty-'))
   const shared = await mkdtemp(join(tmpdir(), 'ec-corpus-'))
   await mkdir(join(shared, 'realworld-docsjson/files'), { recursive: true })
-  expect(findCorpus('docsjson', {}, [empty, shared])).toEqual({ name: 'docsjson', dir: join(shared, 'realworld-docsjson/files'), skipNote: '' })
+  expect(findCorpus('docsjson', {}, [empty, shared])).toEqual({
+    name: 'docsjson',
+    dir: join(shared, 'realworld-docsjson/files'),
+    skipNote: '',
+  })
 })
 
 it('a missing corpus fails under CI, and is skipped loudly elsewhere or where CI declared it absent', async () => {
   const empty = await mkdtemp(join(tmpdir(), 'ec-corpus-none-'))
-  expect(() => findCorpus('mint', { CI: 'true' }, [empty])).toThrow(/CI without the real-file corpus: the mint corpus is not in .*ec-corpus-none-/)
+  expect(() => findCorpus('mint', { CI: 'true' }, [empty])).toThrow(
+    /CI without the real-file corpus: the mint corpus is not in .*ec-corpus-none-/,
+  )
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
   const declared = findCorpus('mint', { CI: 'true', EMBED_CONSOLE_NO_CORPUS: '1' }, [empty])
   expect(declared.dir).toBeNull()

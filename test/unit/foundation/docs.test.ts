@@ -14,7 +14,13 @@ import type { CliIo } from '../../../src-main/cli/usage'
  * the README's script against the sandbox runs as printed.
  */
 
-const PAGES = ['README.md', 'CHANGELOG.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
+const PAGES = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+]
 const text = (page: string) => readFileSync(page, 'utf8')
 
 /** GitHub's anchor of a heading. */
@@ -66,7 +72,12 @@ describe('the documentation', () => {
   })
 
   it('shows only npm scripts that exist', () => {
-    const missing = PAGES.flatMap((page) => [...text(page).matchAll(/npm run ([\w:-]+)/g)].map((match) => match[1]!).filter((script) => !(script in pkg.scripts)).map((script) => `${page}: npm run ${script}`))
+    const missing = PAGES.flatMap((page) =>
+      [...text(page).matchAll(/npm run ([\w:-]+)/g)]
+        .map((match) => match[1]!)
+        .filter((script) => !(script in pkg.scripts))
+        .map((script) => `${page}: npm run ${script}`),
+    )
     expect(missing).toEqual([])
   })
 
@@ -95,7 +106,8 @@ describe('the documentation', () => {
           continue
         }
         for (const flag of words.filter((word) => word.startsWith('--')).map((word) => word.replace(/[=\]).,]+.*$/, ''))) {
-          if (flag !== '--help' && flag !== '--version' && !help.includes(flag)) problems.push(`${page}: embed-console ${command} ${flag} (not an option)`)
+          if (flag !== '--help' && flag !== '--version' && !help.includes(flag))
+            problems.push(`${page}: embed-console ${command} ${flag} (not an option)`)
         }
       }
     }
@@ -107,7 +119,12 @@ describe('the documentation', () => {
     expect(script).toHaveLength(3)
     const dir = await mkdtemp(join(tmpdir(), 'ec-readme-'))
     // The port printed there may be taken here: any free one, otherwise the same command.
-    const sandboxArgs = script[0]!.replace(/^npx embed-console /, '').replace(/ &$/, '').replace('--port 8765', '--port 0').replace('/tmp/sandbox.db', join(dir, 'sandbox.db')).split(' ')
+    const sandboxArgs = script[0]!
+      .replace(/^npx embed-console /, '')
+      .replace(/ &$/, '')
+      .replace('--port 8765', '--port 0')
+      .replace('/tmp/sandbox.db', join(dir, 'sandbox.db'))
+      .split(' ')
     const child = spawn(process.execPath, ['bin/embed-console.js', ...sandboxArgs], { stdio: ['ignore', 'pipe', 'inherit'] })
     try {
       const { baseUrl, token } = await new Promise<{ baseUrl: string; token: string }>((done, fail) => {
@@ -121,7 +138,10 @@ describe('the documentation', () => {
         child.once('exit', (code) => fail(new Error(`the sandbox exited with ${code}`)))
       })
       expect(script[1]).toMatch(/^export EMBED_CONSOLE_TOKEN=/)
-      const call = script[2]!.replace(/^npx embed-console /, '').replace('http://127.0.0.1:8765', baseUrl).split(' ')
+      const call = script[2]!
+        .replace(/^npx embed-console /, '')
+        .replace('http://127.0.0.1:8765', baseUrl)
+        .split(' ')
       const run = { ...io(), env: { EMBED_CONSOLE_TOKEN: token } }
       expect(await main(call, run)).toBe(0)
       expect(JSON.parse(run.out.join('\n'))).toMatchObject({ success: 1, user_group: { provided_id: 'acme', name: 'Acme' } })

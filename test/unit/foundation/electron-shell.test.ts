@@ -96,7 +96,10 @@ describe('Electron shell', () => {
     const onUnloadRefused = electron.windows[0]!.contentsListeners.get('will-prevent-unload')!
     const stay = { preventDefault: vi.fn() }
     onUnloadRefused(stay)
-    expect(electron.module.dialog.showMessageBoxSync).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ title: 'Unsaved changes' }))
+    expect(electron.module.dialog.showMessageBoxSync).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ title: 'Unsaved changes' }),
+    )
     expect(stay.preventDefault).not.toHaveBeenCalled()
     electron.module.dialog.showMessageBoxSync.mockReturnValueOnce(0)
     const leave = { preventDefault: vi.fn() }
@@ -125,10 +128,14 @@ describe('Electron shell', () => {
     const serve = electron.module.protocol.handle.mock.calls[0]![1] as (request: Request) => Promise<Response>
     const refused = await serve(new Request('app://embed-console/download/activity?query=%7B%22format%22%3A%22pdf%22%7D'))
     expect(refused.status).toBe(400)
-    const csv = await serve(new Request(`app://embed-console/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`))
+    const csv = await serve(
+      new Request(`app://embed-console/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`),
+    )
     expect(csv.status).toBe(200)
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="embed-console-activity-\d{4}-\d\d-\d\d\.csv"/)
-    expect(await csv.text()).toBe('id,time,profileId,profileName,operation,groupId,groupName,outcome,httpStatus,errorCode,message,warnings,durationMs,settledOutcome,settledAt\n')
+    expect(await csv.text()).toBe(
+      'id,time,profileId,profileName,operation,groupId,groupName,outcome,httpStatus,errorCode,message,warnings,durationMs,settledOutcome,settledAt\n',
+    )
   })
 
   it('denies every permission the app does not use, asked or checked, and every device', () => {
@@ -147,7 +154,23 @@ describe('Electron shell', () => {
       return callback.mock.calls[0]![0] as boolean
     }
     const app = 'app://embed-console/index.html'
-    const unused = ['media', 'geolocation', 'notifications', 'midiSysex', 'pointerLock', 'fullscreen', 'openExternal', 'display-capture', 'hid', 'serial', 'usb', 'fileSystem', 'idle-detection', 'window-management', 'unknown']
+    const unused = [
+      'media',
+      'geolocation',
+      'notifications',
+      'midiSysex',
+      'pointerLock',
+      'fullscreen',
+      'openExternal',
+      'display-capture',
+      'hid',
+      'serial',
+      'usb',
+      'fileSystem',
+      'idle-detection',
+      'window-management',
+      'unknown',
+    ]
     for (const permission of unused) {
       expect(asked(permission, app), permission).toBe(false)
       expect(check({}, permission, 'app://embed-console'), permission).toBe(false)
@@ -189,7 +212,8 @@ describe('Electron shell', () => {
     const events = contents.on.mock.calls.map(([name]) => name)
     expect(events).toEqual(expect.arrayContaining(['will-navigate', 'will-redirect', 'will-attach-webview']))
     // The listeners themselves refuse: a registered no-op would pass the line above.
-    const listener = (name: string) => contents.on.mock.calls.find(([event]) => event === name)![1] as (event: unknown, url?: string) => void
+    const listener = (name: string) =>
+      contents.on.mock.calls.find(([event]) => event === name)![1] as (event: unknown, url?: string) => void
     for (const name of ['will-navigate', 'will-redirect']) {
       const away = { preventDefault: vi.fn() }
       listener(name)(away, 'https://evil.example/phish')

@@ -26,7 +26,11 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src-renderer/features/activity/Fixture.tsx', 'fs/promises', /no Node/],
     ['src-renderer/features/groups/Fixture.tsx', '../../../src-main/app-services', /never imports main/],
     ['src-renderer/features/groups/Fixture.tsx', '../profiles/ProfileForm', /Features do not import each other/],
-    ['src-renderer/features/site-editor/form/Fixture.tsx', '../../../features/activity/ActivityScreen', /Features do not import each other/],
+    [
+      'src-renderer/features/site-editor/form/Fixture.tsx',
+      '../../../features/activity/ActivityScreen',
+      /Features do not import each other/,
+    ],
     ['src-renderer/lib/fixture.ts', 'electron', /no Electron/],
     ['src-renderer/app/Fixture.tsx', 'path', /no Node/],
     ['src-shared/ipc/fixture.ts', 'node:fs', /pure TypeScript/],

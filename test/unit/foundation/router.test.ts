@@ -63,14 +63,22 @@ describe('router', () => {
     for (let level = 0; level < 5000; level++) deep = { a: deep }
     const result = await router.dispatch('groups.getOrCreate', { request: { user_group_id: 'x', properties: deep } }, context)
     expect(handler).not.toHaveBeenCalled()
-    expect(result).toEqual({ ok: false, error: { code: 'invalid_input', message: 'The input to groups.getOrCreate is nested more than 64 levels deep, which Embed Console does not accept.' } })
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: 'The input to groups.getOrCreate is nested more than 64 levels deep, which Embed Console does not accept.',
+      },
+    })
     // A structured clone may share or cycle references: the walk still ends.
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
     expect((await router.dispatch('groups.getOrCreate', { request: { user_group_id: 'x', properties: cyclic } }, context)).ok).toBe(false)
     let shared: unknown[] = []
     for (let level = 0; level < 40; level++) shared = [shared, shared]
-    expect((await router.dispatch('groups.getOrCreate', { request: { user_group_id: 'x', properties: { shared } } }, context)).ok).toBe(false)
+    expect((await router.dispatch('groups.getOrCreate', { request: { user_group_id: 'x', properties: { shared } } }, context)).ok).toBe(
+      false,
+    )
   })
 
   it('turns a thrown AppErrorException into its typed error', async () => {
@@ -87,10 +95,9 @@ describe('router', () => {
 
   it('turns any other throw or rejection into an internal error and reports it', async () => {
     const onInternalError = vi.fn()
-    const router = createRouter(
-      { 'catalog.get': async () => Promise.reject(new TypeError('boom')) } as unknown as Handlers,
-      { onInternalError },
-    )
+    const router = createRouter({ 'catalog.get': async () => Promise.reject(new TypeError('boom')) } as unknown as Handlers, {
+      onInternalError,
+    })
     const result = await router.dispatch('catalog.get', { groupId: 'x' }, context)
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.code).toBe('internal')

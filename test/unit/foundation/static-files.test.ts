@@ -9,7 +9,11 @@ import { createAppServices, type AppServices } from '../../../src-main/app-servi
 import { acceptedEncodings, PRECOMPRESSED } from '../../../src-main/static-files'
 import { startWebServer, type WebServer } from '../../../src-main/web/web-server'
 
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
       const chunks: Buffer[] = []
@@ -44,7 +48,11 @@ describe('browser mode serves the renderer compressed and cached', () => {
 
   it('sends the brotli copy to a browser that takes brotli, gzip to one that takes only gzip, the file to others', async () => {
     const brotli = await get(server.port, '/assets/index-AbCd1234.js', { 'accept-encoding': 'gzip, deflate, br, zstd' })
-    expect(brotli.headers).toMatchObject({ 'content-encoding': 'br', vary: 'Accept-Encoding', 'content-type': 'text/javascript; charset=utf-8' })
+    expect(brotli.headers).toMatchObject({
+      'content-encoding': 'br',
+      vary: 'Accept-Encoding',
+      'content-type': 'text/javascript; charset=utf-8',
+    })
     expect(brotliDecompressSync(brotli.body)).toEqual(script)
     expect(brotli.body.length).toBeLessThan(script.length / 10)
 

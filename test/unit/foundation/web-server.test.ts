@@ -19,11 +19,14 @@ function send(
   options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; host?: string },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: options.host ?? '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-    })
+    const req = request(
+      { host: options.host ?? '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+      },
+    )
     // A server that answers before reading the whole upload may close under the rest: the answer counts.
     req.on('error', reject)
     req.end(options.body)
@@ -132,7 +135,14 @@ describe('browser mode server', () => {
   it('refuses a wrong key, a prefix of the key or the key with more after it', async () => {
     const fresh = await startWebServer({ services, rendererDir: tmpdir(), port: 0 })
     try {
-      for (const key of ['A'.repeat(fresh.accessKey.length), fresh.accessKey.slice(0, -1), fresh.accessKey.slice(0, 8), `${fresh.accessKey}x`, '', 42]) {
+      for (const key of [
+        'A'.repeat(fresh.accessKey.length),
+        fresh.accessKey.slice(0, -1),
+        fresh.accessKey.slice(0, 8),
+        `${fresh.accessKey}x`,
+        '',
+        42,
+      ]) {
         const refused = await openSession(fresh.port, { key })
         expect(refused.status).toBe(401)
         expect(refused.headers['set-cookie']).toBeUndefined()
@@ -215,11 +225,14 @@ describe('browser mode server', () => {
     const body = Buffer.alloc(MAX_CALL_BODY_BYTES + 1024, 0x20)
     const declared = await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie }, body })
     const chunked = await new Promise<RawResponse>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/ipc/catalog.get', headers: { cookie } }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-      })
+      const req = request(
+        { host: '127.0.0.1', port: server.port, method: 'POST', path: '/ipc/catalog.get', headers: { cookie } },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+        },
+      )
       req.on('error', reject)
       for (let sent = 0; sent < body.length; sent += 1024 * 1024) req.write(body.subarray(sent, sent + 1024 * 1024))
       req.end()
@@ -236,7 +249,9 @@ describe('browser mode server', () => {
     expect((await send(server.port, { path: '/events' })).status).toBe(401)
     expect((await send(server.port, { path: `/events?key=${server.accessKey}` })).status).toBe(401)
     expect((await send(server.port, { path: '/events', headers: { cookie, host: `rebind.example:${server.port}` } })).status).toBe(403)
-    expect((await send(server.port, { path: '/events', headers: { cookie, origin: `http://localhost:${server.port + 1}` } })).status).toBe(403)
+    expect((await send(server.port, { path: '/events', headers: { cookie, origin: `http://localhost:${server.port + 1}` } })).status).toBe(
+      403,
+    )
   })
 
   it('serves downloads only to the session, from its own origin', async () => {
@@ -306,15 +321,30 @@ describe('browser mode server', () => {
   }
 
   it('says why it refuses: another Host, another origin, another site, no session', async () => {
-    expectRefusal(await call('catalog.get', { groupId: 'x' }, { host: `rebind.example:${server.port}` }), 403, 'refused', 'This server answers only on its loopback address.')
-    expectRefusal(await call('catalog.get', { groupId: 'x' }, { origin: 'http://evil.example' }), 403, 'refused', 'Calls from another origin are refused.')
+    expectRefusal(
+      await call('catalog.get', { groupId: 'x' }, { host: `rebind.example:${server.port}` }),
+      403,
+      'refused',
+      'This server answers only on its loopback address.',
+    )
+    expectRefusal(
+      await call('catalog.get', { groupId: 'x' }, { origin: 'http://evil.example' }),
+      403,
+      'refused',
+      'Calls from another origin are refused.',
+    )
     expectRefusal(
       await call('catalog.get', { groupId: 'x' }, { 'sec-fetch-site': 'cross-site' }),
       403,
       'refused',
       'Requests that do not come from Embed Console’s own page are refused.',
     )
-    expectRefusal(await call('catalog.get', { groupId: 'x' }, { cookie: '' }), 401, 'refused', /^This browser has no session with Embed Console\./)
+    expectRefusal(
+      await call('catalog.get', { groupId: 'x' }, { cookie: '' }),
+      401,
+      'refused',
+      /^This browser has no session with Embed Console\./,
+    )
   })
 
   it('takes localhost as well as 127.0.0.1, as the Host and as the origin', async () => {
@@ -342,9 +372,19 @@ describe('browser mode server', () => {
   it('answers each path with the method it takes, and nothing else reaches the router', async () => {
     const path = `/download/activity?query=${encodeURIComponent(JSON.stringify({ format: 'csv' }))}`
     expectRefusal(await send(server.port, { path: '/ipc/catalog.get', headers: { cookie } }), 405, 'refused', 'Calls are POST requests.')
-    expectRefusal(await send(server.port, { path: '/session', headers: { cookie } }), 405, 'refused', 'A session is opened with a POST request.')
+    expectRefusal(
+      await send(server.port, { path: '/session', headers: { cookie } }),
+      405,
+      'refused',
+      'A session is opened with a POST request.',
+    )
     expectRefusal(await send(server.port, { method: 'POST', path, headers: { cookie } }), 405, 'refused', 'Downloads are GET requests.')
-    expectRefusal(await send(server.port, { method: 'PUT', path: '/', headers: { cookie } }), 405, 'refused', 'Only GET reads the app’s files.')
+    expectRefusal(
+      await send(server.port, { method: 'PUT', path: '/', headers: { cookie } }),
+      405,
+      'refused',
+      'Only GET reads the app’s files.',
+    )
     expect((await send(server.port, { method: 'HEAD', path: '/' })).status).toBe(200)
     // Only /ipc/<name> is a call: not a path that ends or starts like one.
     for (const other of ['/x/ipc/catalog.get', '/ipc/catalog.get/x']) {
@@ -379,7 +419,12 @@ describe('browser mode server', () => {
   })
 
   it('answers a body that is not JSON as invalid input, and an empty body as no input', async () => {
-    expectRefusal(await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie }, body: '{not json' }), 400, 'invalid_input', 'The call body is not JSON.')
+    expectRefusal(
+      await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie }, body: '{not json' }),
+      400,
+      'invalid_input',
+      'The call body is not JSON.',
+    )
     const empty = await send(server.port, { method: 'POST', path: '/ipc/catalog.get', headers: { cookie } })
     expect(JSON.parse(empty.body)).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     expect(calls).toBe(1)
@@ -394,10 +439,15 @@ describe('browser mode server', () => {
         expect(response.status, body).toBe(401)
         expect(JSON.parse(response.body), body).toEqual({ ok: false, error: { code: 'refused', message, details: { keyUsed } } })
       }
-      for (const body of ['', 'null', '5', '{}', '{"key": ""}', '{"key": 5}', '{not json']) await refusal(body, false, 'This page was opened without the key.')
+      for (const body of ['', 'null', '5', '{}', '{"key": ""}', '{"key": 5}', '{not json'])
+        await refusal(body, false, 'This page was opened without the key.')
       await refusal('{"key": "wrong"}', false, 'The key in this address is wrong.')
       expect(JSON.parse((await openSession(fresh.port, { key: fresh.accessKey })).body)).toEqual({ ok: true, value: { session: 'opened' } })
-      await refusal(JSON.stringify({ key: fresh.accessKey }), true, 'The key in this address has been used: it opens Embed Console once, in one browser.')
+      await refusal(
+        JSON.stringify({ key: fresh.accessKey }),
+        true,
+        'The key in this address has been used: it opens Embed Console once, in one browser.',
+      )
       await refusal('{"key": "wrong"}', true, 'The key in this address has been used: it opens Embed Console once, in one browser.')
       await refusal('{}', false, 'This page was opened without the key.')
     } finally {
@@ -411,7 +461,12 @@ describe('browser mode server', () => {
       const atCap = JSON.stringify({ key: fresh.accessKey }).padEnd(4096, ' ')
       const over = `${atCap} `
       // Declared with Content-Length, and streamed without it.
-      expectRefusal(await send(fresh.port, { method: 'POST', path: '/session', body: over }), 413, 'invalid_input', 'The request is larger than 4 kB.')
+      expectRefusal(
+        await send(fresh.port, { method: 'POST', path: '/session', body: over }),
+        413,
+        'invalid_input',
+        'The request is larger than 4 kB.',
+      )
       expectRefusal(await chunkedPost(fresh.port, '/session', Buffer.from(over)), 413, 'invalid_input', 'The request is larger than 4 kB.')
       expect((await chunkedPost(fresh.port, '/session', Buffer.from(atCap))).status).toBe(200)
       const again = await send(fresh.port, { method: 'POST', path: '/session', body: JSON.stringify({ key: 'x' }).padEnd(4096, ' ') })
@@ -423,14 +478,23 @@ describe('browser mode server', () => {
 
   it('answers a declared length over the cap at once, before the body comes', async () => {
     const response = await new Promise<RawResponse>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/ipc/catalog.get', headers: { cookie, 'content-length': String(MAX_CALL_BODY_BYTES + 1) } }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => {
-          req.destroy()
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })
-        })
-      })
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/ipc/catalog.get',
+          headers: { cookie, 'content-length': String(MAX_CALL_BODY_BYTES + 1) },
+        },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => {
+            req.destroy()
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') })
+          })
+        },
+      )
       req.on('error', reject)
       req.write('{')
     })

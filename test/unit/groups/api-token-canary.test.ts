@@ -36,7 +36,13 @@ describe('the API token never leaves main', () => {
   })
 
   it('survives a full session of calls', async () => {
-    const created = await call('profiles.create', { name: 'Canary', baseUrl: sandbox.baseUrl, apiToken: CANARY, tokenStorage: 'file', environmentLabel: 'Prod' })
+    const created = await call('profiles.create', {
+      name: 'Canary',
+      baseUrl: sandbox.baseUrl,
+      apiToken: CANARY,
+      tokenStorage: 'file',
+      environmentLabel: 'Prod',
+    })
     expect(created).toMatchObject({ ok: true })
     const profileId = (created as { value: { id: string } }).value.id
     await call('profiles.setActive', { id: profileId })
@@ -44,8 +50,13 @@ describe('the API token never leaves main', () => {
 
     const group = await call('groups.getOrCreate', { request: { user_group_id: 'canary-group', name: 'One', mapping: { s: 'd' } } })
     expect(group).toMatchObject({ ok: true, value: { newUserGroup: true } })
-    expect(await call('groups.getOrCreate', { request: { user_group_id: 'canary-group' } })).toMatchObject({ ok: true, value: { newUserGroup: false } })
-    expect(await call('groups.update', { request: { user_group_id: 'canary-group', name: 'Two', properties: { tier: 1 } } })).toMatchObject({ ok: true, value: { group: { name: 'Two' } } })
+    expect(await call('groups.getOrCreate', { request: { user_group_id: 'canary-group' } })).toMatchObject({
+      ok: true,
+      value: { newUserGroup: false },
+    })
+    expect(await call('groups.update', { request: { user_group_id: 'canary-group', name: 'Two', properties: { tier: 1 } } })).toMatchObject(
+      { ok: true, value: { group: { name: 'Two' } } },
+    )
     expect(await call('groups.update', { request: { user_group_id: 'no-such-group' } })).toMatchObject({ ok: false })
     expect(await call('groups.rotateToken', { source: { kind: 'catalog', groupId: 'canary-group' } })).toMatchObject({ ok: true })
     expect(await call('groups.rotateToken', { source: { kind: 'token', currentToken: 'f'.repeat(64) } })).toMatchObject({ ok: false })
@@ -65,7 +76,12 @@ describe('the API token never leaves main', () => {
     await call('app.info', {})
 
     // A wrong token for the same sandbox: the refusal must not echo either token.
-    const wrong = await call('profiles.create', { name: 'Wrong', baseUrl: sandbox.baseUrl, apiToken: `${CANARY}x`, tokenStorage: 'session' })
+    const wrong = await call('profiles.create', {
+      name: 'Wrong',
+      baseUrl: sandbox.baseUrl,
+      apiToken: `${CANARY}x`,
+      tokenStorage: 'session',
+    })
     const wrongId = (wrong as { value: { id: string } }).value.id
     expect(await call('profiles.testConnection', { id: wrongId })).toMatchObject({ ok: true, value: { outcome: 'token_refused' } })
 
@@ -83,13 +99,15 @@ describe('the API token never leaves main', () => {
     }
     collect(answers)
     expect(groupTokens.size).toBeGreaterThanOrEqual(2)
-    const kept = services.db.all<{ operation: string; request: string | null; response: string | null }>('SELECT operation, request, response FROM activity')
+    const kept = services.db.all<{ operation: string; request: string | null; response: string | null }>(
+      'SELECT operation, request, response FROM activity',
+    )
     expect(kept.filter((row) => row.request !== null && row.response !== null).length).toBeGreaterThanOrEqual(5)
     expect(kept.find((row) => row.operation === 'rotateToken' && row.request !== null)?.request).toBe('{"current_token":"[redacted]"}')
     const keptText = JSON.stringify(kept)
     expect(keptText).not.toContain(CANARY)
     for (const token of groupTokens) expect(keptText).not.toContain(token)
-    for (const row of (await call('activity.list', { limit: 100 }) as { value: { entries: Array<{ id: string }> } }).value.entries) {
+    for (const row of ((await call('activity.list', { limit: 100 })) as { value: { entries: Array<{ id: string }> } }).value.entries) {
       await call('activity.get', { id: row.id })
     }
     const details = JSON.stringify(answers.slice(-kept.length))

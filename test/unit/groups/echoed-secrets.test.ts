@@ -82,7 +82,10 @@ describe('secrets a server echoes in a success answer', () => {
     }
 
     const created = await answer('groups.getOrCreate', { request: { user_group_id: 'acme', name: 'Acme', properties: { tier: 1 } } })
-    expect(created).toMatchObject({ ok: true, value: { group: { token: OLD_GROUP_TOKEN }, raw: { user_group: { token: OLD_GROUP_TOKEN } } } })
+    expect(created).toMatchObject({
+      ok: true,
+      value: { group: { token: OLD_GROUP_TOKEN }, raw: { user_group: { token: OLD_GROUP_TOKEN } } },
+    })
     const updated = await answer('groups.update', { request: { user_group_id: 'acme', properties: { tier: 2 } } })
     expect(updated).toMatchObject({ ok: true, value: { group: { token: OLD_GROUP_TOKEN, debug_authorization: 'Token [redacted]' } } })
     token = NEW_GROUP_TOKEN
@@ -94,7 +97,10 @@ describe('secrets a server echoes in a success answer', () => {
     expect(await answer('groups.revealToken', { groupId: 'acme' })).toEqual({ ok: true, value: { token: NEW_GROUP_TOKEN } })
 
     // The catalog kept the properties as the server returned them, scrubbed.
-    expect(answers.at(3)).toMatchObject({ ok: true, value: { entry: { properties: { seen: 'Token [redacted]', 'Token [redacted]': 'as a key' } } } })
+    expect(answers.at(3)).toMatchObject({
+      ok: true,
+      value: { entry: { properties: { seen: 'Token [redacted]', 'Token [redacted]': 'as a key' } } },
+    })
 
     const said = JSON.stringify(answers)
     expect(said).not.toContain(API_TOKEN)
@@ -140,7 +146,12 @@ describe('a profile moved to another server', () => {
     servers = [trusted, stranger]
     services = await createAppServices({ dataDir: await mkdtemp(join(tmpdir(), 'ec-move-')), transport: 'browser', sandbox: false })
     const call = (name: string, input: unknown) => services!.router.dispatch(name, input, { transport: 'test' })
-    const created = await call('profiles.create', { name: 'Moving', baseUrl: trusted.baseUrl, apiToken: API_TOKEN, tokenStorage: 'session' })
+    const created = await call('profiles.create', {
+      name: 'Moving',
+      baseUrl: trusted.baseUrl,
+      apiToken: API_TOKEN,
+      tokenStorage: 'session',
+    })
     const id = (created as { value: { id: string } }).value.id
     await call('profiles.setActive', { id })
     expect(await call('groups.getOrCreate', { request: { user_group_id: 'acme' } })).toMatchObject({ ok: true })
@@ -149,8 +160,14 @@ describe('a profile moved to another server', () => {
     const moved = await call('profiles.update', { id, changes: { baseUrl: stranger.baseUrl } })
     expect(moved).toMatchObject({ ok: true, value: { token: { set: false, storage: 'none' } } })
     expect(await call('profiles.testConnection', { id })).toMatchObject({ ok: true, value: { outcome: 'unexpected' } })
-    expect(await call('groups.rotateToken', { source: { kind: 'catalog', groupId: 'acme' } })).toMatchObject({ ok: false, error: { code: 'refused' } })
-    expect(await call('groups.getOrCreate', { request: { user_group_id: 'acme' } })).toMatchObject({ ok: false, error: { code: 'refused' } })
+    expect(await call('groups.rotateToken', { source: { kind: 'catalog', groupId: 'acme' } })).toMatchObject({
+      ok: false,
+      error: { code: 'refused' },
+    })
+    expect(await call('groups.getOrCreate', { request: { user_group_id: 'acme' } })).toMatchObject({
+      ok: false,
+      error: { code: 'refused' },
+    })
     expect(stranger.requests).toEqual([])
 
     // Duplicating the moved profile and moving the copy back copies no token either way.

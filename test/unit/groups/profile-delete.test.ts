@@ -22,14 +22,20 @@ describe('deleting a profile', () => {
       return result.value as never
     }
     const profile = async (name: string) =>
-      (await call('profiles.create', { name, baseUrl: sandbox!.baseUrl, apiToken: sandbox!.tokens.Customer, tokenStorage: 'file' }) as { id: string }).id
+      (
+        (await call('profiles.create', { name, baseUrl: sandbox!.baseUrl, apiToken: sandbox!.tokens.Customer, tokenStorage: 'file' })) as {
+          id: string
+        }
+      ).id
     const doomed = await profile('Doomed')
     const kept = await profile('Kept')
     for (const profileId of [doomed, kept]) {
       for (const id of ['g1', 'g2']) await call('groups.getOrCreate', { profileId, request: { user_group_id: `${profileId}-${id}` } })
     }
-    const catalogRows = (profileId: string) => services!.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog WHERE profile_id = ?', profileId)!.n
-    const secretRows = (profileId: string) => services!.db.get<{ n: number }>("SELECT count(*) AS n FROM secrets WHERE key LIKE ?", `%${profileId}%`)!.n
+    const catalogRows = (profileId: string) =>
+      services!.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog WHERE profile_id = ?', profileId)!.n
+    const secretRows = (profileId: string) =>
+      services!.db.get<{ n: number }>('SELECT count(*) AS n FROM secrets WHERE key LIKE ?', `%${profileId}%`)!.n
     expect(catalogRows(doomed)).toBe(2)
     expect(secretRows(doomed)).toBe(3)
 

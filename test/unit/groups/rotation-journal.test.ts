@@ -5,7 +5,13 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ActivityEntry } from '../../../src-shared/activity/schemas'
 import { ActivityLog } from '../../../src-main/activity/activity-log'
-import { RotationJournal, settledMessage, STOPPED_WHILE_SENDING, tokenFingerprint, type RotationListener } from '../../../src-main/groups/rotation-journal'
+import {
+  RotationJournal,
+  settledMessage,
+  STOPPED_WHILE_SENDING,
+  tokenFingerprint,
+  type RotationListener,
+} from '../../../src-main/groups/rotation-journal'
 import { openAppDatabase } from '../../../src-main/storage/app-database'
 import type { Database } from '../../../src-main/storage/database'
 import { failureOf } from '../../helpers/failure-of'
@@ -30,7 +36,14 @@ describe('the rotation journal', () => {
   let db: Database
   let activity: ActivityLog
   let now: number
-  const journalOf = (holder: string) => new RotationJournal(db, activity, (id) => `Profile ${id}`, holder, () => new Date(now))
+  const journalOf = (holder: string) =>
+    new RotationJournal(
+      db,
+      activity,
+      (id) => `Profile ${id}`,
+      holder,
+      () => new Date(now),
+    )
   let journal: RotationJournal
 
   beforeEach(async () => {
@@ -41,7 +54,11 @@ describe('the rotation journal', () => {
   })
   afterEach(() => db.close())
 
-  const begin = (target: RotationJournal, id: string, options: { groupId?: string | null; token?: string; run?: { runId: string; seq: number } } = {}) =>
+  const begin = (
+    target: RotationJournal,
+    id: string,
+    options: { groupId?: string | null; token?: string; run?: { runId: string; seq: number } } = {},
+  ) =>
     db.transaction(
       () =>
         target.begin({
@@ -54,7 +71,8 @@ describe('the rotation journal', () => {
         }),
       { durable: true },
     )
-  const refusal = async (groupId: string | null, token = 'another-token') => failureOf(() => journal.assertNoneUnsettled('p1', groupId, token))
+  const refusal = async (groupId: string | null, token = 'another-token') =>
+    failureOf(() => journal.assertNoneUnsettled('p1', groupId, token))
   const rightNow = /is being rotated right now/
   const unknownOutcome = /has an unknown outcome/
   const stateOf = (id: string) => db.get<{ state: string }>('SELECT state FROM rotations WHERE id = ?', id)?.state
@@ -81,7 +99,9 @@ describe('the rotation journal', () => {
 
   it('names “the group”, or “this group” when the rotation has none', async () => {
     begin(journal, 'r1', { groupId: null, token: 'shared' })
-    expect((await failureOf(() => journal.assertNoneUnsettled('p1', null, 'shared'))).message).toMatch(/^The token of this group is being rotated/)
+    expect((await failureOf(() => journal.assertNoneUnsettled('p1', null, 'shared'))).message).toMatch(
+      /^The token of this group is being rotated/,
+    )
     begin(journal, 'r2', { groupId: 'acme' })
     expect((await refusal('acme')).message).toMatch(/^The token of “acme” is being rotated/)
   })
@@ -119,7 +139,13 @@ describe('the rotation journal', () => {
         return db.run(...args)
       },
     }
-    const failing = new RotationJournal(disk, activity, () => 'P', 'me', () => new Date(now))
+    const failing = new RotationJournal(
+      disk,
+      activity,
+      () => 'P',
+      'me',
+      () => new Date(now),
+    )
     begin(failing, 'r2', { groupId: 'beta' })
     full = true
     expect(() => failing.unrecorded('r2')).not.toThrow()

@@ -38,12 +38,20 @@ async function start(refuse: Refuse = () => null, options: FlakyOptions = {}): P
   const proxy = await startFlakyProxy(sandbox.baseUrl, refuse, options)
   const dataDir = join(dir, 'app')
   const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-  const profile = await services.profiles.create({ name: 'Ops', baseUrl: proxy.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'file' })
+  const profile = await services.profiles.create({
+    name: 'Ops',
+    baseUrl: proxy.baseUrl,
+    timeoutSeconds: 5,
+    environmentLabel: '',
+    apiToken: sandbox.tokens.Customer,
+    tokenStorage: 'file',
+  })
   opened = { services, sandbox, sandboxFile, proxy, profileId: profile.id, dataDir }
   return opened
 }
 
-const serverToken = (setup: Setup, groupId: string) => readSandboxData(setup.sandboxFile).groups.find((group) => group.provided_id === groupId)!.token
+const serverToken = (setup: Setup, groupId: string) =>
+  readSandboxData(setup.sandboxFile).groups.find((group) => group.provided_id === groupId)!.token
 const posts = (setup: Setup) => setup.proxy.arrivals.length - setup.proxy.refused
 
 async function failureOf(promise: Promise<unknown>): Promise<AppErrorException> {
@@ -82,10 +90,15 @@ describe('a rotation whose answer is lost', () => {
     // The next fetch of the group settles it: another token means it happened; it is kept.
     const fetched = await services.groups.getOrCreate(profileId, { user_group_id: 'acme' })
     expect(fetched.settledRotations).toEqual([{ activityId, outcome: 'rotated', at: expect.any(String) }])
-    expect(fetched.warnings[0]).toMatch(/^An earlier rotation of this group whose answer was lost did happen: the server's new token is kept now/)
+    expect(fetched.warnings[0]).toMatch(
+      /^An earlier rotation of this group whose answer was lost did happen: the server's new token is kept now/,
+    )
     expect(await services.groups.revealToken(profileId, 'acme')).toBe(rotatedOnServer)
     const settled = await services.router.dispatch('activity.get', { id: activityId }, { transport: 'test' })
-    expect(settled).toMatchObject({ ok: true, value: { entry: { outcome: 'unknown', settledOutcome: 'rotated', settledAt: expect.any(String) } } })
+    expect(settled).toMatchObject({
+      ok: true,
+      value: { entry: { outcome: 'unknown', settledOutcome: 'rotated', settledAt: expect.any(String) } },
+    })
     // Both moments are kept: when the call was made, and when its outcome was learned.
     const entry = (settled as { value: { entry: { time: string; settledAt: string } } }).value.entry
     expect(Date.parse(entry.settledAt)).toBeGreaterThanOrEqual(Date.parse(entry.time))
@@ -111,7 +124,10 @@ describe('a rotation whose answer is lost', () => {
     expect(entry).toMatchObject({ ok: true, value: { entry: { settledOutcome: 'not_rotated' } } })
     // Asked again, it answers what it learned, without another fetch.
     const arrivals = setup.proxy.arrivals.length
-    expect(await services.router.dispatch('groups.checkRotation', { activityId }, { transport: 'test' })).toMatchObject({ ok: true, value: { outcome: 'not_rotated' } })
+    expect(await services.router.dispatch('groups.checkRotation', { activityId }, { transport: 'test' })).toMatchObject({
+      ok: true,
+      value: { outcome: 'not_rotated' },
+    })
     expect(setup.proxy.arrivals.length).toBe(arrivals)
   })
 
@@ -135,7 +151,11 @@ describe('a rotation whose answer is lost', () => {
     const before = (await services.groups.getOrCreate(profileId, { user_group_id: 'gamma' })).group.token
     await services.groups.rotateToken(profileId, { kind: 'catalog', groupId: 'gamma' })
     expect(seen).toHaveLength(1)
-    expect(seen[0]).toMatchObject({ state: 'sending', group_id: 'gamma', sent_token_sha256: createHash('sha256').update(before).digest('hex') })
+    expect(seen[0]).toMatchObject({
+      state: 'sending',
+      group_id: 'gamma',
+      sent_token_sha256: createHash('sha256').update(before).digest('hex'),
+    })
     expect(seen[0]!.row).not.toContain(before)
     // Answered, the intent is gone: nothing is left to settle.
     const db = new Libsql(join(setup.dataDir, 'embed-console.db'), { readonly: true })

@@ -13,7 +13,16 @@ const THIS_COMPUTER = [
   'http://[::1]:80',
   'http://0.0.0.0:1',
 ]
-const ELSEWHERE = ['https://api.example.com', 'http://10.0.0.5', 'http://128.0.0.1', 'https://localhost.example.com', 'http://mylocalhost', 'http://[::2]', 'not a url', '']
+const ELSEWHERE = [
+  'https://api.example.com',
+  'http://10.0.0.5',
+  'http://128.0.0.1',
+  'https://localhost.example.com',
+  'http://mylocalhost',
+  'http://[::2]',
+  'not a url',
+  '',
+]
 
 it('one rule tells this computer from the network, for URLs and bare host names alike', () => {
   for (const url of THIS_COMPUTER) {
@@ -37,5 +46,8 @@ it('every decision that reads the rule agrees on 0.0.0.0 and *.localhost', () =>
 })
 
 it('an address elsewhere still goes through the proxy the environment names', () => {
-  expect(resolveProxyRoute(new URL('http://api.example.com'), { mode: 'environment' }, { HTTP_PROXY: 'http://proxy.example.com:3128' }).proxy?.url.host).toBe('proxy.example.com:3128')
+  expect(
+    resolveProxyRoute(new URL('http://api.example.com'), { mode: 'environment' }, { HTTP_PROXY: 'http://proxy.example.com:3128' }).proxy
+      ?.url.host,
+  ).toBe('proxy.example.com:3128')
 })

@@ -74,7 +74,9 @@ describe('embed-console openapi', () => {
   it('exits 1 when the file cannot be written, and leaves the old file whole', async () => {
     const missingFolder = captureIo()
     expect(await main(['openapi', '--out', join(dir, 'no-such-folder', 'openapi.json')], missingFolder.io)).toBe(1)
-    expect(missingFolder.err).toEqual([`${join(dir, 'no-such-folder', 'openapi.json')} could not be written: its folder does not exist. Nothing was changed.`])
+    expect(missingFolder.err).toEqual([
+      `${join(dir, 'no-such-folder', 'openapi.json')} could not be written: its folder does not exist. Nothing was changed.`,
+    ])
 
     // A folder where the file should go: the rename fails after the temporary file was written.
     const folder = join(dir, 'taken')
@@ -105,7 +107,9 @@ describe('embed-console openapi', () => {
   })
 
   it('runs from the built bin', () => {
-    const result = spawnSync(process.execPath, ['bin/embed-console.js', 'openapi', '--server', 'http://127.0.0.1:8765'], { encoding: 'utf8' })
+    const result = spawnSync(process.execPath, ['bin/embed-console.js', 'openapi', '--server', 'http://127.0.0.1:8765'], {
+      encoding: 'utf8',
+    })
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout).servers).toEqual([{ url: 'http://127.0.0.1:8765' }])
   })

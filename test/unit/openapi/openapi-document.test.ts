@@ -74,7 +74,11 @@ describe('the OpenAPI document of /api/user', () => {
     for (const method of ['get', 'put', 'post'] as const) {
       const shown = Object.keys(operations(document)[method].requestBody.content['application/json']?.examples ?? {})
       const acceptable = API_EXAMPLES.filter(
-        ({ shared, request }) => !shared && request.method.toLowerCase() === method && 'json' in request.body && zodSchema[method].safeParse(request.body.json).success,
+        ({ shared, request }) =>
+          !shared &&
+          request.method.toLowerCase() === method &&
+          'json' in request.body &&
+          zodSchema[method].safeParse(request.body.json).success,
       )
       expect(shown, method).toEqual(acceptable.map((example) => example.key))
       expect(shown.length, method).toBeGreaterThan(0)
@@ -89,7 +93,8 @@ describe('the OpenAPI document of /api/user', () => {
     expect(Object.keys(ops.post.responses)).toEqual(['200', '400', '401', '404', '413', '500'])
     const shared = document.components.responses as Record<string, { headers?: object; content: Record<string, { schema: unknown }> }>
     expect(Object.keys(shared).sort()).toEqual(['MethodNotAllowed', 'PayloadTooLarge', 'ServerError', 'Unauthorized'])
-    for (const response of Object.values(shared)) expect(response.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/ApiFailure' })
+    for (const response of Object.values(shared))
+      expect(response.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/ApiFailure' })
     expect(Object.keys(shared.Unauthorized?.headers ?? {})).toEqual(['WWW-Authenticate'])
     expect(Object.keys(shared.MethodNotAllowed?.headers ?? {})).toEqual(['Allow'])
     // Every status an example shows is documented where the example sits.
@@ -118,7 +123,9 @@ describe('the OpenAPI document of /api/user', () => {
 
   it('reads as three endpoints in a Mintlify docs site, with the GET’s body and the Token key', async () => {
     // Mintlify's own converter from an OpenAPI operation to an endpoint page, as a docs site runs it.
-    const document = buildOpenApiDocument({ serverUrl: 'https://api.example.com' }) as unknown as Parameters<typeof OpenApiToEndpointConverter.convert>[0]
+    const document = buildOpenApiDocument({ serverUrl: 'https://api.example.com' }) as unknown as Parameters<
+      typeof OpenApiToEndpointConverter.convert
+    >[0]
     const dereferenced = await dereference(document)
     for (const method of ['get', 'put', 'post'] as const) {
       const endpoint = OpenApiToEndpointConverter.convert(dereferenced, '/api/user', method)
@@ -131,24 +138,37 @@ describe('the OpenAPI document of /api/user', () => {
     expect(get.request.codeSamples?.map((sample) => sample.label)).toEqual(['curl', 'Node (http.request)', 'Python (requests)'])
     for (const method of ['put', 'post'] as const) {
       const samples = OpenApiToEndpointConverter.convert(dereferenced, '/api/user', method).request.codeSamples
-      expect(samples?.map((sample) => sample.label), method).toEqual(['curl', 'JavaScript (fetch)', 'Python (requests)'])
+      expect(
+        samples?.map((sample) => sample.label),
+        method,
+      ).toEqual(['curl', 'JavaScript (fetch)', 'Python (requests)'])
     }
     expect(get.request.codeSamples?.[0]?.source).toContain("curl -X GET 'https://api.example.com/api/user'")
   })
 
   it('attaches the 405 to the path: DELETE and PATCH answer it, kept out of a docs site’s navigation; OPTIONS is the preflight', () => {
-    const path = buildOpenApiDocument().paths['/api/user'] as Record<string, { responses: Record<string, unknown>; security?: unknown; 'x-hidden'?: boolean }>
+    const path = buildOpenApiDocument().paths['/api/user'] as Record<
+      string,
+      { responses: Record<string, unknown>; security?: unknown; 'x-hidden'?: boolean }
+    >
     expect(Object.keys(path)).toEqual(['description', 'get', 'put', 'post', 'options', 'delete', 'patch'])
     for (const method of ['delete', 'patch']) {
       expect(path[method]?.responses, method).toEqual({ 405: { $ref: '#/components/responses/MethodNotAllowed' } })
       expect(path[method], method).toMatchObject({ security: [], 'x-hidden': true })
     }
-    expect(path.options?.responses['204']).toMatchObject({ headers: { 'Access-Control-Allow-Origin': { schema: { const: '*' } }, Allow: { schema: { const: 'GET, PUT, POST, OPTIONS' } } } })
-    expect(buildOpenApiDocument().components.responses).toMatchObject({ MethodNotAllowed: { headers: { Allow: { schema: { const: 'GET, PUT, POST, OPTIONS' } } } } })
+    expect(path.options?.responses['204']).toMatchObject({
+      headers: { 'Access-Control-Allow-Origin': { schema: { const: '*' } }, Allow: { schema: { const: 'GET, PUT, POST, OPTIONS' } } },
+    })
+    expect(buildOpenApiDocument().components.responses).toMatchObject({
+      MethodNotAllowed: { headers: { Allow: { schema: { const: 'GET, PUT, POST, OPTIONS' } } } },
+    })
   })
 
   it('has code samples for PUT and POST as for GET, that read the tokens from the environment and never hold one', () => {
-    const path = buildOpenApiDocument({ serverUrl: 'https://api.example.com' }).paths['/api/user'] as Record<string, { 'x-codeSamples': Array<{ lang: string; label: string; source: string }> }>
+    const path = buildOpenApiDocument({ serverUrl: 'https://api.example.com' }).paths['/api/user'] as Record<
+      string,
+      { 'x-codeSamples': Array<{ lang: string; label: string; source: string }> }
+    >
     expect(path.put?.['x-codeSamples'].map((sample) => sample.lang)).toEqual(['bash', 'javascript', 'python'])
     expect(path.put?.['x-codeSamples'][0]?.source).toContain("curl -X PUT 'https://api.example.com/api/user'")
     expect(path.put?.['x-codeSamples'][1]?.source).toContain("method: 'PUT'")
@@ -161,12 +181,21 @@ describe('the OpenAPI document of /api/user', () => {
   })
 
   it('names its license and a contact: the generator by default, the API’s support when given', () => {
-    expect(buildOpenApiDocument().info).toMatchObject({ license: { name: 'MIT', identifier: 'MIT' }, contact: { name: 'Embed Console, which generated this document' } })
-    expect(buildOpenApiDocument({ contact: { email: 'support@example.com' } }).info.contact).toEqual({ name: 'API support', email: 'support@example.com' })
+    expect(buildOpenApiDocument().info).toMatchObject({
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'Embed Console, which generated this document' },
+    })
+    expect(buildOpenApiDocument({ contact: { email: 'support@example.com' } }).info.contact).toEqual({
+      name: 'API support',
+      email: 'support@example.com',
+    })
   })
 
   it('links the token of every answer to the current_token of a rotation', () => {
-    const ops = operations(buildOpenApiDocument()) as unknown as Record<'get' | 'put' | 'post', { responses: Record<string, { links?: unknown }> }>
+    const ops = operations(buildOpenApiDocument()) as unknown as Record<
+      'get' | 'put' | 'post',
+      { responses: Record<string, { links?: unknown }> }
+    >
     for (const method of ['get', 'put', 'post'] as const) {
       expect(ops[method].responses['200']?.links, method).toEqual({
         rotateToken: {
@@ -180,7 +209,12 @@ describe('the OpenAPI document of /api/user', () => {
   })
 
   it('points servers[0] at a given base URL, or at a {base_url} variable', () => {
-    expect(buildOpenApiDocument({ serverUrl: 'https://api.example.com/tenant/v1/' }).servers).toEqual([{ url: 'https://api.example.com/tenant/v1' }])
-    expect(buildOpenApiDocument().servers[0]).toMatchObject({ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:8765' } } })
+    expect(buildOpenApiDocument({ serverUrl: 'https://api.example.com/tenant/v1/' }).servers).toEqual([
+      { url: 'https://api.example.com/tenant/v1' },
+    ])
+    expect(buildOpenApiDocument().servers[0]).toMatchObject({
+      url: '{base_url}',
+      variables: { base_url: { default: 'http://127.0.0.1:8765' } },
+    })
   })
 })

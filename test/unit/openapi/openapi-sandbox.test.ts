@@ -53,7 +53,8 @@ const validatorFor = (location: string) => {
 function swapTokens(value: unknown, tokens: Map<string, string>): unknown {
   if (typeof value === 'string') return tokens.get(value) ?? value
   if (Array.isArray(value)) return value.map((item) => swapTokens(item, tokens))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, swapTokens(item, tokens)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, swapTokens(item, tokens)]))
   return value
 }
 
@@ -69,7 +70,11 @@ function send(sandbox: Sandbox, example: ApiExample, tokens: Map<string, string>
   if (authorization === 'other-scheme') headers.Authorization = `Bearer ${apiToken}`
   if (authorization === 'unknown-token') headers.Authorization = `Token ${'0'.repeat(64)}`
   const payload =
-    'json' in body ? JSON.stringify(swapTokens(body.json, tokens)) : 'text' in body ? body.text : Buffer.alloc(SANDBOX_MAX_BODY_BYTES + 1, ' ')
+    'json' in body
+      ? JSON.stringify(swapTokens(body.json, tokens))
+      : 'text' in body
+        ? body.text
+        : Buffer.alloc(SANDBOX_MAX_BODY_BYTES + 1, ' ')
   headers['Content-Length'] = String(Buffer.byteLength(payload))
   return new Promise((resolvePromise, reject) => {
     const req = request({ host: '127.0.0.1', port: sandbox.port, method, path: '/api/user', headers, agent: false }, (res) => {
@@ -110,7 +115,8 @@ describe('every example of the OpenAPI document, against a real sandbox', () => 
     const walk = (node: unknown, path: string) => {
       if (!node || typeof node !== 'object') return
       for (const [key, child] of Object.entries(node)) {
-        if (key === 'examples' && path.includes('/content/')) documented.push(...Object.keys(child as object).map((name) => `${path}/${name}`))
+        if (key === 'examples' && path.includes('/content/'))
+          documented.push(...Object.keys(child as object).map((name) => `${path}/${name}`))
         else walk(child, `${path}/${pointer(key)}`)
       }
     }
@@ -121,7 +127,10 @@ describe('every example of the OpenAPI document, against a real sandbox', () => 
     // A request example always has its answer under the same key and operation.
     for (const location of documented.filter((where) => where.includes('/requestBody/'))) {
       const [, method, key] = /\/([a-z]+)\/requestBody\/content\/application~1json\/(\w+)$/.exec(location) ?? []
-      expect(API_EXAMPLES.find((example) => example.key === key && example.request.method.toLowerCase() === method), location).toBeDefined()
+      expect(
+        API_EXAMPLES.find((example) => example.key === key && example.request.method.toLowerCase() === method),
+        location,
+      ).toBeDefined()
     }
   })
 
@@ -130,11 +139,17 @@ describe('every example of the OpenAPI document, against a real sandbox', () => 
     '%s',
     async (_name, example) => {
       const location = responseLocation(example)
-      const documented = resolve(location) as { headers?: Record<string, unknown>; content: Record<string, { examples: Record<string, { value: unknown }> }> }
+      const documented = resolve(location) as {
+        headers?: Record<string, unknown>
+        content: Record<string, { examples: Record<string, { value: unknown }> }>
+      }
       const shown = documented.content['application/json']?.examples[example.key]?.value
       expect(shown, `the document shows the ${example.key} answer`).toEqual(example.response.body)
       // Where the document shows the request too, it is the one sent here.
-      const operation = document.paths['/api/user'] as Record<string, { requestBody?: { content: Record<string, { examples: Record<string, { value: unknown }> }> } }>
+      const operation = document.paths['/api/user'] as Record<
+        string,
+        { requestBody?: { content: Record<string, { examples: Record<string, { value: unknown }> }> } }
+      >
       const shownRequest = operation[example.request.method.toLowerCase()]?.requestBody?.content['application/json']?.examples[example.key]
       if (shownRequest && !example.shared && 'json' in example.request.body) expect(shownRequest.value).toEqual(example.request.body.json)
       else expect(shownRequest, `the ${example.key} request example`).toBeUndefined()

@@ -24,11 +24,15 @@ afterAll(async () => {
 /** A GET with a JSON body, which fetch cannot send. */
 function getWithBody(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }))
-    })
+    const req = request(
+      url,
+      { method: 'GET', headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -64,12 +68,19 @@ describe('the sandbox serves its OpenAPI document', () => {
     const node = await run(process.execPath, ['--input-type=module', '-e', sample('Node (http.request)')], { env })
     const [status, ...body] = node.stdout.trim().split(' ')
     expect(status).toBe('200')
-    expect(JSON.parse(body.join(' '))).toMatchObject({ success: 1, new_user_group: false, user_group: { provided_id: 'acme', name: 'Acme Corp' } })
+    expect(JSON.parse(body.join(' '))).toMatchObject({
+      success: 1,
+      new_user_group: false,
+      user_group: { provided_id: 'acme', name: 'Acme Corp' },
+    })
   })
 
   it('still requires the token on /api/user', async () => {
     const answer = await getWithBody(`${sandbox.baseUrl}/api/user`, {}, JSON.stringify({ user_group_id: 'acme' }))
-    expect(answer).toEqual({ status: 401, json: { success: 0, error: 'The Authorization header is missing: send "Authorization: Token <API_TOKEN>".' } })
+    expect(answer).toEqual({
+      status: 401,
+      json: { success: 0, error: 'The Authorization header is missing: send "Authorization: Token <API_TOKEN>".' },
+    })
   })
 
   it('answers HEAD without a body, and other methods with 405', async () => {
@@ -81,9 +92,12 @@ describe('the sandbox serves its OpenAPI document', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD')
   })
 
-  it.each(['/openapi.json/', '/api/openapi.json', '/OPENAPI.JSON'])('answers %s with the plain 404 of any path outside the API', async (path) => {
-    const response = await fetch(`${sandbox.baseUrl}${path}`)
-    expect(response.status).toBe(404)
-    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
-  })
+  it.each(['/openapi.json/', '/api/openapi.json', '/OPENAPI.JSON'])(
+    'answers %s with the plain 404 of any path outside the API',
+    async (path) => {
+      const response = await fetch(`${sandbox.baseUrl}${path}`)
+      expect(response.status).toBe(404)
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    },
+  )
 })

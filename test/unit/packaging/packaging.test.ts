@@ -19,7 +19,10 @@ import config from '../../../packaging/electron-builder.config'
 const require = createRequire(import.meta.url)
 const root = resolve(import.meta.dirname, '../../..')
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
-const asar = require('@electron/asar') as { listPackage(path: string, options: { isPack: boolean }): string[]; extractFile(archive: string, file: string): Buffer }
+const asar = require('@electron/asar') as {
+  listPackage(path: string, options: { isPack: boolean }): string[]
+  extractFile(archive: string, file: string): Buffer
+}
 
 describe('packaging configuration', () => {
   it('passes electron-builder’s own validation', async () => {
@@ -47,11 +50,29 @@ describe('a Linux build with a stand-in Electron binary', () => {
     await mkdir(electronDist)
     // Every fuse "on" to start with, as an unflipped wire might be.
     const binary = join(electronDist, 'electron')
-    await writeFile(binary, Buffer.concat([Buffer.from('#!/bin/sh\n'), Buffer.alloc(128), Buffer.from(SENTINEL), Buffer.from([1, 9]), Buffer.from('111111111'), Buffer.alloc(128)]))
+    await writeFile(
+      binary,
+      Buffer.concat([
+        Buffer.from('#!/bin/sh\n'),
+        Buffer.alloc(128),
+        Buffer.from(SENTINEL),
+        Buffer.from([1, 9]),
+        Buffer.from('111111111'),
+        Buffer.alloc(128),
+      ]),
+    )
     await chmod(binary, 0o755)
     const output = join(work, 'release')
     const cli = require.resolve('electron-builder/cli.js')
-    const args = [cli, '--linux', 'dir', '--config', 'packaging/electron-builder.config.ts', `-c.electronDist=${electronDist}`, `-c.directories.output=${output}`]
+    const args = [
+      cli,
+      '--linux',
+      'dir',
+      '--config',
+      'packaging/electron-builder.config.ts',
+      `-c.electronDist=${electronDist}`,
+      `-c.directories.output=${output}`,
+    ]
     await new Promise<string>((done, fail) => {
       const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
       let text = ''
@@ -76,7 +97,8 @@ describe('a Linux build with a stand-in Electron binary', () => {
   })
 
   it('puts the built app in app.asar, and no loose app folder beside it', () => {
-    for (const file of ['/package.json', '/out/main/index.js', '/out/preload/preload.cjs', '/out/renderer/index.html']) expect(asarFiles).toContain(file)
+    for (const file of ['/package.json', '/out/main/index.js', '/out/preload/preload.cjs', '/out/renderer/index.html'])
+      expect(asarFiles).toContain(file)
     expect(existsSync(join(unpacked, 'resources/app'))).toBe(false)
     expect(asarFiles.some((file) => file.startsWith('/src-') || file.startsWith('/test/'))).toBe(false)
   })
@@ -84,11 +106,26 @@ describe('a Linux build with a stand-in Electron binary', () => {
   it('holds every package main loads at run time, with what they depend on, and none of the renderer’s', () => {
     const mainCode = [join(root, 'out/main'), join(root, 'out/main/chunks')]
       .filter(existsSync)
-      .flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(dir, name), 'utf8')))
+      .flatMap((dir) =>
+        readdirSync(dir)
+          .filter((name) => name.endsWith('.js'))
+          .map((name) => readFileSync(join(dir, name), 'utf8')),
+      )
       .join('\n')
-    const imported = new Set([...mainCode.matchAll(/\bfrom\s*["']([^"'./][^"']*)["']|\brequire\(["']([^"'./][^"']*)["']\)/g)].map((match) => match[1] ?? match[2]!))
+    const imported = new Set(
+      [...mainCode.matchAll(/\bfrom\s*["']([^"'./][^"']*)["']|\brequire\(["']([^"'./][^"']*)["']\)/g)].map(
+        (match) => match[1] ?? match[2]!,
+      ),
+    )
     const packageName = /^(@[a-z0-9-~][\w.~-]*\/)?[a-z0-9-~][\w.~-]*(\/.*)?$/
-    const packages = [...imported].filter((name) => packageName.test(name) && !name.startsWith('node:') && name !== 'electron').map((name) => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/'))
+    const packages = [...imported]
+      .filter((name) => packageName.test(name) && !name.startsWith('node:') && name !== 'electron')
+      .map((name) =>
+        name
+          .split('/')
+          .slice(0, name.startsWith('@') ? 2 : 1)
+          .join('/'),
+      )
     expect(packages).toEqual(expect.arrayContaining(['libsql', 'papaparse']))
     // Resolved as Node will inside the archive: from the dependent's folder there, a nested
     // node_modules first, then each folder up (electron-builder lays the tree out its own way).
@@ -109,17 +146,22 @@ describe('a Linux build with a stand-in Electron binary', () => {
       if (dir === null) return void missing.push(`${name} (from ${from || '/'})`)
       if (found.has(dir)) return
       found.add(dir)
-      const manifest = JSON.parse(asar.extractFile(archive, `${dir.slice(1)}/package.json`).toString('utf8')) as { dependencies?: Record<string, string> }
+      const manifest = JSON.parse(asar.extractFile(archive, `${dir.slice(1)}/package.json`).toString('utf8')) as {
+        dependencies?: Record<string, string>
+      }
       for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir)
     }
     for (const name of packages) visit(name, '')
     expect(missing, 'packages main needs that the packaged app would not find').toEqual([])
-    for (const name of ['react', 'react-dom', 'monaco-editor', '@tanstack/react-query', 'zustand']) expect(asarFiles).not.toContain(`/node_modules/${name}/package.json`)
+    for (const name of ['react', 'react-dom', 'monaco-editor', '@tanstack/react-query', 'zustand'])
+      expect(asarFiles).not.toContain(`/node_modules/${name}/package.json`)
   })
 
   it('keeps libsql’s native binary outside the archive, where it can be loaded', () => {
     const libsqlDir = join(unpacked, 'resources/app.asar.unpacked/node_modules/@libsql')
-    const binaries = readdirSync(libsqlDir, { recursive: true }).map(String).filter((name) => name.endsWith('.node'))
+    const binaries = readdirSync(libsqlDir, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.node'))
     expect(binaries).toEqual(expect.arrayContaining([expect.stringMatching(/^linux-x64-gnu[\\/]index\.node$/)]))
     expect(existsSync(join(unpacked, 'resources/app.asar.unpacked/node_modules/libsql/index.js'))).toBe(true)
   })

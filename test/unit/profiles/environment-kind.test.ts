@@ -18,7 +18,10 @@ describe('a profile’s kind of environment', () => {
 
   it('arrives by migration 2 on a database of schema 1, whose profiles say nothing and whose log keeps no bodies', async () => {
     const dataDir = await tempDataDir()
-    const old = openDatabase({ path: join(dataDir, APP_DATABASE_FILE), migrations: appMigrations.filter((migration) => migration.version === 1) })
+    const old = openDatabase({
+      path: join(dataDir, APP_DATABASE_FILE),
+      migrations: appMigrations.filter((migration) => migration.version === 1),
+    })
     old.run(
       "INSERT INTO profiles (id, name, name_key, base_url, timeout_seconds, environment_label, created_at, updated_at) VALUES ('p1', 'Before', 'before', 'https://a.example', 15, '', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')",
     )

@@ -11,8 +11,15 @@ import { draft, fakeSafeStorage, filesUnder, openProfiles, storedSecretKeys, tem
 
 const TOKEN = 'api-token-0123456789abcdef'
 const PROXY_PASSWORD = 'CANARY-proxy-password-5e6f7a8b'
-const corp = draft({ name: 'Corp', baseUrl: 'https://api.example.com', proxyMode: 'custom', proxyUrl: 'http://proxy.corp.example:3128', proxyUsername: 'alice' })
-const messageOf = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((issue) => issue.message).join(' | ')
+const corp = draft({
+  name: 'Corp',
+  baseUrl: 'https://api.example.com',
+  proxyMode: 'custom',
+  proxyUrl: 'http://proxy.corp.example:3128',
+  proxyUsername: 'alice',
+})
+const messageOf = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
+  result.error?.issues.map((issue) => issue.message).join(' | ')
 
 describe('the network settings of a profile (schema)', () => {
   it.each([
@@ -31,11 +38,19 @@ describe('the network settings of a profile (schema)', () => {
   })
 
   it('needs the address of the profile’s own proxy, a user name without a colon, a full CA bundle path', () => {
-    expect(messageOf(ProfileDraftSchema.safeParse({ name: 'A', baseUrl: 'https://a.example', proxyMode: 'custom' }))).toBe('Give the proxy’s address, or choose another way to connect.')
-    expect(messageOf(ProfileDraftSchema.safeParse({ name: 'A', baseUrl: 'https://a.example', proxyUsername: 'a:b' }))).toMatch(/cannot hold a colon/)
-    expect(messageOf(ProfileDraftSchema.safeParse({ name: 'A', baseUrl: 'https://a.example', caBundlePath: 'certs/ca.pem' }))).toMatch(/full path of the CA bundle/)
+    expect(messageOf(ProfileDraftSchema.safeParse({ name: 'A', baseUrl: 'https://a.example', proxyMode: 'custom' }))).toBe(
+      'Give the proxy’s address, or choose another way to connect.',
+    )
+    expect(messageOf(ProfileDraftSchema.safeParse({ name: 'A', baseUrl: 'https://a.example', proxyUsername: 'a:b' }))).toMatch(
+      /cannot hold a colon/,
+    )
+    expect(messageOf(ProfileDraftSchema.safeParse({ name: 'A', baseUrl: 'https://a.example', caBundlePath: 'certs/ca.pem' }))).toMatch(
+      /full path of the CA bundle/,
+    )
     expect(ProfileDraftSchema.safeParse({ name: 'A', baseUrl: 'https://a.example', caBundlePath: 'C:\\certs\\ca.pem' }).success).toBe(true)
-    expect(messageOf(ProfileChangesSchema.safeParse({ proxyMode: 'custom', proxyUrl: '' }))).toBe('Give the proxy’s address, or choose another way to connect.')
+    expect(messageOf(ProfileChangesSchema.safeParse({ proxyMode: 'custom', proxyUrl: '' }))).toBe(
+      'Give the proxy’s address, or choose another way to connect.',
+    )
     expect(ProfileChangesSchema.safeParse({ clearProxyPassword: true, proxyPassword: 'x' }).success).toBe(false)
   })
 })
@@ -46,14 +61,22 @@ describe('the network settings of a profile (store)', () => {
     const { db, store, vault } = await openProfiles(dataDir, fakeSafeStorage())
     const { caFile } = makeCertificates()
     const created = await store.create({ ...corp, caBundlePath: caFile, apiToken: TOKEN, proxyPassword: PROXY_PASSWORD })
-    expect(created).toMatchObject({ proxyMode: 'custom', proxyUrl: 'http://proxy.corp.example:3128', proxyUsername: 'alice', caBundlePath: caFile })
+    expect(created).toMatchObject({
+      proxyMode: 'custom',
+      proxyUrl: 'http://proxy.corp.example:3128',
+      proxyUsername: 'alice',
+      caBundlePath: caFile,
+    })
     expect(storedSecretKeys(db)).toEqual([profileProxyPasswordKey(created.id), profileTokenKey(created.id)].sort())
     expect(vault.describe(profileProxyPasswordKey(created.id)).storage).toBe('keychain')
     expect(await store.resolveConnection(created.id)).toEqual({
       baseUrl: 'https://api.example.com',
       apiToken: TOKEN,
       timeoutMs: 15_000,
-      network: { proxy: { mode: 'custom', url: 'http://proxy.corp.example:3128', username: 'alice', password: PROXY_PASSWORD }, caBundlePath: caFile },
+      network: {
+        proxy: { mode: 'custom', url: 'http://proxy.corp.example:3128', username: 'alice', password: PROXY_PASSWORD },
+        caBundlePath: caFile,
+      },
     })
     // Encrypted at rest: the password's text is in no file of the data folder.
     for (const file of await filesUnder(dataDir)) expect(file.text, file.name).not.toContain(PROXY_PASSWORD)
@@ -70,7 +93,11 @@ describe('the network settings of a profile (store)', () => {
     const exported = await handlers['profiles.export']({}, context)
     expect(exported.text).not.toContain(PROXY_PASSWORD)
     expect(exported.text).not.toContain('alice')
-    expect(JSON.parse(exported.text).profiles[0]).toMatchObject({ proxyMode: 'custom', proxyUrl: 'http://proxy.corp.example:3128', caBundlePath: '' })
+    expect(JSON.parse(exported.text).profiles[0]).toMatchObject({
+      proxyMode: 'custom',
+      proxyUrl: 'http://proxy.corp.example:3128',
+      caBundlePath: '',
+    })
   })
 
   it('keeps the proxy password when the base URL moves to another server, which drops the API token', async () => {
@@ -98,9 +125,13 @@ describe('the network settings of a profile (store)', () => {
   it('refuses a custom proxy without an address, and a CA bundle that cannot be used, when saving', async () => {
     const { store } = await openProfiles(await tempDataDir(), fakeSafeStorage())
     const created = await store.create(draft({ name: 'Direct', baseUrl: 'https://api.example.com' }))
-    expect((await failureOf(store.update(created.id, { proxyMode: 'custom' }))).message).toBe('Give the proxy’s address, or choose another way to connect.')
+    expect((await failureOf(store.update(created.id, { proxyMode: 'custom' }))).message).toBe(
+      'Give the proxy’s address, or choose another way to connect.',
+    )
     const missing = join(await tempDataDir(), 'missing.pem')
-    expect((await failureOf(store.update(created.id, { caBundlePath: missing }))).message).toBe(`The CA bundle ${missing} cannot be read (ENOENT): correct the path, or clear it.`)
+    expect((await failureOf(store.update(created.id, { caBundlePath: missing }))).message).toBe(
+      `The CA bundle ${missing} cannot be read (ENOENT): correct the path, or clear it.`,
+    )
     const notPem = join(await tempDataDir(), 'notes.txt')
     await writeFile(notPem, 'not a certificate')
     expect((await failureOf(store.create(draft({ name: 'Other', baseUrl: 'https://b.example', caBundlePath: notPem })))).message).toBe(

@@ -29,10 +29,16 @@ async function profileRouter(safeStorage?: SafeStorageLike) {
 describe('profile calls through the router', () => {
   it('lists the built-in profile, preselected, with its token described and the vault status', async () => {
     const { value } = await profileRouter()
-    const list: { profiles: Array<{ id: string; token: unknown; builtin?: boolean }>; activeId: string; vault: { encryptionAvailable: boolean }; notices: string[] } =
-      await value('profiles.list', {})
+    const list: {
+      profiles: Array<{ id: string; token: unknown; builtin?: boolean }>
+      activeId: string
+      vault: { encryptionAvailable: boolean }
+      notices: string[]
+    } = await value('profiles.list', {})
     expect(list.activeId).toBe(SANDBOX.id)
-    expect(list.profiles).toEqual([expect.objectContaining({ id: SANDBOX.id, builtin: true, token: { set: true, last4: '3333', storage: 'session' } })])
+    expect(list.profiles).toEqual([
+      expect.objectContaining({ id: SANDBOX.id, builtin: true, token: { set: true, last4: '3333', storage: 'session' } }),
+    ])
     expect(list.vault.encryptionAvailable).toBe(false)
     expect(list.notices).toEqual([])
   })
@@ -44,7 +50,11 @@ describe('profile calls through the router', () => {
       baseUrl: 'https://api.example.com/',
       apiToken: 'prod-token-abcdefghijkl',
     })
-    expect(created).toMatchObject({ baseUrl: 'https://api.example.com', timeoutSeconds: 15, token: { set: true, last4: 'ijkl', storage: 'keychain' } })
+    expect(created).toMatchObject({
+      baseUrl: 'https://api.example.com',
+      timeoutSeconds: 15,
+      token: { set: true, last4: 'ijkl', storage: 'keychain' },
+    })
 
     const edited = await value('profiles.update', { id: created.id, changes: { timeoutSeconds: 60, clearToken: true } })
     expect(edited).toMatchObject({ timeoutSeconds: 60, token: { set: false, storage: 'none' } })
@@ -72,10 +82,15 @@ describe('profile calls through the router', () => {
     const { call } = await profileRouter()
     expect(await call('profiles.delete', { id: SANDBOX.id })).toEqual({
       ok: false,
-      error: { code: 'refused', message: '“Local sandbox” is built into the app and cannot be deleted. Duplicate it to get a profile you can change.' },
+      error: {
+        code: 'refused',
+        message: '“Local sandbox” is built into the app and cannot be deleted. Duplicate it to get a profile you can change.',
+      },
     })
     expect(await call('profiles.setActive', { id: 'missing' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
-    expect(await call('profiles.create', { name: 'P', baseUrl: 'https://p.example.com', apiToken: 'abcdef', tokenStorage: 'keychain' })).toMatchObject({
+    expect(
+      await call('profiles.create', { name: 'P', baseUrl: 'https://p.example.com', apiToken: 'abcdef', tokenStorage: 'keychain' }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'refused', message: expect.stringMatching(/^No system keychain is available here/) },
     })
@@ -87,7 +102,16 @@ describe('profile calls through the router', () => {
     const exported: { text: string; count: number } = await value('profiles.export', {})
     expect(exported.count).toBe(1)
     expect(ProfilesExportSchema.parse(JSON.parse(exported.text)).profiles).toEqual([
-      { name: 'Staging', baseUrl: 'https://staging.example.com', timeoutSeconds: 15, environmentLabel: 'Staging', environmentKind: 'unspecified', proxyMode: 'environment', proxyUrl: '', caBundlePath: '' },
+      {
+        name: 'Staging',
+        baseUrl: 'https://staging.example.com',
+        timeoutSeconds: 15,
+        environmentLabel: 'Staging',
+        environmentKind: 'unspecified',
+        proxyMode: 'environment',
+        proxyUrl: '',
+        caBundlePath: '',
+      },
     ])
     expect(await value('profiles.import', { text: exported.text })).toEqual({ imported: 1, names: ['Staging (2)'] })
   })
@@ -113,49 +137,57 @@ describe('the canary: an API token never leaves main', () => {
     { storage: 'session', inDatabase: false },
   ]
 
-  it.each(modes)('stored in $storage: in no response, no log line, no file but the database when chosen', async ({ storage, safeStorage, inDatabase }) => {
-    const { call, dataDir, store, vault, internalErrors } = await profileRouter(safeStorage)
-    const responses: unknown[] = []
-    const record = async (name: string, input: unknown) => {
-      const result = await call(name, input)
-      responses.push(result)
-      return result
-    }
+  it.each(modes)(
+    'stored in $storage: in no response, no log line, no file but the database when chosen',
+    async ({ storage, safeStorage, inDatabase }) => {
+      const { call, dataDir, store, vault, internalErrors } = await profileRouter(safeStorage)
+      const responses: unknown[] = []
+      const record = async (name: string, input: unknown) => {
+        const result = await call(name, input)
+        responses.push(result)
+        return result
+      }
 
-    await record('profiles.vaultStatus', {})
-    const created = await record('profiles.create', { name: 'Production', baseUrl: 'https://api.example.com', apiToken: CANARY, tokenStorage: storage })
-    if (!created.ok) throw new Error(created.error.message)
-    const { id } = created.value as { id: string }
-    await record('profiles.list', {})
-    await record('profiles.update', { id, changes: { environmentLabel: 'Production' } })
-    await record('profiles.update', { id, changes: { apiToken: CANARY, tokenStorage: storage } })
-    const copy = await record('profiles.duplicate', { id })
-    const copyId = copy.ok ? (copy.value as { id: string }).id : ''
-    await record('profiles.setActive', { id: copyId })
-    const exported = await record('profiles.export', {})
-    await record('profiles.import', { text: exported.ok ? (exported.value as { text: string }).text : '' })
-    // Failures carry the input's problems back: they must not carry the input.
-    await record('profiles.create', { name: 'Bad', baseUrl: 'https://api.example.com', apiToken: `${CANARY} ${CANARY}` })
-    await record('profiles.create', { name: 'Bad', baseUrl: 'https://api.example.com', apiToken: CANARY.repeat(200) })
-    await record('profiles.create', { name: 'Production', baseUrl: 'https://api.example.com', apiToken: CANARY, tokenStorage: storage })
-    await record('profiles.update', { id: SANDBOX.id, changes: { apiToken: CANARY } })
-    await record('profiles.update', { id: 'missing', changes: { apiToken: CANARY } })
-    await record('profiles.create', { name: 'Extra', baseUrl: 'https://api.example.com', apiToken: CANARY, token: CANARY })
-    await record('profiles.delete', { id: copyId })
-    const finalList = await record('profiles.list', {})
+      await record('profiles.vaultStatus', {})
+      const created = await record('profiles.create', {
+        name: 'Production',
+        baseUrl: 'https://api.example.com',
+        apiToken: CANARY,
+        tokenStorage: storage,
+      })
+      if (!created.ok) throw new Error(created.error.message)
+      const { id } = created.value as { id: string }
+      await record('profiles.list', {})
+      await record('profiles.update', { id, changes: { environmentLabel: 'Production' } })
+      await record('profiles.update', { id, changes: { apiToken: CANARY, tokenStorage: storage } })
+      const copy = await record('profiles.duplicate', { id })
+      const copyId = copy.ok ? (copy.value as { id: string }).id : ''
+      await record('profiles.setActive', { id: copyId })
+      const exported = await record('profiles.export', {})
+      await record('profiles.import', { text: exported.ok ? (exported.value as { text: string }).text : '' })
+      // Failures carry the input's problems back: they must not carry the input.
+      await record('profiles.create', { name: 'Bad', baseUrl: 'https://api.example.com', apiToken: `${CANARY} ${CANARY}` })
+      await record('profiles.create', { name: 'Bad', baseUrl: 'https://api.example.com', apiToken: CANARY.repeat(200) })
+      await record('profiles.create', { name: 'Production', baseUrl: 'https://api.example.com', apiToken: CANARY, tokenStorage: storage })
+      await record('profiles.update', { id: SANDBOX.id, changes: { apiToken: CANARY } })
+      await record('profiles.update', { id: 'missing', changes: { apiToken: CANARY } })
+      await record('profiles.create', { name: 'Extra', baseUrl: 'https://api.example.com', apiToken: CANARY, token: CANARY })
+      await record('profiles.delete', { id: copyId })
+      const finalList = await record('profiles.list', {})
 
-    // The session did what it should: the token is held, and described by its last four only.
-    expect(await store.resolveConnection(id)).toMatchObject({ apiToken: CANARY })
-    expect(JSON.stringify(finalList)).toContain(`"last4":"${CANARY.slice(-4)}"`)
-    expect(responses.filter((result) => (result as { ok: boolean }).ok === false)).toHaveLength(6)
+      // The session did what it should: the token is held, and described by its last four only.
+      expect(await store.resolveConnection(id)).toMatchObject({ apiToken: CANARY })
+      expect(JSON.stringify(finalList)).toContain(`"last4":"${CANARY.slice(-4)}"`)
+      expect(responses.filter((result) => (result as { ok: boolean }).ok === false)).toHaveLength(6)
 
-    expect(JSON.stringify(responses)).not.toContain(CANARY)
-    expect(internalErrors).toEqual([])
+      expect(JSON.stringify(responses)).not.toContain(CANARY)
+      expect(internalErrors).toEqual([])
 
-    const files = await filesUnder(dataDir)
-    const holding = files.filter((file) => file.text.includes(CANARY)).map((file) => file.name)
-    if (inDatabase) expect(holding.length > 0 && holding.every((name) => name.startsWith('embed-console.db'))).toBe(true)
-    else expect(holding).toEqual([])
-    expect(vault.describe(`profile:${id}:api-token`).storage).toBe(storage)
-  })
+      const files = await filesUnder(dataDir)
+      const holding = files.filter((file) => file.text.includes(CANARY)).map((file) => file.name)
+      if (inDatabase) expect(holding.length > 0 && holding.every((name) => name.startsWith('embed-console.db'))).toBe(true)
+      else expect(holding).toEqual([])
+      expect(vault.describe(`profile:${id}:api-token`).storage).toBe(storage)
+    },
+  )
 })

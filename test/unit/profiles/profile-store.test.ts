@@ -7,7 +7,6 @@ import { failureOf } from '../../helpers/failure-of'
 const TOKEN = 'api-token-0123456789abcdef'
 const SANDBOX = { id: 'local-sandbox', name: 'Local sandbox', baseUrl: 'http://127.0.0.1:43210', environmentLabel: 'Sandbox' }
 
-
 const prod = draft({ name: 'Production', baseUrl: 'https://api.example.com', environmentLabel: 'Production', timeoutSeconds: 30 })
 
 describe('profiles: create, read, persist', () => {
@@ -15,7 +14,12 @@ describe('profiles: create, read, persist', () => {
     const dataDir = await tempDataDir()
     const { store } = await openProfiles(dataDir)
     const created = await store.create(prod)
-    expect(created).toMatchObject({ name: 'Production', baseUrl: 'https://api.example.com', timeoutSeconds: 30, environmentLabel: 'Production' })
+    expect(created).toMatchObject({
+      name: 'Production',
+      baseUrl: 'https://api.example.com',
+      timeoutSeconds: 30,
+      environmentLabel: 'Production',
+    })
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/)
     expect(created.createdAt).toBe(created.updatedAt)
 
@@ -66,7 +70,12 @@ describe('profiles: the API token', () => {
   it('resolves a connection for the API client, and only with a token', async () => {
     const { store } = await openProfiles(await tempDataDir(), fakeSafeStorage())
     const withToken = await store.create({ ...prod, apiToken: TOKEN })
-    expect(await store.resolveConnection(withToken.id)).toEqual({ baseUrl: 'https://api.example.com', apiToken: TOKEN, timeoutMs: 30_000, network: { proxy: { mode: 'environment' } } })
+    expect(await store.resolveConnection(withToken.id)).toEqual({
+      baseUrl: 'https://api.example.com',
+      apiToken: TOKEN,
+      timeoutMs: 30_000,
+      network: { proxy: { mode: 'environment' } },
+    })
 
     const without = await store.create(draft({ name: 'Empty', baseUrl: 'https://empty.example.com' }))
     const error = await failureOf(store.resolveConnection(without.id))
@@ -105,7 +114,12 @@ describe('profiles: update', () => {
   })
 
   it('drops the API token and the group tokens when the base URL moves to another scheme, host or port', async () => {
-    for (const elsewhere of ['https://evil.example', 'http://api.example.com', 'https://api.example.com:8443', 'https://API.example.com.evil.example']) {
+    for (const elsewhere of [
+      'https://evil.example',
+      'http://api.example.com',
+      'https://api.example.com:8443',
+      'https://API.example.com.evil.example',
+    ]) {
       const { store, vault } = await openProfiles(await tempDataDir(), fakeSafeStorage())
       const created = await store.create({ ...prod, apiToken: TOKEN })
       vault.set(groupTokenKey(created.id, 'g1'), 'group-token-abcdefgh', 'keychain')
@@ -274,11 +288,18 @@ describe('profiles: built-in', () => {
     const sandbox = await store.registerBuiltin(SANDBOX, TOKEN)
     expect(sandbox).toMatchObject({ ...SANDBOX, builtin: true, timeoutSeconds: 15 })
     expect(store.list()[0]).toEqual(sandbox)
-    expect(await store.resolveConnection(SANDBOX.id)).toEqual({ baseUrl: SANDBOX.baseUrl, apiToken: TOKEN, timeoutMs: 15_000, network: { proxy: { mode: 'environment' } } })
+    expect(await store.resolveConnection(SANDBOX.id)).toEqual({
+      baseUrl: SANDBOX.baseUrl,
+      apiToken: TOKEN,
+      timeoutMs: 15_000,
+      network: { proxy: { mode: 'environment' } },
+    })
 
     const editError = await failureOf(store.update(SANDBOX.id, { name: 'Mine' }))
     expect(editError.code).toBe('refused')
-    expect(editError.message).toBe('“Local sandbox” is built into the app and cannot be edited. Duplicate it to get a profile you can change.')
+    expect(editError.message).toBe(
+      '“Local sandbox” is built into the app and cannot be edited. Duplicate it to get a profile you can change.',
+    )
     expect((await failureOf(store.delete(SANDBOX.id))).code).toBe('refused')
 
     await store.setActive(SANDBOX.id)
@@ -327,7 +348,10 @@ describe('profiles: export and import', () => {
     const badAddress = JSON.stringify({
       format: 'embed-console-profiles',
       version: 1,
-      profiles: [{ name: 'Fine', baseUrl: 'https://fine.example.com' }, { name: 'Bad', baseUrl: 'ftp://files.example.com' }],
+      profiles: [
+        { name: 'Fine', baseUrl: 'https://fine.example.com' },
+        { name: 'Bad', baseUrl: 'ftp://files.example.com' },
+      ],
     })
     const error = await failureOf(store.importProfiles(badAddress))
     expect(error.message).toMatch(/profiles\[1\]\.baseUrl/)

@@ -47,12 +47,16 @@ describe('baseUrlWarning', () => {
     expect(baseUrlWarning(url)).toMatch(/the API token would travel unencrypted/)
   })
 
-  it.each(['https://example.com', 'http://127.0.0.1:4000', 'http://127.8.9.10', 'http://localhost:3000', 'http://LOCALHOST', 'http://[::1]:9000'])(
-    'stays quiet for %s (https or loopback)',
-    (url) => {
-      expect(baseUrlWarning(url)).toBeUndefined()
-    },
-  )
+  it.each([
+    'https://example.com',
+    'http://127.0.0.1:4000',
+    'http://127.8.9.10',
+    'http://localhost:3000',
+    'http://LOCALHOST',
+    'http://[::1]:9000',
+  ])('stays quiet for %s (https or loopback)', (url) => {
+    expect(baseUrlWarning(url)).toBeUndefined()
+  })
 
   it('does not take a look-alike host for loopback', () => {
     expect(baseUrlWarning('http://127.0.0.1.example.com')).toBeDefined()
@@ -123,7 +127,11 @@ describe('shapes that leave main', () => {
   }
 
   it('a profile view has no place for a token: one slipped in is dropped', () => {
-    const parsed = ProfileViewSchema.parse({ ...profile, apiToken: 'leak', token: { set: true, last4: 'eak1', storage: 'file', secret: 'leak' } })
+    const parsed = ProfileViewSchema.parse({
+      ...profile,
+      apiToken: 'leak',
+      token: { set: true, last4: 'eak1', storage: 'file', secret: 'leak' },
+    })
     expect(JSON.stringify(parsed)).not.toContain('leak')
   })
 
@@ -134,7 +142,16 @@ describe('shapes that leave main', () => {
       profiles: [{ name: 'Prod', baseUrl: 'https://example.com', apiToken: 'leak' }],
     })
     expect(parsed.profiles).toEqual([
-      { name: 'Prod', baseUrl: 'https://example.com', timeoutSeconds: 15, environmentLabel: '', environmentKind: 'unspecified', proxyMode: 'environment', proxyUrl: '', caBundlePath: '' },
+      {
+        name: 'Prod',
+        baseUrl: 'https://example.com',
+        timeoutSeconds: 15,
+        environmentLabel: '',
+        environmentKind: 'unspecified',
+        proxyMode: 'environment',
+        proxyUrl: '',
+        caBundlePath: '',
+      },
     ])
     expect(ProfilesExportSchema.safeParse({ format: 'embed-console-profiles', version: 2, profiles: [] }).success).toBe(false)
     expect(ProfilesExportSchema.safeParse({ format: 'other', version: 1, profiles: [] }).success).toBe(false)

@@ -127,7 +127,9 @@ describe('unencrypted storage (no keychain)', () => {
     expect((await bytesOnDisk(dataDir)).includes(SECRET)).toBe(true)
 
     const desktop = open(dataDir, fakeSafeStorage())
-    expect(desktop.notices()).toEqual(['2 tokens kept unencrypted on this machine are now encrypted with the system keychain (gnome_libsecret).'])
+    expect(desktop.notices()).toEqual([
+      '2 tokens kept unencrypted on this machine are now encrypted with the system keychain (gnome_libsecret).',
+    ])
     expect(row(desktop, KEY)).toMatchObject({ storage: 'keychain', secret: null })
     expect(desktop.get(KEY)).toBe(SECRET)
     expect((await bytesOnDisk(dataDir)).includes(SECRET)).toBe(false)
@@ -239,7 +241,9 @@ describe('the vault, case by case', () => {
     const dataDir = await tempDataDir()
     expect(open(dataDir, fakeSafeStorage()).notices()).toEqual([])
     open(dataDir).set(KEY, SECRET, 'file')
-    expect(open(dataDir, fakeSafeStorage()).notices()).toEqual(['A token kept unencrypted on this machine is now encrypted with the system keychain (gnome_libsecret).'])
+    expect(open(dataDir, fakeSafeStorage()).notices()).toEqual([
+      'A token kept unencrypted on this machine is now encrypted with the system keychain (gnome_libsecret).',
+    ])
   })
 
   it('keeps a short secret (no tail to show) in a file or for the session, and forgets a deleted session secret', async () => {

@@ -28,7 +28,22 @@ const activityEntry = queryKeys.activity.entry('a1')
 const bulkRuns = queryKeys.bulk.runs
 const bulkRun = queryKeys.bulk.run('r1')
 const bulkItems = queryKeys.bulk.items('r1', { outcome: '', search: '', done: 0 })
-const every = [queryKeys.appInfo, queryKeys.profiles, queryKeys.fileDialogs, queryKeys.site.recent, queryKeys.site.drafts, catalogWindow, catalogEntry, teamGroup, teamStatus, activityPage, activityEntry, bulkRuns, bulkRun, bulkItems]
+const every = [
+  queryKeys.appInfo,
+  queryKeys.profiles,
+  queryKeys.fileDialogs,
+  queryKeys.site.recent,
+  queryKeys.site.drafts,
+  catalogWindow,
+  catalogEntry,
+  teamGroup,
+  teamStatus,
+  activityPage,
+  activityEntry,
+  bulkRuns,
+  bulkRun,
+  bulkItems,
+]
 
 describe('queryKeys: one factory, prefixes that reach what they promise', () => {
   it('a group call (catalog.all) refreshes every catalog window and entry and the team note on a group, nothing else', async () => {
@@ -57,7 +72,9 @@ describe('queryKeys: one factory, prefixes that reach what they promise', () => 
 
   it('no renderer file writes a query key by hand: every queryKey and setQueryData goes through the factory', () => {
     const renderer = fileURLToPath(new URL('../../../src-renderer', import.meta.url))
-    const sources = readdirSync(renderer, { recursive: true, encoding: 'utf8' }).filter((file) => /\.tsx?$/.test(file) && !file.endsWith('query-keys.ts'))
+    const sources = readdirSync(renderer, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => /\.tsx?$/.test(file) && !file.endsWith('query-keys.ts'),
+    )
     const byHand: string[] = []
     for (const file of sources) {
       const text = readFileSync(join(renderer, file), 'utf8')

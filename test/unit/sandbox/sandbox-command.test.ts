@@ -52,8 +52,15 @@ describe('embed-console sandbox', () => {
   it('takes --port, --data and both tokens, and stops with exit code 0 on SIGINT', async () => {
     const dataFile = join(await mkdtemp(join(tmpdir(), 'ec-sandbox-cli-')), 'custom.db')
     const { io, out } = captureIo()
-    const run = sandboxCommand.run(['--data', dataFile, '--customer-token', 'cust-token', '--testing-token', 'test-token', '--port', '0'], io)
-    expect(await printed(out)).toEqual([expect.stringMatching(/^Sandbox for \/api\/user running at http:\/\/127\.0\.0\.1:\d+$/), 'Customer API token: cust-token', 'Testing API token:  test-token'])
+    const run = sandboxCommand.run(
+      ['--data', dataFile, '--customer-token', 'cust-token', '--testing-token', 'test-token', '--port', '0'],
+      io,
+    )
+    expect(await printed(out)).toEqual([
+      expect.stringMatching(/^Sandbox for \/api\/user running at http:\/\/127\.0\.0\.1:\d+$/),
+      'Customer API token: cust-token',
+      'Testing API token:  test-token',
+    ])
     stopWith('SIGINT')
     expect(await run).toBe(0)
     // Given tokens are never written; the database exists and holds none.
@@ -62,7 +69,10 @@ describe('embed-console sandbox', () => {
 
   it.each([
     [['--port', 'abc'], '--port takes a number from 0 to 65535, not "abc".'],
-    [['--customer-token', 'same', '--testing-token', 'same'], 'The Customer and Testing tokens must differ: the token decides the environment.'],
+    [
+      ['--customer-token', 'same', '--testing-token', 'same'],
+      'The Customer and Testing tokens must differ: the token decides the environment.',
+    ],
     [['--customer-token', 'has space'], 'The Customer token must be non-empty, without spaces or line breaks.'],
   ])('treats %j as a usage mistake', async (argv, sentence) => {
     const dataFile = join(await mkdtemp(join(tmpdir(), 'ec-sandbox-cli-')), 'sandbox.db')

@@ -105,10 +105,20 @@ describe('request bodies', () => {
   it.each([
     ['an empty body', 'GET', '', 'The request body is empty: send a JSON object.'],
     ['a body that is not JSON', 'PUT', '{"user_group_id":', 'The request body is not JSON.'],
-    ['a missing user_group_id', 'GET', json({ name: 'x' }), 'The request body is not valid: user_group_id: a non-empty string is required.'],
+    [
+      'a missing user_group_id',
+      'GET',
+      json({ name: 'x' }),
+      'The request body is not valid: user_group_id: a non-empty string is required.',
+    ],
     ['an unknown field', 'PUT', json({ user_group_id: 'a', nmae: 'x' }), 'The request body is not valid: body: Unrecognized key: "nmae".'],
     ['a mapping with a number', 'GET', json({ user_group_id: 'a', mapping: { s: 1 } }), /^The request body is not valid: mapping\.s: /],
-    ['an empty current_token', 'POST', json({ current_token: '' }), 'The request body is not valid: current_token: the current user group token is required, not an empty string.'],
+    [
+      'an empty current_token',
+      'POST',
+      json({ current_token: '' }),
+      'The request body is not valid: current_token: the current user group token is required, not an empty string.',
+    ],
     ['a JSON array', 'POST', '[]', /^The request body is not valid: body: /],
   ])('answers 400 for %s', async (_case, method, body, sentence) => {
     const answer = await send({ method, body })
@@ -139,7 +149,10 @@ describe('methods, paths and sizes', () => {
     const answer = await send({ method })
     expect(answer.status).toBe(405)
     expect(answer.headers.allow).toBe('GET, PUT, POST, OPTIONS')
-    if (method !== 'HEAD') expect(answer.json).toEqual(failure(`${method} is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).`))
+    if (method !== 'HEAD')
+      expect(answer.json).toEqual(
+        failure(`${method} is not allowed on /api/user: use GET (get or create), PUT (update) or POST (rotate a token).`),
+      )
   })
 
   it.each(['/', '/api/users', '/api/user/', '/v2/api/user'])('answers %s with a plain 404, outside the API', async (path) => {
@@ -252,7 +265,11 @@ describe('the database', () => {
     await writeFile(file, 'SQLite format 3\0 but not really a database '.repeat(200))
     const notices: string[] = []
     sandbox = await startSandbox({ dataFile: file, log: (line) => notices.push(line) })
-    expect(notices).toEqual([expect.stringMatching(/^broken\.db could not be read \(it is damaged or not a database\)\. It was moved aside to broken\.db\.corrupt-.+ and a new one was started\. The sandbox starts empty\.$/)])
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^broken\.db could not be read \(it is damaged or not a database\)\. It was moved aside to broken\.db\.corrupt-.+ and a new one was started\. The sandbox starts empty\.$/,
+      ),
+    ])
     expect((await readdir(dir)).some((name) => name.startsWith('broken.db.corrupt-'))).toBe(true)
     expect((await send({ body: json({ user_group_id: 'after' }) })).status).toBe(200)
   })
@@ -260,7 +277,16 @@ describe('the database', () => {
   it('imports a data file of release 0.1.0 given as --data, keeping it as .migrated; an unreadable one is moved aside', async () => {
     await sandbox.close()
     const file = join(dir, 'old.json')
-    await writeFile(file, JSON.stringify({ format: 'embed-console-sandbox', version: 1, apiTokens: { Customer: 'c'.repeat(64), Testing: 't'.repeat(64) }, nextTeamId: 8, groups: [] }))
+    await writeFile(
+      file,
+      JSON.stringify({
+        format: 'embed-console-sandbox',
+        version: 1,
+        apiTokens: { Customer: 'c'.repeat(64), Testing: 't'.repeat(64) },
+        nextTeamId: 8,
+        groups: [],
+      }),
+    )
     sandbox = await startSandbox({ dataFile: file })
     expect(sandbox.tokens).toEqual({ Customer: 'c'.repeat(64), Testing: 't'.repeat(64) })
     expect(((await send({ body: json({ user_group_id: 'x' }) })).json as { user_group: { team_id: number } }).user_group.team_id).toBe(8)
@@ -271,11 +297,17 @@ describe('the database', () => {
     await writeFile(broken, '{ not json')
     const notices: string[] = []
     sandbox = await startSandbox({ dataFile: broken, log: (line) => notices.push(line) })
-    expect(notices).toEqual([expect.stringMatching(/^broken\.json\.migrated could not be read \(it is not valid JSON\)\. It was moved aside to broken\.json\.migrated\.corrupt-.+\. The sandbox starts without it\.$/)])
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^broken\.json\.migrated could not be read \(it is not valid JSON\)\. It was moved aside to broken\.json\.migrated\.corrupt-.+\. The sandbox starts without it\.$/,
+      ),
+    ])
   })
 
   it('refuses two equal API tokens: the token decides the environment', async () => {
-    await expect(startSandbox({ dataFile: join(dir, 'other.json'), customerToken: 'same', testingToken: 'same' })).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(startSandbox({ dataFile: join(dir, 'other.json'), customerToken: 'same', testingToken: 'same' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    })
   })
 })
 
@@ -285,7 +317,11 @@ describe('browser clients (CORS)', () => {
       method: 'OPTIONS',
       authorization: null,
       contentType: null,
-      headers: { Origin: 'https://docs.example.com', 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization, content-type' },
+      headers: {
+        Origin: 'https://docs.example.com',
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
     })
     expect(answer.status).toBe(204)
     expect(answer.headers).toMatchObject({
@@ -300,7 +336,14 @@ describe('browser clients (CORS)', () => {
   })
 
   it('lets a public page reach it on loopback (Private Network Access)', async () => {
-    const answer = await send({ method: 'OPTIONS', headers: { Origin: 'https://docs.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Private-Network': 'true' } })
+    const answer = await send({
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://docs.example.com',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Private-Network': 'true',
+      },
+    })
     expect(answer.headers['access-control-allow-private-network']).toBe('true')
   })
 
@@ -318,8 +361,16 @@ describe('text kept exactly', () => {
   it.each([
     ['a NUL in the id', { user_group_id: 'ac\u0000me' }, 'user_group_id holds a NUL character (U+0000) at position 3'],
     ['a NUL in the name', { user_group_id: 'acme', name: 'Acme\u0000 Corp' }, 'name holds a NUL character (U+0000) at position 5'],
-    ['a lone high surrogate in the id', { user_group_id: 'ac\ud800me' }, 'user_group_id holds a lone surrogate (U+D800, half of a character) at position 3'],
-    ['a lone low surrogate in the name', { user_group_id: 'acme', name: '\udc00Acme' }, 'name holds a lone surrogate (U+DC00, half of a character) at position 1'],
+    [
+      'a lone high surrogate in the id',
+      { user_group_id: 'ac\ud800me' },
+      'user_group_id holds a lone surrogate (U+D800, half of a character) at position 3',
+    ],
+    [
+      'a lone low surrogate in the name',
+      { user_group_id: 'acme', name: '\udc00Acme' },
+      'name holds a lone surrogate (U+DC00, half of a character) at position 1',
+    ],
   ])('refuses %s with a 400 sentence, and keeps nothing cut short', async (_case, body, sentence) => {
     for (const method of ['GET', 'PUT']) {
       const answer = await send({ method, body: json(body) })
@@ -343,7 +394,8 @@ describe('text kept exactly', () => {
   })
 
   it('answers the properties as the JSON text they were sent in: a __proto__ key and integers past 2^53 come back', async () => {
-    const properties = '{"__proto__": {"admin": true}, "big": 9007199254740993, "ids": [12345678901234567890, -9007199254740995], "price": 1.10}'
+    const properties =
+      '{"__proto__": {"admin": true}, "big": 9007199254740993, "ids": [12345678901234567890, -9007199254740995], "price": 1.10}'
     const created = await send({ body: `{"user_group_id": "exact", "properties": ${properties}}` })
     expect(created.status).toBe(200)
     expect(created.text).toContain(`"properties":${properties}`)

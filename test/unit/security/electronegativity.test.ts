@@ -36,7 +36,10 @@ function offlineScanner() {
   })
   require.cache[gotPath] = { id: gotPath, filename: gotPath, loaded: true, exports: refuse } as unknown as NodeJS.Module
   const scanner = require('@doyensec/electronegativity') as { default?: unknown }
-  return (scanner.default ?? scanner) as (options: Record<string, unknown>, forCli: boolean) => Promise<{ issues: Finding[]; errors: Array<{ file: string; message: string }> }>
+  return (scanner.default ?? scanner) as (
+    options: Record<string, unknown>,
+    forCli: boolean,
+  ) => Promise<{ issues: Finding[]; errors: Array<{ file: string; message: string }> }>
 }
 
 describe('Electronegativity scan', () => {
@@ -44,7 +47,8 @@ describe('Electronegativity scan', () => {
     // The scanner walks a folder: one holding just the app's sources (not tests, not node_modules).
     const input = await mkdtemp(join(tmpdir(), 'ec-electronegativity-'))
     for (const folder of ['src-main', 'src-renderer', 'src-shared']) await cp(join(root, folder), join(input, folder), { recursive: true })
-    const electronVersion = (JSON.parse(await readFile(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version
+    const electronVersion = (JSON.parse(await readFile(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string })
+      .version
     // The scanner prints its progress and "could not retrieve translations": not the test's output.
     const quiet = vi.spyOn(console, 'log').mockImplementation(() => {})
     let result: Awaited<ReturnType<ReturnType<typeof offlineScanner>>>
@@ -65,12 +69,22 @@ describe('Electronegativity scan', () => {
     }
     expect(result.errors, 'files the scanner could not parse').toEqual([])
 
-    const { accepted } = JSON.parse(await readFile(join(root, 'security/electronegativity-allowlist.json'), 'utf8')) as { accepted: Accepted[] }
+    const { accepted } = JSON.parse(await readFile(join(root, 'security/electronegativity-allowlist.json'), 'utf8')) as {
+      accepted: Accepted[]
+    }
     for (const entry of accepted) expect(entry.reason.length, `${entry.check}: a reason`).toBeGreaterThan(40)
-    const isAccepted = (finding: Finding) => accepted.some((entry) => entry.check === finding.id && entry.file === finding.file.replaceAll('\\', '/'))
-    const unexpected = result.issues.filter((finding) => !isAccepted(finding)).map((finding) => `${finding.id} at ${finding.file}:${finding.location.line}: ${finding.description}`)
+    const isAccepted = (finding: Finding) =>
+      accepted.some((entry) => entry.check === finding.id && entry.file === finding.file.replaceAll('\\', '/'))
+    const unexpected = result.issues
+      .filter((finding) => !isAccepted(finding))
+      .map((finding) => `${finding.id} at ${finding.file}:${finding.location.line}: ${finding.description}`)
     expect(unexpected, 'findings not in security/electronegativity-allowlist.json').toEqual([])
-    const stale = accepted.filter((entry) => !result.issues.some((finding) => finding.id === entry.check && finding.file.replaceAll('\\', '/') === entry.file))
-    expect(stale.map((entry) => `${entry.check} in ${entry.file}`), 'accepted findings the scan no longer reports: remove them').toEqual([])
+    const stale = accepted.filter(
+      (entry) => !result.issues.some((finding) => finding.id === entry.check && finding.file.replaceAll('\\', '/') === entry.file),
+    )
+    expect(
+      stale.map((entry) => `${entry.check} in ${entry.file}`),
+      'accepted findings the scan no longer reports: remove them',
+    ).toEqual([])
   })
 })

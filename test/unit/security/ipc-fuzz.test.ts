@@ -38,7 +38,10 @@ beforeAll(async () => {
   await mkdir(rendererDir)
   services = await createAppServices({ dataDir: join(root, 'data'), transport: 'browser' })
   server = await startWebServer({ services, rendererDir, port: 0 })
-  const session = await fetch(`http://127.0.0.1:${server.port}/session`, { method: 'POST', body: JSON.stringify({ key: server.accessKey }) })
+  const session = await fetch(`http://127.0.0.1:${server.port}/session`, {
+    method: 'POST',
+    body: JSON.stringify({ key: server.accessKey }),
+  })
   cookie = session.headers.getSetCookie()[0]!.split(';')[0]!
   const sandbox = (await call('app.info', {})).json as { value: { sandbox: { baseUrl: string } } }
   // The sandbox, and a loopback port where nothing listens.
@@ -84,7 +87,8 @@ function confined(name: string, input: unknown, pick: number): unknown {
   const walk = (value: unknown, key?: string): unknown => {
     if (typeof value === 'string') {
       if (key === 'path' && value.trim() !== '') return join(siteDir, value.replace(/[^a-z0-9.-]/gi, '-').slice(0, 40) || 'x')
-      if (key === 'baseUrl' && URL.canParse(value.trim()) && !isLoopbackHostname(new URL(value.trim()).hostname)) return loopbackUrls[pick % loopbackUrls.length]
+      if (key === 'baseUrl' && URL.canParse(value.trim()) && !isLoopbackHostname(new URL(value.trim()).hostname))
+        return loopbackUrls[pick % loopbackUrls.length]
       // An import file is JSON inside a string: its base URLs are confined the same way.
       if (key === 'text' && name === 'profiles.import') {
         try {
@@ -96,7 +100,8 @@ function confined(name: string, input: unknown, pick: number): unknown {
       return value
     }
     if (Array.isArray(value)) return value.map((item) => walk(item))
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([inner, item]) => [inner, walk(item, inner)]))
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([inner, item]) => [inner, walk(item, inner)]))
     return value
   }
   return walk(input)
@@ -129,7 +134,11 @@ describe(`IPC fuzz through browser mode's HTTP transport (seed ${SEED})`, () => 
   it.each(names)('%s answers every input with the contract’s { ok … } JSON', { timeout: 60_000 }, async (name) => {
     const schema = z.toJSONSchema(contract[name].input as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonSchema
     const near = arbitraryNear(schema, hints())
-    const input = fc.oneof({ arbitrary: near, weight: 4 }, { arbitrary: mutated(near), weight: 3 }, { arbitrary: fc.jsonValue({ maxDepth: 4 }), weight: 1 })
+    const input = fc.oneof(
+      { arbitrary: near, weight: 4 },
+      { arbitrary: mutated(near), weight: 3 },
+      { arbitrary: fc.jsonValue({ maxDepth: 4 }), weight: 1 },
+    )
     await fc.assert(
       fc.asyncProperty(input, fc.nat(), async (value, pick) => {
         expectContractAnswer(name, await call(name, confined(name, value, pick)))
@@ -146,7 +155,11 @@ describe(`IPC fuzz through browser mode's HTTP transport (seed ${SEED})`, () => 
       fc.jsonValue({ maxDepth: 5 }).map((value) => JSON.stringify(value)),
       fc.integer({ min: 60, max: 5000 }).map((levels) => `{"text":${deep(levels)}}`),
     )
-    const name = fc.oneof(fc.constantFrom(...names), fc.stringMatching(/^[\w.-]{1,40}$/), fc.constantFrom('__proto__', 'constructor', 'toString', 'app.', '.', '-'))
+    const name = fc.oneof(
+      fc.constantFrom(...names),
+      fc.stringMatching(/^[\w.-]{1,40}$/),
+      fc.constantFrom('__proto__', 'constructor', 'toString', 'app.', '.', '-'),
+    )
     await fc.assert(
       fc.asyncProperty(name, body, async (callName, text) => {
         const answer = await call(callName, text, true)

@@ -11,7 +11,9 @@ describe('messageOf: the sentence of anything thrown', () => {
   it('is an Error’s message, without its name or stack', () => {
     expect(messageOf(new Error('The disk is full.'))).toBe('The disk is full.')
     expect(messageOf(new TypeError('x is not a function'))).toBe('x is not a function')
-    expect(messageOf(new AppErrorException('refused', 'This data folder has not joined a team.'))).toBe('This data folder has not joined a team.')
+    expect(messageOf(new AppErrorException('refused', 'This data folder has not joined a team.'))).toBe(
+      'This data folder has not joined a team.',
+    )
   })
 
   it('is the value as text when what was thrown is not an Error', () => {
@@ -29,7 +31,10 @@ describe('messageOf: the sentence of anything thrown', () => {
       dir = await mkdtemp(join(tmpdir(), 'embed-console-message-'))
       // A folder where the JSON file should be: reading it fails with EISDIR, not ENOENT.
       const read = readJsonFile(dir, z.object({}))
-      await expect(read).rejects.toMatchObject({ code: 'file_io', message: expect.stringMatching(/^embed-console-message-\w+ could not be read: EISDIR: illegal operation on a directory, read$/) })
+      await expect(read).rejects.toMatchObject({
+        code: 'file_io',
+        message: expect.stringMatching(/^embed-console-message-\w+ could not be read: EISDIR: illegal operation on a directory, read$/),
+      })
     })
   })
 })

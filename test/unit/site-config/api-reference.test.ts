@@ -27,7 +27,9 @@ describe('the openapi field', () => {
   it('gains openapi.json at the end of a list', () => {
     const plan = planned({ openapi: ['a.yaml', 'https://example.com/b.json'] })
     expect(plan.next).toMatchObject({ openapi: ['a.yaml', 'https://example.com/b.json', 'openapi.json'] })
-    expect(plan.changes.filter((change) => change.path[0] === 'openapi')).toEqual([{ kind: 'insertItem', path: ['openapi'], index: 2, value: 'openapi.json' }])
+    expect(plan.changes.filter((change) => change.path[0] === 'openapi')).toEqual([
+      { kind: 'insertItem', path: ['openapi'], index: 2, value: 'openapi.json' },
+    ])
   })
 
   it('is left alone when it names the file already, however the path is spelled', () => {
@@ -44,7 +46,11 @@ describe('the openapi field', () => {
 describe('the base URL', () => {
   it('is set, or replaced when it is one URL', () => {
     expect(planned({}).next).toMatchObject({ api: { baseUrl: URL_A } })
-    expect(planned({ api: { baseUrl: 'https://old.example.com' } }).fields).toContainEqual({ path: ['api', 'baseUrl'], before: 'https://old.example.com', after: URL_A })
+    expect(planned({ api: { baseUrl: 'https://old.example.com' } }).fields).toContainEqual({
+      path: ['api', 'baseUrl'],
+      before: 'https://old.example.com',
+      after: URL_A,
+    })
   })
 
   it('is left as it is when no URL is to be written (a loopback profile not confirmed, or none)', () => {
@@ -133,7 +139,11 @@ it('edits the text in place: 4 spaces, CRLF, an inline list and the key order ke
 
 describe('the endpoint pages in the navigation', () => {
   const groups = apiReferenceGroups(buildOpenApiDocument())
-  const PAGES = ['api-reference/user-groups/get-or-create-a-user-group', 'api-reference/user-groups/update-a-user-group', 'api-reference/user-groups/rotate-a-user-groups-token']
+  const PAGES = [
+    'api-reference/user-groups/get-or-create-a-user-group',
+    'api-reference/user-groups/update-a-user-group',
+    'api-reference/user-groups/rotate-a-user-groups-token',
+  ]
 
   it('are named as Mintlify’s scraper names them: a folder per tag, a page per operation after its summary, in method order', () => {
     expect(groups).toEqual([{ group: 'User groups', pages: PAGES.map((page) => expect.objectContaining({ page, file: `${page}.mdx` })) }])
@@ -146,15 +156,31 @@ describe('the endpoint pages in the navigation', () => {
         '/items': { post: { summary: 'Item', tags: [] }, patch: { summary: 'Hidden', 'x-hidden': true } },
       },
     })
-    expect(other).toEqual([{ group: 'API Reference', pages: ['api-reference/item', 'api-reference/delete-items', 'api-reference/item-1'].map((page) => expect.objectContaining({ page })) }])
+    expect(other).toEqual([
+      {
+        group: 'API Reference',
+        pages: ['api-reference/item', 'api-reference/delete-items', 'api-reference/item-1'].map((page) =>
+          expect.objectContaining({ page }),
+        ),
+      },
+    ])
   })
 
   it('are added as a group of their tag at the end of the navigation, one change, valid, and only once', () => {
     const config = { name: 'Docs', navigation: [{ group: 'Start', pages: ['intro'] }] }
     const plan = planned(config, { ...add(), groups })
-    expect((plan.next as { navigation: unknown }).navigation).toEqual([{ group: 'Start', pages: ['intro'] }, { group: 'User groups', pages: PAGES }])
-    expect(plan.fields.find((field) => field.path[0] === 'navigation')).toEqual({ path: ['navigation', 1], before: undefined, after: { group: 'User groups', pages: PAGES } })
-    expect(plan.changes.filter((change) => change.path[0] === 'navigation')).toEqual([{ kind: 'insertItem', path: ['navigation'], index: 1, value: { group: 'User groups', pages: PAGES } }])
+    expect((plan.next as { navigation: unknown }).navigation).toEqual([
+      { group: 'Start', pages: ['intro'] },
+      { group: 'User groups', pages: PAGES },
+    ])
+    expect(plan.fields.find((field) => field.path[0] === 'navigation')).toEqual({
+      path: ['navigation', 1],
+      before: undefined,
+      after: { group: 'User groups', pages: PAGES },
+    })
+    expect(plan.changes.filter((change) => change.path[0] === 'navigation')).toEqual([
+      { kind: 'insertItem', path: ['navigation'], index: 1, value: { group: 'User groups', pages: PAGES } },
+    ])
     const text = applyValueChanges(JSON.stringify(config, null, 2), plan.changes)
     expect(checkSiteConfigText(text, 'spec').errors).toEqual([])
     // Planned again on the result: nothing more to add.
@@ -162,13 +188,26 @@ describe('the endpoint pages in the navigation', () => {
   })
 
   it('go into a group of that name already there, skipping the pages listed anywhere, however spelled', () => {
-    const config = { navigation: [{ group: 'User groups', pages: ['overview', `/${PAGES[1]}`] }, { group: 'Other', pages: [{ group: 'Nested', pages: [`${PAGES[2]}.mdx`] }] }] }
+    const config = {
+      navigation: [
+        { group: 'User groups', pages: ['overview', `/${PAGES[1]}`] },
+        { group: 'Other', pages: [{ group: 'Nested', pages: [`${PAGES[2]}.mdx`] }] },
+      ],
+    }
     const plan = planned(config, { ...add(), groups })
-    expect((plan.next as { navigation: unknown[] }).navigation[0]).toEqual({ group: 'User groups', pages: ['overview', `/${PAGES[1]}`, PAGES[0]] })
-    expect(plan.changes.filter((change) => change.path[0] === 'navigation')).toEqual([{ kind: 'insertItem', path: ['navigation', 0, 'pages'], index: 2, value: PAGES[0] }])
+    expect((plan.next as { navigation: unknown[] }).navigation[0]).toEqual({
+      group: 'User groups',
+      pages: ['overview', `/${PAGES[1]}`, PAGES[0]],
+    })
+    expect(plan.changes.filter((change) => change.path[0] === 'navigation')).toEqual([
+      { kind: 'insertItem', path: ['navigation', 0, 'pages'], index: 2, value: PAGES[0] },
+    ])
   })
 
   it('are refused over a navigation that is not a list', () => {
-    expect(planApiReference({ navigation: { group: 'x' } }, { ...add(), groups })).toEqual({ ok: false, problem: 'Navigation is not a list of groups: fix it first.' })
+    expect(planApiReference({ navigation: { group: 'x' } }, { ...add(), groups })).toEqual({
+      ok: false,
+      problem: 'Navigation is not a list of groups: fix it first.',
+    })
   })
 })

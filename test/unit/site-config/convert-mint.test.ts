@@ -37,9 +37,18 @@ describe.skipIf(!hasCorpus)(`converting the real mint.json files${MINT.skipNote}
 
   it('every one Mintlify accepts becomes a docs.json Mintlify accepts (its own converter: 164 of 170)', () => {
     expect(accepted).toHaveLength(170)
-    const refused = accepted.filter(({ text, value }) => !validateDocsConfig(JSON.parse(convertMintToDocs(text, value).text)).success).map(({ name }) => name)
+    const refused = accepted
+      .filter(({ text, value }) => !validateDocsConfig(JSON.parse(convertMintToDocs(text, value).text)).success)
+      .map(({ name }) => name)
     expect(refused).toEqual([])
-    const theirs = accepted.filter(({ value }) => validateDocsConfig(JSON.parse(JSON.stringify(upgradeToDocsConfig(validateMintConfig(structuredClone(value)).data as never, { shouldUpgradeTheme: true })))).success)
+    const theirs = accepted.filter(
+      ({ value }) =>
+        validateDocsConfig(
+          JSON.parse(
+            JSON.stringify(upgradeToDocsConfig(validateMintConfig(structuredClone(value)).data as never, { shouldUpgradeTheme: true })),
+          ),
+        ).success,
+    )
     expect(theirs).toHaveLength(164)
   })
 
@@ -91,7 +100,12 @@ describe('what the converter carries that Mintlify’s drops, and what it names'
     const navigation = conversion.value.navigation as { tabs: Record<string, unknown>[] }
     expect(navigation.tabs.map((tab) => tab.tab)).toEqual(['Documentation', 'SDKs'])
     expect(navigation.tabs[1]).toMatchObject({ tab: 'SDKs', icon: 'box', groups: [{ group: 'SDKs', pages: ['sdks/node'] }] })
-    expect(navigation.tabs[0]).toMatchObject({ anchors: [{ anchor: 'Guides', icon: 'book' }, { anchor: 'API', icon: 'code', color: { light: '#0D9373', dark: '#0D9373' } }] })
+    expect(navigation.tabs[0]).toMatchObject({
+      anchors: [
+        { anchor: 'Guides', icon: 'book' },
+        { anchor: 'API', icon: 'code', color: { light: '#0D9373', dark: '#0D9373' } },
+      ],
+    })
     expect(conversion.dropped.map((note) => note.path)).toEqual(['api.auth.inputPrefix', 'feedback', 'rounded'])
     expect(conversion.dropped[0]!.message).toContain('no input prefix')
     expect(conversion.changed.map((note) => note.path)).toEqual(expect.arrayContaining(['layout', 'colors.anchors']))
@@ -109,10 +123,20 @@ describe('embed-console convert', () => {
 
   it('writes the docs.json with --out, names what it did not carry on stderr, and never replaces a file without --force', async () => {
     const dir = await tempDir('ec-convert-')
-    await writeFile(join(dir, 'mint.json'), JSON.stringify({ name: 'Acme', colors: { primary: '#0D9373' }, feedback: { suggestEdit: true }, navigation: [{ group: 'A', pages: ['index'] }] }, null, 2))
+    await writeFile(
+      join(dir, 'mint.json'),
+      JSON.stringify(
+        { name: 'Acme', colors: { primary: '#0D9373' }, feedback: { suggestEdit: true }, navigation: [{ group: 'A', pages: ['index'] }] },
+        null,
+        2,
+      ),
+    )
     const first = io()
     expect(await runConvert([join(dir, 'mint.json'), '--out', join(dir, 'docs.json')], first.cli)).toBe(0)
-    expect(first.err).toEqual(['not carried: feedback: docs.json has no feedback settings: Mintlify’s dashboard turns feedback on and off', `Wrote ${join(dir, 'docs.json')}: 1 setting not carried, 0 carried with a change.`])
+    expect(first.err).toEqual([
+      'not carried: feedback: docs.json has no feedback settings: Mintlify’s dashboard turns feedback on and off',
+      `Wrote ${join(dir, 'docs.json')}: 1 setting not carried, 0 carried with a change.`,
+    ])
     const written = await readFile(join(dir, 'docs.json'), 'utf8')
     expect(validateDocsConfig(JSON.parse(written)).success).toBe(true)
 
@@ -127,7 +151,16 @@ describe('embed-console convert', () => {
 
   it('refuses a docs.json, broken JSON and writing over the file it reads, with a sentence each', async () => {
     const dir = await tempDir('ec-convert-')
-    await writeFile(join(dir, 'docs.json'), JSON.stringify({ $schema: 'https://mintlify.com/docs.json', theme: 'mint', name: 'A', colors: { primary: '#000' }, navigation: { pages: ['a'] } }))
+    await writeFile(
+      join(dir, 'docs.json'),
+      JSON.stringify({
+        $schema: 'https://mintlify.com/docs.json',
+        theme: 'mint',
+        name: 'A',
+        colors: { primary: '#000' },
+        navigation: { pages: ['a'] },
+      }),
+    )
     await writeFile(join(dir, 'broken.json'), '{ "name": ')
     await writeFile(join(dir, 'mint.json'), '{ "name": "A", "navigation": [] }')
     const docs = io()
@@ -146,16 +179,22 @@ describe('embed-console convert', () => {
     await writeFile(join(dir, 'mint.json'), JSON.stringify({ name: 'Acme', colors: { primary: '#0D9373' }, navigation: [] }))
     const run = io()
     expect(await runConvert([join(dir, 'mint.json'), '--out', join(dir, 'docs.json')], run.cli)).toBe(1)
-    expect(run.err[0]).toContain('would not pass Mintlify\'s rules, so nothing was written')
+    expect(run.err[0]).toContain("would not pass Mintlify's rules, so nothing was written")
     expect(run.err[0]).toContain('navigation.groups: must hold at least one group')
     expect(existsSync(join(dir, 'docs.json'))).toBe(false)
   })
 
   it('answers one envelope with --json', async () => {
     const dir = await tempDir('ec-convert-')
-    await writeFile(join(dir, 'mint.json'), JSON.stringify({ name: 'Acme', colors: { primary: '#0D9373' }, navigation: [{ group: 'A', pages: ['index'] }] }))
+    await writeFile(
+      join(dir, 'mint.json'),
+      JSON.stringify({ name: 'Acme', colors: { primary: '#0D9373' }, navigation: [{ group: 'A', pages: ['index'] }] }),
+    )
     const run = io()
     expect(await runConvert(['--json', join(dir, 'mint.json')], run.cli)).toBe(0)
-    expect(JSON.parse(run.out[0]!)).toMatchObject({ ok: true, value: { out: null, dropped: [], docs: { theme: 'mint', navigation: { groups: [{ group: 'A', pages: ['index'] }] } } } })
+    expect(JSON.parse(run.out[0]!)).toMatchObject({
+      ok: true,
+      value: { out: null, dropped: [], docs: { theme: 'mint', navigation: { groups: [{ group: 'A', pages: ['index'] }] } } },
+    })
   })
 })

@@ -65,7 +65,12 @@ describe('JSON nested too deep', () => {
     const parsed = parseJsonText(nested(100_000))
     expect(parsed).toEqual({
       ok: false,
-      error: { message: 'no site configuration is, so Embed Console reads it only as text', line: 1, column: 31 + MAX_SITE_JSON_DEPTH, tooDeep: true },
+      error: {
+        message: 'no site configuration is, so Embed Console reads it only as text',
+        line: 1,
+        column: 31 + MAX_SITE_JSON_DEPTH,
+        tooDeep: true,
+      },
     })
     expect(checkConfigText(nested(100_000), { format: 'site', rules: 'spec' })).toMatchObject({ valid: false })
     // The deepest real file nests 19 levels; 64 are read.

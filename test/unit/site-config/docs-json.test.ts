@@ -22,7 +22,9 @@ const MINIMAL = { theme: 'mint', name: 'Acme', colors: { primary: '#0D9373' }, n
 
 describe.skipIf(!hasCorpus)(`docs.json verdicts on the shared corpus${DOCS_JSON.skipNote}`, () => {
   it('agree with Mintlify’s validator on every one of the 121 files', () => {
-    const differences = corpus.filter(({ value }) => checkDocsConfig(value).valid !== validateDocsConfig(structuredClone(value)).success).map(({ name }) => name)
+    const differences = corpus
+      .filter(({ value }) => checkDocsConfig(value).valid !== validateDocsConfig(structuredClone(value)).success)
+      .map(({ name }) => name)
     expect(corpus).toHaveLength(121)
     expect(differences).toEqual([])
     const invalid = corpus.filter(({ value }) => !checkDocsConfig(value).valid).map(({ name }) => name)
@@ -39,7 +41,27 @@ describe.skipIf(!hasCorpus)(`docs.json verdicts on the shared corpus${DOCS_JSON.
 
   it('agree on 3,000 files made from them by one change each (a value replaced or a key removed)', { timeout: 120_000 }, () => {
     const small = corpus.filter(({ value }) => JSON.stringify(value).length < 60_000)
-    const replacements = [5, 'x', '', ' ', true, null, [], {}, ['a'], { a: 1 }, '#12', '#123456', 'https://example.com', '/path', 'fa-book', 'en', 'mint', 'http://x.y/a.svg', -1]
+    const replacements = [
+      5,
+      'x',
+      '',
+      ' ',
+      true,
+      null,
+      [],
+      {},
+      ['a'],
+      { a: 1 },
+      '#12',
+      '#123456',
+      'https://example.com',
+      '/path',
+      'fa-book',
+      'en',
+      'mint',
+      'http://x.y/a.svg',
+      -1,
+    ]
     const places = (value: unknown, at: (string | number)[] = [], found: (string | number)[][] = []) => {
       if (at.length) found.push(at)
       if (Array.isArray(value)) value.forEach((item, index) => places(item, [...at, index], found))
@@ -88,7 +110,10 @@ describe('what Mintlify accepts but leaves out, as warnings', () => {
     const check = checkDocsConfig(config)
     expect(check.errors).toEqual([])
     expect(check.warnings).toEqual([
-      { path: 'navigation.tabs[0].groups[0].group', message: 'must be a string, not the number 5 (Mintlify accepts the file but leaves the tab “API”’s groups out of the site)' },
+      {
+        path: 'navigation.tabs[0].groups[0].group',
+        message: 'must be a string, not the number 5 (Mintlify accepts the file but leaves the tab “API”’s groups out of the site)',
+      },
     ])
   })
 
@@ -96,7 +121,12 @@ describe('what Mintlify accepts but leaves out, as warnings', () => {
     const config = { ...MINIMAL, navigation: { anchors: [{ anchor: 'Blog', href: 'https://blog.example.com', pages: ['post'] }] } }
     expect(checkDocsConfig(config)).toMatchObject({
       valid: true,
-      warnings: [{ path: 'navigation.anchors[0].pages', message: 'is ignored: Mintlify shows the anchor “Blog”’s link (href) and leaves its pages out' }],
+      warnings: [
+        {
+          path: 'navigation.anchors[0].pages',
+          message: 'is ignored: Mintlify shows the anchor “Blog”’s link (href) and leaves its pages out',
+        },
+      ],
     })
   })
 
@@ -111,10 +141,18 @@ describe('what Mintlify accepts but leaves out, as warnings', () => {
   })
 
   it('what Mintlify refuses is an error with a sentence: a theme it lacks, a key in a closed object, a group without a name', () => {
-    const check = checkDocsConfig({ ...MINIMAL, theme: 'venus', colors: { primary: '#000', anchors: '#fff' }, navigation: { groups: [{ pages: ['a'] }] } })
+    const check = checkDocsConfig({
+      ...MINIMAL,
+      theme: 'venus',
+      colors: { primary: '#000', anchors: '#fff' },
+      navigation: { groups: [{ pages: ['a'] }] },
+    })
     expect(check.valid).toBe(false)
     expect(check.errors).toEqual([
-      { path: 'theme', message: 'must be one of "mint", "maple", "palm", "willow", "linden", "almond", "aspen", "luma" or "sequoia", not "venus"' },
+      {
+        path: 'theme',
+        message: 'must be one of "mint", "maple", "palm", "willow", "linden", "almond", "aspen", "luma" or "sequoia", not "venus"',
+      },
       { path: 'colors.anchors', message: expect.any(String) },
       { path: 'navigation.groups[0].group', message: 'is required' },
     ])

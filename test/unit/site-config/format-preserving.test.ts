@@ -49,7 +49,12 @@ describe('an unedited save is byte-identical', () => {
     await copyFile(join(FIXTURES, name), path)
     const service = siteFiles(dataDir)
     const document = await service.open(path)
-    await service.save({ documentId: document.documentId, text: document.text, byteOrderMark: document.byteOrderMark, expectedVersion: document.version! })
+    await service.save({
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: document.byteOrderMark,
+      expectedVersion: document.version!,
+    })
     expect(await readFile(path)).toEqual(await readFile(join(FIXTURES, name)))
   })
 
@@ -61,7 +66,12 @@ describe('an unedited save is byte-identical', () => {
       const path = join(workDir, name)
       await copyFile(join(REAL_WORLD, name), path)
       const document = await service.open(path)
-      await service.save({ documentId: document.documentId, text: document.text, byteOrderMark: document.byteOrderMark, expectedVersion: document.version! })
+      await service.save({
+        documentId: document.documentId,
+        text: document.text,
+        byteOrderMark: document.byteOrderMark,
+        expectedVersion: document.version!,
+      })
       if ((await readFile(path)).equals(bytes)) identical++
     }
     expect(realWorld).toHaveLength(179)
@@ -73,14 +83,17 @@ describe('a one-field edit is a one-hunk diff in the file’s own layout', () =>
   const textOf = (bytes: Buffer) => bytes.toString('utf8').replace(/^\uFEFF/, '')
   const editable = fixtures.filter(({ name }) => name !== 'duplicate-keys.json')
 
-  it.each(editable.map(({ name, bytes }) => [name, textOf(bytes)] as const))('%s: renaming the site changes its one line', (_name, text) => {
-    const value = valueOf(text)
-    const edited = editText(text, value, setIn(value, ['name'], 'Renamed docs'))
-    const { removed, added } = changedLines(text, edited)
-    expect(removed).toHaveLength(1)
-    expect(added).toEqual([removed[0]!.replace(/"name": "[^"]*"/, '"name": "Renamed docs"')])
-    expect(valueOf(edited)).toEqual({ ...value, name: 'Renamed docs' })
-  })
+  it.each(editable.map(({ name, bytes }) => [name, textOf(bytes)] as const))(
+    '%s: renaming the site changes its one line',
+    (_name, text) => {
+      const value = valueOf(text)
+      const edited = editText(text, value, setIn(value, ['name'], 'Renamed docs'))
+      const { removed, added } = changedLines(text, edited)
+      expect(removed).toHaveLength(1)
+      expect(added).toEqual([removed[0]!.replace(/"name": "[^"]*"/, '"name": "Renamed docs"')])
+      expect(valueOf(edited)).toEqual({ ...value, name: 'Renamed docs' })
+    },
+  )
 
   it('keeps tabs, CRLF and 4 spaces when a setting is added', async () => {
     for (const [name, line] of [
@@ -125,8 +138,14 @@ describe('a one-field edit is a one-hunk diff in the file’s own layout', () =>
     const value = valueOf(text)
     const moved = editText(text, value, moveItem(value, ['navigation'], 1, 0))
     expect(changedLines(text, moved)).toEqual({
-      removed: ['    {"group": "Start", "pages": ["introduction", "quickstart"]},', '    {"group": "API", "pages": ["api/overview", "api/auth"]}'],
-      added: ['    {"group": "API", "pages": ["api/overview", "api/auth"]},', '    {"group": "Start", "pages": ["introduction", "quickstart"]}'],
+      removed: [
+        '    {"group": "Start", "pages": ["introduction", "quickstart"]},',
+        '    {"group": "API", "pages": ["api/overview", "api/auth"]}',
+      ],
+      added: [
+        '    {"group": "API", "pages": ["api/overview", "api/auth"]},',
+        '    {"group": "Start", "pages": ["introduction", "quickstart"]}',
+      ],
     })
   })
 
@@ -135,7 +154,10 @@ describe('a one-field edit is a one-hunk diff in the file’s own layout', () =>
     const value = valueOf(text)
     const path = ['navigation', 0, 'pages', 1, 'pages', 1, 'pages', 0]
     const edited = editText(text, value, setIn(value, path, 'concepts/deep/two'))
-    expect(changedLines(text, edited)).toEqual({ removed: ['                "concepts/deep/one"'], added: ['                "concepts/deep/two"'] })
+    expect(changedLines(text, edited)).toEqual({
+      removed: ['                "concepts/deep/one"'],
+      added: ['                "concepts/deep/two"'],
+    })
   })
 
   it('changes the occurrence JSON reads when a key is written twice: the last', () => {
@@ -154,20 +176,23 @@ describe('a one-field edit is a one-hunk diff in the file’s own layout', () =>
     expect(typedAgain).toBe(text)
   })
 
-  it.runIf(realWorld.length > 0)(`on all 179 real files: one-line renames, and additions as one block at the end of the object${MINT.skipNote}`, () => {
-    let oneHunk = 0
-    for (const { bytes } of realWorld) {
-      const text = textOf(bytes)
-      const value = valueOf(text)
-      const renamed = changedLines(text, editText(text, value, setIn(value, ['name'], 'Renamed')))
-      const added = editText(text, value, setIn(value, ['x-edited'], { by: 'test' }))
-      const addition = changedLines(text, added)
-      expect(valueOf(added)).toEqual({ ...value, 'x-edited': { by: 'test' } })
-      // The last member gains a comma; the new member's lines follow it.
-      if (renamed.removed.length === 1 && renamed.added.length === 1 && addition.removed.length <= 1) oneHunk++
-    }
-    expect(oneHunk).toBe(179)
-  })
+  it.runIf(realWorld.length > 0)(
+    `on all 179 real files: one-line renames, and additions as one block at the end of the object${MINT.skipNote}`,
+    () => {
+      let oneHunk = 0
+      for (const { bytes } of realWorld) {
+        const text = textOf(bytes)
+        const value = valueOf(text)
+        const renamed = changedLines(text, editText(text, value, setIn(value, ['name'], 'Renamed')))
+        const added = editText(text, value, setIn(value, ['x-edited'], { by: 'test' }))
+        const addition = changedLines(text, added)
+        expect(valueOf(added)).toEqual({ ...value, 'x-edited': { by: 'test' } })
+        // The last member gains a comma; the new member's lines follow it.
+        if (renamed.removed.length === 1 && renamed.added.length === 1 && addition.removed.length <= 1) oneHunk++
+      }
+      expect(oneHunk).toBe(179)
+    },
+  )
 })
 
 describe('text edits agree with the values they stand for (property)', () => {

@@ -86,6 +86,11 @@ describe('JSON syntax errors', () => {
   it('refuses any depth of nesting past the cap at its place, before any parser, without overflowing the stack', () => {
     const depth = 200_000
     const deep = `${'['.repeat(depth)}1${']'.repeat(depth - 1)}`
-    expect(syntaxErrorOf(deep)).toEqual({ line: 1, column: MAX_SITE_JSON_DEPTH + 1, message: 'no site configuration is, so Embed Console reads it only as text', tooDeep: true })
+    expect(syntaxErrorOf(deep)).toEqual({
+      line: 1,
+      column: MAX_SITE_JSON_DEPTH + 1,
+      message: 'no site configuration is, so Embed Console reads it only as text',
+      tooDeep: true,
+    })
   })
 })

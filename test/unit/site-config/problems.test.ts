@@ -28,11 +28,7 @@ describe('problem paths', () => {
       colors: { primary: 'teal' },
       footerSocials: { 'hacker-news': false },
     })
-    expect(report.errors.map((error) => error.path)).toEqual([
-      'navigation[0].pages[1]',
-      'colors.primary',
-      'footerSocials["hacker-news"]',
-    ])
+    expect(report.errors.map((error) => error.path)).toEqual(['navigation[0].pages[1]', 'colors.primary', 'footerSocials["hacker-news"]'])
   })
 })
 
@@ -67,9 +63,7 @@ describe('problem messages', () => {
   })
 
   it('point inside a union option when the value has that option’s type', () => {
-    expect(errorsOf({ logo: { light: '/l.svg', dark: 3 } })).toEqual([
-      { path: 'logo.dark', message: 'must be a string, not the number 3' },
-    ])
+    expect(errorsOf({ logo: { light: '/l.svg', dark: 3 } })).toEqual([{ path: 'logo.dark', message: 'must be a string, not the number 3' }])
     expect(errorsOf({ api: { baseUrl: ['https://a', false] } })).toEqual([
       { path: 'api.baseUrl[1]', message: 'must be a string, not false' },
     ])

@@ -83,7 +83,10 @@ describe('properties', () => {
       withTypedArray: true,
       withUnicodeString: true,
     })
-    fc.assert(fc.property(anything, (value) => void validateSiteConfig(value)), { numRuns: 500 })
+    fc.assert(
+      fc.property(anything, (value) => void validateSiteConfig(value)),
+      { numRuns: 500 },
+    )
   })
 
   it('never throws for anything shaped a little like a site.json', () => {
@@ -98,7 +101,10 @@ describe('properties', () => {
       },
       { requiredKeys: [] },
     )
-    fc.assert(fc.property(loose, (value) => void validateSiteConfig(value)), { numRuns: 500 })
+    fc.assert(
+      fc.property(loose, (value) => void validateSiteConfig(value)),
+      { numRuns: 500 },
+    )
   })
 
   it('never throws for any text, and finds a syntax error exactly when JSON.parse does', () => {

@@ -11,7 +11,8 @@ const DOCS_JSON = findCorpus('docsjson')
 const CORPUS = DOCS_JSON.dir ?? ''
 const hasCorpus = DOCS_JSON.dir !== null
 const MINIMAL = { theme: 'mint', name: 'Acme', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }
-const files = (entries: Record<string, unknown>) => new Map<string, RefFile>(Object.entries(entries).map(([path, value]) => [path, { ok: true, value }]))
+const files = (entries: Record<string, unknown>) =>
+  new Map<string, RefFile>(Object.entries(entries).map(([path, value]) => [path, { ok: true, value }]))
 
 describe('the format of a file', () => {
   it('is told by its shape first, then its $schema, then its name', () => {
@@ -28,19 +29,37 @@ describe('the format of a file', () => {
   })
 
   it.skipIf(!hasCorpus)(`is docs.json for all 121 real docs.json files, and site for the template${DOCS_JSON.skipNote}`, () => {
-    const found = readdirSync(CORPUS).map((name) => detectConfigFormat(JSON.parse(readFileSync(join(CORPUS, name), 'utf8').replace(/^\uFEFF/, '')), name.replace(/^.*__/, '')))
+    const found = readdirSync(CORPUS).map((name) =>
+      detectConfigFormat(JSON.parse(readFileSync(join(CORPUS, name), 'utf8').replace(/^\uFEFF/, '')), name.replace(/^.*__/, '')),
+    )
     expect(found.filter((format) => format !== 'docs')).toEqual([])
   })
 })
 
 describe('$ref', () => {
-  const main = { ...MINIMAL, navigation: { languages: [{ $ref: 'fr.json', language: 'fr' }, { language: 'en', pages: ['index'] }] }, redirects: { $ref: 'config/redirects.json' } }
-  const loaded = files({ 'fr.json': { language: 'de', tabs: [{ $ref: 'tabs/api.json' }] }, 'tabs/api.json': { tab: 'API', pages: ['api/users'] }, 'config/redirects.json': [{ source: '/a', destination: '/b' }] })
+  const main = {
+    ...MINIMAL,
+    navigation: {
+      languages: [
+        { $ref: 'fr.json', language: 'fr' },
+        { language: 'en', pages: ['index'] },
+      ],
+    },
+    redirects: { $ref: 'config/redirects.json' },
+  }
+  const loaded = files({
+    'fr.json': { language: 'de', tabs: [{ $ref: 'tabs/api.json' }] },
+    'tabs/api.json': { tab: 'API', pages: ['api/users'] },
+    'config/redirects.json': [{ source: '/a', destination: '/b' }],
+  })
 
   it('resolves as Mintlify does: siblings over the file, nested refs from the file that names them', () => {
     const { value, sites, problems } = resolveRefs(main, loaded)
     expect(problems).toEqual([])
-    expect((value as typeof MINIMAL & { navigation: { languages: unknown[] }; redirects: unknown }).navigation.languages[0]).toEqual({ language: 'fr', tabs: [{ tab: 'API', pages: ['api/users'] }] })
+    expect((value as typeof MINIMAL & { navigation: { languages: unknown[] }; redirects: unknown }).navigation.languages[0]).toEqual({
+      language: 'fr',
+      tabs: [{ tab: 'API', pages: ['api/users'] }],
+    })
     expect((value as { redirects: unknown }).redirects).toEqual([{ source: '/a', destination: '/b' }])
     expect(sites.map((site) => site.file).sort()).toEqual(['config/redirects.json', 'fr.json', 'tabs/api.json'])
     expect(refsIn(main)).toEqual(['fr.json', 'config/redirects.json'])
@@ -49,16 +68,28 @@ describe('$ref', () => {
 
   it('locates every resolved place in the file it is written in', () => {
     const { sites } = resolveRefs(main, loaded)
-    expect(locateInFiles(['navigation', 'languages', 0, 'tabs', 0, 'pages', 0], sites)).toEqual({ file: 'tabs/api.json', path: ['pages', 0] })
-    expect(locateInFiles(['navigation', 'languages', 0, 'language'], sites)).toEqual({ file: null, path: ['navigation', 'languages', 0, 'language'] })
+    expect(locateInFiles(['navigation', 'languages', 0, 'tabs', 0, 'pages', 0], sites)).toEqual({
+      file: 'tabs/api.json',
+      path: ['pages', 0],
+    })
+    expect(locateInFiles(['navigation', 'languages', 0, 'language'], sites)).toEqual({
+      file: null,
+      path: ['navigation', 'languages', 0, 'language'],
+    })
     expect(locateInFiles(['navigation', 'languages', 0, 'tabs'], sites)).toEqual({ file: 'fr.json', path: ['tabs'] })
     // Removing the tab that is a $ref removes the $ref object, where it is written.
     expect(locateInFiles(['navigation', 'languages', 0, 'tabs', 0], sites, { node: true })).toEqual({ file: 'fr.json', path: ['tabs', 0] })
-    expect(locateInFiles(['navigation', 'languages', 1, 'pages', 0], sites)).toEqual({ file: null, path: ['navigation', 'languages', 1, 'pages', 0] })
+    expect(locateInFiles(['navigation', 'languages', 1, 'pages', 0], sites)).toEqual({
+      file: null,
+      path: ['navigation', 'languages', 1, 'pages', 0],
+    })
   })
 
   it('says why a $ref cannot be followed, and judges nothing under it', () => {
-    const outside = { ...MINIMAL, navigation: { tabs: [{ $ref: '../secrets.json' }, { $ref: 'missing.json' }, { $ref: 'loop.json' }, { $ref: 'broken.json' }] } }
+    const outside = {
+      ...MINIMAL,
+      navigation: { tabs: [{ $ref: '../secrets.json' }, { $ref: 'missing.json' }, { $ref: 'loop.json' }, { $ref: 'broken.json' }] },
+    }
     const check = checkConfig(outside, {
       format: 'docs',
       rules: 'spec',
@@ -79,7 +110,11 @@ describe('$ref', () => {
 })
 
 describe.skipIf(!hasCorpus)(`the shared corpus in the editor’s terms${DOCS_JSON.skipNote}`, () => {
-  const corpus = hasCorpus ? readdirSync(CORPUS).sort().map((name) => ({ name, text: readFileSync(join(CORPUS, name), 'utf8') })) : []
+  const corpus = hasCorpus
+    ? readdirSync(CORPUS)
+        .sort()
+        .map((name) => ({ name, text: readFileSync(join(CORPUS, name), 'utf8') }))
+    : []
 
   it('a one-field edit changes one line of every file, whatever its layout', () => {
     const changedLines: string[] = []

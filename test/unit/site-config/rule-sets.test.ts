@@ -2,7 +2,12 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { mintConfigJsonSchema, validateMintConfig } from '@mintlify/validation'
 import { describe, expect, it } from 'vitest'
-import { FILE_KEYS, MINTLIFY_FOOTER_PLATFORMS, MINTLIFY_ICON_TYPES, MINTLIFY_ONLY_SETTINGS } from '../../../src-shared/site-config/rule-sets'
+import {
+  FILE_KEYS,
+  MINTLIFY_FOOTER_PLATFORMS,
+  MINTLIFY_ICON_TYPES,
+  MINTLIFY_ONLY_SETTINGS,
+} from '../../../src-shared/site-config/rule-sets'
 import { mintlifySuggestion } from '../../../src-shared/site-config/rule-suggestion'
 import { SiteConfigSchema } from '../../../src-shared/site-config/schema'
 import { checkSiteConfig, checkSiteConfigText, validateSiteConfig } from '../../../src-shared/site-config/validate'
@@ -61,7 +66,9 @@ describe('the two rule sets on the real-world-shaped fixtures', () => {
         { path: 'name', line: 2 },
         { path: 'name', line: 13 },
       ])
-      expect(errors[0]!.message).toBe('is written twice in the same object (lines 4 and 5): JSON keeps only the last one, so delete the one you do not mean')
+      expect(errors[0]!.message).toBe(
+        'is written twice in the same object (lines 4 and 5): JSON keeps only the last one, so delete the one you do not mean',
+      )
     }
   })
 
@@ -83,7 +90,15 @@ describe('the two rule sets on the real-world-shaped fixtures', () => {
 })
 
 describe('the names, held to @mintlify/validation’s own mint.json schema', () => {
-  type JsonSchema = { $ref?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; enum?: string[]; additionalProperties?: JsonSchema; propertyNames?: JsonSchema }
+  type JsonSchema = {
+    $ref?: string
+    properties?: Record<string, JsonSchema>
+    items?: JsonSchema
+    anyOf?: JsonSchema[]
+    enum?: string[]
+    additionalProperties?: JsonSchema
+    propertyNames?: JsonSchema
+  }
   const root = mintConfigJsonSchema as unknown as { definitions: { Schema: JsonSchema } }
   const resolve = (schema: JsonSchema): JsonSchema => {
     if (!schema.$ref) return schema
@@ -101,13 +116,17 @@ describe('the names, held to @mintlify/validation’s own mint.json schema', () 
       return next ? objectsAt(next, rest) : []
     })
   }
-  const mintlifyNamesAt = (at: readonly string[]) => new Set(objectsAt(root.definitions.Schema, at).flatMap((object) => Object.keys(object.properties!)))
+  const mintlifyNamesAt = (at: readonly string[]) =>
+    new Set(objectsAt(root.definitions.Schema, at).flatMap((object) => Object.keys(object.properties!)))
 
-  it.each(MINTLIFY_ONLY_SETTINGS.map(({ at, keys }) => [at.join('.') || '(top level)', at, keys] as const))('%s: every name listed is one of Mintlify’s', (_label, at, keys) => {
-    const names = mintlifyNamesAt(at)
-    expect(names.size).toBeGreaterThan(0)
-    for (const key of keys) expect(names).toContain(key)
-  })
+  it.each(MINTLIFY_ONLY_SETTINGS.map(({ at, keys }) => [at.join('.') || '(top level)', at, keys] as const))(
+    '%s: every name listed is one of Mintlify’s',
+    (_label, at, keys) => {
+      const names = mintlifyNamesAt(at)
+      expect(names.size).toBeGreaterThan(0)
+      for (const key of keys) expect(names).toContain(key)
+    },
+  )
 
   it('lists every top-level setting Mintlify knows that the spec does not', () => {
     const spec = new Set([...Object.keys(SiteConfigSchema.shape), ...FILE_KEYS])
@@ -128,25 +147,28 @@ describe(`on the 179 real mint.json files${MINT.skipNote}`, async () => {
   const names = (MINT.dir ? await readdir(MINT.dir) : []).filter((name) => name.endsWith('.json'))
   const files = await Promise.all(names.map(async (name) => ({ name, text: await readFile(join(REAL_WORLD, name), 'utf8') })))
 
-  it.runIf(files.length > 0)('valid under each rule set: 49 spec, 173 Mintlify-compatible, and every file Mintlify accepts is accepted', () => {
-    const counts = { spec: 0, mintlify: 0, mintlifyOwn: 0, info: 0, warnings: 0 }
-    const acceptedByMintlifyOnly: string[] = []
-    for (const { name, text } of files) {
-      const spec = checkSiteConfigText(text, 'spec')
-      const compatible = checkSiteConfigText(text, 'mintlify')
-      const own = validateMintConfig(JSON.parse(text.replace(/^\uFEFF/, ''))).success
-      counts.spec += Number(spec.valid)
-      counts.mintlify += Number(compatible.valid)
-      counts.mintlifyOwn += Number(own)
-      counts.info += spec.info.length
-      counts.warnings += spec.warnings.length
-      if (own && !compatible.valid) acceptedByMintlifyOnly.push(name)
-      // Whatever the spec accepts, the compatible rules accept.
-      if (spec.valid) expect(compatible.valid).toBe(true)
-    }
-    expect(files).toHaveLength(179)
-    expect(acceptedByMintlifyOnly).toEqual([])
-    // 547 "unknown key" warnings before the rule sets: 506 of them Mintlify settings, now information.
-    expect(counts).toEqual({ spec: 49, mintlify: 173, mintlifyOwn: 170, info: 506, warnings: 41 })
-  })
+  it.runIf(files.length > 0)(
+    'valid under each rule set: 49 spec, 173 Mintlify-compatible, and every file Mintlify accepts is accepted',
+    () => {
+      const counts = { spec: 0, mintlify: 0, mintlifyOwn: 0, info: 0, warnings: 0 }
+      const acceptedByMintlifyOnly: string[] = []
+      for (const { name, text } of files) {
+        const spec = checkSiteConfigText(text, 'spec')
+        const compatible = checkSiteConfigText(text, 'mintlify')
+        const own = validateMintConfig(JSON.parse(text.replace(/^\uFEFF/, ''))).success
+        counts.spec += Number(spec.valid)
+        counts.mintlify += Number(compatible.valid)
+        counts.mintlifyOwn += Number(own)
+        counts.info += spec.info.length
+        counts.warnings += spec.warnings.length
+        if (own && !compatible.valid) acceptedByMintlifyOnly.push(name)
+        // Whatever the spec accepts, the compatible rules accept.
+        if (spec.valid) expect(compatible.valid).toBe(true)
+      }
+      expect(files).toHaveLength(179)
+      expect(acceptedByMintlifyOnly).toEqual([])
+      // 547 "unknown key" warnings before the rule sets: 506 of them Mintlify settings, now information.
+      expect(counts).toEqual({ spec: 49, mintlify: 173, mintlifyOwn: 170, info: 506, warnings: 41 })
+    },
+  )
 })

@@ -94,7 +94,10 @@ describe('top-level properties', () => {
     },
     {
       field: 'topbarCtaButton',
-      valid: [{ name: 'Dashboard', url: 'https://dashboard.acme.com' }, { type: 'github', url: 'https://github.com/acme/docs' }],
+      valid: [
+        { name: 'Dashboard', url: 'https://dashboard.acme.com' },
+        { type: 'github', url: 'https://github.com/acme/docs' },
+      ],
       invalid: [{ value: 'Dashboard', message: 'must be an object, not "Dashboard"' }],
     },
     {
@@ -232,7 +235,12 @@ describe('colors', () => {
 
 describe('topbarLinks items', () => {
   testSpecTable(
-    { schema: TopbarLinkSchema, path: ['topbarLinks', 0], minimal: { name: 'Support', url: 'mailto:support@acme.com' }, place: asFirstItemOf('topbarLinks') },
+    {
+      schema: TopbarLinkSchema,
+      path: ['topbarLinks', 0],
+      minimal: { name: 'Support', url: 'mailto:support@acme.com' },
+      place: asFirstItemOf('topbarLinks'),
+    },
     [stringRow('name', 'Support', 'is required'), stringRow('url', 'https://acme.com/support', 'is required')],
   )
 })
@@ -323,10 +331,10 @@ describe('topAnchor', () => {
 })
 
 describe('tabs items', () => {
-  testSpecTable(
-    { schema: TabSchema, path: ['tabs', 0], minimal: { name: 'API', url: 'api-reference' }, place: asFirstItemOf('tabs') },
-    [stringRow('name', 'API reference', 'is required'), stringRow('url', 'api-reference', 'is required')],
-  )
+  testSpecTable({ schema: TabSchema, path: ['tabs', 0], minimal: { name: 'API', url: 'api-reference' }, place: asFirstItemOf('tabs') }, [
+    stringRow('name', 'API reference', 'is required'),
+    stringRow('url', 'api-reference', 'is required'),
+  ])
 })
 
 describe('api', () => {
@@ -388,9 +396,7 @@ describe('openapi', () => {
     expect(validateSiteConfig(place({ url: 'openapi.json' })).errors).toEqual([
       { path: 'openapi', message: 'must be a URL or relative path to an OpenAPI file, or a list of them' },
     ])
-    expect(validateSiteConfig(place([['openapi.json']])).errors).toEqual([
-      { path: 'openapi[0]', message: 'must be a string, not a list' },
-    ])
+    expect(validateSiteConfig(place([['openapi.json']])).errors).toEqual([{ path: 'openapi[0]', message: 'must be a string, not a list' }])
   })
 })
 
@@ -402,7 +408,15 @@ describe('footerSocials', () => {
 
   it('allows exactly the spec’s platforms', () => {
     expect(FOOTER_PLATFORMS).toEqual([
-      'website', 'facebook', 'twitter', 'discord', 'slack', 'github', 'linkedin', 'instagram', 'hacker-news',
+      'website',
+      'facebook',
+      'twitter',
+      'discord',
+      'slack',
+      'github',
+      'linkedin',
+      'instagram',
+      'hacker-news',
     ])
   })
 
@@ -441,18 +455,15 @@ describe('modeToggle', () => {
 })
 
 describe('authentication (api.auth)', () => {
-  testSpecTable(
-    { schema: ApiAuthSchema, path: ['api', 'auth'], minimal: {}, place: (auth) => ({ ...MINIMAL_CONFIG, api: { auth } }) },
-    [
-      {
-        field: 'method',
-        valid: ['bearer', 'basic', 'key'],
-        invalid: [{ value: 'oauth', message: 'must be one of "bearer", "basic" or "key", not "oauth"' }],
-      },
-      stringRow('name', 'X-API-Key'),
-      stringRow('inputPrefix', 'Bearer '),
-    ],
-  )
+  testSpecTable({ schema: ApiAuthSchema, path: ['api', 'auth'], minimal: {}, place: (auth) => ({ ...MINIMAL_CONFIG, api: { auth } }) }, [
+    {
+      field: 'method',
+      valid: ['bearer', 'basic', 'key'],
+      invalid: [{ value: 'oauth', message: 'must be one of "bearer", "basic" or "key", not "oauth"' }],
+    },
+    stringRow('name', 'X-API-Key'),
+    stringRow('inputPrefix', 'Bearer '),
+  ])
 
   it('takes a <usernameName>:<passwordName> name with method basic', () => {
     expect(validateSiteConfig({ ...MINIMAL_CONFIG, api: { auth: { method: 'basic', name: 'user:pass' } } })).toEqual({

@@ -34,7 +34,10 @@ beforeAll(async () => {
     file('warned.json'),
     JSON.stringify({ name: 'Docs', navigation: [], anchors: [{ name: 'Old', url: 'old', version: 'v0' }] }),
   )
-  await writeFile(file('invalid.json'), JSON.stringify({ name: 'Docs', navigation: [{ group: 'A', pages: [1] }], colors: { primary: 'teal' } }))
+  await writeFile(
+    file('invalid.json'),
+    JSON.stringify({ name: 'Docs', navigation: [{ group: 'A', pages: [1] }], colors: { primary: 'teal' } }),
+  )
   await writeFile(file('broken.json'), '{\n  "name": "Docs",\n}\n')
   await mkdir(file('folder.json'))
 })
@@ -75,10 +78,7 @@ describe('embed-console validate', () => {
   it('exits 2 for a missing file or a folder, and still checks the others', async () => {
     const { io, out, err } = captureIo()
     expect(await runValidate([file('missing.json'), file('folder.json'), file('invalid.json')], io)).toBe(2)
-    expect(err).toEqual([
-      `${file('missing.json')}: cannot be read: no such file`,
-      `${file('folder.json')}: cannot be read: it is a folder`,
-    ])
+    expect(err).toEqual([`${file('missing.json')}: cannot be read: no such file`, `${file('folder.json')}: cannot be read: it is a folder`])
     expect(out.at(-1)).toBe('Checked 3 files: 0 valid, 1 invalid, 2 unreadable (2 errors, 0 warnings).')
   })
 
@@ -142,7 +142,9 @@ describe('embed-console validate', () => {
     expect(mintlify.out).toEqual(['Checked 1 file: 1 valid, 0 invalid (0 errors, 0 warnings).'])
     const withSettings = captureIo()
     expect(await runValidate(['--rules', 'mintlify', '--no-files', join(NESTED_FIXTURES, 'four-spaces.json')], withSettings.io)).toBe(0)
-    expect(withSettings.out).toEqual(['Checked 1 file: 1 valid, 0 invalid (0 errors, 0 warnings; 3 Mintlify settings outside the spec kept as written).'])
+    expect(withSettings.out).toEqual([
+      'Checked 1 file: 1 valid, 0 invalid (0 errors, 0 warnings; 3 Mintlify settings outside the spec kept as written).',
+    ])
   })
 
   it('reports every page and file missing from the docs folder, and every broken OpenAPI file, as warnings', async () => {
@@ -154,7 +156,9 @@ describe('embed-console validate', () => {
       `${site}: navigation[1].pages[1]: warning: has no page in the docs folder: expected api/ghost.mdx or api/ghost.md`,
       `${site}: favicon: warning: is not in the docs folder: no favicon at favicon.svg`,
       `${site}: backgroundImage: warning: is not in the docs folder: no background image at images/background.png`,
-      expect.stringMatching(new RegExp(`^${site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: openapi\\[1\\]: warning: is not a valid OpenAPI file: `)),
+      expect.stringMatching(
+        new RegExp(`^${site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: openapi\\[1\\]: warning: is not a valid OpenAPI file: `),
+      ),
       `${site}: openapi[2]: warning: is not in the docs folder: no OpenAPI file at specs/missing.json`,
       'Checked 1 file: 1 valid, 0 invalid (0 errors, 6 warnings).',
     ])
@@ -178,12 +182,16 @@ describe('embed-console validate', () => {
     execFileSync('mkfifo', [fifo])
     const { io, err } = captureIo()
     expect(await runValidate([fifo], io)).toBe(2)
-    expect(err).toEqual([`${fifo}: cannot be read: it is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.`])
+    expect(err).toEqual([
+      `${fifo}: cannot be read: it is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.`,
+    ])
   })
 
   it('treats an unknown rule set, or --root with --no-files, as bad usage', async () => {
     const { io } = captureIo()
-    await expect(runValidate(['--rules', 'docusaurus', file('valid.json')], io)).rejects.toThrow('--rules takes spec or mintlify, not "docusaurus".')
+    await expect(runValidate(['--rules', 'docusaurus', file('valid.json')], io)).rejects.toThrow(
+      '--rules takes spec or mintlify, not "docusaurus".',
+    )
     await expect(runValidate(['--root', dir, '--no-files', file('valid.json')], io)).rejects.toThrow(UsageError)
   })
 })

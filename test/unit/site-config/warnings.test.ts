@@ -10,7 +10,10 @@ describe('warnings', () => {
     const anchorsWith = (versions: unknown, version: string) => ({
       ...MINIMAL_CONFIG,
       ...(versions === undefined ? {} : { versions }),
-      anchors: [{ name: 'Guides', url: 'guides' }, { name: 'Legacy', url: 'legacy', version }],
+      anchors: [
+        { name: 'Guides', url: 'guides' },
+        { name: 'Legacy', url: 'legacy', version },
+      ],
     })
 
     it('warns at the anchor’s version, and the file stays valid', () => {
@@ -27,9 +30,7 @@ describe('warnings', () => {
     })
 
     it('warns when the file lists no versions at all', () => {
-      expect(validateSiteConfig(anchorsWith(undefined, 'v1')).warnings.map((warning) => warning.path)).toEqual([
-        'anchors[1].version',
-      ])
+      expect(validateSiteConfig(anchorsWith(undefined, 'v1')).warnings.map((warning) => warning.path)).toEqual(['anchors[1].version'])
     })
 
     it('says nothing when the version is listed', () => {
@@ -80,7 +81,9 @@ describe('warnings', () => {
       expect(report.valid).toBe(true)
       expect(report.errors).toEqual([])
       // $schema belongs to the file, and is known under both rule sets.
-      expect(report.warnings).toEqual(['logo.width', 'colors.background.image', 'api.auth.scheme', '["custom key"]'].map((path) => ({ path, message: KEPT })))
+      expect(report.warnings).toEqual(
+        ['logo.width', 'colors.background.image', 'api.auth.scheme', '["custom key"]'].map((path) => ({ path, message: KEPT })),
+      )
       expect(report.info).toEqual(
         [
           'navigation[0].icon',

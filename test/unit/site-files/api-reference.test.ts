@@ -39,7 +39,11 @@ beforeEach(async () => {
   await writeFile(sitePath, SITE)
 })
 
-const ENDPOINT_PAGES = ['api-reference/user-groups/get-or-create-a-user-group.mdx', 'api-reference/user-groups/update-a-user-group.mdx', 'api-reference/user-groups/rotate-a-user-groups-token.mdx']
+const ENDPOINT_PAGES = [
+  'api-reference/user-groups/get-or-create-a-user-group.mdx',
+  'api-reference/user-groups/update-a-user-group.mdx',
+  'api-reference/user-groups/rotate-a-user-groups-token.mdx',
+]
 
 async function opened() {
   const service = siteFiles(dataDir)
@@ -64,7 +68,9 @@ describe('writing the API reference next to site.json', () => {
     expect(await checkOpenApiFile(workDir, 'openapi.json')).toMatchObject({ state: 'valid', title: 'User groups API' })
     expect((await readdir(workDir)).sort()).toEqual(['api-reference', 'openapi.json', 'site.json'])
     // One page per operation, as Mintlify's scraper files them, each naming its endpoint; the docs folder indexes them with their titles.
-    expect(await readFile(join(workDir, ENDPOINT_PAGES[1]!), 'utf8')).toBe('---\ntitle: "Update a user group"\nopenapi: "PUT /api/user"\n---\n')
+    expect(await readFile(join(workDir, ENDPOINT_PAGES[1]!), 'utf8')).toBe(
+      '---\ntitle: "Update a user group"\nopenapi: "PUT /api/user"\n---\n',
+    )
     expect((await stat(join(workDir, ENDPOINT_PAGES[0]!))).mode & 0o777).toBe(0o644)
     const index = await indexDocsFolder(workDir, dataDir)
     expect(index.pages.filter((page) => page.path.startsWith('api-reference/'))).toEqual([
@@ -79,7 +85,10 @@ describe('writing the API reference next to site.json', () => {
     await mkdir(dirname(edited), { recursive: true })
     await writeFile(edited, '---\ntitle: Rotation, explained\n---\nOur own words.\n')
     const { service, documentId } = await opened()
-    expect(await service.writeApiReference({ documentId, serverUrl: SERVER })).toMatchObject({ pagesWritten: ENDPOINT_PAGES.slice(0, 2), pagesKept: [ENDPOINT_PAGES[2]] })
+    expect(await service.writeApiReference({ documentId, serverUrl: SERVER })).toMatchObject({
+      pagesWritten: ENDPOINT_PAGES.slice(0, 2),
+      pagesKept: [ENDPOINT_PAGES[2]],
+    })
     expect(await readFile(edited, 'utf8')).toBe('---\ntitle: Rotation, explained\n---\nOur own words.\n')
   })
 
@@ -116,7 +125,12 @@ describe('writing the API reference next to site.json', () => {
     const elsewhere = join(workDir, 'site-b')
     await mkdir(elsewhere)
     const untitled = service.create()
-    const saved = await service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: { kind: 'path', path: join(elsewhere, 'site.json') } })
+    const saved = await service.saveAs({
+      documentId: untitled.documentId,
+      text: untitled.text,
+      byteOrderMark: false,
+      target: { kind: 'path', path: join(elsewhere, 'site.json') },
+    })
     await service.writeApiReference({ documentId: saved!.documentId, serverUrl: SERVER })
     expect((await readdir(elsewhere)).sort()).toEqual(['api-reference', 'openapi.json', 'site.json'])
     expect(await readdir(workDir)).not.toContain('openapi.json')
@@ -152,10 +166,14 @@ describe('writing the API reference next to site.json', () => {
     expect(unasked).toMatchObject({ code: 'conflict', message: 'A file named openapi.json already exists there. Replace it?' })
     expect((await failureOf(service.writeApiReference({ documentId, serverUrl: SERVER, replaceToken: 'made-up' }))).code).toBe('conflict')
     // A Save as question's answer is not this question's.
-    const saveAsAnswer = (await failureOf(service.saveAs({ documentId, text: SITE, byteOrderMark: false, target: { kind: 'path', path: referencePath } }))).details as {
+    const saveAsAnswer = (
+      await failureOf(service.saveAs({ documentId, text: SITE, byteOrderMark: false, target: { kind: 'path', path: referencePath } }))
+    ).details as {
       replaceToken: string
     }
-    expect((await failureOf(service.writeApiReference({ documentId, serverUrl: SERVER, replaceToken: saveAsAnswer.replaceToken }))).code).toBe('conflict')
+    expect(
+      (await failureOf(service.writeApiReference({ documentId, serverUrl: SERVER, replaceToken: saveAsAnswer.replaceToken }))).code,
+    ).toBe('conflict')
     expect(await readFile(referencePath, 'utf8')).toBe('{"openapi": "3.0.0", "old": true}')
 
     // Changed after the question: the answer was about another file.
@@ -205,7 +223,9 @@ describe('through the router', () => {
     const call = (name: string, input: unknown) => router.dispatch(name, input, { transport: 'test' })
     const { value: document } = (await call('site.open', { path: sitePath })) as { value: { documentId: string } }
 
-    expect(await call('site.writeApiReference', { documentId: document.documentId, serverUrl: SERVER, path: join(dataDir, 'x.json') })).toMatchObject({
+    expect(
+      await call('site.writeApiReference', { documentId: document.documentId, serverUrl: SERVER, path: join(dataDir, 'x.json') }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'invalid_input' },
     })
@@ -213,7 +233,10 @@ describe('through the router', () => {
       ok: false,
       error: { code: 'invalid_input' },
     })
-    expect(await call('site.writeApiReference', { documentId: '../../vault', serverUrl: null })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await call('site.writeApiReference', { documentId: '../../vault', serverUrl: null })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    })
     expect(await readdir(workDir)).toEqual(['site.json'])
 
     expect(await call('site.writeApiReference', { documentId: document.documentId, serverUrl: `${SERVER}/` })).toEqual({

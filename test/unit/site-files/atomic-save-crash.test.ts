@@ -20,7 +20,12 @@ beforeAll(async () => {
   await build({
     configFile: false,
     logLevel: 'silent',
-    build: { ssr: resolve(import.meta.dirname, 'support/crash-writer.ts'), outDir, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'crash-writer.mjs' } } },
+    build: {
+      ssr: resolve(import.meta.dirname, 'support/crash-writer.ts'),
+      outDir,
+      emptyOutDir: true,
+      rollupOptions: { output: { entryFileNames: 'crash-writer.mjs' } },
+    },
   })
   writer = join(outDir, 'crash-writer.mjs')
 }, 60_000)

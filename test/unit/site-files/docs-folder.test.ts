@@ -53,7 +53,10 @@ describe('the docs folder', () => {
       { file: 'specs/missing.json', state: 'missing', title: null },
     ])
     expect(docsProblems(config, docsLookup(index), checks)).toEqual([
-      { path: 'navigation[0].pages[2]', message: 'has no page in the docs folder: expected guides/missing-page.mdx or guides/missing-page.md' },
+      {
+        path: 'navigation[0].pages[2]',
+        message: 'has no page in the docs folder: expected guides/missing-page.mdx or guides/missing-page.md',
+      },
       { path: 'navigation[1].pages[1]', message: 'has no page in the docs folder: expected api/ghost.mdx or api/ghost.md' },
       { path: 'favicon', message: 'is not in the docs folder: no favicon at favicon.svg' },
       { path: 'backgroundImage', message: 'is not in the docs folder: no background image at images/background.png' },
@@ -68,7 +71,12 @@ describe('the docs folder', () => {
     await writeFile(join(dataDir, 'vault.plain.json'), '{"secret": "token-value"}')
     await writeFile(
       join(root, 'refs.json'),
-      JSON.stringify({ openapi: '3.0.3', info: { title: 'Refs', version: '1' }, paths: {}, components: { schemas: { Leak: { $ref: `${join(dataDir, 'vault.plain.json')}#/secret` } } } }),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Refs', version: '1' },
+        paths: {},
+        components: { schemas: { Leak: { $ref: `${join(dataDir, 'vault.plain.json')}#/secret` } } },
+      }),
     )
     const [outside, refs] = await docs.checkOpenApi(documentId, ['../../etc/passwd', 'refs.json'])
     await docs.close()
@@ -83,14 +91,18 @@ describe('the docs folder', () => {
     expect((await failureOf(docs.index(documentId, { kind: 'path', path: join(root, 'linked-data') }))).code).toBe('refused')
     const other = await tempDir('ec-docs-other-')
     await writeFile(join(other, 'page.mdx'), '---\ntitle: Other\n---\n')
-    expect((await docs.index(documentId, { kind: 'path', path: other }))?.pages).toEqual([{ path: 'page', file: 'page.mdx', title: 'Other' }])
+    expect((await docs.index(documentId, { kind: 'path', path: other }))?.pages).toEqual([
+      { path: 'page', file: 'page.mdx', title: 'Other' },
+    ])
     await docs.close()
   })
 
   it('announces a page added to the watched folder', async () => {
     const { docs, documentId, events, root } = await docsSite()
     await docs.index(documentId)
-    const changed = new Promise<unknown>((resolve) => events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)))
+    const changed = new Promise<unknown>((resolve) =>
+      events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)),
+    )
     // Changes are announced once the watcher has scanned the folder.
     await docs.watching()
     await writeFile(join(root, 'guides', 'new-page.mdx'), '---\ntitle: New\n---\n')
@@ -101,7 +113,9 @@ describe('the docs folder', () => {
 
   it('announces a change made the moment the index answers: the screen says "watching" only once it is true', async () => {
     const { docs, documentId, events, root } = await docsSite()
-    const changed = new Promise<unknown>((resolve) => events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)))
+    const changed = new Promise<unknown>((resolve) =>
+      events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)),
+    )
     await docs.index(documentId)
     await writeFile(join(root, 'guides', 'right-away.mdx'), '---\ntitle: Right away\n---\n')
     expect(await changed).toEqual({ root })

@@ -17,7 +17,10 @@ async function folderOfPages(count: number, frontMatterBytes = 0) {
   await mkdir(join(root, 'guides'), { recursive: true })
   await Promise.all(
     Array.from({ length: count }, (_, index) =>
-      writeFile(join(root, 'guides', `page-${String(index).padStart(4, '0')}.mdx`), `---\ntitle: Page ${index}\ndescription: ${'x'.repeat(frontMatterBytes)}\n---\n# Page\n`),
+      writeFile(
+        join(root, 'guides', `page-${String(index).padStart(4, '0')}.mdx`),
+        `---\ntitle: Page ${index}\ndescription: ${'x'.repeat(frontMatterBytes)}\n---\n# Page\n`,
+      ),
     ),
   )
   await writeFile(join(root, 'mint.json'), JSON.stringify({ name: 'Big', navigation: [{ group: 'Guides', pages: ['guides/page-0000'] }] }))

@@ -37,8 +37,20 @@ describe('the docs folder of a docs.json', () => {
       { path: 'drafts/wip', file: 'drafts/wip.mdx', reason: '.mintignore excludes it' },
       { path: 'snippets/note', file: 'snippets/note.mdx', reason: 'files in snippets/ are snippets, never pages' },
     ])
-    const config = { navigation: { pages: ['snippets/note', 'drafts/wip', 'quickstart.mdx', 'GET /plants', 'openapi.yaml DELETE /plants'] }, api: { openapi: 'openapi.yaml' } }
-    const openapi = [{ file: 'openapi.yaml', state: 'valid' as const, problems: [], title: 'Plant API', version: '1', operations: ['GET /plants', 'POST /plants'] }]
+    const config = {
+      navigation: { pages: ['snippets/note', 'drafts/wip', 'quickstart.mdx', 'GET /plants', 'openapi.yaml DELETE /plants'] },
+      api: { openapi: 'openapi.yaml' },
+    }
+    const openapi = [
+      {
+        file: 'openapi.yaml',
+        state: 'valid' as const,
+        problems: [],
+        title: 'Plant API',
+        version: '1',
+        operations: ['GET /plants', 'POST /plants'],
+      },
+    ]
     expect(docsProblems(config, docsLookup(index), openapi)).toEqual([
       { path: 'navigation.pages[0]', message: 'is not a page: files in snippets/ are snippets, never pages' },
       { path: 'navigation.pages[1]', message: 'is not a page: .mintignore excludes it' },
@@ -48,9 +60,18 @@ describe('the docs folder of a docs.json', () => {
   })
 
   it('reads front matter with the line of what is wrong in the page file', () => {
-    expect(readFrontMatter('---\ntitle: A\ndescription: [open\n---\n')).toEqual({ title: null, frontMatterError: { line: 3, message: expect.stringMatching(/^front matter is not valid YAML: /) } })
-    expect(readFrontMatter('---\ntitle: A\n')).toEqual({ title: null, frontMatterError: { line: 1, message: 'opens its front matter with --- but never closes it' } })
-    expect(readFrontMatter('---\n- a\n- b\n---\n')).toEqual({ title: null, frontMatterError: { line: 2, message: 'front matter must be key: value pairs' } })
+    expect(readFrontMatter('---\ntitle: A\ndescription: [open\n---\n')).toEqual({
+      title: null,
+      frontMatterError: { line: 3, message: expect.stringMatching(/^front matter is not valid YAML: /) },
+    })
+    expect(readFrontMatter('---\ntitle: A\n')).toEqual({
+      title: null,
+      frontMatterError: { line: 1, message: 'opens its front matter with --- but never closes it' },
+    })
+    expect(readFrontMatter('---\n- a\n- b\n---\n')).toEqual({
+      title: null,
+      frontMatterError: { line: 2, message: 'front matter must be key: value pairs' },
+    })
     expect(readFrontMatter('---\nsidebarTitle: Short\ntitle: Long\n---\n')).toEqual({ title: 'Short' })
   })
 
@@ -78,11 +99,23 @@ describe('the docs folder of a docs.json', () => {
     expect(problems).toEqual([
       { file: 'guides/deep.mdx', line: 7, message: 'links to #nowhere, but this page has no heading with that anchor' },
       { file: 'guides/deep.mdx', line: 8, message: 'links to /guides/gone, which is not a page in the docs folder' },
-      { file: 'guides/deep.mdx', line: 8, message: 'links to /quickstart#uninstall, but that page has no heading with the anchor #uninstall' },
+      {
+        file: 'guides/deep.mdx',
+        line: 8,
+        message: 'links to /quickstart#uninstall, but that page has no heading with the anchor #uninstall',
+      },
       { file: 'guides/deep.mdx', line: 8, message: 'links to /drafts/wip, which is not a page: .mintignore excludes it' },
       { file: 'guides/deep.mdx', line: 9, message: 'shows the image /images/gone.png, which is not in the docs folder' },
-      { file: 'guides/deep.mdx', line: 9, message: 'shows the image /images/fake.png, which is not an image (no PNG, JPEG, GIF, WebP, AVIF, ICO or SVG picture in it)' },
-      { file: 'guides/deep.mdx', line: 11, message: 'is not valid MDX: Expected a closing tag for `<Broken>` (Mintlify cannot build this page)' },
+      {
+        file: 'guides/deep.mdx',
+        line: 9,
+        message: 'shows the image /images/fake.png, which is not an image (no PNG, JPEG, GIF, WebP, AVIF, ICO or SVG picture in it)',
+      },
+      {
+        file: 'guides/deep.mdx',
+        line: 11,
+        message: 'is not valid MDX: Expected a closing tag for `<Broken>` (Mintlify cannot build this page)',
+      },
     ])
   })
 })
@@ -98,13 +131,32 @@ describe('$ref files through the site editor’s calls', () => {
     // A $ref file changed elsewhere refuses the whole save: neither file is written.
     const edited = ref!.text!.replace('"reference/overview"', '"reference/overview", "quickstart"')
     await writeFile(join(root, 'tabs/reference.json'), '{ "tab": "Changed elsewhere", "pages": [] }\n')
-    const refused = await failureOf(files.save({ documentId: document.documentId, text: `${document.text} `, byteOrderMark: false, expectedVersion: document.version!, refs: [{ ref: 'tabs/reference.json', text: edited, byteOrderMark: false, expectedVersion: ref!.version }] }))
-    expect(refused).toMatchObject({ code: 'file_changed_on_disk', message: 'tabs/reference.json changed on disk since it was read here. Reload from disk to see it; nothing was saved.' })
+    const refused = await failureOf(
+      files.save({
+        documentId: document.documentId,
+        text: `${document.text} `,
+        byteOrderMark: false,
+        expectedVersion: document.version!,
+        refs: [{ ref: 'tabs/reference.json', text: edited, byteOrderMark: false, expectedVersion: ref!.version }],
+      }),
+    )
+    expect(refused).toMatchObject({
+      code: 'file_changed_on_disk',
+      message: 'tabs/reference.json changed on disk since it was read here. Reload from disk to see it; nothing was saved.',
+    })
     expect(await readFile(join(root, 'docs.json'), 'utf8')).toBe(document.text)
     expect(await readFile(join(root, 'tabs/reference.json'), 'utf8')).toBe('{ "tab": "Changed elsewhere", "pages": [] }\n')
 
     const [again] = await files.readRefs(document.documentId, ['tabs/reference.json'])
-    const saved = await files.save({ documentId: document.documentId, text: document.text, byteOrderMark: false, expectedVersion: document.version!, refs: [{ ref: 'tabs/reference.json', text: '{ "tab": "Saved", "pages": [] }\n', byteOrderMark: false, expectedVersion: again!.version }] })
+    const saved = await files.save({
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: false,
+      expectedVersion: document.version!,
+      refs: [
+        { ref: 'tabs/reference.json', text: '{ "tab": "Saved", "pages": [] }\n', byteOrderMark: false, expectedVersion: again!.version },
+      ],
+    })
     expect(saved.refs?.map((written) => written.ref)).toEqual(['tabs/reference.json'])
     expect(await readFile(join(root, 'tabs/reference.json'), 'utf8')).toBe('{ "tab": "Saved", "pages": [] }\n')
   })
@@ -119,7 +171,15 @@ describe('$ref files through the site editor’s calls', () => {
     const [linked] = await files.readRefs(document.documentId, ['vault.json'])
     expect(linked!.text).toBeNull()
     expect(linked!.error).toMatch(/cannot be read/)
-    const refused = await failureOf(files.save({ documentId: document.documentId, text: document.text, byteOrderMark: false, expectedVersion: document.version!, refs: [{ ref: 'vault.json', text: '{}', byteOrderMark: false, expectedVersion: null }] }))
+    const refused = await failureOf(
+      files.save({
+        documentId: document.documentId,
+        text: document.text,
+        byteOrderMark: false,
+        expectedVersion: document.version!,
+        refs: [{ ref: 'vault.json', text: '{}', byteOrderMark: false, expectedVersion: null }],
+      }),
+    )
     expect(refused).toMatchObject({ code: 'refused' })
     expect(await readFile(join(dataDir, 'vault.plain.json'), 'utf8')).toBe('{"secret": "token-value"}')
   })
@@ -130,12 +190,22 @@ describe.skipIf(!DOCS_JSON.dir)(`validate on every real docs.json${DOCS_JSON.ski
     const names = readdirSync(CORPUS).sort()
     const { io, out } = capture()
     const code = await runValidate(['--json', '--no-files', ...names.map((name) => join(CORPUS, name))], io)
-    const reports = JSON.parse(out[0]!) as { file: string; format: string; valid: boolean; errors: { line?: number; path: string }[]; warnings: { line?: number; path: string }[] }[]
+    const reports = JSON.parse(out[0]!) as {
+      file: string
+      format: string
+      valid: boolean
+      errors: { line?: number; path: string }[]
+      warnings: { line?: number; path: string }[]
+    }[]
     expect(code).toBe(1)
     expect(reports).toHaveLength(121)
     expect(reports.filter((report) => !report.valid)).toHaveLength(5)
     expect(reports.every((report) => report.format === 'docs')).toBe(true)
-    const withoutLine = reports.flatMap((report) => [...report.errors, ...report.warnings].filter((problem) => problem.line === undefined && problem.path !== '$').map((problem) => `${report.file}: ${problem.path}`))
+    const withoutLine = reports.flatMap((report) =>
+      [...report.errors, ...report.warnings]
+        .filter((problem) => problem.line === undefined && problem.path !== '$')
+        .map((problem) => `${report.file}: ${problem.path}`),
+    )
     expect(withoutLine).toEqual([])
   })
 })

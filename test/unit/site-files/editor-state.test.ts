@@ -35,7 +35,9 @@ describe('json paths', () => {
 
   it('removes a cleared key, and the objects it leaves empty, but never shifts a list', () => {
     expect(setIn(config, ['colors', 'primary'], undefined)).not.toHaveProperty('colors')
-    expect(setIn({ api: { auth: { method: 'key' }, maintainOrder: true } }, ['api', 'auth', 'method'], undefined)).toEqual({ api: { maintainOrder: true } })
+    expect(setIn({ api: { auth: { method: 'key' }, maintainOrder: true } }, ['api', 'auth', 'method'], undefined)).toEqual({
+      api: { maintainOrder: true },
+    })
     expect(setIn(config, ['navigation', 0, 'group'], undefined)).toMatchObject({ navigation: [{ pages: ['a', 'b'] }] })
     expect(setIn(config, ['logo'], undefined)).toBe(config)
   })

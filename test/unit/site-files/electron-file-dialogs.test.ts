@@ -54,7 +54,9 @@ describe('the desktop app’s file dialogs', () => {
     electron.focused.current = null
     dialog.showOpenDialog.mockResolvedValue({ canceled: false, filePaths: ['/home/writer/docs'] })
     expect(await electronFileDialogs.chooseDocsFolder('/home/writer')).toBe('/home/writer/docs')
-    expect(dialog.showOpenDialog).toHaveBeenCalledWith(expect.objectContaining({ properties: ['openDirectory'], defaultPath: '/home/writer' }))
+    expect(dialog.showOpenDialog).toHaveBeenCalledWith(
+      expect.objectContaining({ properties: ['openDirectory'], defaultPath: '/home/writer' }),
+    )
     electron.focused.current = electron.window
   })
 })

@@ -76,7 +76,13 @@ describe('FileAccessPolicy', () => {
     const policy = new FileAccessPolicy(data)
     expect(await policy.resolve(join(root, 'site.json'))).toBe(join(root, 'site.json'))
     expect(await policy.resolve(join(root, 'new.json'))).toBe(join(root, 'new.json'))
-    for (const path of [join(data, 'vault.db'), join(root, 'link.json'), join(root, 'data-link', 'new.json'), join(data, 'sub', 'new.json'), data]) {
+    for (const path of [
+      join(data, 'vault.db'),
+      join(root, 'link.json'),
+      join(root, 'data-link', 'new.json'),
+      join(data, 'sub', 'new.json'),
+      data,
+    ]) {
       const error = await failureOf(policy.resolve(path))
       expect(error.code, path).toBe('refused')
       expect(error.details).toEqual({ path })
@@ -115,7 +121,11 @@ describe('reading a file', () => {
     const before = await openFds()
     for (let round = 0; round < 20; round++) expect((await readRegularFile(join(root, 'at-cap'), 200_000)).bytes.length).toBe(200_000)
     const error = await failureOf(readRegularFile(join(root, 'over'), 200_000))
-    expect(error).toMatchObject({ code: 'file_io', message: 'over is larger than 0.2 MB: too large to be a site.json file.', details: { path: join(root, 'over') } })
+    expect(error).toMatchObject({
+      code: 'file_io',
+      message: 'over is larger than 0.2 MB: too large to be a site.json file.',
+      details: { path: join(root, 'over') },
+    })
     expect(await openFds()).toBe(before)
   })
 
@@ -162,7 +172,10 @@ describe('reading a file', () => {
     await writeFile(join(root, 'file'), 'x')
     expect(await fileExists(join(root, 'file'))).toBe(true)
     expect(await fileExists(join(root, 'none'))).toBe(false)
-    expect(await failureOf(fileExists(join(root, 'file', 'child')))).toMatchObject({ code: 'file_io', message: `Part of ${join(root, 'file', 'child')} is a file, not a folder.` })
+    expect(await failureOf(fileExists(join(root, 'file', 'child')))).toMatchObject({
+      code: 'file_io',
+      message: `Part of ${join(root, 'file', 'child')} is a file, not a folder.`,
+    })
   })
 })
 
@@ -210,7 +223,12 @@ describe('rethrowAsAppError', () => {
       ['EACCES', 'read', 'file_io', 'Embed Console is not allowed to read /x/a.json.'],
       ['EPERM', 'read', 'file_io', 'Embed Console is not allowed to read /x/a.json.'],
       ['EACCES', 'write', 'file_io', 'Embed Console is not allowed to write /x/a.json.'],
-      ['ENOSPC', 'write', 'file_io', 'The disk is full: a.json was not saved, and the file on disk is unchanged. Free some space and save again.'],
+      [
+        'ENOSPC',
+        'write',
+        'file_io',
+        'The disk is full: a.json was not saved, and the file on disk is unchanged. Free some space and save again.',
+      ],
       ['EISDIR', 'read', 'file_io', '/x/a.json is a folder, not a file.'],
       ['ENOTDIR', 'read', 'file_io', 'Part of /x/a.json is a file, not a folder.'],
       ['EIO', 'read', 'file_io', 'Could not read /x/a.json: EIO happened'],

@@ -119,7 +119,12 @@ describe('autosaved drafts', () => {
     const service = siteFiles(dataDir)
     const untitled = service.create()
     await service.saveDraft({ documentId: untitled.documentId, path: null, text: SITE_CONFIG_TEMPLATE, baseVersion: null })
-    await service.saveAs({ documentId: untitled.documentId, text: SITE_CONFIG_TEMPLATE, byteOrderMark: false, target: { kind: 'path', path: join(workDir, 'new.json') } })
+    await service.saveAs({
+      documentId: untitled.documentId,
+      text: SITE_CONFIG_TEMPLATE,
+      byteOrderMark: false,
+      target: { kind: 'path', path: join(workDir, 'new.json') },
+    })
     expect(await service.drafts()).toEqual([])
   })
 

@@ -12,7 +12,8 @@ import { siteFiles, tempDir } from './helpers'
 
 // Unknown keys, nested unknown keys, tabs, an inline array, a number literal and an order no
 // schema would produce: all must survive.
-const HAND_WRITTEN = '{\n\t"navigation": [{"pages": ["introduction"], "group": "Start", "x-team": "docs"}],\n\t"customTheme": {\n\t\t"radius": 4.50\n\t},\n\t"name": "Acme",\n\t"colors": {\n\t\t"primary": "#0D9373"\n\t}\n}'
+const HAND_WRITTEN =
+  '{\n\t"navigation": [{"pages": ["introduction"], "group": "Start", "x-team": "docs"}],\n\t"customTheme": {\n\t\t"radius": 4.50\n\t},\n\t"name": "Acme",\n\t"colors": {\n\t\t"primary": "#0D9373"\n\t}\n}'
 
 let dataDir: string
 let workDir: string
@@ -29,7 +30,14 @@ const toPath = (path: string, replaceToken?: string) => ({ kind: 'path' as const
 describe('new and open', () => {
   it('starts a new document from the template, untitled and without a version', () => {
     const document = siteFiles(dataDir).create()
-    expect(document).toMatchObject({ path: null, version: null, draft: null, text: SITE_CONFIG_TEMPLATE, byteOrderMark: false, rules: null })
+    expect(document).toMatchObject({
+      path: null,
+      version: null,
+      draft: null,
+      text: SITE_CONFIG_TEMPLATE,
+      byteOrderMark: false,
+      rules: null,
+    })
     expect(document.documentId).toMatch(/^untitled-[0-9a-f-]+$/)
     expect(validateSiteConfigText(document.text)).toEqual({ valid: true, errors: [], warnings: [] })
   })
@@ -70,7 +78,10 @@ describe('new and open', () => {
 
   it('says plainly when there is no file, a folder, or bytes that are not UTF-8', async () => {
     const service = siteFiles(dataDir)
-    expect(await failureOf(service.open(join(workDir, 'missing.json')))).toMatchObject({ code: 'not_found', message: expect.stringContaining('There is no file') })
+    expect(await failureOf(service.open(join(workDir, 'missing.json')))).toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('There is no file'),
+    })
     expect(await failureOf(service.open(workDir))).toMatchObject({ code: 'file_io', message: expect.stringContaining('is a folder') })
     await writeFile(sitePath, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))
     expect(await failureOf(service.open(sitePath))).toMatchObject({ code: 'file_io', message: expect.stringContaining('not UTF-8') })
@@ -82,7 +93,11 @@ describe('what a file call never touches (issue 10)', () => {
     await writeFile(join(dataDir, 'vault.plain.json'), '{"tokens": {"p": "secret-token"}}')
     await writeFile(join(dataDir, 'sandbox.json'), '{"tokens": {}}')
     const service = siteFiles(dataDir)
-    for (const path of [join(dataDir, 'vault.plain.json'), join(dataDir, 'sandbox.json'), join(dataDir, '..', dataDir.split('/').pop()!, 'vault.plain.json')]) {
+    for (const path of [
+      join(dataDir, 'vault.plain.json'),
+      join(dataDir, 'sandbox.json'),
+      join(dataDir, '..', dataDir.split('/').pop()!, 'vault.plain.json'),
+    ]) {
       const error = await failureOf(service.open(path))
       expect(error.code).toBe('refused')
       expect(error.message).toMatch(/own data folder, which holds its secrets/)
@@ -103,11 +118,19 @@ describe('what a file call never touches (issue 10)', () => {
     const service = siteFiles(dataDir)
     const untitled = service.create()
     const target = join(dataDir, 'profiles.json')
-    const saveAs = await failureOf(service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: toPath(target) }))
+    const saveAs = await failureOf(
+      service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: toPath(target) }),
+    )
     expect(saveAs.code).toBe('refused')
     await symlink(dataDir, join(workDir, 'linked'))
     const exported = await failureOf(
-      service.exportValid({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, rules: 'spec', target: toPath(join(workDir, 'linked', 'x.json')) }),
+      service.exportValid({
+        documentId: untitled.documentId,
+        text: untitled.text,
+        byteOrderMark: false,
+        rules: 'spec',
+        target: toPath(join(workDir, 'linked', 'x.json')),
+      }),
     )
     expect(exported.code).toBe('refused')
     expect(await readdir(dataDir)).not.toContain('profiles.json')
@@ -126,7 +149,10 @@ describe('what a file call never touches (issue 10)', () => {
     // /proc files say 0 bytes; a file grown past the cap is refused while reading.
     const big = join(workDir, 'big.json')
     await writeFile(big, `{"name": "${'x'.repeat(MAX_SITE_FILE_CHARACTERS)}"}`)
-    expect(await failureOf(siteFiles(dataDir).open(big))).toMatchObject({ code: 'file_io', message: expect.stringMatching(/larger than 10\.0 MB/) })
+    expect(await failureOf(siteFiles(dataDir).open(big))).toMatchObject({
+      code: 'file_io',
+      message: expect.stringMatching(/larger than 10\.0 MB/),
+    })
   })
 
   it('does not replace a folder, a pipe or a device by Save as', async () => {
@@ -136,7 +162,9 @@ describe('what a file call never touches (issue 10)', () => {
     const service = siteFiles(dataDir)
     const untitled = service.create()
     for (const path of [fifo, join(workDir, 'folder.json')]) {
-      const first = await failureOf(service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: toPath(path) }))
+      const first = await failureOf(
+        service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: toPath(path) }),
+      )
       expect(first.code).toBe('file_io')
     }
   })
@@ -147,7 +175,12 @@ describe('save', () => {
     await writeFile(sitePath, HAND_WRITTEN)
     const service = siteFiles(dataDir)
     const document = await service.open(sitePath)
-    const saved = await service.save({ documentId: document.documentId, text: document.text, byteOrderMark: document.byteOrderMark, expectedVersion: document.version! })
+    const saved = await service.save({
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: document.byteOrderMark,
+      expectedVersion: document.version!,
+    })
     expect(await readFile(sitePath, 'utf8')).toBe(HAND_WRITTEN)
     expect(saved.text).toBe(HAND_WRITTEN)
     expect(saved.version.sha256).toBe(document.version!.sha256)
@@ -158,7 +191,12 @@ describe('save', () => {
     await writeFile(sitePath, crlf)
     const service = siteFiles(dataDir)
     const document = await service.open(sitePath)
-    await service.save({ documentId: document.documentId, text: document.text, byteOrderMark: document.byteOrderMark, expectedVersion: document.version! })
+    await service.save({
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: document.byteOrderMark,
+      expectedVersion: document.version!,
+    })
     expect(await readFile(sitePath)).toEqual(Buffer.from(crlf, 'utf8'))
   })
 
@@ -175,7 +213,9 @@ describe('save', () => {
     await writeFile(sitePath, HAND_WRITTEN)
     const service = siteFiles(dataDir)
     const document = await service.open(sitePath)
-    const error = await failureOf(service.save({ documentId: 'file-0000', text: '{}', byteOrderMark: false, expectedVersion: document.version! }))
+    const error = await failureOf(
+      service.save({ documentId: 'file-0000', text: '{}', byteOrderMark: false, expectedVersion: document.version! }),
+    )
     expect(error).toMatchObject({ code: 'not_found', message: expect.stringContaining('Save as') })
     expect(await readFile(sitePath, 'utf8')).toBe(HAND_WRITTEN)
   })
@@ -198,7 +238,14 @@ describe('save', () => {
     const document = await service.open(sitePath)
     const theirs = HAND_WRITTEN.replace('"Acme"', '"Acme Inc"')
     await writeFile(sitePath, theirs)
-    const error = await failureOf(service.save({ documentId: document.documentId, text: SITE_CONFIG_TEMPLATE, byteOrderMark: false, expectedVersion: document.version! }))
+    const error = await failureOf(
+      service.save({
+        documentId: document.documentId,
+        text: SITE_CONFIG_TEMPLATE,
+        byteOrderMark: false,
+        expectedVersion: document.version!,
+      }),
+    )
     expect(error.code).toBe('file_changed_on_disk')
     expect(error.message).toMatch(/site\.json changed on disk.*Reload it from disk, or keep your version with Save as/)
     expect(await readFile(sitePath, 'utf8')).toBe(theirs)
@@ -209,7 +256,9 @@ describe('save', () => {
     const service = siteFiles(dataDir)
     const document = await service.open(sitePath)
     await writeFile(sitePath, HAND_WRITTEN.replace('Acme', 'Acne'))
-    const error = await failureOf(service.save({ documentId: document.documentId, text: HAND_WRITTEN, byteOrderMark: false, expectedVersion: document.version! }))
+    const error = await failureOf(
+      service.save({ documentId: document.documentId, text: HAND_WRITTEN, byteOrderMark: false, expectedVersion: document.version! }),
+    )
     expect(error.code).toBe('file_changed_on_disk')
   })
 
@@ -228,12 +277,24 @@ describe('save', () => {
     await writeFile(sitePath, HAND_WRITTEN)
     const service = siteFiles(dataDir)
     const document = await service.open(sitePath)
-    const first = await service.save({ documentId: document.documentId, text: SITE_CONFIG_TEMPLATE, byteOrderMark: false, expectedVersion: document.version! })
+    const first = await service.save({
+      documentId: document.documentId,
+      text: SITE_CONFIG_TEMPLATE,
+      byteOrderMark: false,
+      expectedVersion: document.version!,
+    })
     // The version read at open no longer describes the file: only the one the save answered does.
     expect(
-      await failureOf(service.save({ documentId: document.documentId, text: HAND_WRITTEN, byteOrderMark: false, expectedVersion: document.version! })),
+      await failureOf(
+        service.save({ documentId: document.documentId, text: HAND_WRITTEN, byteOrderMark: false, expectedVersion: document.version! }),
+      ),
     ).toMatchObject({ code: 'file_changed_on_disk' })
-    const again = await service.save({ documentId: document.documentId, text: HAND_WRITTEN, byteOrderMark: false, expectedVersion: first.version })
+    const again = await service.save({
+      documentId: document.documentId,
+      text: HAND_WRITTEN,
+      byteOrderMark: false,
+      expectedVersion: first.version,
+    })
     expect(again.text).toBe(HAND_WRITTEN)
   })
 
@@ -241,7 +302,9 @@ describe('save', () => {
     await writeFile(sitePath, HAND_WRITTEN)
     const service = siteFiles(dataDir)
     const document = await service.open(sitePath)
-    const error = await failureOf(service.save({ documentId: document.documentId, text: '{\n  "name": \n}', byteOrderMark: false, expectedVersion: document.version! }))
+    const error = await failureOf(
+      service.save({ documentId: document.documentId, text: '{\n  "name": \n}', byteOrderMark: false, expectedVersion: document.version! }),
+    )
     expect(error.code).toBe('invalid_config')
     expect(error.message).toMatch(/not valid JSON at line 3, column 1: .*fix it before saving/)
     expect(await readFile(sitePath, 'utf8')).toBe(HAND_WRITTEN)
@@ -261,7 +324,12 @@ describe('save as', () => {
   it('writes an untitled document to a new file, which it then belongs to', async () => {
     const service = siteFiles(dataDir)
     const document = service.create()
-    const saved = await service.saveAs({ documentId: document.documentId, text: document.text, byteOrderMark: false, target: toPath(sitePath) })
+    const saved = await service.saveAs({
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: false,
+      target: toPath(sitePath),
+    })
     expect(saved).toMatchObject({ path: sitePath, documentId: documentIdForPath(sitePath), text: SITE_CONFIG_TEMPLATE })
     expect(await readFile(sitePath, 'utf8')).toBe(SITE_CONFIG_TEMPLATE)
     expect(service.pathOf(saved!.documentId)).toBe(sitePath)
@@ -294,7 +362,12 @@ describe('save as', () => {
   it('says so when the folder does not exist', async () => {
     const service = siteFiles(dataDir)
     const error = await failureOf(
-      service.saveAs({ documentId: service.create().documentId, text: SITE_CONFIG_TEMPLATE, byteOrderMark: false, target: toPath(join(workDir, 'nope', 'site.json')) }),
+      service.saveAs({
+        documentId: service.create().documentId,
+        text: SITE_CONFIG_TEMPLATE,
+        byteOrderMark: false,
+        target: toPath(join(workDir, 'nope', 'site.json')),
+      }),
     )
     expect(error).toMatchObject({ code: 'file_io', message: expect.stringContaining('does not exist') })
   })
@@ -318,7 +391,12 @@ describe('with the system’s file dialogs (the desktop app)', () => {
     expect(service.environment()).toEqual({ fileDialogs: true })
     const opened = await service.openWithDialog()
     expect(opened?.text).toBe(HAND_WRITTEN)
-    const saved = await service.saveAs({ documentId: opened!.documentId, text: opened!.text, byteOrderMark: false, target: { kind: 'dialog' } })
+    const saved = await service.saveAs({
+      documentId: opened!.documentId,
+      text: opened!.text,
+      byteOrderMark: false,
+      target: { kind: 'dialog' },
+    })
     expect(saved?.path).toBe(join(workDir, 'copy.json'))
     expect(await siteFiles(dataDir, { dialogs: dialogsAnswering({}) }).openWithDialog()).toBeNull()
     expect(dialogs.asked).toEqual(['open', 'saveAs'])
@@ -327,17 +405,27 @@ describe('with the system’s file dialogs (the desktop app)', () => {
   it('refuses a typed path to write to: the renderer names documents, not places', async () => {
     const service = siteFiles(dataDir, { dialogs: dialogsAnswering({}) })
     const untitled = service.create()
-    const error = await failureOf(service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: toPath(sitePath) }))
+    const error = await failureOf(
+      service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: toPath(sitePath) }),
+    )
     expect(error.code).toBe('refused')
     expect(await readdir(workDir)).toEqual([])
   })
 
   it('refuses the data folder even when the dialog chose it', async () => {
     await writeFile(join(dataDir, 'vault.plain.json'), '{}')
-    const service = siteFiles(dataDir, { dialogs: dialogsAnswering({ open: join(dataDir, 'vault.plain.json'), save: join(dataDir, 'catalog.json') }) })
+    const service = siteFiles(dataDir, {
+      dialogs: dialogsAnswering({ open: join(dataDir, 'vault.plain.json'), save: join(dataDir, 'catalog.json') }),
+    })
     expect((await failureOf(service.openWithDialog())).code).toBe('refused')
     const untitled = service.create()
-    expect((await failureOf(service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: { kind: 'dialog' } }))).code).toBe('refused')
+    expect(
+      (
+        await failureOf(
+          service.saveAs({ documentId: untitled.documentId, text: untitled.text, byteOrderMark: false, target: { kind: 'dialog' } }),
+        )
+      ).code,
+    ).toBe('refused')
   })
 
   it('has no dialogs in browser mode', async () => {
@@ -361,10 +449,21 @@ describe('rules remembered per file', () => {
 describe('export', () => {
   const exportPath = () => join(workDir, 'export', '..', 'site.export.json')
   const exportAs = (text: string, rules: 'spec' | 'mintlify' = 'spec', replaceToken?: string) =>
-    siteFiles(dataDir).exportValid({ documentId: 'untitled-x', text, byteOrderMark: false, rules, target: toPath(exportPath(), replaceToken) })
+    siteFiles(dataDir).exportValid({
+      documentId: 'untitled-x',
+      text,
+      byteOrderMark: false,
+      rules,
+      target: toPath(exportPath(), replaceToken),
+    })
 
   it('refuses while there are errors, with their count, and writes nothing', async () => {
-    const threeErrors = serializeSiteConfig({ name: 'Acme', navigation: [{ group: 'A' }], colors: { primary: 'green' }, topbarCtaButton: { url: '/go' } })
+    const threeErrors = serializeSiteConfig({
+      name: 'Acme',
+      navigation: [{ group: 'A' }],
+      colors: { primary: 'green' },
+      topbarCtaButton: { url: '/go' },
+    })
     const error = await failureOf(exportAs(threeErrors))
     expect(error.code).toBe('invalid_config')
     expect(error.message).toBe('The file has 3 errors under the site.json spec rules; fix them before exporting.')
@@ -374,7 +473,9 @@ describe('export', () => {
 
   it('checks with the rule set given: a nested group is an error in the spec, fine for Mintlify', async () => {
     const nested = serializeSiteConfig({ name: 'Acme', navigation: [{ group: 'A', pages: ['a', { group: 'B', pages: ['b'] }] }] })
-    expect((await failureOf(exportAs(nested, 'spec'))).message).toBe('The file has 1 error under the site.json spec rules; fix it before exporting.')
+    expect((await failureOf(exportAs(nested, 'spec'))).message).toBe(
+      'The file has 1 error under the site.json spec rules; fix it before exporting.',
+    )
     expect(await exportAs(nested, 'mintlify')).toEqual({ path: join(workDir, 'site.export.json'), warnings: 0 })
   })
 
@@ -384,7 +485,10 @@ describe('export', () => {
   })
 
   it('refuses text that is not JSON', async () => {
-    expect(await failureOf(exportAs('{"name": "x",}'))).toMatchObject({ code: 'invalid_config', message: expect.stringMatching(/not valid JSON.*before exporting/) })
+    expect(await failureOf(exportAs('{"name": "x",}'))).toMatchObject({
+      code: 'invalid_config',
+      message: expect.stringMatching(/not valid JSON.*before exporting/),
+    })
   })
 
   it('writes a valid file as it is, and counts its warnings', async () => {

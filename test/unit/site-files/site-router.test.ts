@@ -27,7 +27,12 @@ describe('site calls through the router', () => {
     expect(opened.ok).toBe(true)
     const document = (opened as { value: SiteDocument }).value
     const text = serializeSiteConfig({ name: 'Acme docs', navigation: [] })
-    const saved = await call('site.save', { documentId: document.documentId, text, byteOrderMark: false, expectedVersion: document.version })
+    const saved = await call('site.save', {
+      documentId: document.documentId,
+      text,
+      byteOrderMark: false,
+      expectedVersion: document.version,
+    })
     expect(saved).toEqual({ ok: true, value: expect.objectContaining({ path, text }) as SavedSiteFile })
     expect(await readFile(path, 'utf8')).toBe(text)
   })
@@ -38,7 +43,12 @@ describe('site calls through the router', () => {
     await writeFile(path, serializeSiteConfig({ name: 'Acme', navigation: [] }))
     const { value: document } = (await call('site.open', { path })) as { value: SiteDocument }
     await writeFile(path, serializeSiteConfig({ name: 'Changed elsewhere', navigation: [] }))
-    const saved = await call('site.save', { documentId: document.documentId, text: document.text, byteOrderMark: false, expectedVersion: document.version })
+    const saved = await call('site.save', {
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: false,
+      expectedVersion: document.version,
+    })
     expect(saved).toMatchObject({ ok: false, error: { code: 'file_changed_on_disk' } })
   })
 
@@ -53,9 +63,20 @@ describe('site calls through the router', () => {
     const path = join(workDir, 'other.json')
     await writeFile(path, 'precious')
     const { value: document } = (await call('site.new', {})) as { value: SiteDocument }
-    const forced = await call('site.saveAs', { documentId: document.documentId, text: document.text, byteOrderMark: false, target: { kind: 'path', path }, overwrite: true })
+    const forced = await call('site.saveAs', {
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: false,
+      target: { kind: 'path', path },
+      overwrite: true,
+    })
     expect(forced).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
-    const asked = await call('site.saveAs', { documentId: document.documentId, text: document.text, byteOrderMark: false, target: { kind: 'path', path } })
+    const asked = await call('site.saveAs', {
+      documentId: document.documentId,
+      text: document.text,
+      byteOrderMark: false,
+      target: { kind: 'path', path },
+    })
     expect(asked).toMatchObject({ ok: false, error: { code: 'conflict', details: { path, replaceToken: expect.any(String) } } })
     expect(await readFile(path, 'utf8')).toBe('precious')
   })

@@ -41,7 +41,11 @@ describe('the one rule for writing to a path the operator named', () => {
     expect(token).toMatch(/^[\w-]{32}$/)
     expect(await writes.allow(path, 'results', token)).toEqual({ path, replaces: true })
     const again = await failureOf(writes.allow(path, 'results', token))
-    expect(again).toMatchObject({ code: 'conflict', message: 'old.csv is not the file you agreed to replace: it changed since, or the answer is over 10 minutes old. Replace it as it is now?' })
+    expect(again).toMatchObject({
+      code: 'conflict',
+      message:
+        'old.csv is not the file you agreed to replace: it changed since, or the answer is over 10 minutes old. Replace it as it is now?',
+    })
   })
 
   it('replaces without a token when the system dialog already asked', async () => {
@@ -54,7 +58,10 @@ describe('the one rule for writing to a path the operator named', () => {
     await writeFile(path, 'old')
     const info = await stat(path)
     const question = await writes.ask(path, 'reference')
-    expect(question).toEqual({ path, existing: { size: 3, modifiedAt: new Date(info.mtimeMs).toISOString(), replaceToken: expect.any(String) } })
+    expect(question).toEqual({
+      path,
+      existing: { size: 3, modifiedAt: new Date(info.mtimeMs).toISOString(), replaceToken: expect.any(String) },
+    })
     expect(await writes.allow(path, 'reference', question.existing!.replaceToken)).toEqual({ path, replaces: true })
   })
 
@@ -107,7 +114,10 @@ describe('the one rule for writing to a path the operator named', () => {
       message: `${join(root, 'folder')} is a folder, not a file.`,
       details: { path: join(root, 'folder') },
     })
-    expect(await failureOf(writes.ask(join(root, 'pipe'), 'results'))).toMatchObject({ code: 'file_io', details: { path: join(root, 'pipe') } })
+    expect(await failureOf(writes.ask(join(root, 'pipe'), 'results'))).toMatchObject({
+      code: 'file_io',
+      details: { path: join(root, 'pipe') },
+    })
     expect((await failureOf(writes.allow(join(root, 'data', 'x.csv'), 'results', undefined))).code).toBe('refused')
   })
 })

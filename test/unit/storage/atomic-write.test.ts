@@ -106,8 +106,14 @@ describe('writeFileAtomically', () => {
     await mkdir(join(dir, 'folder'))
     await writeFile(join(dir, 'file'), 'x')
     expect(await failureOf(writeFileAtomically(join(dir, 'folder'), 'x'))).toMatchObject({ code: 'file_io', details: { errno: 'EISDIR' } })
-    expect(await failureOf(writeFileAtomically(join(dir, 'file', 'child'), 'x'))).toMatchObject({ code: 'file_io', details: { errno: 'ENOTDIR' } })
-    expect(await failureOf(writeFileAtomically(join(dir, 'missing', 'child'), 'x'))).toMatchObject({ code: 'file_io', details: { errno: 'ENOENT' } })
+    expect(await failureOf(writeFileAtomically(join(dir, 'file', 'child'), 'x'))).toMatchObject({
+      code: 'file_io',
+      details: { errno: 'ENOTDIR' },
+    })
+    expect(await failureOf(writeFileAtomically(join(dir, 'missing', 'child'), 'x'))).toMatchObject({
+      code: 'file_io',
+      details: { errno: 'ENOENT' },
+    })
     expect((await readdir(dir)).sort()).toEqual(['file', 'folder'])
   })
 

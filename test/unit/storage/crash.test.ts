@@ -10,7 +10,10 @@ import { nodeScript } from '../../helpers/node-script'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
 /** Starts a bundled script and collects its output lines as they come. */
-async function startScript(entry: string, ...args: string[]): Promise<{ child: ChildProcess; lines: string[]; exited: Promise<NodeJS.Signals | null> }> {
+async function startScript(
+  entry: string,
+  ...args: string[]
+): Promise<{ child: ChildProcess; lines: string[]; exited: Promise<NodeJS.Signals | null> }> {
   const child = spawn(process.execPath, [await nodeScript(resolve(entry)), ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
   const lines: string[] = []
   let pending = ''

@@ -28,7 +28,16 @@ describe('CSV written for a spreadsheet', () => {
       const dir = await mkdtemp(join(tmpdir(), 'ec-csv-'))
       sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
       services = await createAppServices({ dataDir: join(dir, 'data'), transport: 'browser', sandbox: false })
-      profileId = (await services.profiles.create({ name: 'CSV', baseUrl: sandbox.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'session' })).id
+      profileId = (
+        await services.profiles.create({
+          name: 'CSV',
+          baseUrl: sandbox.baseUrl,
+          timeoutSeconds: 5,
+          environmentLabel: '',
+          apiToken: sandbox.tokens.Customer,
+          tokenStorage: 'session',
+        })
+      ).id
     })
     afterAll(async () => {
       await services.close()
@@ -51,7 +60,14 @@ describe('CSV written for a spreadsheet', () => {
       expect(exported[1]![exported[0]!.indexOf('durationMs')]).toMatch(/^\d/)
 
       const settings = { concurrency: 1, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
-      const plan = services.bulk.plan({ kind: 'apply', target: { profileId }, fileName: 'evil.csv', text: `user_group_id,name\n"${SUM.replace(/"/g, '""')}",x\n"@evil",y`, excludeInvalid: false, settings })
+      const plan = services.bulk.plan({
+        kind: 'apply',
+        target: { profileId },
+        fileName: 'evil.csv',
+        text: `user_group_id,name\n"${SUM.replace(/"/g, '""')}",x\n"@evil",y`,
+        excludeInvalid: false,
+        settings,
+      })
       await services.bulk.launch(plan.runId!, settings).done
       const results = cells(await text(services.bulk.results(plan.runId!, 'csv', false)))
       expect(results.slice(1).map((row) => row[1])).toEqual([`'${SUM}`, "'@evil"])

@@ -24,7 +24,11 @@ const mounted = typeof disk === 'string' ? null : disk
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 /** A site.json of 3,998 bytes, and the longer text an edit makes of it. */
-const ORIGINAL = `${JSON.stringify({ name: 'Acme', navigation: [{ group: 'Start', pages: Array.from({ length: 160 }, (_, index) => `p-${index}`) }] }, null, 2)}\n`.padEnd(3998, ' ')
+const ORIGINAL =
+  `${JSON.stringify({ name: 'Acme', navigation: [{ group: 'Start', pages: Array.from({ length: 160 }, (_, index) => `p-${index}`) }] }, null, 2)}\n`.padEnd(
+    3998,
+    ' ',
+  )
 const EDITED = ORIGINAL.replace('"Acme"', `"${'A'.repeat(4000)}"`)
 
 describe.skipIf(!mounted)('a save on a full disk', () => {
@@ -41,7 +45,10 @@ describe.skipIf(!mounted)('a save on a full disk', () => {
     await small.fillLeaving(4096)
     expect(await small.free()).toBeLessThan(Buffer.byteLength(EDITED))
     const error = await failureOf(writeFileAtomically(path, EDITED))
-    expect(error).toMatchObject({ code: 'file_io', message: 'The disk is full: site.json was not saved, and the file on disk is unchanged. Free some space and save again.' })
+    expect(error).toMatchObject({
+      code: 'file_io',
+      message: 'The disk is full: site.json was not saved, and the file on disk is unchanged. Free some space and save again.',
+    })
     expect(sha(await readFile(path))).toBe(sha(before))
     expect(await filesOnDisk()).toEqual(['site.json'])
     // With room again, the same save goes through whole.
@@ -56,12 +63,21 @@ describe.skipIf(!mounted)('a save on a full disk', () => {
     const files = siteFiles(await tempDir('ec-full-disk-data-'))
     const document = await files.open(path)
     await small.fillLeaving(4096)
-    const error = await failureOf(files.save({ documentId: document.documentId, text: EDITED, byteOrderMark: false, expectedVersion: document.version! }))
-    expect(error.message).toBe('The disk is full: site.json was not saved, and the file on disk is unchanged. Free some space and save again.')
+    const error = await failureOf(
+      files.save({ documentId: document.documentId, text: EDITED, byteOrderMark: false, expectedVersion: document.version! }),
+    )
+    expect(error.message).toBe(
+      'The disk is full: site.json was not saved, and the file on disk is unchanged. Free some space and save again.',
+    )
     expect(await readFile(path, 'utf8')).toBe(ORIGINAL)
     expect(await filesOnDisk()).toEqual(['site.json'])
     await small.empty()
-    const saved = await files.save({ documentId: document.documentId, text: EDITED, byteOrderMark: false, expectedVersion: document.version! })
+    const saved = await files.save({
+      documentId: document.documentId,
+      text: EDITED,
+      byteOrderMark: false,
+      expectedVersion: document.version!,
+    })
     expect(saved.version.size).toBe(Buffer.byteLength(EDITED))
   })
 
@@ -70,7 +86,9 @@ describe.skipIf(!mounted)('a save on a full disk', () => {
     await writeJsonFile(path, { files: ['a'] })
     const before = await readFile(path, 'utf8')
     await small.fillLeaving(0)
-    await expect(writeJsonFile(path, { files: Array.from({ length: 500 }, (_, index) => `/docs/site-${index}.json`) })).rejects.toThrow(/^The disk is full: recent\.json was not saved/)
+    await expect(writeJsonFile(path, { files: Array.from({ length: 500 }, (_, index) => `/docs/site-${index}.json`) })).rejects.toThrow(
+      /^The disk is full: recent\.json was not saved/,
+    )
     expect(await readFile(path, 'utf8')).toBe(before)
   })
 })
@@ -99,10 +117,19 @@ describe.skipIf(!mounted)('a rotation whose result cannot be recorded (the data 
     const dataDir = join(dataDisk.path, 'data')
     // The disk fills between the rotation being journaled and its answer being recorded.
     let fill = false
-    proxy = await startFlakyProxy(sandbox.baseUrl, () => null, { beforeForward: async (req) => (fill && req.method === 'POST' ? dataDisk.fillLeaving(0) : undefined) })
+    proxy = await startFlakyProxy(sandbox.baseUrl, () => null, {
+      beforeForward: async (req) => (fill && req.method === 'POST' ? dataDisk.fillLeaving(0) : undefined),
+    })
     const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
     try {
-      const profile = await services.profiles.create({ name: 'Ops', baseUrl: proxy.baseUrl, timeoutSeconds: 5, environmentLabel: '', apiToken: sandbox.tokens.Customer, tokenStorage: 'file' })
+      const profile = await services.profiles.create({
+        name: 'Ops',
+        baseUrl: proxy.baseUrl,
+        timeoutSeconds: 5,
+        environmentLabel: '',
+        apiToken: sandbox.tokens.Customer,
+        tokenStorage: 'file',
+      })
       const before = (await services.groups.getOrCreate(profile.id, { user_group_id: 'full' })).group.token
       fill = true
       const rotated = await services.groups.rotateToken(profile.id, { kind: 'catalog', groupId: 'full' })
@@ -112,7 +139,9 @@ describe.skipIf(!mounted)('a rotation whose result cannot be recorded (the data 
       // The answer carries the new token, with the warning, and says where the copy went.
       expect(rotated.group.token).toBe(serverToken)
       expect(rotated.unsaved).toEqual({ recoveryFile: expect.any(String) })
-      expect(rotated.warnings[0]).toMatch(/^The token was rotated, but it could not be saved \(The disk holding embed-console\.db is full\.\)\. Copy it now: the app has no other copy\. It was also written to .+ \(owner-only\)/)
+      expect(rotated.warnings[0]).toMatch(
+        /^The token was rotated, but it could not be saved \(The disk holding embed-console\.db is full\.\)\. Copy it now: the app has no other copy\. It was also written to .+ \(owner-only\)/,
+      )
       const recovery = rotated.unsaved!.recoveryFile!
       expect(recovery.startsWith(dataDisk.path)).toBe(false)
       expect(await readFile(recovery, 'utf8')).toContain(`token: ${serverToken}`)

@@ -18,13 +18,17 @@ afterEach(() => {
 
 async function notes(): Promise<{ db: Database; other: Libsql.Database }> {
   const path = join(await mkdtemp(join(tmpdir(), 'ec-group-')), 'notes.db')
-  const db = openDatabase({ path, migrations: [{ version: 1, name: 'notes', up: (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)') }] })
+  const db = openDatabase({
+    path,
+    migrations: [{ version: 1, name: 'notes', up: (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)') }],
+  })
   const other = new Libsql(path, { readonly: true })
   opened.push(other, db)
   return { db, other }
 }
 
-const seen = (other: Libsql.Database) => (other.prepare('SELECT text FROM notes ORDER BY id').all() as Array<{ text: string }>).map((row) => row.text)
+const seen = (other: Libsql.Database) =>
+  (other.prepare('SELECT text FROM notes ORDER BY id').all() as Array<{ text: string }>).map((row) => row.text)
 const note = (db: Database, text: string) => db.run('INSERT INTO notes (text) VALUES (?)', text)
 const turn = () => new Promise((next) => setImmediate(next))
 
@@ -32,16 +36,22 @@ describe('group commits', () => {
   it('commit the grouped work of one turn together, at the end of the turn, each piece atomic', async () => {
     const { db, other } = await notes()
     const effects: string[] = []
-    db.transaction(() => {
-      note(db, 'a')
-      db.afterCommit(() => effects.push('a'))
-    }, { grouped: true })
+    db.transaction(
+      () => {
+        note(db, 'a')
+        db.afterCommit(() => effects.push('a'))
+      },
+      { grouped: true },
+    )
     expect(() =>
-      db.transaction(() => {
-        note(db, 'half')
-        db.afterCommit(() => effects.push('half'))
-        throw new Error('the second one fails')
-      }, { grouped: true }),
+      db.transaction(
+        () => {
+          note(db, 'half')
+          db.afterCommit(() => effects.push('half'))
+          throw new Error('the second one fails')
+        },
+        { grouped: true },
+      ),
     ).toThrow('the second one fails')
     db.transaction(() => note(db, 'b'), { grouped: true })
     // This process reads what it wrote; another sees nothing yet, and no effect ran.

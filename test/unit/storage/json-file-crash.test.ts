@@ -14,7 +14,10 @@ async function partlyWritten(path: string, wholeSize: number): Promise<boolean> 
   // The temporary file is hidden: `.<name>.<random>.tmp`.
   const names = (await readdir(dirname(path))).filter((name) => name.startsWith(basename(path)) || name.startsWith(`.${basename(path)}.`))
   for (const name of names) {
-    const size = await stat(join(dirname(path), name)).then((found) => found.size, () => 0)
+    const size = await stat(join(dirname(path), name)).then(
+      (found) => found.size,
+      () => 0,
+    )
     if (size > 0 && size < wholeSize) return true
   }
   return false
@@ -25,7 +28,9 @@ async function partlyWritten(path: string, wholeSize: number): Promise<boolean> 
  * file itself, or a temporary one) is caught part-written: in the middle of a save.
  */
 async function killMidSave(path: string): Promise<number> {
-  const child = spawn(process.execPath, [await nodeScript(resolve('test/helpers/scripts/json-file-writer.ts')), path], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [await nodeScript(resolve('test/helpers/scripts/json-file-writer.ts')), path], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let wholeSize = 0
   let lastAck = -1
   let pending = ''

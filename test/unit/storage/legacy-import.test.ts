@@ -29,13 +29,22 @@ describe('first start over a data folder written by release 0.1.0', () => {
       keychain: (await json(dir, 'vault.json')).entries as Record<string, unknown>,
       plaintext: (await json(dir, 'vault.plain.json')).entries as Record<string, { secret: string }>,
       catalog: (await json(dir, 'catalog.json')).groups as Array<Record<string, unknown>>,
-      activity: (await readFile(join(dir, 'activity.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line)),
+      activity: (await readFile(join(dir, 'activity.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
     }
     const services = await createAppServices({ dataDir: dir, transport: 'browser', sandbox: false })
-    const call = async <T>(name: string, input: unknown) => ((await services.router.dispatch(name, input, { transport: 'test' })) as Ok<T>).value
+    const call = async <T>(name: string, input: unknown) =>
+      ((await services.router.dispatch(name, input, { transport: 'test' })) as Ok<T>).value
     try {
-      const listed = await call<{ profiles: Array<{ id: string; name: string; baseUrl: string; token: { set: boolean; storage: string; last4?: string } }>; activeId: string }>('profiles.list', {})
-      expect(listed.profiles.map(({ id, name, baseUrl }) => ({ id, name, baseUrl }))).toEqual(before.profiles.map(({ id, name, baseUrl }) => ({ id, name, baseUrl })))
+      const listed = await call<{
+        profiles: Array<{ id: string; name: string; baseUrl: string; token: { set: boolean; storage: string; last4?: string } }>
+        activeId: string
+      }>('profiles.list', {})
+      expect(listed.profiles.map(({ id, name, baseUrl }) => ({ id, name, baseUrl }))).toEqual(
+        before.profiles.map(({ id, name, baseUrl }) => ({ id, name, baseUrl })),
+      )
       expect(listed.activeId).toBe((await json(dir, 'profiles.json.migrated')).activeId)
       const byName = Object.fromEntries(listed.profiles.map((profile) => [profile.name, profile]))
       expect(byName.Production!.token).toMatchObject({ set: true, storage: 'keychain' })
@@ -44,7 +53,9 @@ describe('first start over a data folder written by release 0.1.0', () => {
       expect(byName['Scratch — session only']!.token).toEqual({ set: false, storage: 'none' })
 
       // Every secret of both vault files is a row now, as it was stored.
-      const rows = services.db.all<{ key: string; storage: string; secret: string | null }>('SELECT key, storage, secret FROM secrets ORDER BY key')
+      const rows = services.db.all<{ key: string; storage: string; secret: string | null }>(
+        'SELECT key, storage, secret FROM secrets ORDER BY key',
+      )
       expect(rows.map((row) => row.key).sort()).toEqual([...Object.keys(before.keychain), ...Object.keys(before.plaintext)].sort())
       for (const [key, entry] of Object.entries(before.plaintext)) expect(rows.find((row) => row.key === key)?.secret).toBe(entry.secret)
 
@@ -98,7 +109,10 @@ describe('first start over a data folder written by release 0.1.0', () => {
       const client = createUserApiClient({ baseUrl: sandbox.baseUrl, apiToken: old.apiTokens.Customer })
       for (const group of old.groups.filter((candidate: { api_environment_tag: string }) => candidate.api_environment_tag === 'Customer')) {
         const answer = await client.getOrCreate({ user_group_id: group.provided_id })
-        expect(answer.value).toMatchObject({ new_user_group: false, user_group: { team_id: group.team_id, token: group.token, name: group.name, properties: group.properties } })
+        expect(answer.value).toMatchObject({
+          new_user_group: false,
+          user_group: { team_id: group.team_id, token: group.token, name: group.name, properties: group.properties },
+        })
       }
       const fresh = await client.getOrCreate({ user_group_id: 'after-import' })
       expect(fresh.value.user_group.team_id).toBe(old.nextTeamId)
@@ -117,7 +131,9 @@ describe('first start over a data folder written by release 0.1.0', () => {
     await appendFile(join(dir, 'activity.jsonl'), `${torn}${next}\n`)
     const first = await createAppServices({ dataDir: dir, transport: 'browser', sandbox: false })
     const info = (await first.router.dispatch('app.info', {}, { transport: 'test' })) as Ok<{ notices: string[] }>
-    expect(info.value.notices).toContain('1 line in activity.jsonl could not be read and was left out; the file is kept as activity.jsonl.migrated.')
+    expect(info.value.notices).toContain(
+      '1 line in activity.jsonl could not be read and was left out; the file is kept as activity.jsonl.migrated.',
+    )
     const count = () => first.db.get<{ n: number }>('SELECT count(*) AS n FROM activity')!.n
     expect(count()).toBe(lines.length + 1)
     expect(first.db.get('SELECT id FROM activity WHERE id = ?', 'after-the-tear')).toBeDefined()

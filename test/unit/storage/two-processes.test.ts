@@ -27,10 +27,23 @@ describe('two processes on one data folder', () => {
     const script = await nodeScript(resolve('test/helpers/scripts/concurrent-writer.ts'))
     // Both start at once: migrations, API tokens and sandboxes race too.
     const [a, b] = await Promise.all(
-      ['a', 'b'].map(async (label) => JSON.parse((await run(process.execPath, [script, dataDir, label, String(WRITES)], { maxBuffer: 1 << 24 })).stdout) as { createdGroups: string[]; failures: string[]; sandbox: unknown }),
+      ['a', 'b'].map(
+        async (label) =>
+          JSON.parse((await run(process.execPath, [script, dataDir, label, String(WRITES)], { maxBuffer: 1 << 24 })).stdout) as {
+            createdGroups: string[]
+            failures: string[]
+            sandbox: unknown
+          },
+      ),
     )
-    expect({ failures: a!.failures.slice(0, 3), sandbox: a!.sandbox }).toEqual({ failures: [], sandbox: expect.objectContaining({ state: 'running' }) })
-    expect({ failures: b!.failures.slice(0, 3), sandbox: b!.sandbox }).toEqual({ failures: [], sandbox: expect.objectContaining({ state: 'running' }) })
+    expect({ failures: a!.failures.slice(0, 3), sandbox: a!.sandbox }).toEqual({
+      failures: [],
+      sandbox: expect.objectContaining({ state: 'running' }),
+    })
+    expect({ failures: b!.failures.slice(0, 3), sandbox: b!.sandbox }).toEqual({
+      failures: [],
+      sandbox: expect.objectContaining({ state: 'running' }),
+    })
 
     const app = join(dataDir, 'embed-console.db')
     const sandbox = join(dataDir, 'sandbox.db')

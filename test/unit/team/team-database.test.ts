@@ -71,7 +71,9 @@ describe.skipIf(!team)('the shared schema: migrated once, version-checked', () =
     expect([first.applied.length, second.applied.length].sort()).toEqual([0, 1])
     expect(await migrateTeam(url)).toEqual({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION, applied: [] })
     const admin = await connect(url)
-    expect((await admin.query('SELECT version, applied_by FROM embed_console.schema_version')).rows).toEqual([{ version: 1, applied_by: 'postgres' }])
+    expect((await admin.query('SELECT version, applied_by FROM embed_console.schema_version')).rows).toEqual([
+      { version: 1, applied_by: 'postgres' },
+    ])
   })
 
   it('an admin who is no superuser (CREATEROLE, owner of the database), as docs/team-mode.md has the DBA make one, migrates and adds operators', async () => {
@@ -89,7 +91,10 @@ describe.skipIf(!team)('the shared schema: migrated once, version-checked', () =
   it('a migration that fails leaves the database as it was (one transaction)', async () => {
     const url = await freshDatabase('fresh_failing')
     const admin = await connect(url)
-    const broken = [...TEAM_MIGRATIONS, { version: 2, name: 'broken', sql: 'CREATE TABLE embed_console.fine (id int); SELECT no_such_function();' }]
+    const broken = [
+      ...TEAM_MIGRATIONS,
+      { version: 2, name: 'broken', sql: 'CREATE TABLE embed_console.fine (id int); SELECT no_such_function();' },
+    ]
     expect(await sqlState(migrateTeamSchema(admin, broken))).toBe('42883')
     expect((await admin.query("SELECT to_regclass('embed_console.schema_version') AS found")).rows[0].found).toBeNull()
   })
@@ -114,7 +119,8 @@ describe.skipIf(!team)('operators: login roles with generated passwords', () => 
     expect(operator.password).toMatch(/^[A-Za-z0-9_-]{32}$/)
     const client = await connect(team!.url('ops-pw', operator.password))
     expect((await client.query('SELECT session_user AS user')).rows[0].user).toBe('ops-pw')
-    const stored = (await team!.query<{ rolpassword: string }>("SELECT rolpassword FROM pg_authid WHERE rolname = 'ops-pw'")).rows[0]!.rolpassword
+    const stored = (await team!.query<{ rolpassword: string }>("SELECT rolpassword FROM pg_authid WHERE rolname = 'ops-pw'")).rows[0]!
+      .rolpassword
     expect(stored).toMatch(/^SCRAM-SHA-256\$4096:/)
     expect(stored).not.toContain(operator.password)
     expect(await sqlState(connect(team!.url('ops-pw', 'a wrong password')))).toBe('28P01')
@@ -122,14 +128,20 @@ describe.skipIf(!team)('operators: login roles with generated passwords', () => 
 
   it('refuses a name taken (unless --reset-password, after which only the new password works) and a name that is not a role name', async () => {
     const first = await addOperator(team!.adminUrl, undefined, 'ops-reset', false)
-    await expect(addOperator(team!.adminUrl, undefined, 'ops-reset', false)).rejects.toThrow('A role named “ops-reset” exists already: pass --reset-password (Reset password in the app) to give it a new password.')
+    await expect(addOperator(team!.adminUrl, undefined, 'ops-reset', false)).rejects.toThrow(
+      'A role named “ops-reset” exists already: pass --reset-password (Reset password in the app) to give it a new password.',
+    )
     const second = await addOperator(team!.adminUrl, undefined, 'ops-reset', true)
     expect(second.password).not.toBe(first.password)
     expect(await sqlState(connect(team!.url('ops-reset', first.password)))).toBe('28P01')
     await connect(team!.url('ops-reset', second.password))
-    await expect(addOperator(team!.adminUrl, undefined, 'Robert"); DROP TABLE x; --', false)).rejects.toThrow(/^An operator name is 1 to 63 lower-case letters/)
+    await expect(addOperator(team!.adminUrl, undefined, 'Robert"); DROP TABLE x; --', false)).rejects.toThrow(
+      /^An operator name is 1 to 63 lower-case letters/,
+    )
     await team!.query('CREATE ROLE not_an_operator LOGIN')
-    await expect(addOperator(team!.adminUrl, undefined, 'not_an_operator', true)).rejects.toThrow('The role “not_an_operator” is not an Embed Console operator: choose another name.')
+    await expect(addOperator(team!.adminUrl, undefined, 'not_an_operator', true)).rejects.toThrow(
+      'The role “not_an_operator” is not an Embed Console operator: choose another name.',
+    )
   })
 })
 
@@ -140,7 +152,11 @@ describe.skipIf(!team)('the audit log cannot be rewritten, deleted or forged', (
     const client = await connect(ops.url)
     await client.query('SELECT embed_console.record_calls($1::jsonb)', [JSON.stringify([callEvent()])])
     const refusals = {
-      insert: await sqlState(client.query("INSERT INTO embed_console.activity (id, actor, recorded_at, called_at, server, profile_name, operation, outcome, duration_ms) VALUES (gen_random_uuid(), 'ops-other', now(), now(), 's', 'p', 'update', 'success', 1)")),
+      insert: await sqlState(
+        client.query(
+          "INSERT INTO embed_console.activity (id, actor, recorded_at, called_at, server, profile_name, operation, outcome, duration_ms) VALUES (gen_random_uuid(), 'ops-other', now(), now(), 's', 'p', 'update', 'success', 1)",
+        ),
+      ),
       updateActor: await sqlState(client.query("UPDATE embed_console.activity SET actor = 'ops-other'")),
       updateOutcome: await sqlState(client.query("UPDATE embed_console.activity SET outcome = 'failure'")),
       delete: await sqlState(client.query('DELETE FROM embed_console.activity')),
@@ -148,7 +164,9 @@ describe.skipIf(!team)('the audit log cannot be rewritten, deleted or forged', (
       catalog: await sqlState(client.query("UPDATE embed_console.groups SET token_sha256 = repeat('b', 64)")),
       claims: await sqlState(client.query('DELETE FROM embed_console.claims')),
       runs: await sqlState(client.query('UPDATE embed_console.runs SET lease_holder = NULL')),
-      sharedProfile: await sqlState(client.query("SELECT embed_console.upsert_profile(gen_random_uuid(), 'P', 'https://x', 15, '', 'customer', false)")),
+      sharedProfile: await sqlState(
+        client.query("SELECT embed_console.upsert_profile(gen_random_uuid(), 'P', 'https://x', 15, '', 'customer', false)"),
+      ),
       newTable: await sqlState(client.query('CREATE TABLE embed_console.mine (id int)')),
       setRole: await sqlState(client.query('SET ROLE "ops-other"')),
       sessionAuthorization: await sqlState(client.query('SET SESSION AUTHORIZATION "ops-other"')),
@@ -162,8 +180,10 @@ describe.skipIf(!team)('the audit log cannot be rewritten, deleted or forged', (
     const other = await (team as TeamCluster).operator('ops-actor-2')
     const client = await connect(ops.url)
     const otherClient = await connect(other.url)
-    const record = (by: pg.Client, events: unknown[]) => by.query<{ n: number }>('SELECT embed_console.record_calls($1::jsonb) AS n', [JSON.stringify(events)])
-    const row = async (id: string) => (await client.query('SELECT actor, outcome, settled_outcome FROM embed_console.activity WHERE id = $1', [id])).rows[0]
+    const record = (by: pg.Client, events: unknown[]) =>
+      by.query<{ n: number }>('SELECT embed_console.record_calls($1::jsonb) AS n', [JSON.stringify(events)])
+    const row = async (id: string) =>
+      (await client.query('SELECT actor, outcome, settled_outcome FROM embed_console.activity WHERE id = $1', [id])).rows[0]
 
     const forged = callEvent({ actor: 'ops-actor-2' })
     await record(client, [forged])
@@ -176,7 +196,10 @@ describe.skipIf(!team)('the audit log cannot be rewritten, deleted or forged', (
     // An unknown rotation: another operator can neither answer it nor settle it; its own operator can, once.
     const unknown = callEvent({ operation: 'rotateToken', outcome: 'unknown', errorCode: 'outcome_unknown', group: undefined })
     await record(client, [unknown])
-    await record(otherClient, [{ ...unknown, outcome: 'success' }, { kind: 'settled', id: unknown.id, outcome: 'rotated', at: new Date().toISOString() }])
+    await record(otherClient, [
+      { ...unknown, outcome: 'success' },
+      { kind: 'settled', id: unknown.id, outcome: 'rotated', at: new Date().toISOString() },
+    ])
     expect(await row(unknown.id)).toEqual({ actor: 'ops-actor', outcome: 'unknown', settled_outcome: null })
     await record(client, [{ kind: 'settled', id: unknown.id, outcome: 'not_rotated', at: new Date().toISOString() }])
     await record(client, [{ kind: 'settled', id: unknown.id, outcome: 'rotated', at: new Date().toISOString() }])
@@ -186,7 +209,16 @@ describe.skipIf(!team)('the audit log cannot be rewritten, deleted or forged', (
   it('a claim takes a token’s fingerprint, never the token', async () => {
     const ops = await (team as TeamCluster).operator('ops-fp')
     const client = await connect(ops.url)
-    const state = await sqlState(client.query('SELECT * FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, NULL, NULL, 30000)', ['https://x', 'g', randomUUID(), 'a-real-looking-group-token-1234', 'holder', 'host']))
+    const state = await sqlState(
+      client.query('SELECT * FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, NULL, NULL, 30000)', [
+        'https://x',
+        'g',
+        randomUUID(),
+        'a-real-looking-group-token-1234',
+        'holder',
+        'host',
+      ]),
+    )
     expect(state).toBe('22023')
   })
 })
@@ -194,15 +226,18 @@ describe.skipIf(!team)('the audit log cannot be rewritten, deleted or forged', (
 describe.skipIf(!team)('per-group claims', () => {
   const claim = (client: pg.ClientBase | pg.Pool, group: string, sent: string, holder = 'holder') =>
     client
-      .query<{ outcome: string; actor: string }>('SELECT outcome, actor FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, NULL, NULL, 30000)', ['https://race.example.com', group, randomUUID(), sent, holder, 'host'])
+      .query<{ outcome: string; actor: string }>(
+        'SELECT outcome, actor FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, NULL, NULL, 30000)',
+        ['https://race.example.com', group, randomUUID(), sent, holder, 'host'],
+      )
       .then((result) => result.rows[0]!)
 
   it('forty claims of one group at once from two operators on four connections: exactly one is granted, the others name its holder', async () => {
     const [a, b] = [await (team as TeamCluster).operator('ops-race-a'), await (team as TeamCluster).operator('ops-race-b')]
     const pools = [new pg.Pool({ connectionString: a.url, max: 2 }), new pg.Pool({ connectionString: b.url, max: 2 })]
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, index) => claim(pools[index % 2]!, 'contested', fingerprint('c'), `holder-${index}`))).finally(() =>
-      Promise.all(pools.map((pool) => pool.end())),
-    )
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => claim(pools[index % 2]!, 'contested', fingerprint('c'), `holder-${index}`)),
+    ).finally(() => Promise.all(pools.map((pool) => pool.end())))
     const granted = answers.filter((answer) => answer.outcome === 'claimed')
     expect(granted).toHaveLength(1)
     expect(answers.filter((answer) => answer.outcome === 'held').every((answer) => answer.actor === granted[0]!.actor)).toBe(true)
@@ -213,10 +248,24 @@ describe.skipIf(!team)('per-group claims', () => {
     const ops = await (team as TeamCluster).operator('ops-fenced')
     const client = await connect(ops.url)
     const acquire = (holder: string) =>
-      client.query<{ epoch: string | null }>("SELECT epoch FROM embed_console.acquire_run('fenced-run', 'rows.csv', $1, 1, 'host', 'cli', 30000)", [holder]).then((result) => result.rows[0]!.epoch)
+      client
+        .query<{ epoch: string | null }>(
+          "SELECT epoch FROM embed_console.acquire_run('fenced-run', 'rows.csv', $1, 1, 'host', 'cli', 30000)",
+          [holder],
+        )
+        .then((result) => result.rows[0]!.epoch)
     const claimRow = (group: string, holder: string, epoch: string) =>
       client
-        .query<{ outcome: string }>('SELECT outcome FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, $7, $8, 30000)', ['https://fenced.example.com', group, randomUUID(), fingerprint('f'), holder, 'host', 'fenced-run', epoch])
+        .query<{ outcome: string }>('SELECT outcome FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, $7, $8, 30000)', [
+          'https://fenced.example.com',
+          group,
+          randomUUID(),
+          fingerprint('f'),
+          holder,
+          'host',
+          'fenced-run',
+          epoch,
+        ])
         .then((result) => result.rows[0]!.outcome)
     const first = await acquire('first')
     expect(first).toBe('1')
@@ -233,7 +282,12 @@ describe.skipIf(!team)('per-group claims', () => {
   it('a group whose token the team knows refuses a claim with another token, naming who rotated it', async () => {
     const ops = await (team as TeamCluster).operator('ops-stale')
     const client = await connect(ops.url)
-    const rotation = callEvent({ server: 'https://race.example.com', groupId: 'stale-group', operation: 'rotateToken', group: { tokenLast4: 'new1', tokenSha256: fingerprint('d') } })
+    const rotation = callEvent({
+      server: 'https://race.example.com',
+      groupId: 'stale-group',
+      operation: 'rotateToken',
+      group: { tokenLast4: 'new1', tokenSha256: fingerprint('d') },
+    })
     await client.query('SELECT embed_console.record_calls($1::jsonb)', [JSON.stringify([rotation])])
     expect(await claim(client, 'stale-group', fingerprint('e'))).toEqual({ outcome: 'stale', actor: 'ops-stale' })
     expect(await claim(client, 'stale-group', fingerprint('d'))).toEqual({ outcome: 'claimed', actor: 'ops-stale' })

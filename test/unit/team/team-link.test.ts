@@ -9,7 +9,16 @@ import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-se
 import { migrateTeam } from '../../../src-main/team/team-admin'
 import { parseTeamUrl, serverKey } from '../../../src-main/team/team-url'
 import { startFlakyProxy, type FlakyProxy } from '../../helpers/flaky-proxy'
-import { cliProcess, joinedFolder, lastJson, openFolder, profileIdOf, teamForThisFile, closedAfterEach, type TeamCluster } from '../../helpers/team'
+import {
+  cliProcess,
+  joinedFolder,
+  lastJson,
+  openFolder,
+  profileIdOf,
+  teamForThisFile,
+  closedAfterEach,
+  type TeamCluster,
+} from '../../helpers/team'
 
 /*
  * A joined data folder's link: joining and leaving from the command line (the password to the
@@ -47,11 +56,17 @@ describe('the team database’s address', () => {
       database: 'embed_team',
       password: 's3cret/',
     })
-    expect(() => parseTeamUrl('postgres://ops-2:pw@db.example.com/embed_team')).toThrow(/^Off this computer the team database is reached over TLS/)
+    expect(() => parseTeamUrl('postgres://ops-2:pw@db.example.com/embed_team')).toThrow(
+      /^Off this computer the team database is reached over TLS/,
+    )
     expect(() => parseTeamUrl('postgres://ops-2@db.example.com/embed_team?sslmode=require')).toThrow(/sslmode=verify-full/)
-    expect(parseTeamUrl('postgres://ops-2@db.example.com/embed_team?sslmode=verify-full').url).toBe('postgres://ops-2@db.example.com/embed_team?sslmode=verify-full')
+    expect(parseTeamUrl('postgres://ops-2@db.example.com/embed_team?sslmode=verify-full').url).toBe(
+      'postgres://ops-2@db.example.com/embed_team?sslmode=verify-full',
+    )
     expect(() => parseTeamUrl('postgres://db.example.com/embed_team')).toThrow(/^Put your login role in the team database address/)
-    expect(() => parseTeamUrl('postgres://ops-2:hunter2@127.0.0.1/embed_team?password=x')).toThrow('The team database address has a setting Embed Console does not use (“password”): only sslmode, sslrootcert, sslcert, sslkey, connect_timeout.')
+    expect(() => parseTeamUrl('postgres://ops-2:hunter2@127.0.0.1/embed_team?password=x')).toThrow(
+      'The team database address has a setting Embed Console does not use (“password”): only sslmode, sslrootcert, sslcert, sslkey, connect_timeout.',
+    )
     for (const bad of ['https://ops:pw@x/db', 'postgres://ops:hunter2@127.0.0.1/', 'not a url hunter2']) {
       try {
         parseTeamUrl(bad)
@@ -82,25 +97,41 @@ describe.skipIf(!team)('joining and leaving from the command line', () => {
     const text = io({ EMBED_CONSOLE_TEAM_PASSWORD: team!.adminPassword })
     expect(await main(['team', 'add-operator', 'ops-cli-text', '--url', team!.url('postgres')], text)).toBe(0)
     expect(text.out).toEqual([expect.stringMatching(/^[\w-]{32}$/)])
-    expect(text.err.join('\n')).toContain(`embed-console team join --url "postgres://ops-cli-text@127.0.0.1:${team!.port}/embed_team" --password -`)
+    expect(text.err.join('\n')).toContain(
+      `embed-console team join --url "postgres://ops-cli-text@127.0.0.1:${team!.port}/embed_team" --password -`,
+    )
 
     const dataDir = join(await mkdtemp(join(tmpdir(), 'ec-team-cli-')), 'data')
     const joined = io({}, `${operator.value.password}\n`)
     expect(await main(['team', 'join', '--url', team!.url('ops-cli'), '--password', '-', '--data-dir', dataDir, '--json'], joined)).toBe(0)
     expect(JSON.parse(joined.out.join('\n'))).toMatchObject({
       ok: true,
-      value: { joined: true, connected: true, user: 'ops-cli', schemaVersion: 1, supportedVersion: 1, readOnly: false, problem: null, outboxBacklog: 0, passwordStorage: 'file' },
+      value: {
+        joined: true,
+        connected: true,
+        user: 'ops-cli',
+        schemaVersion: 1,
+        supportedVersion: 1,
+        readOnly: false,
+        problem: null,
+        outboxBacklog: 0,
+        passwordStorage: 'file',
+      },
     })
 
     const services = await openFolder(dataDir)
     const settings = services.db.all<{ key: string; value: string }>("SELECT key, value FROM settings WHERE key LIKE 'team.%'")
     expect(settings.map((row) => row.value).join('\n')).not.toContain(operator.value.password)
-    expect(services.db.get<{ storage: string }>('SELECT storage FROM secrets WHERE key = ?', TEAM_PASSWORD_KEY)).toEqual({ storage: 'file' })
+    expect(services.db.get<{ storage: string }>('SELECT storage FROM secrets WHERE key = ?', TEAM_PASSWORD_KEY)).toEqual({
+      storage: 'file',
+    })
     await services.close()
 
     const status = io()
     expect(await main(['team', 'status', '--data-dir', dataDir], status)).toBe(0)
-    expect(status.out[0]).toBe(`Team database: postgres://ops-cli@127.0.0.1:${team!.port}/embed_team as ops-cli, joined ${status.out[0]!.split(', joined ')[1]}`)
+    expect(status.out[0]).toBe(
+      `Team database: postgres://ops-cli@127.0.0.1:${team!.port}/embed_team as ops-cli, joined ${status.out[0]!.split(', joined ')[1]}`,
+    )
     expect(status.out[1]).toBe('Connected: yes, schema version 1 (this Embed Console: 1)')
 
     const left = io()
@@ -117,11 +148,15 @@ describe.skipIf(!team)('joining and leaving from the command line', () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'ec-team-refused-')), 'data')
     const noSchema = io()
     expect(await main(['team', 'join', '--url', empty, '--data-dir', dataDir], noSchema)).toBe(1)
-    expect(noSchema.err).toEqual(['The team database has no Embed Console schema yet: ask an admin to run `embed-console team migrate --url …`.'])
+    expect(noSchema.err).toEqual([
+      'The team database has no Embed Console schema yet: ask an admin to run `embed-console team migrate --url …`.',
+    ])
     await team!.query("CREATE ROLE stranger LOGIN PASSWORD 'stranger-password'")
     const stranger = io()
     expect(await main(['team', 'join', '--url', team!.url('stranger', 'stranger-password'), '--data-dir', dataDir], stranger)).toBe(1)
-    expect(stranger.err).toEqual(['“stranger” is not an Embed Console operator in this database: ask an admin to run `embed-console team add-operator stranger`.'])
+    expect(stranger.err).toEqual([
+      '“stranger” is not an Embed Console operator in this database: ask an admin to run `embed-console team add-operator stranger`.',
+    ])
     const wrong = io()
     expect(await main(['team', 'join', '--url', team!.url('ops-cli', 'not-the-password'), '--data-dir', dataDir], wrong)).toBe(1)
     expect(wrong.err[0]).toMatch(/^The team database refused the login of “ops-cli”/)
@@ -129,59 +164,86 @@ describe.skipIf(!team)('joining and leaving from the command line', () => {
 })
 
 describe.skipIf(!team)('while the team database is away', () => {
-  it('get-or-create works and queues its audit; a rotation is refused; a rotation run pauses, resumable; all of it reaches the team once it is back', { timeout: 120_000 }, async () => {
-    const { sandbox, proxy, posts } = await api()
-    const ops = await (team as TeamCluster).operator('ops-away')
-    const dataDir = await joinedFolder({ operatorUrl: ops.url, baseUrl: proxy.baseUrl, apiToken: sandbox.tokens.Customer, profileName: 'Ops' })
-    const ids = ['away-0', 'away-1', 'away-2']
-    const services = await openFolder(dataDir)
-    const profileId = profileIdOf(services, 'Ops')
-    for (const id of ids) await services.groups.getOrCreate(profileId, { user_group_id: id })
-    expect(await services.team.flush(5_000)).toBe(true)
-
-    await team!.pause()
-    try {
-      const fetched = await services.groups.getOrCreate(profileId, { user_group_id: 'away-3' })
-      expect(fetched.newUserGroup).toBe(true)
-      await expect(services.groups.rotateToken(profileId, { kind: 'catalog', groupId: 'away-0' })).rejects.toMatchObject({
-        code: 'team_offline',
-        message: expect.stringMatching(/^The team database cannot be reached \((connection refused|the connection broke)\): rotations wait until it answers, so no other machine can rotate the same group\. Get or create and update still work; their audit is sent when it is back\.$/),
+  it(
+    'get-or-create works and queues its audit; a rotation is refused; a rotation run pauses, resumable; all of it reaches the team once it is back',
+    { timeout: 120_000 },
+    async () => {
+      const { sandbox, proxy, posts } = await api()
+      const ops = await (team as TeamCluster).operator('ops-away')
+      const dataDir = await joinedFolder({
+        operatorUrl: ops.url,
+        baseUrl: proxy.baseUrl,
+        apiToken: sandbox.tokens.Customer,
+        profileName: 'Ops',
       })
-      // Refused before anything was journaled or sent: not in the local log either.
-      expect((await services.router.dispatch('activity.list', { operation: 'rotateToken', limit: 10 }, { transport: 'test' })) as unknown).toMatchObject({ ok: true, value: { entries: [] } })
-      const status = await services.team.status()
-      expect(status).toMatchObject({ joined: true, connected: false, outboxBacklog: 1 })
-      expect(status.problem).toMatch(/^The team database cannot be reached/)
-      await expect(services.team.leave(false)).rejects.toThrow(/^1 call recorded here has not reached the team’s audit log yet \(The team database cannot be reached .+\): leave once the team database answers, or discard it \(--discard-unpublished\)\.$/)
-      await services.close()
+      const ids = ['away-0', 'away-1', 'away-2']
+      const services = await openFolder(dataDir)
+      const profileId = profileIdOf(services, 'Ops')
+      for (const id of ids) await services.groups.getOrCreate(profileId, { user_group_id: id })
+      expect(await services.team.flush(5_000)).toBe(true)
 
-      const file = join(dataDir, '..', 'rows.csv')
-      await writeFile(file, ['user_group_id', ...ids].join('\n'))
-      const args = ['groups', 'apply', file, '--profile', 'Ops', '--rotate', '--json', '--data-dir', dataDir]
-      const paused = await (await cliProcess(args, closers)).exited
-      expect(paused.code).toBe(1)
-      expect(lastJson(paused.stdout).error).toMatchObject({ code: 'paused', details: { state: 'paused', pending: 3, rotated: 0, failed: 0 } })
-      expect(lastJson(paused.stdout).error!.details!.pausedReason).toMatch(/^The team database cannot be reached/)
-      expect(posts()).toBe(0)
-    } finally {
-      await team!.resume()
-    }
+      await team!.pause()
+      try {
+        const fetched = await services.groups.getOrCreate(profileId, { user_group_id: 'away-3' })
+        expect(fetched.newUserGroup).toBe(true)
+        await expect(services.groups.rotateToken(profileId, { kind: 'catalog', groupId: 'away-0' })).rejects.toMatchObject({
+          code: 'team_offline',
+          message: expect.stringMatching(
+            /^The team database cannot be reached \((connection refused|the connection broke)\): rotations wait until it answers, so no other machine can rotate the same group\. Get or create and update still work; their audit is sent when it is back\.$/,
+          ),
+        })
+        // Refused before anything was journaled or sent: not in the local log either.
+        expect(
+          (await services.router.dispatch('activity.list', { operation: 'rotateToken', limit: 10 }, { transport: 'test' })) as unknown,
+        ).toMatchObject({ ok: true, value: { entries: [] } })
+        const status = await services.team.status()
+        expect(status).toMatchObject({ joined: true, connected: false, outboxBacklog: 1 })
+        expect(status.problem).toMatch(/^The team database cannot be reached/)
+        await expect(services.team.leave(false)).rejects.toThrow(
+          /^1 call recorded here has not reached the team’s audit log yet \(The team database cannot be reached .+\): leave once the team database answers, or discard it \(--discard-unpublished\)\.$/,
+        )
+        await services.close()
 
-    const resumed = await (await cliProcess(['groups', 'apply', join(dataDir, '..', 'rows.csv'), '--profile', 'Ops', '--rotate', '--json', '--data-dir', dataDir, '--resume'], closers)).exited
-    expect(resumed.code, resumed.stderr).toBe(0)
-    expect(lastJson(resumed.stdout)).toMatchObject({ ok: true, value: { state: 'finished', rotated: 3 } })
-    expect(posts()).toBe(3)
-    const back = await openFolder(dataDir)
-    closers.push(() => back.close())
-    expect(await back.team.flush(5_000)).toBe(true)
-    expect(await back.team.status()).toMatchObject({ connected: true, outboxBacklog: 0 })
-    const shared = (await team!.query<{ group_id: string; operation: string }>("SELECT group_id, operation FROM embed_console.activity WHERE actor = 'ops-away' ORDER BY seq")).rows
-    expect(shared.map((row) => `${row.operation} ${row.group_id}`)).toEqual([
-      ...ids.map((id) => `getOrCreate ${id}`),
-      'getOrCreate away-3',
-      ...ids.map((id) => `rotateToken ${id}`),
-    ])
-  })
+        const file = join(dataDir, '..', 'rows.csv')
+        await writeFile(file, ['user_group_id', ...ids].join('\n'))
+        const args = ['groups', 'apply', file, '--profile', 'Ops', '--rotate', '--json', '--data-dir', dataDir]
+        const paused = await (await cliProcess(args, closers)).exited
+        expect(paused.code).toBe(1)
+        expect(lastJson(paused.stdout).error).toMatchObject({
+          code: 'paused',
+          details: { state: 'paused', pending: 3, rotated: 0, failed: 0 },
+        })
+        expect(lastJson(paused.stdout).error!.details!.pausedReason).toMatch(/^The team database cannot be reached/)
+        expect(posts()).toBe(0)
+      } finally {
+        await team!.resume()
+      }
+
+      const resumed = await (
+        await cliProcess(
+          ['groups', 'apply', join(dataDir, '..', 'rows.csv'), '--profile', 'Ops', '--rotate', '--json', '--data-dir', dataDir, '--resume'],
+          closers,
+        )
+      ).exited
+      expect(resumed.code, resumed.stderr).toBe(0)
+      expect(lastJson(resumed.stdout)).toMatchObject({ ok: true, value: { state: 'finished', rotated: 3 } })
+      expect(posts()).toBe(3)
+      const back = await openFolder(dataDir)
+      closers.push(() => back.close())
+      expect(await back.team.flush(5_000)).toBe(true)
+      expect(await back.team.status()).toMatchObject({ connected: true, outboxBacklog: 0 })
+      const shared = (
+        await team!.query<{ group_id: string; operation: string }>(
+          "SELECT group_id, operation FROM embed_console.activity WHERE actor = 'ops-away' ORDER BY seq",
+        )
+      ).rows
+      expect(shared.map((row) => `${row.operation} ${row.group_id}`)).toEqual([
+        ...ids.map((id) => `getOrCreate ${id}`),
+        'getOrCreate away-3',
+        ...ids.map((id) => `rotateToken ${id}`),
+      ])
+    },
+  )
 })
 
 describe.skipIf(!team)('a team database at another schema version', () => {
@@ -191,7 +253,12 @@ describe.skipIf(!team)('a team database at another schema version', () => {
     await migrateTeam(url)
     const { sandbox, proxy, posts } = await api()
     const ops = await (team as TeamCluster).operator('ops-newer')
-    const dataDir = await joinedFolder({ operatorUrl: ops.url.replace(/\/embed_team$/, '/newer_schema'), baseUrl: proxy.baseUrl, apiToken: sandbox.tokens.Customer, profileName: 'Ops' })
+    const dataDir = await joinedFolder({
+      operatorUrl: ops.url.replace(/\/embed_team$/, '/newer_schema'),
+      baseUrl: proxy.baseUrl,
+      apiToken: sandbox.tokens.Customer,
+      profileName: 'Ops',
+    })
     const pgAdmin = new (await import('pg')).default.Client({ connectionString: url })
     await pgAdmin.connect()
     await pgAdmin.query("INSERT INTO embed_console.schema_version (version, name) VALUES (2, 'a later Embed Console')")
@@ -208,7 +275,10 @@ describe.skipIf(!team)('a team database at another schema version', () => {
     await services.groups.getOrCreate(profileId, { user_group_id: 'newer-0' })
     expect(await services.team.flush(2_000)).toBe(false)
     expect((await services.team.status()).outboxBacklog).toBe(1)
-    await expect(services.groups.rotateToken(profileId, { kind: 'catalog', groupId: 'newer-0' })).rejects.toMatchObject({ code: 'team_offline', message: status.problem })
+    await expect(services.groups.rotateToken(profileId, { kind: 'catalog', groupId: 'newer-0' })).rejects.toMatchObject({
+      code: 'team_offline',
+      message: status.problem,
+    })
     expect(posts()).toBe(0)
   })
 })

@@ -14,22 +14,23 @@ import { TeamPuller } from '../../../src-main/team/team-puller'
 let services: AppServices | undefined
 afterEach(() => services?.close())
 
-const row = (groupId: string, seq: number): SharedGroupRow => ({
-  server: 'https://api.example.com',
-  group_id: groupId,
-  name: groupId,
-  environment_tag: 'Customer',
-  team_id: null,
-  properties: null,
-  mapping: null,
-  token_last4: null,
-  token_sha256: null,
-  changed_by: 'ops-a',
-  changed_at: new Date(),
-  rotated_by: null,
-  rotated_at: null,
-  change_seq: String(seq),
-} as SharedGroupRow)
+const row = (groupId: string, seq: number): SharedGroupRow =>
+  ({
+    server: 'https://api.example.com',
+    group_id: groupId,
+    name: groupId,
+    environment_tag: 'Customer',
+    team_id: null,
+    properties: null,
+    mapping: null,
+    token_last4: null,
+    token_sha256: null,
+    changed_by: 'ops-a',
+    changed_at: new Date(),
+    rotated_by: null,
+    rotated_at: null,
+    change_seq: String(seq),
+  }) as SharedGroupRow
 
 it('a pull asked for while one is under way reads the team again after it: a change committed meanwhile is never missed', async () => {
   services = await createAppServices({ dataDir: await mkdtemp(join(tmpdir(), 'ec-puller-')), transport: 'browser', sandbox: false })
@@ -49,7 +50,8 @@ it('a pull asked for while one is under way reads the team again after it: a cha
     },
   } as unknown as TeamLink
   const puller = new TeamPuller(services.db, link, new GroupCatalog(services.db), services.profiles)
-  const seen = () => services!.db.all<{ group_id: string }>('SELECT group_id FROM team_groups ORDER BY group_id').map((shared) => shared.group_id)
+  const seen = () =>
+    services!.db.all<{ group_id: string }>('SELECT group_id FROM team_groups ORDER BY group_id').map((shared) => shared.group_id)
 
   const underWay = puller.pull() // reads the team now, answers when the gate opens
   team.push(row('committed-meanwhile', 2)) // another machine's flush lands after that read

@@ -22,7 +22,18 @@ afterEach(() => {
 async function folder() {
   const db = openAppDatabase(await mkdtemp(join(tmpdir(), 'ec-team-leases-')))
   databases.push(db)
-  new BulkJournal(db).createRun({ id: 'run-1', kind: 'rotate', profileId: 'p', baseUrl: 'https://api.example.com', fileName: 'rows.csv', inputSha256: 'x', settings: { concurrency: 1, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false } }, [])
+  new BulkJournal(db).createRun(
+    {
+      id: 'run-1',
+      kind: 'rotate',
+      profileId: 'p',
+      baseUrl: 'https://api.example.com',
+      fileName: 'rows.csv',
+      inputSha256: 'x',
+      settings: { concurrency: 1, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false },
+    },
+    [],
+  )
   return db
 }
 
@@ -35,7 +46,8 @@ function standIn() {
     async acquireRun(runId) {
       calls.push(`acquire ${runId}`)
       if (state.away) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'team_offline' })
-      if (state.takenBy) return { holder: { actor: state.takenBy, pid: 7, host: 'elsewhere', client: 'cli', expiresAt: new Date(Date.now() + 30_000) } }
+      if (state.takenBy)
+        return { holder: { actor: state.takenBy, pid: 7, host: 'elsewhere', client: 'cli', expiresAt: new Date(Date.now() + 30_000) } }
       epoch += 1
       return { lease: { runId, holder: 'me', epoch } }
     },
@@ -95,7 +107,9 @@ describe('team run leases', () => {
     db.transaction(() => leases.acquire('run-1', owner, 'The run of rows.csv'))
     await expect(leases.sharedLease('run-1')).rejects.toMatchObject({
       code: 'lease_lost',
-      message: expect.stringMatching(/^The run is held in the team database by ops-9 \(cli, pid 7 on elsewhere\) until \d\d:\d\d: resume it after that\.$/),
+      message: expect.stringMatching(
+        /^The run is held in the team database by ops-9 \(cli, pid 7 on elsewhere\) until \d\d:\d\d: resume it after that\.$/,
+      ),
     })
   })
 

@@ -15,11 +15,13 @@ afterEach(async () => {
   server = undefined
 })
 
-async function clientFor(behaviour: HostileBehaviour, options: { timeoutMs?: number; maxResponseBytes?: number } = {}): Promise<UserApiClient> {
+async function clientFor(
+  behaviour: HostileBehaviour,
+  options: { timeoutMs?: number; maxResponseBytes?: number } = {},
+): Promise<UserApiClient> {
   server = await startHostileServer(behaviour)
   return createUserApiClient({ baseUrl: server.baseUrl, apiToken: API_TOKEN, ...options })
 }
-
 
 const getOrCreate = (client: UserApiClient) => client.getOrCreate({ user_group_id: 'acme' })
 const rotate = (client: UserApiClient) => client.rotateToken({ current_token: GROUP_TOKEN })
@@ -31,12 +33,17 @@ describe('the client against a server that stalls', () => {
     const started = performance.now()
     const error = await failureOf(getOrCreate(client))
     expect(error.code).toBe('timeout')
-    expect(error.message).toBe(`No complete answer from 127.0.0.1:${server?.port} within 0.15 s: the request timed out while waiting for the answer.`)
+    expect(error.message).toBe(
+      `No complete answer from 127.0.0.1:${server?.port} within 0.15 s: the request timed out while waiting for the answer.`,
+    )
     expect(performance.now() - started).toBeLessThan(1000)
   })
 
   it('times out a server that sends headers and then stalls in the body', async () => {
-    const client = await clientFor({ onRequest: (_received, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).write('{"succ') }, { timeoutMs: 150 })
+    const client = await clientFor(
+      { onRequest: (_received, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).write('{"succ') },
+      { timeoutMs: 150 },
+    )
     const error = await failureOf(getOrCreate(client))
     expect(error.code).toBe('timeout')
     expect(error.message).toContain('while reading the answer')
@@ -69,7 +76,9 @@ describe('the client against a server that resets the connection', () => {
   it('says the request was sent when the server read all of it and then reset', async () => {
     const error = await failureOf(getOrCreate(await clientFor(resetAfterRequest)))
     expect(error.code).toBe('connect_failed')
-    expect(error.message).toBe(`The server at 127.0.0.1:${server?.port} closed the connection after the request was sent, without answering.`)
+    expect(error.message).toBe(
+      `The server at 127.0.0.1:${server?.port} closed the connection after the request was sent, without answering.`,
+    )
     expect(detailsOf(error).cause).toMatchObject({ code: 'ECONNRESET' })
   })
 
@@ -101,7 +110,11 @@ describe('the client against a server that resets the connection', () => {
   })
 
   it('reports truncated JSON that ends cleanly as not JSON', async () => {
-    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(200, '{"success":1,"user_group":{"team_', { 'Content-Type': 'application/json' }) })))
+    const error = await failureOf(
+      getOrCreate(
+        await clientFor({ onRequest: answerWith(200, '{"success":1,"user_group":{"team_', { 'Content-Type': 'application/json' }) }),
+      ),
+    )
     expect(error.code).toBe('bad_response')
     expect(error.message).toBe('The answer (HTTP 200) is not JSON.')
     expect(detailsOf(error).bodyExcerpt).toBe('{"success":1,"user_group":{"team_')
@@ -114,7 +127,11 @@ describe('the client against answers that are not what the API promises', () => 
     const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(502, page, { 'X-Request-Id': 'req-42' }) })))
     expect(error.code).toBe('http_status')
     expect(error.message).toBe('The server failed while handling the request (HTTP 502).')
-    expect(detailsOf(error)).toMatchObject({ status: 502, bodyExcerpt: page, headers: { 'content-type': 'text/html', 'x-request-id': 'req-42' } })
+    expect(detailsOf(error)).toMatchObject({
+      status: 502,
+      bodyExcerpt: page,
+      headers: { 'content-type': 'text/html', 'x-request-id': 'req-42' },
+    })
     expect(server?.requests).toHaveLength(1)
   })
 
@@ -125,7 +142,9 @@ describe('the client against answers that are not what the API promises', () => 
   })
 
   it('turns 200 with success 0 into api_failure carrying the server’s message', async () => {
-    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(200, { success: 0, error: 'Quota exceeded for this team.' }) })))
+    const error = await failureOf(
+      getOrCreate(await clientFor({ onRequest: answerWith(200, { success: 0, error: 'Quota exceeded for this team.' }) })),
+    )
     expect(error.code).toBe('api_failure')
     expect(error.message).toBe('The API reported a failure (HTTP 200). The server said: “Quota exceeded for this team.”')
     expect(detailsOf(error)).toMatchObject({ status: 200, serverMessage: 'Quota exceeded for this team.' })
@@ -141,13 +160,19 @@ describe('the client against answers that are not what the API promises', () => 
   })
 
   it('takes a rotation the server refused with success 0 at its word: not outcome unknown', async () => {
-    const error = await failureOf(rotate(await clientFor({ onRequest: answerWith(500, { success: 0, error: 'Rotation failed, token unchanged.' }) })))
+    const error = await failureOf(
+      rotate(await clientFor({ onRequest: answerWith(500, { success: 0, error: 'Rotation failed, token unchanged.' }) })),
+    )
     expect(error.code).toBe('api_failure')
-    expect(error.message).toBe('The server failed while handling the request (HTTP 500). The server said: “Rotation failed, token unchanged.”')
+    expect(error.message).toBe(
+      'The server failed while handling the request (HTTP 500). The server said: “Rotation failed, token unchanged.”',
+    )
   })
 
   it('refuses a 2xx JSON body of the wrong shape as bad_response, listing what is wrong', async () => {
-    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(200, { success: 1, user_group: { team_id: 'seven' } }) })))
+    const error = await failureOf(
+      getOrCreate(await clientFor({ onRequest: answerWith(200, { success: 1, user_group: { team_id: 'seven' } }) })),
+    )
     expect(error.code).toBe('bad_response')
     expect(error.message).toMatch(/^The answer \(HTTP 200\) is JSON but not the expected shape: /)
     expect(error.message).toContain('new_user_group')
@@ -161,7 +186,12 @@ describe('the client against answers that are not what the API promises', () => 
   })
 
   it('keeps fields the spec does not list, in the value and in the raw body', async () => {
-    const body = { success: 1, new_user_group: false, request_id: 'r-1', user_group: { ...validGroup, properties: null, created_at: '2024-01-01' } }
+    const body = {
+      success: 1,
+      new_user_group: false,
+      request_id: 'r-1',
+      user_group: { ...validGroup, properties: null, created_at: '2024-01-01' },
+    }
     const result = await getOrCreate(await clientFor({ onRequest: answerWith(200, body) }))
     expect(result.value).toEqual(body)
     expect(result.raw).toEqual(body)
@@ -235,7 +265,9 @@ describe('the client when the server cannot be reached', () => {
     const client = createUserApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiToken: API_TOKEN })
     const error = await failureOf(getOrCreate(client))
     expect(error.code).toBe('connect_failed')
-    expect(error.message).toBe(`Could not connect to 127.0.0.1:${port}: the connection was refused. Is the server running, and is the base URL right?`)
+    expect(error.message).toBe(
+      `Could not connect to 127.0.0.1:${port}: the connection was refused. Is the server running, and is the base URL right?`,
+    )
     expect((await failureOf(rotate(client))).code).toBe('connect_failed')
   })
 
@@ -251,8 +283,11 @@ describe('the client when the server cannot be reached', () => {
 
 describe('the client’s sentences for HTTP statuses from something that is not the API', () => {
   it.each([
-    [401, 'The API token was refused (HTTP 401): check the profile\'s API token.'],
-    [403, 'The API token was accepted but may not do this (HTTP 403): it may be read-only, or limited to other groups or another environment. Use a token allowed to get or create groups.'],
+    [401, "The API token was refused (HTTP 401): check the profile's API token."],
+    [
+      403,
+      'The API token was accepted but may not do this (HTTP 403): it may be read-only, or limited to other groups or another environment. Use a token allowed to get or create groups.',
+    ],
     [405, 'The server does not accept GET at BASE/api/user (HTTP 405): check that the base URL is the API’s root.'],
     [413, 'The request is too large for the server (HTTP 413): make the mapping or properties smaller.'],
     [429, 'The server is limiting requests (HTTP 429): try again later.'],
@@ -267,11 +302,26 @@ describe('the client’s sentences for HTTP statuses from something that is not 
   })
 
   it.each([
-    ['Django REST framework’s detail (a read-only token)', 403, { detail: 'You do not have permission to perform this action.' }, 'You do not have permission to perform this action.'],
-    ['FastAPI’s validation detail', 422, { detail: [{ loc: ['body', 'user_group_id'], msg: 'field required', type: 'value_error.missing' }] }, 'body.user_group_id: field required'],
+    [
+      'Django REST framework’s detail (a read-only token)',
+      403,
+      { detail: 'You do not have permission to perform this action.' },
+      'You do not have permission to perform this action.',
+    ],
+    [
+      'FastAPI’s validation detail',
+      422,
+      { detail: [{ loc: ['body', 'user_group_id'], msg: 'field required', type: 'value_error.missing' }] },
+      'body.user_group_id: field required',
+    ],
     ['a message', 401, { message: 'Invalid API key.' }, 'Invalid API key.'],
     ['a list of errors', 400, { errors: [{ message: 'name is too long' }, 'mapping is invalid'] }, 'name is too long; mapping is invalid'],
-    ['errors by field', 400, { errors: { name: ['is too long'], user_group_id: ['is taken'] } }, 'name: is too long; user_group_id: is taken'],
+    [
+      'errors by field',
+      400,
+      { errors: { name: ['is too long'], user_group_id: ['is taken'] } },
+      'name: is too long; user_group_id: is taken',
+    ],
   ])('quotes %s after the status sentence', async (_case, status, body, said) => {
     const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(status, body) })))
     expect(error.code).toBe('http_status')
@@ -284,12 +334,16 @@ describe('the client’s sentences for HTTP statuses from something that is not 
     expect(seconds.message).toBe('The server is limiting requests (HTTP 429): try again in 30 seconds (Retry-After).')
     expect(detailsOf(seconds).headers).toMatchObject({ 'retry-after': '30' })
     await server?.close()
-    const date = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(429, 'slow down', { 'Retry-After': 'Wed, 21 Oct 2065 07:28:00 GMT' }) })))
+    const date = await failureOf(
+      getOrCreate(await clientFor({ onRequest: answerWith(429, 'slow down', { 'Retry-After': 'Wed, 21 Oct 2065 07:28:00 GMT' }) })),
+    )
     expect(date.message).toBe('The server is limiting requests (HTTP 429): try again after 2065-10-21T07:28:00.000Z (Retry-After).')
   })
 
   it('does not follow a redirect, so the token never travels to another address, and says which base URL it points to', async () => {
-    const error = await failureOf(getOrCreate(await clientFor({ onRequest: answerWith(301, '', { Location: 'http://elsewhere.example/v2/api/user' }) })))
+    const error = await failureOf(
+      getOrCreate(await clientFor({ onRequest: answerWith(301, '', { Location: 'http://elsewhere.example/v2/api/user' }) })),
+    )
     expect(error.code).toBe('http_status')
     expect(error.message).toBe(
       'The server moved to http://elsewhere.example/v2 (HTTP 301): change the base URL to it. Redirects are not followed, so the API token was not sent there.',
@@ -298,8 +352,17 @@ describe('the client’s sentences for HTTP statuses from something that is not 
   })
 
   it.each([
-    ['a relative address on the same server', '/v2/api/user', (base: string) => `The server moved to ${base}/v2 (HTTP 308): change the base URL to it.`],
-    ['an address that is not /api/user, with a password in it', 'https://user:secret@login.example/sso?next=1', () => 'The server redirected the request to https://login.example/sso (HTTP 308), which is not an /api/user address: check the base URL.'],
+    [
+      'a relative address on the same server',
+      '/v2/api/user',
+      (base: string) => `The server moved to ${base}/v2 (HTTP 308): change the base URL to it.`,
+    ],
+    [
+      'an address that is not /api/user, with a password in it',
+      'https://user:secret@login.example/sso?next=1',
+      () =>
+        'The server redirected the request to https://login.example/sso (HTTP 308), which is not an /api/user address: check the base URL.',
+    ],
     ['no address at all', undefined, () => 'The server answered with a redirect (HTTP 308) that names no address: check the base URL.'],
   ])('explains a redirect to %s, and a rotation redirected is not outcome unknown', async (_case, location, sentence) => {
     const client = await clientFor({ onRequest: answerWith(308, '', location ? { Location: location } : {}) })

@@ -40,7 +40,12 @@ describe('what the client sends', () => {
       url: '/api/user',
       headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Token ${API_TOKEN}` },
     })
-    expect(JSON.parse(lastRequest()?.body ?? '')).toEqual({ user_group_id: 'acme', name: 'Acme', mapping: { s1: 'ds1' }, properties: { plan: 'pro', seats: 3 } })
+    expect(JSON.parse(lastRequest()?.body ?? '')).toEqual({
+      user_group_id: 'acme',
+      name: 'Acme',
+      mapping: { s1: 'ds1' },
+      properties: { plan: 'pro', seats: 3 },
+    })
   })
 
   it('sends update as PUT and rotation as POST, on the same path', async () => {
@@ -98,12 +103,36 @@ describe('requests refused before anything is sent', () => {
   // Nothing listens on this port: a request that went out would fail with connect_failed instead.
   let client: UserApiClient
   it.each([
-    ['a missing user_group_id', () => client.getOrCreate({} as never), 'The request was not sent: user_group_id: a non-empty string is required.'],
-    ['a blank user_group_id', () => client.update({ user_group_id: '  ' }), 'The request was not sent: user_group_id: a non-empty string is required.'],
-    ['an unknown field', () => client.getOrCreate({ user_group_id: 'a', nmae: 'typo' } as never), 'The request was not sent: the request: Unrecognized key: "nmae".'],
-    ['a mapping value that is not a string', () => client.update({ user_group_id: 'a', mapping: { s1: 5 } } as never), 'The request was not sent: mapping.s1: must be a string: the data source, or the id you gave it.'],
-    ['properties that are not an object', () => client.getOrCreate({ user_group_id: 'a', properties: [1] } as never), 'The request was not sent: properties: Invalid input: expected record, received array.'],
-    ['an empty current_token', () => client.rotateToken({ current_token: '' }), 'The request was not sent: current_token: the current user group token is required, not an empty string.'],
+    [
+      'a missing user_group_id',
+      () => client.getOrCreate({} as never),
+      'The request was not sent: user_group_id: a non-empty string is required.',
+    ],
+    [
+      'a blank user_group_id',
+      () => client.update({ user_group_id: '  ' }),
+      'The request was not sent: user_group_id: a non-empty string is required.',
+    ],
+    [
+      'an unknown field',
+      () => client.getOrCreate({ user_group_id: 'a', nmae: 'typo' } as never),
+      'The request was not sent: the request: Unrecognized key: "nmae".',
+    ],
+    [
+      'a mapping value that is not a string',
+      () => client.update({ user_group_id: 'a', mapping: { s1: 5 } } as never),
+      'The request was not sent: mapping.s1: must be a string: the data source, or the id you gave it.',
+    ],
+    [
+      'properties that are not an object',
+      () => client.getOrCreate({ user_group_id: 'a', properties: [1] } as never),
+      'The request was not sent: properties: Invalid input: expected record, received array.',
+    ],
+    [
+      'an empty current_token',
+      () => client.rotateToken({ current_token: '' }),
+      'The request was not sent: current_token: the current user group token is required, not an empty string.',
+    ],
   ])('refuses %s with invalid_input', async (_case, call, sentence) => {
     client = createUserApiClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiToken: API_TOKEN })
     const error = await call().then(
@@ -120,8 +149,14 @@ describe('client options', () => {
     // The profile form's own rule (BaseUrlSchema), word for word; no message quotes the address.
     [{ baseUrl: 'not a url' }, 'The base URL is not a full address: write it like https://example.com.'],
     [{ baseUrl: 'ftp://example.com' }, 'The base URL must start with https:// (or http://); "ftp:" addresses are not accepted.'],
-    [{ baseUrl: 'https://user:pass@example.com' }, 'Leave the user name and password out of the base URL: the API token has its own field.'],
-    [{ baseUrl: 'https://example.com/?tenant=1' }, 'The base URL cannot have a query (?…) or a fragment (#…): the app adds /api/user to it.'],
+    [
+      { baseUrl: 'https://user:pass@example.com' },
+      'Leave the user name and password out of the base URL: the API token has its own field.',
+    ],
+    [
+      { baseUrl: 'https://example.com/?tenant=1' },
+      'The base URL cannot have a query (?…) or a fragment (#…): the app adds /api/user to it.',
+    ],
     [{ apiToken: '' }, 'The API token is empty.'],
     [{ apiToken: 'abc\n' }, 'The API token contains spaces, line breaks or other characters a token cannot have.'],
     [{ timeoutMs: 0 }, 'The timeout must be a positive number of milliseconds.'],

@@ -34,7 +34,14 @@ describe('get-or-create (GET)', () => {
     expect(value).toEqual({
       success: 1,
       new_user_group: true,
-      user_group: { team_id: expect.any(Number), token: expect.stringMatching(/^[0-9a-f]{64}$/), name: 'Acme Inc', provided_id: 'acme', properties: { plan: 'pro' }, api_environment_tag: 'Customer' },
+      user_group: {
+        team_id: expect.any(Number),
+        token: expect.stringMatching(/^[0-9a-f]{64}$/),
+        name: 'Acme Inc',
+        provided_id: 'acme',
+        properties: { plan: 'pro' },
+        api_environment_tag: 'Customer',
+      },
     })
     expect(raw).toEqual(value)
   })
@@ -67,7 +74,12 @@ describe('update (PUT)', () => {
   it('changes only the fields given and echoes name and provided_id', async () => {
     await customer.getOrCreate({ user_group_id: 'acme', name: 'Acme', mapping: { s1: 'ds1' }, properties: { plan: 'pro' } })
     const renamed = await customer.update({ user_group_id: 'acme', name: 'Acme 2' })
-    expect(renamed.value.user_group).toMatchObject({ name: 'Acme 2', provided_id: 'acme', properties: { plan: 'pro' }, api_environment_tag: 'Customer' })
+    expect(renamed.value.user_group).toMatchObject({
+      name: 'Acme 2',
+      provided_id: 'acme',
+      properties: { plan: 'pro' },
+      api_environment_tag: 'Customer',
+    })
     const reprop = await customer.update({ user_group_id: 'acme', properties: { plan: 'basic' } })
     expect(reprop.value.user_group).toMatchObject({ name: 'Acme 2', properties: { plan: 'basic' } })
   })
@@ -162,14 +174,18 @@ describe('errors and limits', () => {
     const error = await failureOf(stranger.getOrCreate({ user_group_id: 'acme' }))
     expect(error.code).toBe('api_failure')
     expect(statusOf(error)).toBe(401)
-    expect(error.message).toBe("The API token was refused (HTTP 401): check the profile's API token. The server said: “The API token is not recognised.”")
+    expect(error.message).toBe(
+      "The API token was refused (HTTP 401): check the profile's API token. The server said: “The API token is not recognised.”",
+    )
   })
 
   it('answers a body over 1 MB with 413, which the client reads as such', async () => {
     const error = await failureOf(customer.getOrCreate({ user_group_id: 'big', properties: { blob: 'x'.repeat(1024 * 1024) } }))
     expect(error.code).toBe('api_failure')
     expect(statusOf(error)).toBe(413)
-    expect(error.message).toBe('The request is too large for the server (HTTP 413): make the mapping or properties smaller. The server said: “The request body is larger than 1 MB.”')
+    expect(error.message).toBe(
+      'The request is too large for the server (HTTP 413): make the mapping or properties smaller. The server said: “The request body is larger than 1 MB.”',
+    )
   })
 
   it('answers a base URL with a wrong path prefix with a plain 404: check the base URL', async () => {
@@ -198,7 +214,9 @@ describe('Test connection (a PUT of the reserved id alone)', () => {
   })
 
   it('fails with "check the base URL" when the base URL misses the API', async () => {
-    const error = await failureOf(checkConnection(createUserApiClient({ baseUrl: `${sandbox.baseUrl}/nope`, apiToken: sandbox.tokens.Customer })))
+    const error = await failureOf(
+      checkConnection(createUserApiClient({ baseUrl: `${sandbox.baseUrl}/nope`, apiToken: sandbox.tokens.Customer })),
+    )
     expect(error.code).toBe('http_status')
     expect(error.message).toMatch(/check the base URL\.$/)
   })

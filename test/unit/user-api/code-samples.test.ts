@@ -12,7 +12,16 @@ const run = promisify(execFile)
 
 // Values a careless sample would break: quotes of both kinds, a backslash, a dollar sign the
 // shell must not expand, accents beyond ASCII, JSON's literals and nesting.
-const AWKWARD = { plan: "it's \"pro\"", path: 'C:\\data', price: '$5', city: 'São Paulo', active: true, parent: null, tags: ['a', { b: 2 }], empty: {} }
+const AWKWARD = {
+  plan: 'it\'s "pro"',
+  path: 'C:\\data',
+  price: '$5',
+  city: 'São Paulo',
+  active: true,
+  parent: null,
+  tags: ['a', { b: 2 }],
+  empty: {},
+}
 
 const available = (command: string, args: string[]) => {
   try {
@@ -46,7 +55,8 @@ describe('code samples run as printed against the sandbox', () => {
     expect(sample.variables.every((name) => env[name])).toBe(true)
     const file = join(dir, `sample-${seq++}.${{ curl: 'sh', httpie: 'sh', javascript: 'mjs', python: 'py' }[language]}`)
     await writeFile(file, sample.code)
-    const [command, args] = language === 'javascript' ? [process.execPath, [file]] : language === 'python' ? ['python3', [file]] : ['bash', ['-e', file]]
+    const [command, args] =
+      language === 'javascript' ? [process.execPath, [file]] : language === 'python' ? ['python3', [file]] : ['bash', ['-e', file]]
     const { stdout } = await run(command, args, { env, timeout: 15_000 })
     return stdout
   }
@@ -58,16 +68,30 @@ describe('code samples run as printed against the sandbox', () => {
 
   it.each(languages)('%s: get-or-create with a body (GET), then the same id found again', async (language) => {
     const id = `sample-${language}`
-    const created = answerIn(await runSample(language, { operation: 'getOrCreate', request: { user_group_id: id, name: 'Sample', mapping: { s1: 'warehouse' }, properties: AWKWARD } }))
-    expect(created).toMatchObject({ success: 1, new_user_group: true, user_group: { provided_id: id, name: 'Sample', properties: AWKWARD } })
+    const created = answerIn(
+      await runSample(language, {
+        operation: 'getOrCreate',
+        request: { user_group_id: id, name: 'Sample', mapping: { s1: 'warehouse' }, properties: AWKWARD },
+      }),
+    )
+    expect(created).toMatchObject({
+      success: 1,
+      new_user_group: true,
+      user_group: { provided_id: id, name: 'Sample', properties: AWKWARD },
+    })
     const found = await client.getOrCreate({ user_group_id: id })
     expect(found.value).toMatchObject({ new_user_group: false, user_group: { properties: AWKWARD } })
   })
 
   it.each(languages)('%s: update (PUT)', async (language) => {
     const id = `sample-${language}`
-    const updated = answerIn(await runSample(language, { operation: 'update', request: { user_group_id: id, name: "O'Brien & \"Sons\"", properties: { seats: 40 } } }))
-    expect(updated).toMatchObject({ success: 1, user_group: { provided_id: id, name: "O'Brien & \"Sons\"", properties: { seats: 40 } } })
+    const updated = answerIn(
+      await runSample(language, {
+        operation: 'update',
+        request: { user_group_id: id, name: 'O\'Brien & "Sons"', properties: { seats: 40 } },
+      }),
+    )
+    expect(updated).toMatchObject({ success: 1, user_group: { provided_id: id, name: 'O\'Brien & "Sons"', properties: { seats: 40 } } })
   })
 
   it.each(languages)('%s: token rotation (POST) with the current token from $CURRENT_GROUP_TOKEN', async (language) => {
@@ -87,9 +111,14 @@ describe('code samples run as printed against the sandbox', () => {
     expect(get.code).toContain("import { request } from 'node:https'")
     expect(get.code).not.toContain('await fetch(')
     expect(get.note).toMatch(/fetch\(\) cannot send a body with GET/)
-    expect(buildCodeSample('javascript', 'https://api.example.com', { operation: 'update', request: { user_group_id: 'a' } }).code).toContain("method: 'PUT'")
+    expect(
+      buildCodeSample('javascript', 'https://api.example.com', { operation: 'update', request: { user_group_id: 'a' } }).code,
+    ).toContain("method: 'PUT'")
     for (const language of ['curl', 'httpie', 'javascript', 'python'] as const) {
-      const sample = buildCodeSample(language, 'https://api.example.com/tenant/', { operation: 'getOrCreate', request: { user_group_id: 'a' } })
+      const sample = buildCodeSample(language, 'https://api.example.com/tenant/', {
+        operation: 'getOrCreate',
+        request: { user_group_id: 'a' },
+      })
       expect(sample.code, language).toContain('https://api.example.com/tenant/api/user')
       expect(sample.code, language).toContain('EMBED_CONSOLE_TOKEN')
     }

@@ -23,7 +23,8 @@ interface Run {
 type Envelope = { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string } }
 const envelope = (run: Run) => JSON.parse(run.stdout) as Envelope
 
-if (!support.ok && !underCi) console.warn(`Skipping issue 20's calls in a network namespace: ${support.reason}. Run as root on Linux (CI=true makes this a failure).`)
+if (!support.ok && !underCi)
+  console.warn(`Skipping issue 20's calls in a network namespace: ${support.reason}. Run as root on Linux (CI=true makes this a failure).`)
 if (!support.ok && underCi) {
   it('needs a network namespace under CI (CI=true)', () => {
     throw new Error(`The company-network test cannot run: ${support.reason}. CI runs as root on a machine with unshare; fix the runner.`)
@@ -59,7 +60,10 @@ describe.skipIf(!support.ok)(`issue 20's seven calls in a network namespace${sup
   ])('CLI get-or-create through %s succeeds', (_case, name) => {
     const run = cli(name)
     expect(run.code, run.stderr || run.stdout).toBe(0)
-    expect(envelope(run).value).toMatchObject({ httpStatus: 200, response: { success: 1, user_group: { name: 'Café Zürich', properties: { seats: 5 } } } })
+    expect(envelope(run).value).toMatchObject({
+      httpStatus: 200,
+      response: { success: 1, user_group: { name: 'Café Zürich', properties: { seats: 5 } } },
+    })
   })
 
   it('says which CA to trust when NODE_EXTRA_CA_CERTS is not set', () => {
@@ -81,13 +85,24 @@ describe.skipIf(!support.ok)(`issue 20's seven calls in a network namespace${sup
     expect(app.group).toMatchObject({ ok: true, value: { httpStatus: 200, group: { provided_id: 'from-the-app', name: 'From the app' } } })
     expect(app.rotated).toMatchObject({ ok: true, value: { httpStatus: 200 } })
     expect(app.test).toMatchObject({ ok: true, value: { outcome: 'ok' } })
-    expect(app.diagnosis).toMatchObject({ ok: true, value: { ok: true, proxy: { source: 'HTTPS_PROXY' }, tls: { certificate: { issuer: 'O=Embed Test Corp, CN=Embed Test Private CA' } } } })
+    expect(app.diagnosis).toMatchObject({
+      ok: true,
+      value: {
+        ok: true,
+        proxy: { source: 'HTTPS_PROXY' },
+        tls: { certificate: { issuer: 'O=Embed Test Corp, CN=Embed Test Private CA' } },
+      },
+    })
     expect(app.sandboxProfile).toMatchObject({ ok: true, value: { outcome: 'ok' } })
   })
 
   it('prints where the call goes from `embed-console doctor`', () => {
     expect(cli('doctor').code).toBe(0)
-    expect(envelope(cli('doctor')).value).toMatchObject({ ok: true, proxy: { source: 'HTTPS_PROXY' }, summary: 'The connection works: every step passed, and the API accepted the token.' })
+    expect(envelope(cli('doctor')).value).toMatchObject({
+      ok: true,
+      proxy: { source: 'HTTPS_PROXY' },
+      summary: 'The connection works: every step passed, and the API accepted the token.',
+    })
     expect(JSON.stringify(envelope(cli('doctor')).value)).toContain('NODE_EXTRA_CA_CERTS=')
   })
 

@@ -23,7 +23,11 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 const IDS = ['acme', ' acme', 'acme ', 'ac\u200bme', '\u202eacme', 'ac\u0000me', 'a\u00a0b', '   ', '', 'ünïcødé-☃', 'x'.repeat(300)]
 
 it('the client and the bulk plan refuse exactly the ids the one check refuses, with its sentence', async () => {
-  const client = createUserApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiToken: 'tok_outgoing_1234', timeoutMs: 2000 })
+  const client = createUserApiClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiToken: 'tok_outgoing_1234',
+    timeoutMs: 2000,
+  })
   for (const id of IDS) {
     const checked = checkOutgoing('getOrCreate', { user_group_id: id })
     const plan = parseBulkInput(JSON.stringify([{ user_group_id: id }]), 'rows.json', 'apply')
@@ -47,6 +51,12 @@ it('the client and the bulk plan refuse exactly the ids the one check refuses, w
 
 it('a rotation request is checked by its own schema, with no id rule', () => {
   expect(checkOutgoing('rotateToken', { current_token: 'abc' })).toEqual({ ok: true, value: { current_token: 'abc' } })
-  expect(checkOutgoing('rotateToken', { current_token: '' })).toMatchObject({ ok: false, issues: [{ kind: 'schema', path: ['current_token'] }] })
-  expect(checkOutgoing('update', { user_group_id: 'a', nmae: 'typo' })).toMatchObject({ ok: false, issues: [{ kind: 'schema', unknownKeys: ['nmae'] }] })
+  expect(checkOutgoing('rotateToken', { current_token: '' })).toMatchObject({
+    ok: false,
+    issues: [{ kind: 'schema', path: ['current_token'] }],
+  })
+  expect(checkOutgoing('update', { user_group_id: 'a', nmae: 'typo' })).toMatchObject({
+    ok: false,
+    issues: [{ kind: 'schema', unknownKeys: ['nmae'] }],
+  })
 })

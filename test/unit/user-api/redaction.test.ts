@@ -31,7 +31,10 @@ describe('createRedactor', () => {
     fc.assert(
       fc.property(tokenLike, fc.array(fc.string()), (secret, pieces) => {
         const text = pieces.join(secret)
-        expect(createRedactor([secret])({ text, nested: [text] })).toEqual({ text: expect.not.stringContaining(secret), nested: [expect.not.stringContaining(secret)] })
+        expect(createRedactor([secret])({ text, nested: [text] })).toEqual({
+          text: expect.not.stringContaining(secret),
+          nested: [expect.not.stringContaining(secret)],
+        })
       }),
     )
   })
@@ -68,7 +71,9 @@ describe('createRedactor', () => {
   it('takes a secret of any length: one of 32 MB is found as typed, JSON-escaped and URL-encoded, without blowing up', () => {
     const huge = `${'x'.repeat(32 * 1024 * 1024)}"é`
     const redactHuge = createRedactor([huge, CANARY_API_TOKEN])
-    expect(redactHuge({ a: `<${huge}>`, b: `<${JSON.stringify(huge).slice(1, -1)}>`, c: `<${encodeURIComponent(huge)}>`, d: CANARY_API_TOKEN })).toEqual({
+    expect(
+      redactHuge({ a: `<${huge}>`, b: `<${JSON.stringify(huge).slice(1, -1)}>`, c: `<${encodeURIComponent(huge)}>`, d: CANARY_API_TOKEN }),
+    ).toEqual({
       a: `<${REDACTED}>`,
       b: `<${REDACTED}>`,
       c: `<${REDACTED}>`,
@@ -94,7 +99,13 @@ const echoEverything = (status: number, asEnvelope: boolean) => (received: Recei
   })
   // The padding puts the echoed API token across the 2000-character cut of the body excerpt:
   // `{"padding":"` (12) + 1962 + `","auth":"Token ` (16) = 1990.
-  res.end(JSON.stringify(asEnvelope ? { success: 0, error: echoed, message: echoed } : { padding: 'p'.repeat(1962), auth: received.headers.authorization, echoed }))
+  res.end(
+    JSON.stringify(
+      asEnvelope
+        ? { success: 0, error: echoed, message: echoed }
+        : { padding: 'p'.repeat(1962), auth: received.headers.authorization, echoed },
+    ),
+  )
 }
 
 describe('the canary: the API token and the token being rotated never appear in an error', () => {
@@ -202,9 +213,17 @@ describe('the redactor, form by form', () => {
   })
 
   it('replaces the longer of two secrets whole when one begins the other, in either order', () => {
-    for (const secrets of [['abcd', 'abcdefgh'], ['abcdefgh', 'abcd']]) expect(createRedactor(secrets)('<abcdefgh>')).toBe(`<${REDACTED}>`)
+    for (const secrets of [
+      ['abcd', 'abcdefgh'],
+      ['abcdefgh', 'abcd'],
+    ])
+      expect(createRedactor(secrets)('<abcdefgh>')).toBe(`<${REDACTED}>`)
     const long = 'L'.repeat(5000)
-    for (const secrets of [[long, `${long}more`], [`${long}more`, long]]) expect(createRedactor(secrets)(`<${long}more>`)).toBe(`<${REDACTED}>`)
+    for (const secrets of [
+      [long, `${long}more`],
+      [`${long}more`, long],
+    ])
+      expect(createRedactor(secrets)(`<${long}more>`)).toBe(`<${REDACTED}>`)
   })
 
   it('searches a secret of exactly 4,096 characters in all its forms, base64 included', () => {
@@ -253,7 +272,11 @@ describe('tokens an answer issued, in text', () => {
   })
 
   it('replace only text token fields, and leave other fields as they are', () => {
-    expect(redactReturnedTokens({ name: 'plain', token: 't', nested: { token: 5, other: 'o' } })).toEqual({ name: 'plain', token: REDACTED, nested: { token: 5, other: 'o' } })
+    expect(redactReturnedTokens({ name: 'plain', token: 't', nested: { token: 5, other: 'o' } })).toEqual({
+      name: 'plain',
+      token: REDACTED,
+      nested: { token: 5, other: 'o' },
+    })
   })
 })
 

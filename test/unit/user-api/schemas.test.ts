@@ -24,7 +24,12 @@ describe('the JSON Schema the UI derives for Monaco', () => {
   })
 
   it('describes the properties as an object of any JSON', () => {
-    const schema = z.toJSONSchema(PropertiesSchema) as { type: string; title: string; additionalProperties: { $ref: string }; $defs: object }
+    const schema = z.toJSONSchema(PropertiesSchema) as {
+      type: string
+      title: string
+      additionalProperties: { $ref: string }
+      $defs: object
+    }
     expect(schema).toMatchObject({ type: 'object', title: 'Properties', description: expect.stringContaining('SQL editor') })
     expect(schema.additionalProperties.$ref).toMatch(/^#\/\$defs\//)
   })
@@ -37,7 +42,14 @@ describe('the JSON Schema the UI derives for Monaco', () => {
 
 describe('request schemas', () => {
   it('accept the spec’s fields and refuse a null where an object belongs', () => {
-    expect(GetOrCreateRequestSchema.safeParse({ user_group_id: 'a', name: 'n', mapping: { s: 'd' }, properties: { nested: { list: [1, null] } } }).success).toBe(true)
+    expect(
+      GetOrCreateRequestSchema.safeParse({
+        user_group_id: 'a',
+        name: 'n',
+        mapping: { s: 'd' },
+        properties: { nested: { list: [1, null] } },
+      }).success,
+    ).toBe(true)
     expect(UpdateRequestSchema.safeParse({ user_group_id: 'a', properties: null }).success).toBe(false)
   })
 

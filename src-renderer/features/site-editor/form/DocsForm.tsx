@@ -24,7 +24,19 @@ const SECTIONS = [
   { id: 'other', label: 'Other settings' },
 ]
 
-const FORM_KEYS = new Set(['$schema', 'theme', 'name', 'description', 'logo', 'favicon', 'colors', 'navigation', 'navbar', 'api', 'appearance'])
+const FORM_KEYS = new Set([
+  '$schema',
+  'theme',
+  'name',
+  'description',
+  'logo',
+  'favicon',
+  'colors',
+  'navigation',
+  'navbar',
+  'api',
+  'appearance',
+])
 const shape = DocsConfigSchema.shape
 
 export function DocsForm() {
@@ -34,13 +46,24 @@ export function DocsForm() {
       <FormSection id="project" title="Project">
         <div className="form-grid">
           <TextField path={['name']} label="Project name" required placeholder="My docs" hint={meaningOf(shape.name)} />
-          <ChoiceField path={['theme']} label="Theme" choices={choicesOf(DOCS_THEMES)} unsetLabel="Not set (required)" hint={meaningOf(shape.theme)} />
+          <ChoiceField
+            path={['theme']}
+            label="Theme"
+            choices={choicesOf(DOCS_THEMES)}
+            unsetLabel="Not set (required)"
+            hint={meaningOf(shape.theme)}
+          />
         </div>
         <TextField path={['description']} label="Description" placeholder="What the project is" hint={meaningOf(shape.description)} />
         <LogoField />
         <TextField path={['favicon']} label="Favicon" placeholder="/favicon.svg" hint={meaningOf(shape.favicon)} />
         <div className="form-grid">
-          <ChoiceField path={['appearance', 'default']} label="Light or dark mode" choices={choicesOf(['system', 'light', 'dark'])} unsetLabel="Not set (default: system)" />
+          <ChoiceField
+            path={['appearance', 'default']}
+            label="Light or dark mode"
+            choices={choicesOf(['system', 'light', 'dark'])}
+            unsetLabel="Not set (default: system)"
+          />
           <ChoiceField
             path={['appearance', 'strict']}
             label="Mode toggle"
@@ -69,7 +92,9 @@ export function DocsForm() {
           removeWhenEmpty
           newItem={() => ({ label: '', href: '' })}
           focusInNewItem={(itemPath) => [...itemPath, 'label']}
-          titleOf={(item) => (typeof item === 'object' && item !== null && 'label' in item && typeof item.label === 'string' ? item.label : undefined)}
+          titleOf={(item) =>
+            typeof item === 'object' && item !== null && 'label' in item && typeof item.label === 'string' ? item.label : undefined
+          }
           renderItem={(itemPath) => (
             <div className="form-grid">
               <TextField path={[...itemPath, 'label']} label="Link text" placeholder="Support" />
@@ -78,7 +103,12 @@ export function DocsForm() {
           )}
         />
         <ObjectFieldset path={['navbar', 'primary']} legend="Call-to-action button">
-          <ChoiceField path={['navbar', 'primary', 'type']} label="Button type" choices={choicesOf(['button', 'github', 'discord'])} unsetLabel="Not set (no button)" />
+          <ChoiceField
+            path={['navbar', 'primary', 'type']}
+            label="Button type"
+            choices={choicesOf(['button', 'github', 'discord'])}
+            unsetLabel="Not set (no button)"
+          />
           <div className="form-grid">
             <TextField path={['navbar', 'primary', 'label']} label="Button text" placeholder="Dashboard" />
             <TextField path={['navbar', 'primary', 'href']} label="Button URL" placeholder="https://dashboard.example.com" />
@@ -87,7 +117,12 @@ export function DocsForm() {
       </FormSection>
       <FormSection id="api" title="API">
         <TextField path={['api', 'mdx', 'server']} label="Base URL of MDX API pages" placeholder="https://api.example.com" />
-        <ChoiceField path={['api', 'playground', 'display']} label="API playground" choices={choicesOf(['interactive', 'simple', 'none', 'auth'])} unsetLabel="Not set (default: interactive)" />
+        <ChoiceField
+          path={['api', 'playground', 'display']}
+          label="API playground"
+          choices={choicesOf(['interactive', 'simple', 'none', 'auth'])}
+          unsetLabel="Not set (default: interactive)"
+        />
       </FormSection>
       <OtherSettings />
     </FormShell>
@@ -96,10 +131,20 @@ export function DocsForm() {
 
 /** Settings the form has no field for: named, with the way to the JSON view. */
 function OtherSettings() {
-  const keys = useEditor((state) => (typeof state.value === 'object' && state.value !== null ? Object.keys(state.value).filter((key) => !FORM_KEYS.has(key)).join('\0') : ''))
+  const keys = useEditor((state) =>
+    typeof state.value === 'object' && state.value !== null
+      ? Object.keys(state.value)
+          .filter((key) => !FORM_KEYS.has(key))
+          .join('\0')
+      : '',
+  )
   const names = keys ? keys.split('\0') : []
   return (
-    <FormSection id="other" title="Other settings" description="Settings this form has no fields for. They are kept as written; edit them in the JSON view, where docs.json’s schema completes and explains them.">
+    <FormSection
+      id="other"
+      title="Other settings"
+      description="Settings this form has no fields for. They are kept as written; edit them in the JSON view, where docs.json’s schema completes and explains them."
+    >
       {names.length ? (
         <ul className="docs-other">
           {names.map((name) => (

@@ -42,7 +42,13 @@ export function ThemePreview() {
         <h2 id="theme-preview-title" className="theme-preview__title">
           Theme preview
         </h2>
-        <button type="button" className="btn btn--small btn--ghost" aria-expanded={open} aria-controls="theme-preview-panes" onClick={() => useEditorView.setState({ previewOpen: !open })}>
+        <button
+          type="button"
+          className="btn btn--small btn--ghost"
+          aria-expanded={open}
+          aria-controls="theme-preview-panes"
+          onClick={() => useEditorView.setState({ previewOpen: !open })}
+        >
           {open ? 'Hide' : 'Show'}
         </button>
       </div>

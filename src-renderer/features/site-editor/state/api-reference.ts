@@ -13,7 +13,6 @@ import { chooseWhereToWrite } from './file-commands'
 // one schema) beside site.json, and the editor points site.json at it, after one question that
 // says what will change. The field edits are one undo step; the file written stays.
 
-
 /** The endpoint pages the navigation gets: one per operation of the document main writes, grouped by tag. */
 export const API_REFERENCE_GROUPS = apiReferenceGroups(buildOpenApiDocument())
 
@@ -50,7 +49,11 @@ export async function addApiReference({ serverUrl, replaceToken, ...options }: A
   if (!document) return
   useEditorDialogs.setState({ busy: true })
   try {
-    const written = await call('site.writeApiReference', { documentId: document.documentId, serverUrl, ...(replaceToken ? { replaceToken } : {}) })
+    const written = await call('site.writeApiReference', {
+      documentId: document.documentId,
+      serverUrl,
+      ...(replaceToken ? { replaceToken } : {}),
+    })
     const plan = planApiReference(useEditor.getState().value, { ...options, groups: API_REFERENCE_GROUPS })
     if (plan.ok) editDocument(plan.changes, null, plan.next)
     closeDialog()

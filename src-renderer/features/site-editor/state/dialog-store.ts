@@ -7,10 +7,7 @@ import type { ApiReferenceTarget, SiteDocument, SiteDraft, SiteDraftSummary } fr
  * anything unsaved is put at risk.
  */
 export type PendingAction =
-  | { kind: 'new' }
-  | { kind: 'show'; document: SiteDocument }
-  | { kind: 'restoreDraft'; draft: SiteDraftSummary }
-  | { kind: 'close' }
+  { kind: 'new' } | { kind: 'show'; document: SiteDocument } | { kind: 'restoreDraft'; draft: SiteDraftSummary } | { kind: 'close' }
 
 export type PathPurpose = 'open' | 'saveAs' | 'export'
 

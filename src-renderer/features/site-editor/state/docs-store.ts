@@ -60,7 +60,12 @@ const resolvedValue = () => {
 let lastListed: { value: unknown; key: string } | null = null
 /** The OpenAPI files and images a value names, as one string to compare: worked out again only when a key that names files changed. */
 function filesToCheck(value: unknown): string {
-  const relevant = typeof value === 'object' && value !== null ? ['navigation', 'api', 'openapi', 'logo', 'favicon', 'background', 'backgroundImage', 'tabs', 'anchors'].map((key) => (value as Record<string, unknown>)[key]) : [value]
+  const relevant =
+    typeof value === 'object' && value !== null
+      ? ['navigation', 'api', 'openapi', 'logo', 'favicon', 'background', 'backgroundImage', 'tabs', 'anchors'].map(
+          (key) => (value as Record<string, unknown>)[key],
+        )
+      : [value]
   const previous = lastListed?.value as unknown[] | undefined
   if (previous && previous.length === relevant.length && previous.every((part, index) => part === relevant[index])) return lastListed!.key
   const key = JSON.stringify([openApiFilesOf(value), imageFilesOf(value)])
@@ -79,8 +84,12 @@ export async function checkOpenApi(): Promise<void> {
   const asked = checkedFiles
   try {
     const [openapi, imageChecks] = await Promise.all([
-      files.length ? call('site.checkOpenApi', { documentId: document.documentId, files: files.slice(0, 20) }).then((answer) => answer.checks) : [],
-      images.length ? call('site.checkImages', { documentId: document.documentId, files: images.slice(0, 20) }).then((answer) => answer.checks) : [],
+      files.length
+        ? call('site.checkOpenApi', { documentId: document.documentId, files: files.slice(0, 20) }).then((answer) => answer.checks)
+        : [],
+      images.length
+        ? call('site.checkImages', { documentId: document.documentId, files: images.slice(0, 20) }).then((answer) => answer.checks)
+        : [],
     ])
     const current = useEditor.getState().docs
     if (checkedFiles === asked && current) setDocs({ ...current, openapi, images: imageChecks })

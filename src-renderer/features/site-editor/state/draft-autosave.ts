@@ -63,4 +63,3 @@ export const forgetDraft = (documentId: string) => drafted.delete(documentId)
 
 /** A draft from an earlier session, restored: it is this session's to update, or to drop once the document is clean again. */
 export const adoptDraft = (documentId: string) => drafted.add(documentId)
-

@@ -50,7 +50,16 @@ export interface EditorState extends EditorContent {
 
 const NO_DUPLICATES: readonly DuplicateKey[] = []
 const NO_REF_EDITS: Readonly<Record<string, string>> = {}
-const EMPTY: EditorState = { document: null, docs: null, text: '', value: undefined, syntaxError: null, duplicates: NO_DUPLICATES, refTexts: NO_REF_EDITS, refFilesRead: 0 }
+const EMPTY: EditorState = {
+  document: null,
+  docs: null,
+  text: '',
+  value: undefined,
+  syntaxError: null,
+  duplicates: NO_DUPLICATES,
+  refTexts: NO_REF_EDITS,
+  refFilesRead: 0,
+}
 
 /** Keystrokes into one field closer together than this are one undo step. */
 const TYPING_BURST_MS = 1000
@@ -144,7 +153,11 @@ export function editDocument(changes: readonly ValueChange[], burst: string | nu
  * `$ref` files' (by ref, applied to `refText(ref)`, their text now). Each is the smallest edit of
  * its file, as editDocument makes them.
  */
-export function editFiles(edits: ReadonlyMap<string | null, readonly ValueChange[]>, refText: (ref: string) => string | undefined, burst: string | null = null): void {
+export function editFiles(
+  edits: ReadonlyMap<string | null, readonly ValueChange[]>,
+  refText: (ref: string) => string | undefined,
+  burst: string | null = null,
+): void {
   const state = useEditor.getState()
   if (!formCanEdit(state) || edits.size === 0) return
   let main: Omit<EditorContent, 'refTexts'> | null = null
@@ -198,7 +211,9 @@ export function updateDocument(changes: Partial<OpenDocument>): void {
 export function markSaved(saved: SavedSiteFile): void {
   const { document } = useEditor.getState()
   if (!document) return
-  setWithoutHistory({ document: { ...document, documentId: saved.documentId, path: saved.path, baselineText: saved.text, version: saved.version } })
+  setWithoutHistory({
+    document: { ...document, documentId: saved.documentId, path: saved.path, baselineText: saved.text, version: saved.version },
+  })
 }
 
 export function undo(): void {
@@ -213,7 +228,8 @@ export function redo(): void {
 
 /** Unsaved: the text differs from the file, or a `$ref` file was edited (markSaved clears those edits once written). */
 export const isUnsaved = (state: EditorState) =>
-  state.document !== null && (state.text !== state.document.baselineText || Object.entries(state.refTexts).some(([ref, text]) => text !== refBaseline(ref)))
+  state.document !== null &&
+  (state.text !== state.document.baselineText || Object.entries(state.refTexts).some(([ref, text]) => text !== refBaseline(ref)))
 
 /** Records the `$ref` files a save wrote: their edits are now their baselines (ref-store.ts keeps those). */
 export function markRefsSaved(saved: readonly string[]): void {

@@ -50,7 +50,15 @@ const LABELS: Record<string, string> = {
   navigation: 'Navigation',
 }
 
-const ITEM_FIELDS: Record<string, string> = { name: 'name', url: 'URL', icon: 'icon', iconType: 'icon style', color: 'icon colour', version: 'version', isDefaultHidden: 'hidden until linked to' }
+const ITEM_FIELDS: Record<string, string> = {
+  name: 'name',
+  url: 'URL',
+  icon: 'icon',
+  iconType: 'icon style',
+  color: 'icon colour',
+  version: 'version',
+  isDefaultHidden: 'hidden until linked to',
+}
 const LIST_NOUNS: Record<string, string> = { topbarLinks: 'Top bar link', anchors: 'Anchor', tabs: 'Tab', versions: 'Version' }
 
 const humanize = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase())
@@ -76,7 +84,9 @@ export function labelOf(segments: Path, value: unknown): string | null {
 
 /** A docs.json list's items by name: "Tab 2 “API”", the name read from the item's key ("tab"). */
 const DOCS_ITEMS: Record<string, { noun: string; key: string }> = {
-  ...Object.fromEntries(Object.entries(DIVISIONS).map(([list, key]) => [list, { noun: key === 'item' ? 'Menu item' : humanize(key), key }])),
+  ...Object.fromEntries(
+    Object.entries(DIVISIONS).map(([list, key]) => [list, { noun: key === 'item' ? 'Menu item' : humanize(key), key }]),
+  ),
   groups: { noun: 'Group', key: 'group' },
 }
 
@@ -95,7 +105,8 @@ function navigationLabel(segments: Path, value: unknown): string {
       else parts.push(`${previous === 'pages' ? 'Nested group' : 'Group'} ${segment + 1}${isObject(node) ? quoted(node.group) : ''}`)
     } else if (segment === 'group') parts.push('group name')
     // A list's name is said by its items' ("Tab 2"), unless the list itself is the place.
-    else if ((segment !== 'pages' && !DOCS_ITEMS[segment]) || index === segments.length - 1) parts.push(segment === 'pages' ? 'pages' : humanize(segment))
+    else if ((segment !== 'pages' && !DOCS_ITEMS[segment]) || index === segments.length - 1)
+      parts.push(segment === 'pages' ? 'pages' : humanize(segment))
     at = [...at, segment]
   }
   return ['Navigation', ...parts].join(' › ')

@@ -28,7 +28,6 @@ async function whileBusy<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-
 function showOpened(document: SiteDocument) {
   loadDocument({
     documentId: document.documentId,
@@ -116,7 +115,14 @@ async function restoreListedDraft(summary: { documentId: string; path: string | 
       toast.info(`${messageOf(error)} The unsaved changes open as an untitled document.`)
     }
   }
-  loadDocument({ documentId: draft.documentId, path: null, baselineText: SITE_CONFIG_TEMPLATE, byteOrderMark: false, version: null, rules: 'spec' })
+  loadDocument({
+    documentId: draft.documentId,
+    path: null,
+    baselineText: SITE_CONFIG_TEMPLATE,
+    byteOrderMark: false,
+    version: null,
+    rules: 'spec',
+  })
   useEditorDialogs.setState({ changedOnDisk: false })
   adoptDraft(draft.documentId)
   replaceText(draft.text, null)
@@ -180,15 +186,23 @@ export async function save(then: PendingAction | null = null): Promise<boolean> 
   const loaded = useRefFiles.getState().files
   const refs = Object.entries(state.refTexts)
     .filter(([ref, refText]) => refText !== loaded[ref]?.baselineText)
-    .map(([ref, refText]) => ({ ref, text: refText, byteOrderMark: loaded[ref]?.byteOrderMark ?? false, expectedVersion: loaded[ref]?.version ?? null }))
+    .map(([ref, refText]) => ({
+      ref,
+      text: refText,
+      byteOrderMark: loaded[ref]?.byteOrderMark ?? false,
+      expectedVersion: loaded[ref]?.version ?? null,
+    }))
   try {
     await settleDrafts()
-    const saved = await whileBusy(() => call('site.save', { documentId, text, byteOrderMark, expectedVersion: version, ...(refs.length ? { refs } : {}) }))
+    const saved = await whileBusy(() =>
+      call('site.save', { documentId, text, byteOrderMark, expectedVersion: version, ...(refs.length ? { refs } : {}) }),
+    )
     forgetDraft(documentId)
     markSaved(saved)
     if (saved.refs?.length) {
       const files = { ...useRefFiles.getState().files }
-      for (const written of saved.refs) files[written.ref] = { ...files[written.ref]!, baselineText: written.text, version: written.version, error: null }
+      for (const written of saved.refs)
+        files[written.ref] = { ...files[written.ref]!, baselineText: written.text, version: written.version, error: null }
       useRefFiles.setState({ files })
       markRefsSaved(saved.refs.map((written) => written.ref))
     }

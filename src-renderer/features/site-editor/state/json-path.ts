@@ -10,8 +10,7 @@ export type Path = readonly Segment[]
 
 type JsonObject = Record<string, unknown>
 
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export function getIn(root: unknown, path: Path): unknown {
   let node = root
@@ -78,4 +77,3 @@ export function indexAfterMove(index: number, from: number, to: number): number 
   if (to <= index && index < from) return index + 1
   return index
 }
-

@@ -7,7 +7,8 @@ export interface GroupPlace {
   label: string
 }
 
-const nameOf = (group: Record<string, unknown>, fallback: string) => (typeof group.group === 'string' && group.group.trim() ? group.group : fallback)
+const nameOf = (group: Record<string, unknown>, fallback: string) =>
+  typeof group.group === 'string' && group.group.trim() ? group.group : fallback
 
 /** Every group of the navigation, nested ones after their parent, for a "which group?" choice. */
 export function groupsOf(value: unknown): GroupPlace[] {

@@ -95,7 +95,13 @@ function joinParts(parts: readonly IndexedPart[], suggestion: string | null = nu
   const nonEmpty = parts.filter((part) => part.problems.length)
   if (nonEmpty.length <= 1) {
     const part = nonEmpty[0] ?? { problems: [], at: new Map(), within: new Map() }
-    return { problems: part.problems, counts: part.within.get('$') ?? NO_COUNTS, at: part.at, within: part.within, mintlifySuggestion: suggestion }
+    return {
+      problems: part.problems,
+      counts: part.within.get('$') ?? NO_COUNTS,
+      at: part.at,
+      within: part.within,
+      mintlifySuggestion: suggestion,
+    }
   }
   const atCache = new Map<string, Problem[] | undefined>()
   const withinCache = new Map<string, ProblemCounts | undefined>()
@@ -114,14 +120,24 @@ function joinParts(parts: readonly IndexedPart[], suggestion: string | null = nu
         const found = nonEmpty.map((part) => part.within.get(path)).filter((counts) => counts !== undefined)
         withinCache.set(
           path,
-          found.length === 0 ? undefined : found.length === 1 ? found[0] : found.reduce((sum, counts) => ({ errors: sum.errors + counts.errors, warnings: sum.warnings + counts.warnings, info: sum.info + counts.info })),
+          found.length === 0
+            ? undefined
+            : found.length === 1
+              ? found[0]
+              : found.reduce((sum, counts) => ({
+                  errors: sum.errors + counts.errors,
+                  warnings: sum.warnings + counts.warnings,
+                  info: sum.info + counts.info,
+                })),
         )
       }
       return withinCache.get(path)
     },
   }
   // Errors first, then warnings, then information, each in the parts' order.
-  const problems = (['error', 'warning', 'info'] as const).flatMap((severity) => nonEmpty.flatMap((part) => (part.problems[0]?.severity === severity ? part.problems : [])))
+  const problems = (['error', 'warning', 'info'] as const).flatMap((severity) =>
+    nonEmpty.flatMap((part) => (part.problems[0]?.severity === severity ? part.problems : [])),
+  )
   return { problems, counts: within.get('$') ?? NO_COUNTS, at, within, mintlifySuggestion: suggestion }
 }
 
@@ -154,7 +170,10 @@ export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs,
       { path: '$', segments: [], severity: 'error', message: jsonErrorSentence(syntaxError), position: { line, column } },
     ])
   }
-  const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({ ...withSegments(problem, 'error'), position: { line, column } }))
+  const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({
+    ...withSegments(problem, 'error'),
+    position: { line, column },
+  }))
   if (format === 'docs') {
     // Paths are the resolved file's: a problem inside a $ref file shows at the place it fills. Only
     // the top-level keys a change touched are checked again, and only their problems indexed again
@@ -201,8 +220,12 @@ const FOLDER_KEYS = ['navigation', 'api', 'openapi', 'logo', 'favicon', 'backgro
 let lastFolderInputs: unknown[] = []
 let lastFolderProblems: readonly SiteConfigProblem[] = NO_SITE_PROBLEMS
 function folderProblems(config: unknown, docs: DocsContext): readonly SiteConfigProblem[] {
-  const inputs = [docs, ...FOLDER_KEYS.map((key) => (typeof config === 'object' && config !== null ? (config as Record<string, unknown>)[key] : config))]
-  if (inputs.length === lastFolderInputs.length && inputs.every((input, index) => input === lastFolderInputs[index])) return lastFolderProblems
+  const inputs = [
+    docs,
+    ...FOLDER_KEYS.map((key) => (typeof config === 'object' && config !== null ? (config as Record<string, unknown>)[key] : config)),
+  ]
+  if (inputs.length === lastFolderInputs.length && inputs.every((input, index) => input === lastFolderInputs[index]))
+    return lastFolderProblems
   lastFolderInputs = inputs
   lastFolderProblems = docsProblems(config, docs.lookup, docs.openapi, docs.images)
   return lastFolderProblems

@@ -10,8 +10,9 @@ let forDocument: string | null = null
 const reading = () => useRefFiles.getState().reading
 const setReading = (refs: Iterable<string>, on: boolean) => {
   const next = new Set(reading())
-  for (const ref of refs) if (on) next.add(ref)
-  else next.delete(ref)
+  for (const ref of refs)
+    if (on) next.add(ref)
+    else next.delete(ref)
   useRefFiles.setState({ reading: next })
 }
 
@@ -37,7 +38,8 @@ async function loadMissing(): Promise<void> {
     const { files } = await call('site.readRefs', { documentId: document.documentId, refs })
     if (useEditor.getState().document?.documentId !== document.documentId) return
     const loaded = { ...useRefFiles.getState().files }
-    for (const file of files) loaded[file.ref] = { baselineText: file.text, byteOrderMark: file.byteOrderMark, version: file.version, error: file.error }
+    for (const file of files)
+      loaded[file.ref] = { baselineText: file.text, byteOrderMark: file.byteOrderMark, version: file.version, error: file.error }
     useRefFiles.setState({ files: loaded })
   } catch {
     // Unreadable refs stay unresolved: the Problems say which $ref could not be followed.
@@ -54,7 +56,8 @@ useEditor.subscribe((state, previous) => {
     forDocument = id
     useRefFiles.setState({ files: {}, reading: new Set() })
   }
-  if (state.document && (state.value !== previous.value || state.refTexts !== previous.refTexts || state.document !== previous.document)) void loadMissing()
+  if (state.document && (state.value !== previous.value || state.refTexts !== previous.refTexts || state.document !== previous.document))
+    void loadMissing()
 })
 
 useRefFiles.subscribe(noteRefFilesRead)

@@ -34,7 +34,9 @@ function parsed(text: string): RefFile {
   let file = parsedTexts.get(text)
   if (!file) {
     const result = parseJsonText(text)
-    file = result.ok ? { ok: true, value: result.value } : { ok: false, reason: `is not valid JSON (line ${result.error.line}, column ${result.error.column})` }
+    file = result.ok
+      ? { ok: true, value: result.value }
+      : { ok: false, reason: `is not valid JSON (line ${result.error.line}, column ${result.error.column})` }
     if (parsedTexts.size > 200) parsedTexts.clear()
     parsedTexts.set(text, file)
   }

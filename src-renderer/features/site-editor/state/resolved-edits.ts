@@ -63,7 +63,12 @@ export function moveResolved(from: Path, toList: Path, toIndex: number): void {
   // file, the old place moves down by one.
   const removal = [...source.path]
   const depth = to.path.length
-  if (to.file === source.file && removal.length > depth && to.path.every((segment, index) => removal[index] === segment) && toIndex <= (removal[depth] as number)) {
+  if (
+    to.file === source.file &&
+    removal.length > depth &&
+    to.path.every((segment, index) => removal[index] === segment) &&
+    toIndex <= (removal[depth] as number)
+  ) {
     removal[depth] = (removal[depth] as number) + 1
   }
   const edits = new Map<string | null, ValueChange[]>()

@@ -16,7 +16,13 @@ interface ViewState {
   problemCursor: number | null
 }
 
-export const useEditorView = create<ViewState>(() => ({ view: 'form', focusRequest: null, revealRequest: null, previewOpen: true, problemCursor: null }))
+export const useEditorView = create<ViewState>(() => ({
+  view: 'form',
+  focusRequest: null,
+  revealRequest: null,
+  previewOpen: true,
+  problemCursor: null,
+}))
 
 let serial = 0
 
@@ -44,7 +50,12 @@ export const fieldId = (path: Path) => `site-field:${formatProblemPath(path)}`
 export function stepProblem(problems: readonly Problem[], step: 1 | -1): void {
   if (!problems.length) return
   const cursor = useEditorView.getState().problemCursor
-  const next = cursor === null ? (step === 1 ? 0 : problems.length - 1) : (Math.min(cursor, problems.length - 1) + step + problems.length) % problems.length
+  const next =
+    cursor === null
+      ? step === 1
+        ? 0
+        : problems.length - 1
+      : (Math.min(cursor, problems.length - 1) + step + problems.length) % problems.length
   useEditorView.setState({ problemCursor: next })
   showProblem(problems[next]!)
 }

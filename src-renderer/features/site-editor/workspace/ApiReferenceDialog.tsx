@@ -16,7 +16,11 @@ import { Modal } from './Modal'
 import { TextDiff } from './TextDiff'
 import { isLoopbackUrl } from '../../../../src-shared/net/loopback'
 
-const FIELD_LABELS: Record<string, string> = { openapi: 'OpenAPI file', 'api.baseUrl': 'API › Base URL', 'api.auth': 'API › Authentication' }
+const FIELD_LABELS: Record<string, string> = {
+  openapi: 'OpenAPI file',
+  'api.baseUrl': 'API › Base URL',
+  'api.auth': 'API › Authentication',
+}
 
 const fieldLabel = (path: ApiReferenceField['path']) =>
   path[0] === 'navigation' ? `Navigation › Group ${Number(path[1]) + 1}` : (FIELD_LABELS[path.join('.')] ?? path.join('.'))
@@ -59,7 +63,12 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
   const after = useMemo(() => (plan.ok ? applyValueChanges(text, plan.changes) : text), [plan, text])
   const needsReplaceAnswer = target.existing !== null && !replaceAgreed
   const add = () =>
-    void addApiReference({ serverUrl, baseUrl, list, ...(target.existing && replaceAgreed ? { replaceToken: target.existing.replaceToken } : {}) })
+    void addApiReference({
+      serverUrl,
+      baseUrl,
+      list,
+      ...(target.existing && replaceAgreed ? { replaceToken: target.existing.replaceToken } : {}),
+    })
 
   return (
     <Modal
@@ -82,15 +91,16 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
             {target.existing ? 'Replaces' : 'Writes'} <code>{API_REFERENCE_FILE}</code>
           </h3>
           <p>
-            The OpenAPI 3.1 description of <code>/api/user</code>, generated from the schemas the app itself uses, in <code>{folderOf(target.path)}</code>.{' '}
+            The OpenAPI 3.1 description of <code>/api/user</code>, generated from the schemas the app itself uses, in{' '}
+            <code>{folderOf(target.path)}</code>.{' '}
             {serverUrl !== null ? (
               <>
                 Its server: <code>{serverUrl}</code>, from the profile {active!.name}.
               </>
             ) : local ? (
               <>
-                It names no server, since the active profile, {active!.name}, is on this computer: readers set the <code>{'{base_url}'}</code> it leaves for
-                them.
+                It names no server, since the active profile, {active!.name}, is on this computer: readers set the{' '}
+                <code>{'{base_url}'}</code> it leaves for them.
               </>
             ) : (
               <>
@@ -102,14 +112,15 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
             <label className="callout callout--warning api-reference__confirm">
               <input type="checkbox" checked={replaceAgreed} autoFocus onChange={(event) => setReplaceAgreed(event.target.checked)} />
               <span>
-                Replace the {API_REFERENCE_FILE} already there ({kilobytes(target.existing.size)}, changed {formatWhen(target.existing.modifiedAt)}): what it
-                holds now is lost.
+                Replace the {API_REFERENCE_FILE} already there ({kilobytes(target.existing.size)}, changed{' '}
+                {formatWhen(target.existing.modifiedAt)}): what it holds now is lost.
               </span>
             </label>
           ) : null}
           <p>
             And an endpoint page for each of its {ENDPOINT_PAGES.length} operations, as Mintlify’s scraper makes them, in{' '}
-            <code>{ENDPOINT_PAGES[0]!.file.slice(0, ENDPOINT_PAGES[0]!.file.lastIndexOf('/') + 1)}</code>: a page already there is kept as it is.
+            <code>{ENDPOINT_PAGES[0]!.file.slice(0, ENDPOINT_PAGES[0]!.file.lastIndexOf('/') + 1)}</code>: a page already there is kept as
+            it is.
           </p>
         </section>
 
@@ -120,25 +131,25 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
           {local ? (
             <div className="callout callout--warning api-reference__confirm">
               <p>
-                {active!.name} is at <code>{profileUrl}</code>, an address only this computer can reach: readers of the published site will not reach it from
-                the playground.
+                {active!.name} is at <code>{profileUrl}</code>, an address only this computer can reach: readers of the published site will
+                not reach it from the playground.
               </p>
               <label>
-                <input type="checkbox" checked={writeLocal} onChange={(event) => setWriteLocal(event.target.checked)} /> Write it into the base URL anyway, for
-                a local preview
+                <input type="checkbox" checked={writeLocal} onChange={(event) => setWriteLocal(event.target.checked)} /> Write it into the
+                base URL anyway, for a local preview
               </label>
             </div>
           ) : null}
           {listToChoose ? (
             <fieldset className="choice">
-              <legend>
-                The base URL is a list of {listToChoose.length} the playground offers to choose from
-              </legend>
+              <legend>The base URL is a list of {listToChoose.length} the playground offers to choose from</legend>
               <label>
-                <input type="radio" name="api-reference-list" checked={list === 'add'} onChange={() => setList('add')} /> Add {baseUrl} to the list
+                <input type="radio" name="api-reference-list" checked={list === 'add'} onChange={() => setList('add')} /> Add {baseUrl} to
+                the list
               </label>
               <label>
-                <input type="radio" name="api-reference-list" checked={list === 'replace'} onChange={() => setList('replace')} /> Replace the list with it
+                <input type="radio" name="api-reference-list" checked={list === 'replace'} onChange={() => setList('replace')} /> Replace
+                the list with it
               </label>
             </fieldset>
           ) : null}
@@ -149,8 +160,8 @@ export function ApiReferenceDialog({ target }: { target: ApiReferenceTarget }) {
               <FieldChanges fields={plan.fields} />
               <TextDiff before={text} after={after} label="site.json, line by line" />
               <p className="muted">
-                The API token itself is never written. Undo takes back these changes to site.json in one step, and they are saved when you save;{' '}
-                {API_REFERENCE_FILE} and the endpoint pages stay as written.
+                The API token itself is never written. Undo takes back these changes to site.json in one step, and they are saved when you
+                save; {API_REFERENCE_FILE} and the endpoint pages stay as written.
               </p>
             </>
           ) : (

@@ -49,7 +49,9 @@ export function DocsFolderView() {
           </span>
         </div>
         {error ? <p className="error-text">{error}</p> : null}
-        {!docs && !loading && !hasPath ? <p className="muted">Save the file, or choose its docs folder, to check its pages and files.</p> : null}
+        {!docs && !loading && !hasPath ? (
+          <p className="muted">Save the file, or choose its docs folder, to check its pages and files.</p>
+        ) : null}
         {docs ? <DocsSummary unlisted={unlisted.length} /> : null}
         <FolderChoice />
       </section>
@@ -76,8 +78,9 @@ function DocsSummary({ unlisted }: { unlisted: number }) {
       </p>
       {index.truncated ? (
         <p className="callout callout--warning" role="alert">
-          The folder is too large: {countFormat.format(index.totalFiles ?? index.pages.length + index.files.length)} files, showing the first{' '}
-          {countFormat.format(index.pages.length + index.files.length + (index.excluded?.length ?? 0))}. Choose the docs folder itself, not a folder above it.
+          The folder is too large: {countFormat.format(index.totalFiles ?? index.pages.length + index.files.length)} files, showing the
+          first {countFormat.format(index.pages.length + index.files.length + (index.excluded?.length ?? 0))}. Choose the docs folder
+          itself, not a folder above it.
         </p>
       ) : null}
     </>
@@ -106,7 +109,15 @@ function FolderChoice() {
           <label className="visually-hidden" htmlFor="site-docs-folder">
             Docs folder path
           </label>
-          <input id="site-docs-folder" type="text" value={path} spellCheck={false} autoComplete="off" placeholder="/home/you/docs" onChange={(event) => setPath(event.target.value)} />
+          <input
+            id="site-docs-folder"
+            type="text"
+            value={path}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="/home/you/docs"
+            onChange={(event) => setPath(event.target.value)}
+          />
           <button type="submit" className="btn btn--small" disabled={!path.trim()}>
             Use this folder
           </button>
@@ -187,7 +198,13 @@ function PreviewGroup({ group, path }: { group: unknown; path: Path }) {
       <ul className="sidebar-preview__pages">
         {pages.map((page, index) =>
           typeof page === 'string' ? (
-            <PreviewPage key={index} page={page} path={[...path, 'pages', index]} title={docs?.lookup.index.pages.find((entry) => entry.path === pageKey(page))?.title ?? null} missing={docs ? !docs.lookup.pages.has(pageKey(page)) : false} />
+            <PreviewPage
+              key={index}
+              page={page}
+              path={[...path, 'pages', index]}
+              title={docs?.lookup.index.pages.find((entry) => entry.path === pageKey(page))?.title ?? null}
+              missing={docs ? !docs.lookup.pages.has(pageKey(page)) : false}
+            />
           ) : (
             <PreviewGroup key={index} group={page} path={[...path, 'pages', index]} />
           ),
@@ -199,7 +216,11 @@ function PreviewGroup({ group, path }: { group: unknown; path: Path }) {
 
 function PreviewPage({ page, path, title, missing }: { page: string; path: Path; title: string | null; missing: boolean }) {
   return (
-    <li className={`sidebar-preview__page${missing ? ' sidebar-preview__page--missing' : ''}`} draggable onDragStart={(event) => startDrag(event, { page, from: path })}>
+    <li
+      className={`sidebar-preview__page${missing ? ' sidebar-preview__page--missing' : ''}`}
+      draggable
+      onDragStart={(event) => startDrag(event, { page, from: path })}
+    >
       <button type="button" className="sidebar-preview__page-name" title={page} onClick={() => focusField(path)}>
         {title ?? page}
       </button>
@@ -220,7 +241,12 @@ function UnlistedPages({ pages }: { pages: DocsPage[] }) {
       ) : (
         <ul className="unlisted-pages" aria-label="Pages not in any group">
           {pages.map((page) => (
-            <li key={page.path} className="unlisted-page" draggable onDragStart={(event) => startDrag(event, { page: page.path, from: null })}>
+            <li
+              key={page.path}
+              className="unlisted-page"
+              draggable
+              onDragStart={(event) => startDrag(event, { page: page.path, from: null })}
+            >
               <span className="drag-handle" aria-hidden="true">
                 ⠿
               </span>
@@ -228,7 +254,12 @@ function UnlistedPages({ pages }: { pages: DocsPage[] }) {
                 {page.title ?? page.path}
                 {page.title ? <code className="unlisted-page__path">{page.path}</code> : null}
               </span>
-              <button type="button" className="btn btn--small" aria-label={`Add ${page.path} to a group`} onClick={() => openDialog({ kind: 'placePage', page: page.path, from: null })}>
+              <button
+                type="button"
+                className="btn btn--small"
+                aria-label={`Add ${page.path} to a group`}
+                onClick={() => openDialog({ kind: 'placePage', page: page.path, from: null })}
+              >
                 Add to a group…
               </button>
             </li>
@@ -245,13 +276,17 @@ function ReferencedFiles() {
   const docs = useEditor((state) => state.docs)!
   const files = useMemo(() => referencedFiles(value), [value])
   const openapi = isObject(value) ? value.openapi : undefined
-  const remote = (Array.isArray(openapi) ? openapi : [openapi]).filter((file): file is string => typeof file === 'string' && isExternal(file))
+  const remote = (Array.isArray(openapi) ? openapi : [openapi]).filter(
+    (file): file is string => typeof file === 'string' && isExternal(file),
+  )
   return (
     <section className="card" aria-labelledby="referenced-files-title">
       <h2 id="referenced-files-title" className="form-section__title">
         Files the site uses
       </h2>
-      {files.length === 0 && remote.length === 0 ? <p className="muted">The file names no logo, favicon, background image or OpenAPI file.</p> : null}
+      {files.length === 0 && remote.length === 0 ? (
+        <p className="muted">The file names no logo, favicon, background image or OpenAPI file.</p>
+      ) : null}
       <ul className="referenced-files">
         {files.map((file) => {
           const check = docs.openapi.find((entry) => entry.file === file.reference)
@@ -260,15 +295,24 @@ function ReferencedFiles() {
           return (
             <li key={`${file.what}:${file.segments.join('.')}`} className={`referenced-file referenced-file--${state}`}>
               <span className="referenced-file__what">{file.what}</span> <code>{file.reference}</code>{' '}
-              <span className={`badge${state === 'found' || state === 'valid' ? ' badge--success' : ' badge--warning'}`}>{STATE_WORDS[state]}</span>
-              {check?.title ? <span className="muted"> {check.title}{check.version ? ` ${check.version}` : ''}</span> : null}
+              <span className={`badge${state === 'found' || state === 'valid' ? ' badge--success' : ' badge--warning'}`}>
+                {STATE_WORDS[state]}
+              </span>
+              {check?.title ? (
+                <span className="muted">
+                  {' '}
+                  {check.title}
+                  {check.version ? ` ${check.version}` : ''}
+                </span>
+              ) : null}
               {check?.problems[0] ? <div className="field__warning">{check.problems[0]}</div> : null}
             </li>
           )
         })}
         {remote.map((url) => (
           <li key={url} className="referenced-file">
-            <span className="referenced-file__what">OpenAPI file</span> <code>{url}</code> <span className="badge">online, not checked</span>
+            <span className="referenced-file__what">OpenAPI file</span> <code>{url}</code>{' '}
+            <span className="badge">online, not checked</span>
           </li>
         ))}
       </ul>
@@ -276,4 +320,10 @@ function ReferencedFiles() {
   )
 }
 
-const STATE_WORDS = { found: 'found', missing: 'missing', valid: 'valid OpenAPI', invalid: 'not valid OpenAPI', unreadable: 'unreadable' } as const
+const STATE_WORDS = {
+  found: 'found',
+  missing: 'missing',
+  valid: 'valid OpenAPI',
+  invalid: 'not valid OpenAPI',
+  unreadable: 'unreadable',
+} as const

@@ -45,12 +45,16 @@ export function DocumentBanners() {
         <div className="callout callout--warning site-banner" role="status">
           <span>
             <strong>
-              “{String(duplicate.segments.at(-1))}” is written twice in one object (lines {Math.min(duplicate.line, duplicate.otherLine)} and{' '}
-              {Math.max(duplicate.line, duplicate.otherLine)}).
+              “{String(duplicate.segments.at(-1))}” is written twice in one object (lines {Math.min(duplicate.line, duplicate.otherLine)}{' '}
+              and {Math.max(duplicate.line, duplicate.otherLine)}).
             </strong>{' '}
             JSON keeps only the last one, so the form waits until one of them goes; nothing is lost meanwhile.
           </span>
-          <button type="button" className="btn btn--small" onClick={() => showTextPosition({ line: duplicate.line, column: duplicate.column })}>
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => showTextPosition({ line: duplicate.line, column: duplicate.column })}
+          >
             Show in JSON
           </button>
         </div>
@@ -70,11 +74,7 @@ export function DocumentBanners() {
             )}{' '}
             The form shows the last valid version and waits until the text is fixed; nothing is lost.
           </span>
-          <button
-            type="button"
-            className="btn btn--small"
-            onClick={() => showTextPosition(syntaxError)}
-          >
+          <button type="button" className="btn btn--small" onClick={() => showTextPosition(syntaxError)}>
             Show in JSON
           </button>
         </div>

@@ -1,10 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react'
-import {
-  closeDialog,
-  useEditorDialogs,
-  type EditorDialog,
-  type PathPurpose,
-} from '../state/dialog-store'
+import { closeDialog, useEditorDialogs, type EditorDialog, type PathPurpose } from '../state/dialog-store'
 import { toast } from '../../../ui/toasts'
 import { detectConfigFormat } from '../../../../src-shared/site-config/config-format'
 import { editValue, useEditor, useProblemIndex } from '../state/editor-store'
@@ -66,8 +61,8 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
             </>
           }
         >
-          A file named <strong>{fileNameOf(dialog.path)}</strong> already exists in <code>{folderOf(dialog.path)}</code>. Replacing it overwrites what it
-          holds.
+          A file named <strong>{fileNameOf(dialog.path)}</strong> already exists in <code>{folderOf(dialog.path)}</code>. Replacing it
+          overwrites what it holds.
         </Modal>
       )
     case 'unsaved':
@@ -122,8 +117,8 @@ function DialogFor({ dialog }: { dialog: EditorDialog }) {
             </>
           }
         >
-          {fileNameOf(dialog.draft.path)} has changes that were autosaved but never saved, most likely because Embed Console closed before they were.
-          Restoring them is one step you can undo.
+          {fileNameOf(dialog.draft.path)} has changes that were autosaved but never saved, most likely because Embed Console closed before
+          they were. Restoring them is one step you can undo.
         </Modal>
       )
   }
@@ -210,7 +205,10 @@ const PATH_DIALOGS: Record<PathPurpose, { title: string; action: string; busyAct
 function suggestedPath(purpose: PathPurpose, current: string | null): string {
   if (purpose === 'open' || current === null) return ''
   // A mint.json just upgraded is saved as the docs.json beside it.
-  if (purpose === 'saveAs') return detectConfigFormat(useEditor.getState().value, null) === 'docs' ? current.replace(/(^|[\\/])(mint|site)\.json$/i, '$1docs.json') : current
+  if (purpose === 'saveAs')
+    return detectConfigFormat(useEditor.getState().value, null) === 'docs'
+      ? current.replace(/(^|[\\/])(mint|site)\.json$/i, '$1docs.json')
+      : current
   return current.replace(/(\.json)?$/i, '.export.json')
 }
 

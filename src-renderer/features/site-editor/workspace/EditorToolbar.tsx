@@ -31,7 +31,11 @@ export function EditorToolbar() {
     <div className="site-toolbar">
       <div className="site-toolbar__document">
         <span className="site-toolbar__name">{fileNameOf(path)}</span>
-        {unsaved ? <span className="badge badge--warning">Unsaved changes</span> : <span className="badge">{path ? 'Saved' : 'Not saved yet'}</span>}
+        {unsaved ? (
+          <span className="badge badge--warning">Unsaved changes</span>
+        ) : (
+          <span className="badge">{path ? 'Saved' : 'Not saved yet'}</span>
+        )}
         {path ? (
           <span className="site-toolbar__path" title={path}>
             {path}
@@ -45,7 +49,14 @@ export function EditorToolbar() {
         <button type="button" className="btn btn--small" onClick={() => void chooseFileToOpen()}>
           Open…
         </button>
-        <button type="button" className="btn btn--small btn--primary" disabled={busy} aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'} title={shortcut('S')} onClick={() => void save()}>
+        <button
+          type="button"
+          className="btn btn--small btn--primary"
+          disabled={busy}
+          aria-keyshortcuts={isMac ? 'Meta+S' : 'Control+S'}
+          title={shortcut('S')}
+          onClick={() => void save()}
+        >
           Save
         </button>
         <button type="button" className="btn btn--small" disabled={busy} onClick={() => void chooseWhereToWrite('saveAs')}>
@@ -58,7 +69,14 @@ export function EditorToolbar() {
           Close
         </button>
         <span className="site-toolbar__divider" aria-hidden="true" />
-        <button type="button" className="btn btn--small" disabled={!canUndo} aria-keyshortcuts={isMac ? 'Meta+Z' : 'Control+Z'} title={shortcut('Z')} onClick={undo}>
+        <button
+          type="button"
+          className="btn btn--small"
+          disabled={!canUndo}
+          aria-keyshortcuts={isMac ? 'Meta+Z' : 'Control+Z'}
+          title={shortcut('Z')}
+          onClick={undo}
+        >
           Undo
         </button>
         <button
@@ -73,7 +91,15 @@ export function EditorToolbar() {
         </button>
       </div>
       <DocumentTools />
-      <TabList className="site-toolbar__views" label="View" tabs={VIEWS} selected={view} onSelect={showView} idPrefix="site-view" panelId="site-view-panel" />
+      <TabList
+        className="site-toolbar__views"
+        label="View"
+        tabs={VIEWS}
+        selected={view}
+        onSelect={showView}
+        idPrefix="site-view"
+        panelId="site-view-panel"
+      />
     </div>
   )
 }
@@ -115,12 +141,30 @@ function DocumentTools() {
       <span className="site-toolbar__counts" role="status" aria-label="Problem counts">
         <span className={counts.errors ? 'count count--error' : 'count'}>{plural(counts.errors, 'error')}</span>
         <span className={counts.warnings ? 'count count--warning' : 'count'}>{plural(counts.warnings, 'warning')}</span>
-        {cursor !== null && !none ? <span className="count">· {Math.min(cursor, problems.length - 1) + 1} of {problems.length}</span> : null}
+        {cursor !== null && !none ? (
+          <span className="count">
+            · {Math.min(cursor, problems.length - 1) + 1} of {problems.length}
+          </span>
+        ) : null}
       </span>
-      <button type="button" className="btn btn--small" disabled={none} aria-keyshortcuts="Shift+F8" title="Shift+F8" onClick={() => stepProblem(problems, -1)}>
+      <button
+        type="button"
+        className="btn btn--small"
+        disabled={none}
+        aria-keyshortcuts="Shift+F8"
+        title="Shift+F8"
+        onClick={() => stepProblem(problems, -1)}
+      >
         Previous problem
       </button>
-      <button type="button" className="btn btn--small" disabled={none} aria-keyshortcuts="F8" title="F8" onClick={() => stepProblem(problems, 1)}>
+      <button
+        type="button"
+        className="btn btn--small"
+        disabled={none}
+        aria-keyshortcuts="F8"
+        title="F8"
+        onClick={() => stepProblem(problems, 1)}
+      >
         Next problem
       </button>
       <button

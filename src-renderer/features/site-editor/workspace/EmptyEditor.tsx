@@ -23,7 +23,8 @@ export function EmptyEditor() {
       <div className="site-empty__card card">
         <h2 className="site-empty__title">No site.json open</h2>
         <p className="muted">
-          Every setting of the docs site’s <code>site.json</code> gets a field, problems show as you type, and only a valid file can be exported.
+          Every setting of the docs site’s <code>site.json</code> gets a field, problems show as you type, and only a valid file can be
+          exported.
         </p>
         <div className="site-empty__start">
           <button type="button" className="btn btn--primary" onClick={() => requestAction({ kind: 'new' })}>
@@ -36,25 +37,25 @@ export function EmptyEditor() {
           ) : null}
         </div>
         {dialogs.data ? null : (
-        <form className="site-empty__open" onSubmit={open} aria-label="Open a file">
-          <label className="field__label" htmlFor="site-open-path">
-            Open a file by its path
-          </label>
-          <div className="row site-empty__open-row">
-            <input
-              id="site-open-path"
-              type="text"
-              value={path}
-              spellCheck={false}
-              autoComplete="off"
-              placeholder="/home/you/docs/site.json"
-              onChange={(event) => setPath(event.target.value)}
-            />
-            <button type="submit" className="btn" disabled={!path.trim()}>
-              Open
-            </button>
-          </div>
-        </form>
+          <form className="site-empty__open" onSubmit={open} aria-label="Open a file">
+            <label className="field__label" htmlFor="site-open-path">
+              Open a file by its path
+            </label>
+            <div className="row site-empty__open-row">
+              <input
+                id="site-open-path"
+                type="text"
+                value={path}
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="/home/you/docs/site.json"
+                onChange={(event) => setPath(event.target.value)}
+              />
+              <button type="submit" className="btn" disabled={!path.trim()}>
+                Open
+              </button>
+            </div>
+          </form>
         )}
         <RecentFiles headingLevel={3} onOpen={(recent) => void openAndSay(recent)} />
       </div>
@@ -102,7 +103,12 @@ function DraftOffer({ draft, onDiscarded }: { draft: SiteDraftSummary; onDiscard
         >
           Restore
         </button>
-        <button type="button" className="btn btn--small" aria-label={`Discard unsaved changes to ${fileNameOf(draft.path)}`} onClick={() => void discard()}>
+        <button
+          type="button"
+          className="btn btn--small"
+          aria-label={`Discard unsaved changes to ${fileNameOf(draft.path)}`}
+          onClick={() => void discard()}
+        >
           Discard
         </button>
       </span>

@@ -45,7 +45,9 @@ export function ProblemsPanel() {
           ))}
         </ul>
       )}
-      {toFix.length > MAX_LISTED ? <p className="problems__more">and {toFix.length - MAX_LISTED} more, shown as the first ones are fixed.</p> : null}
+      {toFix.length > MAX_LISTED ? (
+        <p className="problems__more">and {toFix.length - MAX_LISTED} more, shown as the first ones are fixed.</p>
+      ) : null}
       {info.length ? (
         <div className="problems__info">
           <button type="button" className="btn btn--small btn--ghost" aria-expanded={infoOpen} onClick={() => setInfoOpen(!infoOpen)}>

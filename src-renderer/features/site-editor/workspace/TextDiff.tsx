@@ -10,7 +10,10 @@ const CONTEXT_LINES = 2
  * made: the diff is of the text itself, so what it shows is what is saved.
  */
 export function TextDiff({ before, after, label }: { before: string; after: string; label: string }) {
-  const hunks = useMemo(() => structuredPatch('before', 'after', before, after, undefined, undefined, { context: CONTEXT_LINES }).hunks, [before, after])
+  const hunks = useMemo(
+    () => structuredPatch('before', 'after', before, after, undefined, undefined, { context: CONTEXT_LINES }).hunks,
+    [before, after],
+  )
   return (
     <figure className="text-diff">
       <figcaption className="text-diff__caption">{label}</figcaption>

@@ -17,7 +17,11 @@ export function UpgradeButton() {
       type="button"
       className="btn btn--small"
       disabled={!editable || busy}
-      title={editable ? 'Turns this file into a docs.json Mintlify accepts, naming each setting it cannot carry; asks first' : 'Fix the JSON text first'}
+      title={
+        editable
+          ? 'Turns this file into a docs.json Mintlify accepts, naming each setting it cannot carry; asks first'
+          : 'Fix the JSON text first'
+      }
       onClick={() => openDialog({ kind: 'upgrade' })}
     >
       Upgrade to docs.json…
@@ -37,7 +41,14 @@ export function UpgradeDialog() {
   const conversion = useMemo(() => (isPlainObject(value) ? convertMintToDocs(text, value) : null), [text, value])
   if (!conversion) {
     return (
-      <Modal title="Upgrade to docs.json" actions={<button type="button" className="btn" autoFocus onClick={closeDialog}>Close</button>}>
+      <Modal
+        title="Upgrade to docs.json"
+        actions={
+          <button type="button" className="btn" autoFocus onClick={closeDialog}>
+            Close
+          </button>
+        }
+      >
         The file does not hold a JSON object, so there is nothing to upgrade.
       </Modal>
     )
@@ -62,8 +73,8 @@ export function UpgradeDialog() {
       }
     >
       <p>
-        The text becomes a docs.json that Mintlify accepts, in the file’s own layout. Undo takes it back; the file on disk stays as it is until you save, and Save as
-        then writes the docs.json beside it.
+        The text becomes a docs.json that Mintlify accepts, in the file’s own layout. Undo takes it back; the file on disk stays as it is
+        until you save, and Save as then writes the docs.json beside it.
       </p>
       <h3 className="upgrade__heading">Not carried ({conversion.dropped.length})</h3>
       {conversion.dropped.length ? (

@@ -21,10 +21,17 @@ export function useEditorShortcuts() {
       if (!(event.ctrlKey || event.metaKey) || event.altKey) return
       const key = event.key.toLowerCase()
       const command =
-        key === 's' ? (event.shiftKey ? () => void chooseWhereToWrite('saveAs') : () => void save())
-        : key === 'z' ? (event.shiftKey ? redo : undo)
-        : key === 'y' && !event.shiftKey ? redo
-        : null
+        key === 's'
+          ? event.shiftKey
+            ? () => void chooseWhereToWrite('saveAs')
+            : () => void save()
+          : key === 'z'
+            ? event.shiftKey
+              ? redo
+              : undo
+            : key === 'y' && !event.shiftKey
+              ? redo
+              : null
       if (!command) return
       event.preventDefault()
       event.stopPropagation()

@@ -31,7 +31,14 @@ const UNSET = ''
 const CURRENT = 'current'
 
 /** An enum or a boolean as a select. "Not set" is a choice of its own, so a default is never written by accident. */
-export function ChoiceField({ path, label, choices, unsetLabel, hint, describeOther = (value) => `${JSON.stringify(value)} (not allowed)` }: ChoiceFieldProps) {
+export function ChoiceField({
+  path,
+  label,
+  choices,
+  unsetLabel,
+  hint,
+  describeOther = (value) => `${JSON.stringify(value)} (not allowed)`,
+}: ChoiceFieldProps) {
   const value = useValueAt(path)
   const index = choices.findIndex((choice) => choice.value === value)
   const selected = value === undefined ? UNSET : index >= 0 ? String(index) : CURRENT

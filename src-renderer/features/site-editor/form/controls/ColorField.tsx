@@ -56,7 +56,10 @@ export function ColorField({ path, label, required, placeholder = '#0D9373' }: C
           {pickerOpen ? (
             <div id={`${control.id}:picker`} className="color-input__popover" role="group" aria-label={`${label} colour picker`}>
               {/* An empty field starts from its placeholder: picking from black, a hue change would stay black. */}
-              <HexColorPicker color={valid ? text : isHexColor(placeholder) ? placeholder : '#808080'} onChange={(picked) => setField(path, inCaseOf(picked, text))} />
+              <HexColorPicker
+                color={valid ? text : isHexColor(placeholder) ? placeholder : '#808080'}
+                onChange={(picked) => setField(path, inCaseOf(picked, text))}
+              />
             </div>
           ) : null}
         </div>

@@ -8,7 +8,17 @@ import { WrongShapeNote } from './WrongShapeNote'
 export const sectionHeadingId = (section: string) => `site-section-${section}`
 
 /** One card of the form, titled so the section index and screen-reader headings find it. */
-export function FormSection({ id, title, description, children }: { id: string; title: string; description?: ReactNode; children: ReactNode }) {
+export function FormSection({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string
+  title: string
+  description?: ReactNode
+  children: ReactNode
+}) {
   return (
     <section className="form-section card" aria-labelledby={sectionHeadingId(id)}>
       <h2 id={sectionHeadingId(id)} className="form-section__title" tabIndex={-1}>
@@ -30,7 +40,19 @@ export function ProblemsAt({ path }: { path: Path }) {
  * An object setting (colors.background, api.auth …) as a group of fields. Its fields create the
  * object when first filled and remove it when all are emptied, so an unused object never lingers.
  */
-export function ObjectFieldset({ path, legend, hint, children, className }: { path: Path; legend: string; hint?: ReactNode; children: ReactNode; className?: string }) {
+export function ObjectFieldset({
+  path,
+  legend,
+  hint,
+  children,
+  className,
+}: {
+  path: Path
+  legend: string
+  hint?: ReactNode
+  children: ReactNode
+  className?: string
+}) {
   const shape = useShapeAt(path)
   return (
     <fieldset className={`object-fieldset${className ? ` ${className}` : ''}`} id={fieldId(path)} tabIndex={-1}>

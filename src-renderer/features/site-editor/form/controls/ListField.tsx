@@ -93,13 +93,25 @@ export function ListField(props: ListFieldProps) {
   )
 }
 
-function SortableItem({ path, noun, layout, titleOf, renderItem, removeWhenEmpty, removalQuestion, index, length }: ListFieldProps & { index: number; length: number }) {
+function SortableItem({
+  path,
+  noun,
+  layout,
+  titleOf,
+  renderItem,
+  removeWhenEmpty,
+  removalQuestion,
+  index,
+  length,
+}: ListFieldProps & { index: number; length: number }) {
   const { setNodeRef, setActivatorNodeRef, listeners, transform, transition, isDragging } = useSortable({ id: String(index) })
   const itemPath = [...path, index]
   const itemName = `${noun} ${index + 1}`
   const item = useValueAt(itemPath)
   const removal = removalQuestion?.(item, itemName) ?? null
-  const toolbar = <ItemToolbar listPath={path} index={index} length={length} itemName={itemName} removeWhenEmpty={removeWhenEmpty} removal={removal} />
+  const toolbar = (
+    <ItemToolbar listPath={path} index={index} length={length} itemName={itemName} removeWhenEmpty={removeWhenEmpty} removal={removal} />
+  )
   const handle = (
     // Pointer only: keyboard users have the Move buttons, so the handle is no extra tab stop.
     <span ref={setActivatorNodeRef} className="drag-handle" aria-hidden="true" title="Drag to reorder" {...listeners}>

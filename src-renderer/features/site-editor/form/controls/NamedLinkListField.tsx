@@ -30,7 +30,13 @@ export function NamedLinkListField({ path, legend, noun, namePlaceholder, urlPla
       renderItem={(itemPath) => (
         <div className="form-grid">
           <TextField path={[...itemPath, 'name']} label={`${label} name`} required placeholder={namePlaceholder} />
-          <TextField path={[...itemPath, 'url']} label={`${label} URL`} required placeholder={urlPlaceholder} {...(urlHint ? { hint: urlHint } : {})} />
+          <TextField
+            path={[...itemPath, 'url']}
+            label={`${label} URL`}
+            required
+            placeholder={urlPlaceholder}
+            {...(urlHint ? { hint: urlHint } : {})}
+          />
         </div>
       )}
     />

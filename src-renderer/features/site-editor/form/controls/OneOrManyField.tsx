@@ -29,7 +29,9 @@ export function OneOrManyField({ path, label, noun, placeholder }: OneOrManyFiel
         layout="row"
         removeWhenEmpty
         newItem={() => ''}
-        renderItem={(itemPath, index) => <TextField path={itemPath} label={`${label}, ${noun} ${index + 1}`} labelHidden placeholder={placeholder} />}
+        renderItem={(itemPath, index) => (
+          <TextField path={itemPath} label={`${label}, ${noun} ${index + 1}`} labelHidden placeholder={placeholder} />
+        )}
       />
     )
   }

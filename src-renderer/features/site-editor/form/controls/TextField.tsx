@@ -33,7 +33,14 @@ export function TextField({ path, label, placeholder, required, labelHidden, hin
         {(control) => (
           <div className="wrong-type">
             {/* A read-only text box: focusable, labelled and described like the field it stands for. */}
-            <input {...control} type="text" readOnly className="wrong-type__value" value={describeValue(value)} title={describeValue(value)} />
+            <input
+              {...control}
+              type="text"
+              readOnly
+              className="wrong-type__value"
+              value={describeValue(value)}
+              title={describeValue(value)}
+            />
             <button
               type="button"
               className="btn btn--small"

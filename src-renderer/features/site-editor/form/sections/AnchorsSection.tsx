@@ -11,7 +11,6 @@ import { TextField } from '../controls/TextField'
 import { useShapeAt, useValueAt } from '../controls/use-field'
 import { placeholderOf, unsetLabelOf } from '../schema-hints'
 
-
 export function AnchorsSection() {
   return (
     <FormSection id="anchors" title="Anchors" description="Links at the top of the side navigation, each with an icon.">
@@ -46,9 +45,19 @@ function AnchorFields({ path }: { path: Path }) {
       <TextField path={[...path, 'name']} label="Anchor name" required placeholder="API reference" />
       <TextField path={[...path, 'url']} label="Anchor URL" required placeholder="api-reference" hint="The folder its pages are in." />
       <TextField path={[...path, 'icon']} label="Icon" placeholder="code" />
-      <ChoiceField path={[...path, 'iconType']} label="Icon style" choices={choicesOf(ICON_TYPES)} unsetLabel={unsetLabelOf(AnchorSchema.shape.iconType)} />
+      <ChoiceField
+        path={[...path, 'iconType']}
+        label="Icon style"
+        choices={choicesOf(ICON_TYPES)}
+        unsetLabel={unsetLabelOf(AnchorSchema.shape.iconType)}
+      />
       <AnchorVersionField path={[...path, 'version']} />
-      <ChoiceField path={[...path, 'isDefaultHidden']} label="Hidden until linked to" choices={YES_NO} unsetLabel={unsetLabelOf(AnchorSchema.shape.isDefaultHidden)} />
+      <ChoiceField
+        path={[...path, 'isDefaultHidden']}
+        label="Hidden until linked to"
+        choices={YES_NO}
+        unsetLabel={unsetLabelOf(AnchorSchema.shape.isDefaultHidden)}
+      />
       <AnchorColorField path={[...path, 'color']} />
     </div>
   )

@@ -22,19 +22,43 @@ export function ApiSection() {
       <UseActiveProfile />
       <OneOrManyField path={['api', 'baseUrl']} label="Base URL" noun="URL" placeholder="https://api.example.com" />
       <ObjectFieldset path={['api', 'auth']} legend="Authentication">
-        <ChoiceField path={['api', 'auth', 'method']} label="Method" choices={choicesOf(ApiAuthSchema.shape.method.unwrap().options)} unsetLabel="Not set" />
+        <ChoiceField
+          path={['api', 'auth', 'method']}
+          label="Method"
+          choices={choicesOf(ApiAuthSchema.shape.method.unwrap().options)}
+          unsetLabel="Not set"
+        />
         <TextField
           path={['api', 'auth', 'name']}
           label="Parameter name"
           placeholder={method === 'basic' ? 'username:password' : 'Authorization'}
-          hint={method === 'basic' ? 'For basic: <usernameName>:<passwordName>.' : 'The name of the authentication parameter in the playground.'}
+          hint={
+            method === 'basic' ? 'For basic: <usernameName>:<passwordName>.' : 'The name of the authentication parameter in the playground.'
+          }
         />
-        <TextField path={['api', 'auth', 'inputPrefix']} label="Input prefix" placeholder="Bearer " hint={meaningOf(ApiAuthSchema.shape.inputPrefix)} />
+        <TextField
+          path={['api', 'auth', 'inputPrefix']}
+          label="Input prefix"
+          placeholder="Bearer "
+          hint={meaningOf(ApiAuthSchema.shape.inputPrefix)}
+        />
       </ObjectFieldset>
       <ObjectFieldset path={['api', 'playground']} legend="Playground">
-        <ChoiceField path={['api', 'playground', 'mode']} label="Playground mode" choices={choicesOf(playgroundMode.unwrap().options)} unsetLabel={unsetLabelOf(playgroundMode)} hint={meaningOf(playgroundMode)} />
+        <ChoiceField
+          path={['api', 'playground', 'mode']}
+          label="Playground mode"
+          choices={choicesOf(playgroundMode.unwrap().options)}
+          unsetLabel={unsetLabelOf(playgroundMode)}
+          hint={meaningOf(playgroundMode)}
+        />
       </ObjectFieldset>
-      <ChoiceField path={['api', 'maintainOrder']} label="Keep OpenAPI key order" choices={YES_NO} unsetLabel="Not set" hint="Key order in OpenAPI pages follows the OpenAPI file." />
+      <ChoiceField
+        path={['api', 'maintainOrder']}
+        label="Keep OpenAPI key order"
+        choices={YES_NO}
+        unsetLabel="Not set"
+        hint="Key order in OpenAPI pages follows the OpenAPI file."
+      />
       <OneOrManyField path={['openapi']} label="OpenAPI file" noun="file" placeholder="openapi.json" />
       <p className="field__hint">{meaningOf(SiteConfigSchema.shape.openapi)}</p>
     </FormSection>
@@ -68,7 +92,10 @@ function UseActiveProfile() {
         title: `Replace the ${baseUrls.length} base URLs?`,
         body: `The playground offers ${baseUrls.length === 1 ? 'one base URL' : `${baseUrls.length} base URLs`} to choose from. Replace the list with ${url}, or add it to the list?`,
         choices: [
-          { label: 'Add to the list', run: () => fill((current) => (Array.isArray(current) ? [...current.filter((entry) => entry !== url), url] : url)) },
+          {
+            label: 'Add to the list',
+            run: () => fill((current) => (Array.isArray(current) ? [...current.filter((entry) => entry !== url), url] : url)),
+          },
           { label: 'Replace the list', tone: 'danger', run: () => fill(() => url) },
         ],
       })

@@ -51,7 +51,8 @@ function contentLists(node: unknown, kind: RowKind | 'navigation'): string[] {
   return order.filter((key) => key !== 'href' && Array.isArray(node[key]))
 }
 
-const kindOfList = (key: string, item: unknown): RowKind => (key in DIVISIONS ? (key as DivisionKey) : key === 'groups' ? 'group' : isPlainObject(item) ? 'group' : 'page')
+const kindOfList = (key: string, item: unknown): RowKind =>
+  key in DIVISIONS ? (key as DivisionKey) : key === 'groups' ? 'group' : isPlainObject(item) ? 'group' : 'page'
 
 function flatten(navigation: unknown, expanded: ReadonlySet<string>): Row[] {
   const rows: Row[] = []
@@ -94,7 +95,8 @@ function allExpandable(navigation: unknown): Set<string> {
 }
 
 const labelKey = (kind: RowKind) => (kind === 'group' ? 'group' : kind === 'page' ? null : DIVISIONS[kind])
-const kindName = (kind: RowKind) => (kind === 'page' ? 'page' : kind === 'group' ? 'group' : DIVISIONS[kind] === 'item' ? 'menu item' : DIVISIONS[kind])
+const kindName = (kind: RowKind) =>
+  kind === 'page' ? 'page' : kind === 'group' ? 'group' : DIVISIONS[kind] === 'item' ? 'menu item' : DIVISIONS[kind]
 
 /** Whether a dragged row may be dropped at another row's place: pages and groups among pages, groups among groups, an item among its own kind. */
 function canDrop(dragged: Row, target: Row): boolean {
@@ -107,11 +109,22 @@ export function DocsNavigationSection() {
   const navigation = useEditor((state) => resolvedFor(state.value, state.refTexts).value) as Record<string, unknown> | undefined
   const navigationValue = isPlainObject(navigation) ? navigation.navigation : undefined
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => allExpandable(navigationValue))
-  const rows = useMemo(() => flatten(navigationValue, expanded).map((row) => ({ ...row, file: fileOfPlace(row.path) })), [navigationValue, expanded])
+  const rows = useMemo(
+    () => flatten(navigationValue, expanded).map((row) => ({ ...row, file: fileOfPlace(row.path) })),
+    [navigationValue, expanded],
+  )
   const scroller = useRef<HTMLDivElement>(null)
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 6 })
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }))
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+  })
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  )
 
   // A problem clicked inside the navigation: open the rows above it and scroll to it.
   useEffect(
@@ -121,7 +134,8 @@ export function DocsNavigationSection() {
         if (!request || request === previous.focusRequest || request.segments[0] !== 'navigation') return
         setExpanded((open) => {
           const next = new Set(open)
-          for (let depth = 2; depth < request.segments.length; depth++) if (typeof request.segments[depth] === 'number') next.add(formatProblemPath(request.segments.slice(0, depth + 1)))
+          for (let depth = 2; depth < request.segments.length; depth++)
+            if (typeof request.segments[depth] === 'number') next.add(formatProblemPath(request.segments.slice(0, depth + 1)))
           return next
         })
       }),
@@ -130,7 +144,9 @@ export function DocsNavigationSection() {
   useEffect(() => {
     const request = useEditorView.getState().focusRequest
     if (!request || request.segments[0] !== 'navigation') return
-    const at = rows.findIndex((row) => formatProblemPath(request.segments).startsWith(row.id) && formatProblemPath(request.segments) === row.id)
+    const at = rows.findIndex(
+      (row) => formatProblemPath(request.segments).startsWith(row.id) && formatProblemPath(request.segments) === row.id,
+    )
     if (at >= 0) virtualizer.scrollToIndex(at, { align: 'center' })
   }, [rows, virtualizer])
 
@@ -170,7 +186,20 @@ export function DocsNavigationSection() {
         <ProblemsAt path={['navigation']} />
         <p className="navigation__summary">
           {plural(rows.length, 'row')} shown ·{' '}
-          <button type="button" className="link-button" onClick={() => setExpanded(new Set(rows.filter((row) => row.hasChildren).map((row) => row.id).concat([...expanded])))}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() =>
+              setExpanded(
+                new Set(
+                  rows
+                    .filter((row) => row.hasChildren)
+                    .map((row) => row.id)
+                    .concat([...expanded]),
+                ),
+              )
+            }
+          >
             Expand these
           </button>{' '}
           ·{' '}
@@ -196,12 +225,29 @@ export function DocsNavigationSection() {
   )
 }
 
-const NavRow = memo(function NavRow({ row, top, expanded, onToggle }: { row: Row; top: number; expanded: boolean; onToggle: (id: string) => void }) {
+const NavRow = memo(function NavRow({
+  row,
+  top,
+  expanded,
+  onToggle,
+}: {
+  row: Row
+  top: number
+  expanded: boolean
+  onToggle: (id: string) => void
+}) {
   const { setNodeRef, setActivatorNodeRef, listeners, attributes, transform, transition, isDragging } = useSortable({ id: row.id })
   const value = useResolvedAt(row.path)
   const counts = useProblemCountsWithin(row.path)
   const key = labelKey(row.kind)
-  const name = row.kind === 'page' ? (typeof value === 'string' ? value : '') : isPlainObject(value) && key && typeof value[key] === 'string' ? (value[key] as string) : ''
+  const name =
+    row.kind === 'page'
+      ? typeof value === 'string'
+        ? value
+        : ''
+      : isPlainObject(value) && key && typeof value[key] === 'string'
+        ? (value[key] as string)
+        : ''
   const noun = kindName(row.kind)
   const title = name || `${noun} ${row.index + 1} (no name)`
 
@@ -211,10 +257,15 @@ const NavRow = memo(function NavRow({ row, top, expanded, onToggle }: { row: Row
     const to = event.key === 'ArrowUp' ? row.index - 1 : row.index + 2
     if (to < 0 || to > row.length) return
     moveResolved(row.path, row.list, to)
-    requestAnimationFrame(() => document.getElementById(`nav-row:${formatProblemPath([...row.list, event.key === 'ArrowUp' ? row.index - 1 : row.index + 1])}`)?.focus())
+    requestAnimationFrame(() =>
+      document
+        .getElementById(`nav-row:${formatProblemPath([...row.list, event.key === 'ArrowUp' ? row.index - 1 : row.index + 1])}`)
+        ?.focus(),
+    )
   }
   const lists = contentLists(value, row.kind)
-  const childList = row.kind === 'group' ? 'pages' : (lists.find((list) => list === 'pages' || list === 'groups') ?? (lists.length ? null : 'pages'))
+  const childList =
+    row.kind === 'group' ? 'pages' : (lists.find((list) => list === 'pages' || list === 'groups') ?? (lists.length ? null : 'pages'))
   const addChild = (kind: 'page' | 'group') => {
     if (!childList) return
     const list = [...row.path, childList]
@@ -224,7 +275,9 @@ const NavRow = memo(function NavRow({ row, top, expanded, onToggle }: { row: Row
     else applyResolvedChanges([{ kind: 'set', path: list, value: [item], added: true }])
     if (!expanded) onToggle(row.id)
     const added = [...list, Array.isArray(current) ? current.length : 0]
-    requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById(fieldId(kind === 'page' ? added : [...added, 'group']))?.focus()))
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => document.getElementById(fieldId(kind === 'page' ? added : [...added, 'group']))?.focus()),
+    )
   }
 
   return (
@@ -242,18 +295,37 @@ const NavRow = memo(function NavRow({ row, top, expanded, onToggle }: { row: Row
       className={`docs-nav__row docs-nav__row--${row.kind}${isDragging ? ' docs-nav__row--dragging' : ''}`}
       style={{ top, paddingInlineStart: `${row.depth * 20 + 4}px`, transform: CSS.Translate.toString(transform), transition }}
     >
-      <button type="button" ref={setActivatorNodeRef} className="drag-handle docs-nav__handle" aria-label={`Move ${noun} ${title}`} title="Drag, or press Space then the arrows" {...attributes} {...listeners}>
+      <button
+        type="button"
+        ref={setActivatorNodeRef}
+        className="drag-handle docs-nav__handle"
+        aria-label={`Move ${noun} ${title}`}
+        title="Drag, or press Space then the arrows"
+        {...attributes}
+        {...listeners}
+      >
         ⠿
       </button>
       {row.hasChildren ? (
-        <button type="button" className="docs-nav__toggle" aria-label={`${expanded ? 'Collapse' : 'Expand'} ${noun} ${title}`} aria-expanded={expanded} onClick={() => onToggle(row.id)}>
+        <button
+          type="button"
+          className="docs-nav__toggle"
+          aria-label={`${expanded ? 'Collapse' : 'Expand'} ${noun} ${title}`}
+          aria-expanded={expanded}
+          onClick={() => onToggle(row.id)}
+        >
           {expanded ? '▾' : '▸'}
         </button>
       ) : (
         <span className="docs-nav__toggle" aria-hidden="true" />
       )}
       <span className={`docs-nav__kind docs-nav__kind--${row.kind}`}>{noun}</span>
-      <NameInput row={row} value={name} noun={noun} editable={row.kind === 'page' ? typeof value === 'string' : isPlainObject(value) && key !== null} />
+      <NameInput
+        row={row}
+        value={name}
+        noun={noun}
+        editable={row.kind === 'page' ? typeof value === 'string' : isPlainObject(value) && key !== null}
+      />
       {row.file ? (
         <span className="badge docs-nav__file" title={`Written in ${row.file}: edits are saved there`}>
           {row.file}
@@ -263,16 +335,32 @@ const NavRow = memo(function NavRow({ row, top, expanded, onToggle }: { row: Row
       {counts.warnings ? <span className="badge badge--warning">{plural(counts.warnings, 'warning')}</span> : null}
       <span className="docs-nav__actions">
         {row.kind !== 'page' && childList === 'pages' ? (
-          <button type="button" className="btn btn--small btn--ghost" aria-label={`Add a page to ${noun} ${title}`} onClick={() => addChild('page')}>
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            aria-label={`Add a page to ${noun} ${title}`}
+            onClick={() => addChild('page')}
+          >
             + Page
           </button>
         ) : null}
         {row.kind !== 'page' && childList ? (
-          <button type="button" className="btn btn--small btn--ghost" aria-label={`Add a group to ${noun} ${title}`} onClick={() => addChild('group')}>
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            aria-label={`Add a group to ${noun} ${title}`}
+            onClick={() => addChild('group')}
+          >
             + Group
           </button>
         ) : null}
-        <button type="button" className="icon-button" aria-label={`Remove ${noun} ${title}`} title="Remove (Undo brings it back)" onClick={() => applyResolvedChanges([{ kind: 'remove', path: row.path }])}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Remove ${noun} ${title}`}
+          title="Remove (Undo brings it back)"
+          onClick={() => applyResolvedChanges([{ kind: 'remove', path: row.path }])}
+        >
           ×
         </button>
       </span>
@@ -307,9 +395,18 @@ function AddAtTop({ navigation }: { navigation: Record<string, unknown> }) {
   const list = ['navigation', target]
   const length = (navigation[target] as unknown[]).length
   const kind = kindOfList(target, undefined)
-  const item = target === 'pages' ? '' : target === 'groups' ? { group: 'New group', pages: [] } : { [DIVISIONS[target as DivisionKey]]: `New ${kindName(kind)}`, pages: [] }
+  const item =
+    target === 'pages'
+      ? ''
+      : target === 'groups'
+        ? { group: 'New group', pages: [] }
+        : { [DIVISIONS[target as DivisionKey]]: `New ${kindName(kind)}`, pages: [] }
   return (
-    <button type="button" className="btn btn--small" onClick={() => applyResolvedChanges([{ kind: 'insertItem', path: list, index: length, value: item }])}>
+    <button
+      type="button"
+      className="btn btn--small"
+      onClick={() => applyResolvedChanges([{ kind: 'insertItem', path: list, index: length, value: item }])}
+    >
       Add {target === 'pages' ? 'page' : kindName(kind)}
     </button>
   )

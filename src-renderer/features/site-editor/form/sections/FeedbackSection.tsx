@@ -7,8 +7,20 @@ export function FeedbackSection() {
   return (
     <FormSection id="feedback" title="Feedback and display">
       <ObjectFieldset path={['feedback']} legend="Feedback buttons">
-        <ChoiceField path={['feedback', 'suggestEdit']} label="Suggest an edit" choices={YES_NO} unsetLabel={unsetLabelOf(FeedbackSchema.shape.suggestEdit)} hint={meaningOf(FeedbackSchema.shape.suggestEdit)} />
-        <ChoiceField path={['feedback', 'raiseIssue']} label="Raise an issue" choices={YES_NO} unsetLabel={unsetLabelOf(FeedbackSchema.shape.raiseIssue)} hint={meaningOf(FeedbackSchema.shape.raiseIssue)} />
+        <ChoiceField
+          path={['feedback', 'suggestEdit']}
+          label="Suggest an edit"
+          choices={YES_NO}
+          unsetLabel={unsetLabelOf(FeedbackSchema.shape.suggestEdit)}
+          hint={meaningOf(FeedbackSchema.shape.suggestEdit)}
+        />
+        <ChoiceField
+          path={['feedback', 'raiseIssue']}
+          label="Raise an issue"
+          choices={YES_NO}
+          unsetLabel={unsetLabelOf(FeedbackSchema.shape.raiseIssue)}
+          hint={meaningOf(FeedbackSchema.shape.raiseIssue)}
+        />
       </ObjectFieldset>
       <ObjectFieldset path={['modeToggle']} legend="Dark and light mode">
         <ChoiceField
@@ -17,7 +29,13 @@ export function FeedbackSection() {
           choices={choicesOf(ModeToggleSchema.shape.default.unwrap().options)}
           unsetLabel="Not set (follows the operating system)"
         />
-        <ChoiceField path={['modeToggle', 'isHidden']} label="Hide the toggle" choices={YES_NO} unsetLabel={unsetLabelOf(ModeToggleSchema.shape.isHidden)} hint={meaningOf(ModeToggleSchema.shape.isHidden)} />
+        <ChoiceField
+          path={['modeToggle', 'isHidden']}
+          label="Hide the toggle"
+          choices={YES_NO}
+          unsetLabel={unsetLabelOf(ModeToggleSchema.shape.isHidden)}
+          hint={meaningOf(ModeToggleSchema.shape.isHidden)}
+        />
       </ObjectFieldset>
     </FormSection>
   )

@@ -47,7 +47,11 @@ function UnsupportedPlatforms() {
       {unsupported.map((key) => (
         <li key={key} className="callout callout--danger">
           <code>{key}</code> is not a supported platform.
-          <button type="button" className="btn btn--small" onClick={() => editValue((value) => setIn(value, ['footerSocials', key], undefined))}>
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => editValue((value) => setIn(value, ['footerSocials', key], undefined))}
+          >
             Remove {key}
           </button>
         </li>

@@ -88,7 +88,11 @@ export function NavigationSection() {
   }
 
   return (
-    <FormSection id="navigation" title="Navigation" description="Groups of pages in the side navigation, in order. Drag a row by its handle, or use the arrows.">
+    <FormSection
+      id="navigation"
+      title="Navigation"
+      description="Groups of pages in the side navigation, in order. Drag a row by its handle, or use the arrows."
+    >
       <div id={fieldId(NAVIGATION)} tabIndex={-1} className="navigation">
         <ProblemsAt path={NAVIGATION} />
         {shape === 'list' ? <NavigationSearch /> : null}
@@ -176,18 +180,30 @@ const GroupRow = memo(function GroupRow({ index, length, top, expanded, measure,
         <span ref={setActivatorNodeRef} className="drag-handle" aria-hidden="true" title="Drag to reorder" {...listeners}>
           ⠿
         </span>
-        <button type="button" className="nav-group__toggle" aria-expanded={expanded} aria-controls={expanded ? bodyId : undefined} onClick={() => onToggle(index)}>
+        <button
+          type="button"
+          className="nav-group__toggle"
+          aria-expanded={expanded}
+          aria-controls={expanded ? bodyId : undefined}
+          onClick={() => onToggle(index)}
+        >
           <span className="nav-group__chevron" aria-hidden="true">
             {expanded ? '▾' : '▸'}
           </span>
           <span className="nav-group__name">{title}</span>
-          <span className="nav-group__count">
-            {plural(pageCount, 'page')}
-          </span>
+          <span className="nav-group__count">{plural(pageCount, 'page')}</span>
         </button>
         {counts.errors ? <span className="badge badge--failure">{plural(counts.errors, 'error')}</span> : null}
         {counts.warnings ? <span className="badge badge--warning">{plural(counts.warnings, 'warning')}</span> : null}
-        <ItemToolbar listPath={NAVIGATION} index={index} length={length} itemName={`group ${index + 1}`} removeWhenEmpty={false} onMoved={onMoved} onRemoved={onRemoved} />
+        <ItemToolbar
+          listPath={NAVIGATION}
+          index={index}
+          length={length}
+          itemName={`group ${index + 1}`}
+          removeWhenEmpty={false}
+          onMoved={onMoved}
+          onRemoved={onRemoved}
+        />
       </div>
       {expanded ? (
         <div id={bodyId} className="nav-group__body">
@@ -237,7 +253,11 @@ function PagesList({ path }: { path: Path }) {
       removeWhenEmpty={false}
       removalQuestion={nestedGroupRemoval}
       newItem={() => ''}
-      otherItems={nested ? [{ noun: 'nested group', newItem: () => ({ group: '', pages: [] }), focusInNewItem: (itemPath) => [...itemPath, 'group'] }] : undefined}
+      otherItems={
+        nested
+          ? [{ noun: 'nested group', newItem: () => ({ group: '', pages: [] }), focusInNewItem: (itemPath) => [...itemPath, 'group'] }]
+          : undefined
+      }
       renderItem={(itemPath, index) => <PageItem path={itemPath} index={index} nested={nested} />}
     />
   )
@@ -280,7 +300,9 @@ function NestedGroupUnderSpec({ path, index }: { path: Path; index: number }) {
     if (!group) return
     editValue((current) => flattenNestedGroup(current, path))
     const pages = pagesWithin(group.pages).length
-    toast.success(`Flattened ${group.name ? `“${group.name}”` : 'the nested group'}: its ${plural(pages, 'page')} now stand${pages === 1 ? 's' : ''} in its place. Undo (Ctrl+Z) brings the group back.`)
+    toast.success(
+      `Flattened ${group.name ? `“${group.name}”` : 'the nested group'}: its ${plural(pages, 'page')} now stand${pages === 1 ? 's' : ''} in its place. Undo (Ctrl+Z) brings the group back.`,
+    )
   }
   const remove = () => {
     const list = useEditor.getState().value
@@ -291,7 +313,14 @@ function NestedGroupUnderSpec({ path, index }: { path: Path; index: number }) {
     <FieldFrame path={path} label={label} labelHidden>
       {(control) => (
         <div className="wrong-type wrong-type--nested">
-          <input {...control} type="text" readOnly className="wrong-type__value" value={describeValue(value)} title={describeValue(value)} />
+          <input
+            {...control}
+            type="text"
+            readOnly
+            className="wrong-type__value"
+            value={describeValue(value)}
+            title={describeValue(value)}
+          />
           <span className="wrong-type__actions">
             <button type="button" className="btn btn--small" aria-describedby={control.id} onClick={flatten}>
               Flatten into the parent

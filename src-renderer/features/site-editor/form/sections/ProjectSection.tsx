@@ -17,7 +17,12 @@ export function ProjectSection() {
         <TextField path={['favicon']} label="Favicon" placeholder="/favicon.svg" hint={meaningOf(SiteConfigSchema.shape.favicon)} />
       </div>
       <LogoField />
-      <TextField path={['backgroundImage']} label="Background image" placeholder="/background.png" hint={meaningOf(SiteConfigSchema.shape.backgroundImage)} />
+      <TextField
+        path={['backgroundImage']}
+        label="Background image"
+        placeholder="/background.png"
+        hint={meaningOf(SiteConfigSchema.shape.backgroundImage)}
+      />
     </FormSection>
   )
 }
@@ -65,16 +70,17 @@ export function LogoField() {
         ))}
       </div>
       {shape === 'list' ? <WrongShapeNote id={`${fieldId(['logo'])}:note`} what="Logo" /> : null}
-      {form === 'single' ? (
-        <TextField path={['logo']} label="Logo image" placeholder="/logo.svg" />
-      ) : (
-        <ProblemsAt path={['logo']} />
-      )}
+      {form === 'single' ? <TextField path={['logo']} label="Logo image" placeholder="/logo.svg" /> : <ProblemsAt path={['logo']} />}
       {form === 'pair' ? (
         <div className="form-grid">
           <TextField path={['logo', 'light']} label="Logo in light mode" required placeholder="/logo/light.svg" />
           <TextField path={['logo', 'dark']} label="Logo in dark mode" required placeholder="/logo/dark.svg" />
-          <TextField path={['logo', 'href']} label="Logo link" placeholder={placeholderOf(LogoPathsSchema.shape.href)} hint={meaningOf(LogoPathsSchema.shape.href)} />
+          <TextField
+            path={['logo', 'href']}
+            label="Logo link"
+            placeholder={placeholderOf(LogoPathsSchema.shape.href)}
+            hint={meaningOf(LogoPathsSchema.shape.href)}
+          />
         </div>
       ) : null}
     </fieldset>

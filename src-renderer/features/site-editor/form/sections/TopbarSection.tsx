@@ -6,11 +6,16 @@ import { TextField } from '../controls/TextField'
 import { useShapeAt, useValueAt } from '../controls/use-field'
 import { unsetLabelOf } from '../schema-hints'
 
-
 export function TopbarSection() {
   return (
     <FormSection id="topbar" title="Top bar">
-      <NamedLinkListField path={['topbarLinks']} legend="Links" noun="link" namePlaceholder="Support" urlPlaceholder="mailto:support@example.com" />
+      <NamedLinkListField
+        path={['topbarLinks']}
+        legend="Links"
+        noun="link"
+        namePlaceholder="Support"
+        urlPlaceholder="mailto:support@example.com"
+      />
       <CallToActionButton />
     </FormSection>
   )

@@ -4,7 +4,11 @@ import { TextField } from '../controls/TextField'
 
 export function VersionsSection() {
   return (
-    <FormSection id="versions" title="Versions" description="Version names for the dropdown in the navigation bar; an anchor can be tied to one.">
+    <FormSection
+      id="versions"
+      title="Versions"
+      description="Version names for the dropdown in the navigation bar; an anchor can be tied to one."
+    >
       <ListField
         path={['versions']}
         legend="Versions"
