@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { AppServices } from '../../src-main/app-services'
 
 export interface FlakyProxy {
   baseUrl: string
@@ -112,4 +113,16 @@ export const tooManyRequests = (seconds: number) => (res: ServerResponse) => {
 export const badGateway = (res: ServerResponse) => {
   res.writeHead(502, { 'Content-Type': 'text/html' })
   res.end('<html><body>502 Bad Gateway</body></html>')
+}
+
+/** The profile the exactly-once tests send through: "Ops", to the real sandbox by way of the proxy, its token in the file store. */
+export function createOpsProfile(services: Pick<AppServices, 'profiles'>, proxy: { baseUrl: string }, apiToken: string) {
+  return services.profiles.create({
+    name: 'Ops',
+    baseUrl: proxy.baseUrl,
+    timeoutSeconds: 5,
+    environmentLabel: '',
+    apiToken,
+    tokenStorage: 'file',
+  })
 }

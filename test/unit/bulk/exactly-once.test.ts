@@ -9,7 +9,7 @@ import { createAppServices } from '../../../src-main/app-services'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
-import { startFlakyProxy, type FlakyOptions, type FlakyProxy } from '../../helpers/flaky-proxy'
+import { startFlakyProxy, type FlakyOptions, type FlakyProxy, createOpsProfile } from '../../helpers/flaky-proxy'
 import { nodeScript } from '../../helpers/node-script'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
@@ -43,14 +43,7 @@ async function folderWithGroups(count: number, proxyOptions: FlakyOptions = {}, 
   closers.push(() => proxy.close())
   const dataDir = join(dir, 'data')
   const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-  const profile = await services.profiles.create({
-    name: 'Ops',
-    baseUrl: proxy.baseUrl,
-    timeoutSeconds: 5,
-    environmentLabel: '',
-    apiToken: sandbox.tokens.Customer,
-    tokenStorage: 'file',
-  })
+  const profile = await createOpsProfile(services, proxy, sandbox.tokens.Customer)
   const ids = Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(3, '0')}`)
   const settings = { concurrency: 8, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
   const plan = services.bulk.plan({

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../../src-main/app-services'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { AppErrorException } from '../../../src-shared/ipc/result'
-import { startFlakyProxy, type FlakyOptions, type FlakyProxy } from '../../helpers/flaky-proxy'
+import { startFlakyProxy, type FlakyOptions, type FlakyProxy, createOpsProfile } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
@@ -38,14 +38,7 @@ async function start(refuse: Refuse = () => null, options: FlakyOptions = {}): P
   const proxy = await startFlakyProxy(sandbox.baseUrl, refuse, options)
   const dataDir = join(dir, 'app')
   const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-  const profile = await services.profiles.create({
-    name: 'Ops',
-    baseUrl: proxy.baseUrl,
-    timeoutSeconds: 5,
-    environmentLabel: '',
-    apiToken: sandbox.tokens.Customer,
-    tokenStorage: 'file',
-  })
+  const profile = await createOpsProfile(services, proxy, sandbox.tokens.Customer)
   opened = { services, sandbox, sandboxFile, proxy, profileId: profile.id, dataDir }
   return opened
 }

@@ -7,7 +7,7 @@ import { createAppServices } from '../../../src-main/app-services'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { writeFileAtomically } from '../../../src-main/storage/atomic-write'
 import { writeJsonFile } from '../../../src-main/storage/json-file'
-import { startFlakyProxy, type FlakyProxy } from '../../helpers/flaky-proxy'
+import { startFlakyProxy, type FlakyProxy, createOpsProfile } from '../../helpers/flaky-proxy'
 import { failureOf } from '../../helpers/failure-of'
 import { readSandboxData } from '../../helpers/sandbox-data'
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk'
@@ -122,14 +122,7 @@ describe.skipIf(!mounted)('a rotation whose result cannot be recorded (the data 
     })
     const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
     try {
-      const profile = await services.profiles.create({
-        name: 'Ops',
-        baseUrl: proxy.baseUrl,
-        timeoutSeconds: 5,
-        environmentLabel: '',
-        apiToken: sandbox.tokens.Customer,
-        tokenStorage: 'file',
-      })
+      const profile = await createOpsProfile(services, proxy, sandbox.tokens.Customer)
       const before = (await services.groups.getOrCreate(profile.id, { user_group_id: 'full' })).group.token
       fill = true
       const rotated = await services.groups.rotateToken(profile.id, { kind: 'catalog', groupId: 'full' })
