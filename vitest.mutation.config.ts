@@ -28,6 +28,7 @@ export default defineConfig({
       'test/unit/bulk/decode.test.ts',
       'test/unit/bulk/run-leases.test.ts',
       'test/unit/bulk/bulk-run.test.ts',
+      'test/unit/bulk/group-commit.test.ts',
       'test/unit/team/team-run-leases.test.ts',
       'test/unit/site-config/deep-json.test.ts',
       'test/unit/groups/rotation-settling.test.ts',
