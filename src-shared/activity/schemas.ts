@@ -14,6 +14,8 @@ export const OPERATION_LABELS: Record<ApiOperation, string> = {
 export const ActivityOutcomeSchema = z.enum(['success', 'failure', 'unknown'])
 export type ActivityOutcome = z.infer<typeof ActivityOutcomeSchema>
 
+export const OUTCOME_LABELS: Record<ActivityOutcome, string> = { success: 'Success', failure: 'Failure', unknown: 'Outcome unknown' }
+
 /** What a later fetch of the group showed of a rotation whose answer was lost. */
 export const RotationSettlementSchema = z.enum(['rotated', 'not_rotated'])
 export type RotationSettlement = z.infer<typeof RotationSettlementSchema>

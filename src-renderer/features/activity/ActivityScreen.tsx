@@ -1,8 +1,10 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
 import { useDeferredValue, useEffect, useState } from 'react'
 import {
+  ActivityOutcomeSchema,
   ApiOperationSchema,
   OPERATION_LABELS,
+  OUTCOME_LABELS,
   type ActivityExportFormat,
   type ActivityFilter,
   type ActivityOutcome,
@@ -16,10 +18,10 @@ import { useProfiles } from '../../lib/profiles'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 import { CallDetail } from './CallDetail'
+import { FilterSelect } from './FilterSelect'
 import { countFormat } from '../../lib/format'
 import { useDebouncedValue } from '../../lib/use-debounced-value'
 
-const OUTCOME_LABELS: Record<ActivityOutcome, string> = { success: 'Success', failure: 'Failure', unknown: 'Outcome unknown' }
 const PAGE_SIZE = 200
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
@@ -129,28 +131,20 @@ export default function ActivityScreen() {
             Any part of a group id, a group name or an error message; every word must match.
           </span>
         </label>
-        <label className="inline-field">
-          Operation
-          <select value={fields.operation} onChange={(event) => set('operation', event.target.value as ApiOperation | '')}>
-            <option value="">Any</option>
-            {ApiOperationSchema.options.map((operation) => (
-              <option key={operation} value={operation}>
-                {OPERATION_LABELS[operation]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          Outcome
-          <select value={fields.outcome} onChange={(event) => set('outcome', event.target.value as ActivityOutcome | '')}>
-            <option value="">Any</option>
-            {(Object.keys(OUTCOME_LABELS) as ActivityOutcome[]).map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {OUTCOME_LABELS[outcome]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Operation"
+          value={fields.operation}
+          options={ApiOperationSchema.options}
+          labels={OPERATION_LABELS}
+          onChange={(operation) => set('operation', operation)}
+        />
+        <FilterSelect
+          label="Outcome"
+          value={fields.outcome}
+          options={ActivityOutcomeSchema.options}
+          labels={OUTCOME_LABELS}
+          onChange={(outcome) => set('outcome', outcome)}
+        />
         <label className="inline-field">
           From
           <input type="datetime-local" value={fields.from} onChange={(event) => set('from', event.target.value)} />

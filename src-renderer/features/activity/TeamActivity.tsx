@@ -1,12 +1,12 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
-import { OPERATION_LABELS, type ActivityOutcome } from '../../../src-shared/activity/schemas'
+import { ActivityOutcomeSchema, OPERATION_LABELS, OUTCOME_LABELS } from '../../../src-shared/activity/schemas'
 import { TeamOperationSchema, type TeamActivityQuery } from '../../../src-shared/team/schemas'
 import { call } from '../../lib/api'
 import { countFormat } from '../../lib/format'
 import { queryKeys } from '../../lib/query-keys'
+import { FilterSelect } from './FilterSelect'
 
-const OUTCOME_LABELS: Record<ActivityOutcome, string> = { success: 'Success', failure: 'Failure', unknown: 'Outcome unknown' }
 const PAGE_SIZE = 100
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
@@ -62,28 +62,20 @@ export function TeamActivity() {
             onChange={(event) => set('groupId', event.target.value.trim())}
           />
         </label>
-        <label className="inline-field">
-          Operation
-          <select value={filter.operation ?? ''} onChange={(event) => set('operation', event.target.value as Filter['operation'])}>
-            <option value="">Any</option>
-            {TeamOperationSchema.options.map((operation) => (
-              <option key={operation} value={operation}>
-                {OPERATION_LABELS[operation]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          Outcome
-          <select value={filter.outcome ?? ''} onChange={(event) => set('outcome', event.target.value as ActivityOutcome | '')}>
-            <option value="">Any</option>
-            {(Object.keys(OUTCOME_LABELS) as ActivityOutcome[]).map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {OUTCOME_LABELS[outcome]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Operation"
+          value={filter.operation ?? ''}
+          options={TeamOperationSchema.options}
+          labels={OPERATION_LABELS}
+          onChange={(operation) => set('operation', operation)}
+        />
+        <FilterSelect
+          label="Outcome"
+          value={filter.outcome ?? ''}
+          options={ActivityOutcomeSchema.options}
+          labels={OUTCOME_LABELS}
+          onChange={(outcome) => set('outcome', outcome)}
+        />
         <button type="button" className="btn" disabled={!filtered} onClick={() => setFilter({})}>
           Clear filters
         </button>
