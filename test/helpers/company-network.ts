@@ -29,51 +29,24 @@ export interface Certificates {
 
 const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
 
+/** A new P-256 key, unencrypted, written to `<name>.key`: every certificate here starts from one. */
+const newKey = (name: string) => ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`]
+
 function makeCa(dir: string, name: string, subject: string) {
   openssl(
     [
       'req',
       '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.pem`,
-      '-days',
-      '2',
-      '-subj',
-      subject,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
+      ...newKey(name),
+      ...['-out', `${name}.pem`, '-days', '2', '-subj', subject],
+      ...['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
     ],
     dir,
   )
 }
 
 function issue(dir: string, ca: string, name: string, host: string) {
-  openssl(
-    [
-      'req',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      `/CN=${host}`,
-    ],
-    dir,
-  )
+  openssl(['req', ...newKey(name), '-out', `${name}.csr`, '-subj', `/CN=${host}`], dir)
   writeFileSync(join(dir, `${name}.ext`), `subjectAltName=DNS:${host}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`)
   openssl(
     [
