@@ -140,9 +140,24 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
 
   const saved = (): Profile[] => db.all<ProfileRow>('SELECT * FROM profiles ORDER BY rowid').flatMap((row) => fromRow(row) ?? [])
 
+  /**
+   * The profile each row was last read as: a bulk run reads its profile for every call, and
+   * checking the row against the schema again cost more than reading it. Kept by the row's whole
+   * content, so a change from anywhere (another process too) is read afresh.
+   */
+  const lastRead = new Map<string, { row: ProfileRow; profile: Profile | null }>()
+  const sameRow = (a: ProfileRow, b: ProfileRow) => (Object.keys(a) as Array<keyof ProfileRow>).every((key) => a[key] === b[key])
+
   const savedOne = (id: string): Profile | null => {
     const row = db.get<ProfileRow>('SELECT * FROM profiles WHERE id = ?', id)
-    return row ? fromRow(row) : null
+    if (!row) return null
+    let last = lastRead.get(id)
+    if (!last || !sameRow(last.row, row) || Object.keys(last.row).length !== Object.keys(row).length) {
+      last = { row, profile: fromRow(row) }
+      lastRead.set(id, last)
+    }
+    // A copy: whoever reads it may change it without changing what the next caller reads.
+    return last.profile && { ...last.profile }
   }
 
   const list = () => [...builtins.values(), ...saved()]

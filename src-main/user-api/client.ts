@@ -91,11 +91,17 @@ const ROTATE_TOKEN: OperationSpec<RotateTokenResponse> = {
 }
 
 /** The one base-URL rule (BaseUrlSchema), so the client refuses exactly what the profile form refuses. */
+/** The endpoint of the base URL last checked: a client is made for each call of a profile (a bulk run makes thousands). */
+let lastEndpoint: { baseUrl: string; endpoint: string } | undefined
+
 function endpointFor(baseUrl: string): URL {
-  const parsed = BaseUrlSchema.safeParse(baseUrl)
-  if (!parsed.success)
-    throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
-  return new URL(userApiUrl(parsed.data))
+  if (lastEndpoint?.baseUrl !== baseUrl) {
+    const parsed = BaseUrlSchema.safeParse(baseUrl)
+    if (!parsed.success)
+      throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'The base URL is not an http(s) address.')
+    lastEndpoint = { baseUrl, endpoint: userApiUrl(parsed.data) }
+  }
+  return new URL(lastEndpoint.endpoint)
 }
 
 function checkOptions(options: UserApiClientOptions): void {

@@ -59,27 +59,14 @@ const LONG_SECRET_LENGTH = 4096
  * leave part of a secret behind.
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  /** Each form's pattern and the length of the text it matches (a hex pattern is longer than its text). */
-  const patterns = new Map<string, number>()
-  const longForms = new Set<string>()
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_LENGTH) continue
-    if (secret.length > LONG_SECRET_LENGTH) {
-      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(wellFormed(secret))]) longForms.add(form)
-      continue
-    }
-    const hex = /^[0-9a-fA-F]+$/.test(secret)
-    // Every form is at least as long as the secret, so none is shorter than MIN_SECRET_LENGTH.
-    for (const form of secretForms(secret)) patterns.set(hex && form === secret ? anyCaseHex(form) : escapeRegExp(form), form.length)
-  }
-  const ordered = [...patterns].sort(([, a], [, b]) => b - a).map(([source]) => source)
-  const pattern = ordered.length ? new RegExp(ordered.join('|'), 'g') : null
-  const long = [...longForms].sort((a, b) => b.length - a.length)
-  const redactText = (text: string): string => {
-    let redacted = text
-    for (const form of long) redacted = redacted.split(form).join(REDACTED)
-    return pattern ? redacted.replace(pattern, REDACTED) : redacted
-  }
+  const searched = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+  // Every form is at least as long as its secret, so a text shorter than every secret holds none
+  // of them: most strings of an answer (ids, names, numbers) are, and are handed back without a
+  // search. The forms and their pattern are built at the first longer text, if one comes: a bulk
+  // run asks for a redactor a row, and building them cost more than the redaction itself.
+  const shortest = Math.min(...searched.map((secret) => secret.length))
+  let search: ((text: string) => string) | undefined
+  const redactText = (text: string): string => (text.length < shortest ? text : (search ??= searchFor(searched))(text))
   const redact = (value: unknown): unknown => {
     if (typeof value === 'string') return redactText(value)
     if (Array.isArray(value)) return value.map(redact)
@@ -89,6 +76,49 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     return value
   }
   return <T>(value: T) => redact(value) as T
+}
+
+/**
+ * Searches built lately, by their secrets: every call of a profile searches for its API token in
+ * the answer it keeps, and a bulk run makes thousands of calls. A handful covers the profiles in
+ * use at once; the oldest is let go first.
+ */
+const searches = new Map<string, (text: string) => string>()
+const SEARCHES_KEPT = 8
+
+function searchFor(secrets: readonly string[]): (text: string) => string {
+  // Unambiguous whatever the secrets hold (joined with a separator, two lists could share a key).
+  const key = JSON.stringify(secrets)
+  let search = searches.get(key)
+  if (!search) {
+    search = buildSearch(secrets)
+    if (searches.size >= SEARCHES_KEPT) searches.delete(searches.keys().next().value!)
+    searches.set(key, search)
+  }
+  return search
+}
+
+/** Replaces every form of every secret (each at least MIN_SECRET_LENGTH long) in a text. */
+function buildSearch(secrets: readonly string[]): (text: string) => string {
+  /** Each form's pattern and the length of the text it matches (a hex pattern is longer than its text). */
+  const patterns = new Map<string, number>()
+  const longForms = new Set<string>()
+  for (const secret of secrets) {
+    if (secret.length > LONG_SECRET_LENGTH) {
+      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(wellFormed(secret))]) longForms.add(form)
+      continue
+    }
+    const hex = /^[0-9a-fA-F]+$/.test(secret)
+    for (const form of secretForms(secret)) patterns.set(hex && form === secret ? anyCaseHex(form) : escapeRegExp(form), form.length)
+  }
+  const ordered = [...patterns].sort(([, a], [, b]) => b - a).map(([source]) => source)
+  const pattern = ordered.length ? new RegExp(ordered.join('|'), 'g') : null
+  const long = [...longForms].sort((a, b) => b.length - a.length)
+  return (text) => {
+    let redacted = text
+    for (const form of long) redacted = redacted.split(form).join(REDACTED)
+    return pattern ? redacted.replace(pattern, REDACTED) : redacted
+  }
 }
 
 /** The same error with its message and details redacted; a fresh exception, so its stack holds no secret either. */
@@ -108,14 +138,21 @@ export function redactSuccess<T extends { user_group: { token: string } }>(
   answer: { value: T; raw: unknown },
   redact: Redactor,
 ): { value: T; raw: unknown } {
-  const token = answer.value.user_group.token
-  const value = { ...redact(answer.value), user_group: { ...redact(answer.value.user_group), token } }
-  const raw = redact(answer.raw)
+  // The kept token is blanked rather than searched, then put back in its place: a token is as
+  // long as a secret, so searching it would build the search for nothing (see createRedactor),
+  // and it is the one place a secret is meant to be. The group is redacted apart from the rest, so
+  // a secret found in the name "user_group" itself cannot take the group away.
+  const keptGroup = (group: Record<string, unknown>, token: string) => ({ ...redact({ ...group, token: '' }), token })
+  const value = {
+    ...redact<Record<string, unknown>>({ ...answer.value, user_group: null }),
+    user_group: keptGroup(answer.value.user_group, answer.value.user_group.token),
+  } as unknown as T
   const rawGroup = isRecord(answer.raw) ? answer.raw.user_group : undefined
-  if (isRecord(raw) && isRecord(raw.user_group) && isRecord(rawGroup) && typeof rawGroup.token === 'string') {
-    raw.user_group = { ...raw.user_group, token: rawGroup.token }
+  if (!isRecord(answer.raw) || !isRecord(rawGroup) || typeof rawGroup.token !== 'string') return { value, raw: redact(answer.raw) }
+  return {
+    value,
+    raw: { ...redact<Record<string, unknown>>({ ...answer.raw, user_group: null }), user_group: keptGroup(rawGroup, rawGroup.token) },
   }
-  return { value, raw }
 }
 
 const TOKEN_FIELD_IN_TEXT = /("token"\s*:\s*")(?:[^"\\]|\\.)*(")/g

@@ -84,6 +84,18 @@ describe('createRedactor', () => {
   it('ignores an empty secret instead of redacting between every character', () => {
     expect(createRedactor([''])('abc')).toBe('abc')
   })
+
+  it('searches each list of secrets for its own secrets, whatever redactor was built before', () => {
+    // Built lately searches are kept by their secrets: two lists must never share one.
+    expect(createRedactor(['abcd\nefgh'])('x abcd\nefgh y')).toBe('x [redacted] y')
+    expect(createRedactor(['abcd', 'efgh'])('x abcd y efgh')).toBe('x [redacted] y [redacted]')
+    expect(createRedactor(['abcd\nefgh'])('x abcd y')).toBe('x abcd y')
+  })
+
+  it('leaves a text shorter than every secret as it is, and finds a secret that is the whole text', () => {
+    const redact = createRedactor(['a-secret-token', 'short'])
+    expect(redact({ id: 'shor', name: 'short', token: 'a-secret-token' })).toEqual({ id: 'shor', name: '[redacted]', token: '[redacted]' })
+  })
 })
 
 /** Everything an error exposes, as one string: the message, the details and the stack. */
@@ -242,6 +254,16 @@ describe('a success answer redacted', () => {
       value: { user_group: { token: 'issued-token', name: `n ${REDACTED}` } },
       raw: { user_group: { token: 'issued-token', note: REDACTED }, echo: REDACTED },
     })
+  })
+
+  it('keeps the group whole when a secret is found in the field names themselves', () => {
+    // An API token is any visible ASCII: one that reads "user_group" must not take the group (or crash).
+    const answered = redactSuccess(
+      { value: { user_group: { token: 'issued-token', name: 'a user_group' } }, raw: { user_group: { token: 'issued-token' } } },
+      createRedactor(['user_group']),
+    )
+    expect(answered.value.user_group).toEqual({ token: 'issued-token', name: `a ${REDACTED}` })
+    expect(answered.raw).toMatchObject({ user_group: { token: 'issued-token' } })
   })
 
   it('takes a raw body of any shape: text, a list, no group, a group that is null or has no text token', () => {
