@@ -1,12 +1,13 @@
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import { afterAll, bench, describe } from 'vitest'
 import { createAppServices } from '../src-main/app-services'
 import { createUserApiClient } from '../src-main/user-api/client'
+import { startFlakyProxy } from '../test/helpers/flaky-proxy'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
 // Issue 24: a bulk run that records each row (activity entry, catalog row, token, journal: the
@@ -15,9 +16,13 @@ import { describeSpread, interleave, report, spread } from './lib/stats'
 // concurrency 4 (the default) and 8, interleaved; the sandbox in a process of its own, as an API
 // is. Then the same runs in this process, for where the time goes: this process's CPU per row and
 // how busy its event loop was (why 8 at once is no faster than 4), and the sandbox's CPU per row.
+// Then 2,000 rows to the same sandbox behind a proxy that holds each request 5 ms, as an API on a
+// network is, recorded and not. BENCH_APP_DIR names a checkout of other code (built, with node_modules): its recorded run at
+// concurrency 4 joins the interleaved rounds, against the same rounds' baseline.
 
 const ROWS = 10_000
 const ROUNDS = 3
+const otherDir = process.env.BENCH_APP_DIR ? resolve(process.env.BENCH_APP_DIR) : undefined
 const run = promisify(execFile)
 const folder = await mkdtemp(join(tmpdir(), 'ec-bench-recording-'))
 const loadBefore = loadavg()[0]!
@@ -42,41 +47,45 @@ async function sandboxCpuMs(): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
+// The same sandbox a few milliseconds away, as an API on a network is: each request waits this
+// long before it is passed on.
+const REMOTE_DELAY_MS = 5
+const REMOTE_ROWS = 2_000
+const remote = await startFlakyProxy(sandbox.baseUrl, () => null, { delayMs: REMOTE_DELAY_MS })
+
 const dataDir = join(folder, 'data')
 const setup = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
-await setup.profiles.create({
-  name: 'Bench',
-  baseUrl: sandbox.baseUrl,
-  timeoutSeconds: 15,
-  environmentLabel: '',
-  apiToken: sandbox.token,
-  tokenStorage: 'file',
-})
+for (const [name, baseUrl] of [
+  ['Bench', sandbox.baseUrl],
+  ['Bench remote', remote.baseUrl],
+] as const)
+  await setup.profiles.create({ name, baseUrl, timeoutSeconds: 15, environmentLabel: '', apiToken: sandbox.token, tokenStorage: 'file' })
 await setup.close()
 
 let file = 0
-async function rowsFile(): Promise<string> {
+async function rowsFile(rows = ROWS): Promise<string> {
   const prefix = `r${file++}`
   const path = join(folder, `${prefix}.csv`)
   await writeFile(
     path,
     [
       'user_group_id,name,properties',
-      ...Array.from({ length: ROWS }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index % 50}}"`),
+      ...Array.from({ length: rows }, (_, index) => `${prefix}-${index},Customer ${index},"{""seats"": ${index % 50}}"`),
     ].join('\n'),
   )
   return path
 }
 
 /** `groups apply` in a process of its own, spawn to exit, in seconds; every row must be created. */
-async function apply(target: 'profile' | 'base', concurrency: number): Promise<number> {
-  const path = await rowsFile()
+async function apply(target: 'profile' | 'base', concurrency: number, { cwd = '.', away = false } = {}): Promise<number> {
+  const rows = away ? REMOTE_ROWS : ROWS
+  const path = await rowsFile(rows)
   const args = [
     'bin/embed-console.js',
     'groups',
     'apply',
     path,
-    ...(target === 'profile' ? ['--profile', 'Bench'] : ['--base-url', sandbox.baseUrl]),
+    ...(target === 'profile' ? ['--profile', away ? 'Bench remote' : 'Bench'] : ['--base-url', away ? remote.baseUrl : sandbox.baseUrl]),
     '--data-dir',
     dataDir,
     '--concurrency',
@@ -84,18 +93,29 @@ async function apply(target: 'profile' | 'base', concurrency: number): Promise<n
     '--json',
   ]
   const started = performance.now()
-  const { stdout } = await run(process.execPath, args, { env: { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.token }, maxBuffer: 1 << 26 })
+  const { stdout } = await run(process.execPath, args, {
+    cwd,
+    env: { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.token },
+    maxBuffer: 1 << 26,
+  })
   const seconds = (performance.now() - started) / 1000
   const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { ok: boolean; value?: { created: number } }
-  if (!summary.ok || summary.value?.created !== ROWS) throw new Error(`groups apply --${target} ended with ${stdout.slice(-300)}`)
+  if (!summary.ok || summary.value?.created !== rows) throw new Error(`groups apply --${target} ended with ${stdout.slice(-300)}`)
   return seconds
 }
 
-const cli = await interleave(ROUNDS, {
+const cases: Record<string, () => Promise<number>> = {
   'base-4': () => apply('base', 4),
   'profile-4': () => apply('profile', 4),
   'base-8': () => apply('base', 8),
   'profile-8': () => apply('profile', 8),
+}
+if (otherDir) cases['other-profile-4'] = () => apply('profile', 4, { cwd: otherDir })
+const cli = (await interleave(ROUNDS, cases)) as Record<'base-4' | 'profile-4' | 'base-8' | 'profile-8', number[]> &
+  Partial<Record<'other-profile-4', number[]>>
+const away = await interleave(ROUNDS, {
+  base: () => apply('base', 4, { away: true }),
+  profile: () => apply('profile', 4, { away: true }),
 })
 const ratio = (concurrency: number) =>
   cli[`profile-${concurrency}` as 'profile-4'].map((value, index) => value / cli[`base-${concurrency}` as 'base-4'][index]!)
@@ -166,6 +186,23 @@ afterAll(async () => {
     ],
     ['`groups apply --profile` (activity, catalog, token, journal), concurrency 4', describeSpread(spread(cli['profile-4']), 's'), ''],
     ['… recorded ÷ not recorded, per round, concurrency 4', describeSpread(spread(ratio(4)), '×'), '≤ 1.4×'],
+    ...(otherDir
+      ? [
+          [
+            `\`groups apply --profile\` of ${otherDir} (BENCH_APP_DIR), concurrency 4 ÷ this code's not recorded, per round`,
+            `${describeSpread(spread(cli['other-profile-4']!), 's')}: ${describeSpread(spread(cli['other-profile-4']!.map((value, index) => value / cli['base-4'][index]!)), '×')}`,
+            '',
+          ] as [string, string, string],
+        ]
+      : []),
+    [
+      `${REMOTE_ROWS.toLocaleString('en')} rows to the sandbox ${REMOTE_DELAY_MS} ms away, concurrency 4: \`--base-url\` / \`--profile\` / recorded ÷ not recorded, per round`,
+      `${describeSpread(spread(away.base), 's')} / ${describeSpread(spread(away.profile), 's')} / ${describeSpread(
+        spread(away.profile.map((value, index) => value / away.base[index]!)),
+        '×',
+      )}`,
+      '≤ 1.4×',
+    ],
     ['`groups apply --base-url`, concurrency 8', describeSpread(spread(cli['base-8']), 's'), ''],
     ['`groups apply --profile`, concurrency 8', describeSpread(spread(cli['profile-8']), 's'), ''],
     ['… recorded ÷ not recorded, per round, concurrency 8', describeSpread(spread(ratio(8)), '×'), '≤ 1.4×'],
@@ -191,6 +228,7 @@ afterAll(async () => {
     ],
     ['load average (1 min) before / after, on 2 cores', `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`, ''],
   ])
+  await remote.close()
   sandboxProcess.kill('SIGINT')
   await rm(folder, { recursive: true, force: true })
 })

@@ -57,7 +57,10 @@ export interface Database {
    * `committed()` awaited before anything that depends on it leaves the process.
    */
   transaction<T>(work: () => T, options?: { durable?: boolean; grouped?: boolean }): T
-  /** Resolves once the grouped work written so far is committed; rejects if that commit failed. */
+  /**
+   * Resolves once the grouped work written so far is committed (the commit comes at the end of
+   * this turn of the event loop); rejects if that commit failed.
+   */
   committed(): Promise<void>
   /**
    * A number that changes whenever this connection's view may have changed under what it read:
