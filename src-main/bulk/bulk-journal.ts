@@ -380,18 +380,6 @@ export class BulkJournal {
     )
   }
 
-  /** Whether the run's lease is still this one (a row claimed ahead is sent only if so). */
-  holdsLease(lease: Lease): boolean {
-    return (
-      this.db.get(
-        'SELECT 1 AS held FROM bulk_runs WHERE id = ? AND lease_holder = ? AND lease_epoch = ?',
-        lease.runId,
-        lease.holder,
-        lease.epoch,
-      ) !== undefined
-    )
-  }
-
   /** Resolves once the claims and settlements written so far are committed. */
   committed(): Promise<void> {
     return this.db.committed()

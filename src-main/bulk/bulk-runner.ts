@@ -58,8 +58,6 @@ const MAX_RATE_LIMITED = 50
 const MAX_BACKOFF_MS = 60_000
 const FETCH_BATCH = 500
 const PROGRESS_EVERY_MS = 250
-/** An unpaced run claims this many rows in one commit (see `aheadLimit`). */
-const CLAIM_AHEAD = 32
 const RATE_WINDOW_MS = 10_000
 
 /** The run's lease, as the runner keeps it: taken at start and on resume, renewed, given back when it stops. */
@@ -210,12 +208,6 @@ export function startRun(options: RunnerOptions): RunControl {
   let lastSeq = -1
   let exhausted = false
   let queue: JournalItem[] = []
-  let ratePerMinute = options.settings.ratePerMinute
-  /**
-   * Rows claimed ahead, with the first row a worker claims (see `claimAhead`), not yet taken by a
-   * worker: the commit their claims wait for, and the lease they were claimed under.
-   */
-  const claimedAhead = new Map<number, { ready: Promise<void>; lease: Lease }>()
   const finishedAt: number[] = []
   let lastProgressAt = 0
   const idleWaiters: Array<(state: BulkRunState) => void> = []
@@ -298,46 +290,6 @@ export function startRun(options: RunnerOptions): RunControl {
     return queue.shift()
   }
 
-  /**
-   * How many rows one commit claims. Unpaced, the next CLAIM_AHEAD (or `concurrency`, if more):
-   * one commit, awaited before anything is sent, carries their claims and the rows settled since
-   * the last one; committed a row at a time, a run wrote about 27 pages a row. Paced, one row at
-   * a time: the commits cost nothing beside the wait, and a row claimed long before it is sent
-   * would, after a crash, be taken for one that was tried (see `claimAhead`).
-   */
-  const aheadLimit = () => (ratePerMinute === null ? Math.max(CLAIM_AHEAD, options.settings.concurrency) : 1)
-
-  /**
-   * Claims a row for its first try, with the next rows of the queue that are sent the same way
-   * (not rotations, which are journaled one by one), up to `aheadLimit`. A row claimed ahead is
-   * sent only while the run's lease is still the one it was claimed under; one that is not sent
-   * (the run paused) is pending again. After a crash, a row claimed ahead but never sent is sent
-   * again like one whose answer was lost: a group that was already there, as the row has it, is
-   * then counted as created rather than unchanged. Returns false when the lease was lost.
-   */
-  function claimAhead(held: Lease, item: JournalItem): boolean {
-    if (!journal.claimRow(held, item.seq, item.attempts + 1)) return false
-    const claimed: number[] = []
-    for (const next of queue) {
-      if (claimed.length >= aheadLimit() - 1) break
-      if (next.action === 'rotate' || claimedAhead.has(next.seq)) continue
-      if (journal.claimRow(held, next.seq, next.attempts + 1)) claimed.push(next.seq)
-    }
-    if (claimed.length) {
-      const ready = journal.committed()
-      // Seen by the worker that takes the row; a failed commit stops the run there.
-      ready.catch(() => {})
-      for (const seq of claimed) claimedAhead.set(seq, { ready, lease: held })
-    }
-    return true
-  }
-
-  /** Rows claimed ahead that no worker took (the run paused or was cancelled): pending again. */
-  function unclaimAhead(): void {
-    for (const [seq, { lease: held }] of claimedAhead) journal.unclaimRow(held, seq)
-    claimedAhead.clear()
-  }
-
   /** What a failure leads to: a wait and another try, or a final outcome. */
   function decide(
     item: JournalItem,
@@ -386,16 +338,8 @@ export function startRun(options: RunnerOptions): RunControl {
       attempts += 1
       tries += 1
       const call = followUp || item.action === 'update' ? 'update' : item.action === 'rotate' ? 'rotate' : 'getOrCreate'
-      const ahead = tries === 1 ? claimedAhead.get(item.seq) : undefined
-      claimedAhead.delete(item.seq)
       const claim = () => {
-        // Claimed with the row before it: the lease is checked again as it is sent.
-        const claimed = ahead
-          ? ahead.lease === held && journal.holdsLease(held)
-          : tries === 1 && call !== 'rotate'
-            ? claimAhead(held, item)
-            : journal.claimRow(held, item.seq, attempts)
-        if (!claimed)
+        if (!journal.claimRow(held, item.seq, attempts))
           throw new AppErrorException('lease_lost', 'Another Embed Console process took this run over: this one stopped sending.')
       }
 
@@ -435,8 +379,8 @@ export function startRun(options: RunnerOptions): RunControl {
           if (sent.unsaved) stopFor(sent.unsaved)
         } else {
           claim()
-          // The claim shares a commit with the rows settled since the last one: on the disk before the request leaves.
-          await (ahead?.ready ?? journal.committed())
+          // The claim shares a commit with the rows settled this moment: on the disk before the request leaves.
+          await journal.committed()
           const sent = call === 'update' ? await sender.update(item.request, settle) : await sender.getOrCreate(item.request, settle)
           if (sent.unsaved) stopFor(sent.unsaved)
         }
@@ -503,7 +447,6 @@ export function startRun(options: RunnerOptions): RunControl {
   /** Runs the workers until they run dry or stop, then settles the run's state. */
   async function cycle(): Promise<void> {
     await Promise.all(Array.from({ length: options.settings.concurrency }, worker))
-    unclaimAhead()
     if (cancelling) {
       journal.skipPending(runId)
       cancelledRows = tallies.pending
@@ -550,9 +493,8 @@ export function startRun(options: RunnerOptions): RunControl {
       // A paused run has nothing in flight: it ends at once.
       if (state === 'paused') void cycle()
     },
-    setRate(perMinute) {
-      ratePerMinute = perMinute
-      pacer.setRate(perMinute)
+    setRate(ratePerMinute) {
+      pacer.setRate(ratePerMinute)
     },
     progress,
     idle: () => (state === 'running' ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve(state)),

@@ -49,18 +49,14 @@ export interface Database {
    * commit), for what must survive a power cut, such as a rotation written before it is sent.
    * Only the outermost transaction decides; a durable one inside another is refused.
    * `grouped` (a group commit): `work` is atomic on its own (a savepoint) but shares one commit
-   * with the other grouped work written until someone awaits `committed()` (the commit comes at
-   * the end of that turn of the event loop, so what the turn writes shares it too), GROUP_WAIT_MS
-   * after the group began, before any other transaction or write of this process, or after
-   * GROUP_MAX of them. Until then it may be lost with the process, never half-written: only for
-   * what can be done again (an idempotent call's record, with its journal row as the truth), with
-   * `committed()` awaited before anything that depends on it leaves the process.
+   * with the other grouped work of the same turn of the event loop: the commit comes when the
+   * turn ends, or before any other transaction or write of this process, or after GROUP_MAX of
+   * them. Until then it may be lost with the process, never half-written: only for what can be
+   * done again (an idempotent call's record, with its journal row as the truth), with `committed()`
+   * awaited before anything that depends on it leaves the process.
    */
   transaction<T>(work: () => T, options?: { durable?: boolean; grouped?: boolean }): T
-  /**
-   * Resolves once the grouped work written so far is committed (the commit comes at the end of
-   * this turn of the event loop); rejects if that commit failed.
-   */
+  /** Resolves once the grouped work written so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
   /**
    * A number that changes whenever this connection's view may have changed under what it read:
@@ -84,23 +80,13 @@ type Statement = Libsql.Statement<SqlValue[]>
 
 /** A group commit holds at most this many transactions: its write lock and what a crash takes back stay small. */
 const GROUP_MAX = 256
-/**
- * A group nobody awaits commits this long after it began: what a crash can take back, and how long
- * another process waits for the write lock, stay that short. Each commit rewrites every page it
- * touched (the catalog's row and index pages, its counters and full-text index, the activity log,
- * the journal): a bulk run's rows committed a few at a time wrote 27 pages a row, hence the wait.
- */
-const GROUP_WAIT_MS = 25
 
 /** The grouped transactions not yet committed, what waits on their commit, and what runs after it. */
 interface OpenGroup {
   size: number
   effects: Array<() => void>
   waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>
-  /** The commit GROUP_WAIT_MS after the group began. */
-  timer: ReturnType<typeof setTimeout>
-  /** The commit at the end of the turn in which `committed()` was first awaited. */
-  turn?: ReturnType<typeof setImmediate>
+  turn: ReturnType<typeof setImmediate>
 }
 
 /** libsql adds a `_metadata` field to single rows; nothing downstream should see it. */
@@ -191,8 +177,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     const open = group
     if (!open) return
     group = null
-    clearTimeout(open.timer)
-    if (open.turn) clearImmediate(open.turn)
+    clearImmediate(open.turn)
     try {
       guarded(() => native.exec('COMMIT'))
     } catch (error) {
@@ -211,12 +196,12 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     for (const waiter of open.waiters) waiter.resolve()
   }
 
-  /** Grouped work joins the open group, or opens one (see `transaction`'s `grouped` for when it commits). */
+  /** Grouped work joins the open group, or opens one that commits when this turn of the event loop ends. */
   const groupedTransaction = <T>(work: () => T): T => {
     if (!group) {
       epoch += 1
       guarded(() => native.exec('BEGIN IMMEDIATE'))
-      group = { size: 0, effects: [], waiters: [], timer: setTimeout(commitGroup, GROUP_WAIT_MS) }
+      group = { size: 0, effects: [], waiters: [], turn: setImmediate(commitGroup) }
     }
     const open = group
     depth += 1
@@ -317,9 +302,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
 
     committed() {
       const open = group
-      if (!open) return Promise.resolve()
-      open.turn ??= setImmediate(commitGroup)
-      return new Promise<void>((resolve, reject) => open.waiters.push({ resolve, reject }))
+      return open ? new Promise<void>((resolve, reject) => open.waiters.push({ resolve, reject })) : Promise.resolve()
     },
 
     afterCommit(effect) {

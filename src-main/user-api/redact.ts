@@ -79,22 +79,22 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 }
 
 /**
- * Searches built lately, by their secrets: every call of a profile searches for its API token in
+ * Searches used lately, by their secrets: every call of a profile searches for its API token in
  * the answer it keeps, and a bulk run makes thousands of calls. A handful covers the profiles in
- * use at once; the oldest is let go first.
+ * use at once; the least recently used is let go first. Lists with a secret longer than any token
+ * (a pasted file) are built each time rather than kept: they would hold megabytes.
  */
 const searches = new Map<string, (text: string) => string>()
 const SEARCHES_KEPT = 8
 
 function searchFor(secrets: readonly string[]): (text: string) => string {
+  if (secrets.some((secret) => secret.length > LONG_SECRET_LENGTH)) return buildSearch(secrets)
   // Unambiguous whatever the secrets hold (joined with a separator, two lists could share a key).
   const key = JSON.stringify(secrets)
-  let search = searches.get(key)
-  if (!search) {
-    search = buildSearch(secrets)
-    if (searches.size >= SEARCHES_KEPT) searches.delete(searches.keys().next().value!)
-    searches.set(key, search)
-  }
+  const search = searches.get(key) ?? buildSearch(secrets)
+  searches.delete(key)
+  searches.set(key, search)
+  if (searches.size > SEARCHES_KEPT) searches.delete(searches.keys().next().value!)
   return search
 }
 

@@ -2,14 +2,13 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Libsql from 'libsql'
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../../../src-main/storage/database'
 
 /*
- * Group commits: grouped transactions share one commit, each atomic on its own, until someone
- * awaits committed() (the commit comes at the end of that turn) or a short wait has passed;
- * anything that must be committed on return (any other write or transaction) commits the group
- * first. Seen from a second connection, as another process sees the file.
+ * Group commits: grouped transactions of one turn of the event loop share one commit, each
+ * atomic on its own; anything that must be committed on return (any other write or transaction)
+ * commits the group first. Seen from a second connection, as another process sees the file.
  */
 
 const opened: Array<{ close(): void }> = []
@@ -34,11 +33,8 @@ const note = (db: Database, text: string) => db.run('INSERT INTO notes (text) VA
 const turn = () => new Promise((next) => setImmediate(next))
 
 describe('group commits', () => {
-  it('commit the grouped work together when committed() is awaited, each piece atomic', async () => {
+  it('commit the grouped work of one turn together, at the end of the turn, each piece atomic', async () => {
     const { db, other } = await notes()
-    // Stopped clocks: only the wait for committed() may commit here, never the group's own timer.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    onTestFinished(() => void vi.useRealTimers())
     const effects: string[] = []
     db.transaction(
       () => {
@@ -67,26 +63,9 @@ describe('group commits', () => {
     expect(effects).toEqual(['a'])
     // Nothing open: committed() answers at once.
     await db.committed()
-    // Work of later turns joins the group until someone awaits it; what the awaiting turn writes after, too.
     db.transaction(() => note(db, 'c'), { grouped: true })
     await turn()
-    db.transaction(() => note(db, 'd'), { grouped: true })
-    await turn()
-    expect(seen(other)).toEqual(['a', 'b'])
-    const waited = db.committed()
-    db.transaction(() => note(db, 'e'), { grouped: true })
-    expect(seen(other)).toEqual(['a', 'b'])
-    await waited
-    expect(seen(other)).toEqual(['a', 'b', 'c', 'd', 'e'])
-  })
-
-  it('commit a group nobody awaits a short wait after it began', async () => {
-    const { db, other } = await notes()
-    db.transaction(() => note(db, 'unawaited'), { grouped: true })
-    await turn()
-    expect(seen(other)).toEqual([])
-    await new Promise((next) => setTimeout(next, 100))
-    expect(seen(other)).toEqual(['unawaited'])
+    expect(seen(other)).toEqual(['a', 'b', 'c'])
   })
 
   it('commit before any write that must be committed when it returns', async () => {
