@@ -78,6 +78,9 @@ export interface Database {
 
 type Statement = Libsql.Statement<SqlValue[]>
 
+/** A statement that writes, whatever it answers (libsql's `reader` is true for UPDATE … RETURNING too). */
+const WRITES = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i
+
 /** A group commit holds at most this many transactions: its write lock and what a crash takes back stay small. */
 const GROUP_MAX = 256
 
@@ -232,8 +235,15 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
       if (depth === 0) commitGroup()
       return guarded(() => prepare(sql).run(...params))
     },
-    get: <T>(sql: string, ...params: SqlValue[]) => guarded(() => plainRow<T>(prepare(sql).get(...params))),
-    all: <T>(sql: string, ...params: SqlValue[]) => guarded(() => prepare(sql).all(...params) as T[]),
+    // A write that answers rows (UPDATE … RETURNING) commits on return like any other: the open group first.
+    get: <T>(sql: string, ...params: SqlValue[]) => {
+      if (depth === 0 && WRITES.test(sql)) commitGroup()
+      return guarded(() => plainRow<T>(prepare(sql).get(...params)))
+    },
+    all: <T>(sql: string, ...params: SqlValue[]) => {
+      if (depth === 0 && WRITES.test(sql)) commitGroup()
+      return guarded(() => prepare(sql).all(...params) as T[])
+    },
     exec: (sql) => {
       if (depth === 0) commitGroup()
       guarded(() => void native.exec(sql))
