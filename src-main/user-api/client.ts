@@ -90,10 +90,10 @@ const ROTATE_TOKEN: OperationSpec<RotateTokenResponse> = {
   responseSchema: RotateTokenResponseSchema,
 }
 
-/** The one base-URL rule (BaseUrlSchema), so the client refuses exactly what the profile form refuses. */
 /** The endpoint of the base URL last checked: a client is made for each call of a profile (a bulk run makes thousands). */
 let lastEndpoint: { baseUrl: string; endpoint: string } | undefined
 
+/** The one base-URL rule (BaseUrlSchema), so the client refuses exactly what the profile form refuses. */
 function endpointFor(baseUrl: string): URL {
   if (lastEndpoint?.baseUrl !== baseUrl) {
     const parsed = BaseUrlSchema.safeParse(baseUrl)
