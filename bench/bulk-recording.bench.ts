@@ -8,6 +8,7 @@ import { afterAll, bench, describe } from 'vitest'
 import { createAppServices } from '../src-main/app-services'
 import { createUserApiClient } from '../src-main/user-api/client'
 import { startFlakyProxy } from '../test/helpers/flaky-proxy'
+import { addBenchProfile } from './lib/fixtures'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
 // Issue 24: a bulk run that records each row (activity entry, catalog row, token, journal: the
@@ -59,7 +60,7 @@ for (const [name, baseUrl] of [
   ['Bench', sandbox.baseUrl],
   ['Bench remote', remote.baseUrl],
 ] as const)
-  await setup.profiles.create({ name, baseUrl, timeoutSeconds: 15, environmentLabel: '', apiToken: sandbox.token, tokenStorage: 'file' })
+  await addBenchProfile(setup, { name, baseUrl, apiToken: sandbox.token })
 await setup.close()
 
 let file = 0
@@ -129,14 +130,7 @@ interface Inside {
 }
 async function inside(target: 'profile' | 'base', concurrency: number): Promise<Inside> {
   const services = await createAppServices({ dataDir: join(folder, `inside-${file}`), transport: 'browser', sandbox: false, client: 'cli' })
-  const created = await services.profiles.create({
-    name: 'Bench',
-    baseUrl: sandbox.baseUrl,
-    timeoutSeconds: 15,
-    environmentLabel: '',
-    apiToken: sandbox.token,
-    tokenStorage: 'file',
-  })
+  const created = await addBenchProfile(services, { baseUrl: sandbox.baseUrl, apiToken: sandbox.token })
   const settings = { concurrency, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
   const text = await readFile(await rowsFile(), 'utf8')
   const plan = services.bulk.plan({

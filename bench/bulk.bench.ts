@@ -6,6 +6,7 @@ import { afterAll, bench, describe } from 'vitest'
 import { createAppServices } from '../src-main/app-services'
 import { launchBrowserMode } from '../test/e2e/browser-mode'
 import { launchChromium } from '../test/helpers/chromium'
+import { addBenchProfile } from './lib/fixtures'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
 // Issue 9's targets (npm run bench; never timed tests):
@@ -40,14 +41,7 @@ const csvOf = (prefix: string) =>
 
 async function freshApp() {
   const services = await createAppServices({ dataDir: join(folder, `app-${round++}`), transport: 'browser', sandbox: false })
-  const profile = await services.profiles.create({
-    name: 'Bench',
-    baseUrl: sandbox.baseUrl,
-    timeoutSeconds: 15,
-    environmentLabel: '',
-    apiToken: sandbox.tokens.Customer,
-    tokenStorage: 'session',
-  })
+  const profile = await addBenchProfile(services, { baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer, tokenStorage: 'session' })
   return { services, profileId: profile.id }
 }
 

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { afterAll, bench, describe } from 'vitest'
+import { launchChromium } from '../test/helpers/chromium'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
 // Issue 12's first-screen targets, on the built app in browser mode and Debian's Chromium:
@@ -15,18 +16,7 @@ import { describeSpread, interleave, report, spread } from './lib/stats'
 
 const ROUNDS = 7
 const folder = await mkdtemp(join(tmpdir(), 'ec-bench-first-screen-'))
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-})
+const browser = await launchChromium()
 let seq = 0
 
 async function startApp(): Promise<{ url: string; child: ChildProcess; startedAt: number }> {

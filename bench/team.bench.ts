@@ -6,6 +6,7 @@ import { createAppServices, type AppServices } from '../src-main/app-services'
 import { startSandbox } from '../src-main/sandbox/sandbox-server'
 import { addOperator, migrateTeam } from '../src-main/team/team-admin'
 import { startPostgres } from '../test/helpers/postgres'
+import { addBenchProfile } from './lib/fixtures'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
 // Team mode's price on a call (issue 23): the same calls through the router of a data folder in
@@ -26,14 +27,7 @@ const sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db
 
 async function folderWithProfile(name: string, teamUrl?: string): Promise<{ services: AppServices; profileId: string }> {
   const services = await createAppServices({ dataDir: join(folder, name), transport: 'browser', sandbox: false })
-  const profile = await services.profiles.create({
-    name: 'Bench',
-    baseUrl: sandbox.baseUrl,
-    timeoutSeconds: 15,
-    environmentLabel: '',
-    apiToken: sandbox.tokens.Customer,
-    tokenStorage: 'file',
-  })
+  const profile = await addBenchProfile(services, { baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer })
   if (teamUrl) await services.team.join(teamUrl)
   return { services, profileId: profile.id }
 }

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import type { AppServices } from '../../src-main/app-services'
 import { ActivityLog } from '../../src-main/activity/activity-log'
 import { GroupCatalog } from '../../src-main/catalog/group-catalog'
 import { openProfileStore } from '../../src-main/profiles/profile-store'
@@ -9,6 +10,17 @@ import type { ActivityEntry } from '../../src-shared/activity/schemas'
 import type { CatalogEntry } from '../../src-shared/catalog/schemas'
 
 const BATCH = 50_000
+
+/** A saved profile for a benchmark's calls, as an operator adds one: the default timeout, no label. */
+export const addBenchProfile = (
+  services: Pick<AppServices, 'profiles'>,
+  {
+    name = 'Bench',
+    baseUrl,
+    apiToken,
+    tokenStorage = 'file',
+  }: { name?: string; baseUrl: string; apiToken: string; tokenStorage?: 'file' | 'session' },
+) => services.profiles.create({ name, baseUrl, timeoutSeconds: 15, environmentLabel: '', apiToken, tokenStorage })
 
 /** A sandbox database holding `count` groups (half per environment), written as the sandbox writes them. */
 export async function buildSandbox(path: string, count: number): Promise<void> {

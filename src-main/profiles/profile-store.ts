@@ -146,13 +146,14 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
    * content, so a change from anywhere (another process too) is read afresh.
    */
   const lastRead = new Map<string, { row: ProfileRow; profile: Profile | null }>()
-  const sameRow = (a: ProfileRow, b: ProfileRow) => (Object.keys(a) as Array<keyof ProfileRow>).every((key) => a[key] === b[key])
+  const sameRow = (a: ProfileRow, b: ProfileRow) =>
+    Object.keys(a).length === Object.keys(b).length && (Object.keys(a) as Array<keyof ProfileRow>).every((key) => a[key] === b[key])
 
   const savedOne = (id: string): Profile | null => {
     const row = db.get<ProfileRow>('SELECT * FROM profiles WHERE id = ?', id)
     if (!row) return null
     let last = lastRead.get(id)
-    if (!last || !sameRow(last.row, row) || Object.keys(last.row).length !== Object.keys(row).length) {
+    if (!last || !sameRow(last.row, row)) {
       last = { row, profile: fromRow(row) }
       lastRead.set(id, last)
     }

@@ -10,6 +10,7 @@ import {
   CatalogEnvironmentFilterSchema,
   CatalogSortKeySchema,
   CATALOG_SEARCH_LISTED,
+  CatalogQuerySchema,
   type CatalogQuery,
 } from '../../../src-shared/catalog/schemas'
 import { randomCatalog } from './catalog-fixtures'
@@ -119,15 +120,5 @@ describe('catalog query plans', () => {
   })
 })
 
-function base(query: Partial<CatalogQuery>): CatalogQuery {
-  return {
-    profileId: PROFILE,
-    search: '',
-    environment: 'all',
-    sortBy: 'updatedAt',
-    sortDirection: 'desc',
-    at: { position: 0 },
-    limit: 100,
-    ...query,
-  }
-}
+/** The schema's defaults (no search, every environment, newest first, from the top), 100 rows a window. */
+const base = (query: Partial<CatalogQuery>): CatalogQuery => CatalogQuerySchema.parse({ profileId: PROFILE, limit: 100, ...query })

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest'
 import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
 import { appMigrations, openAppDatabase } from '../../../src-main/storage/app-database'
 import { openDatabase, type Database } from '../../../src-main/storage/database'
-import { CATALOG_SEARCH_LISTED, type CatalogEntry, type CatalogQuery, type CatalogRow } from '../../../src-shared/catalog/schemas'
+import {
+  CATALOG_SEARCH_LISTED,
+  CatalogQuerySchema,
+  type CatalogEntry,
+  type CatalogQuery,
+  type CatalogRow,
+} from '../../../src-shared/catalog/schemas'
 import { checkCatalogCounts, randomCatalog, referenceOrder } from './catalog-fixtures'
 
 const PROFILE = 'p1'
@@ -17,17 +23,9 @@ async function freshCatalog() {
   return { db, catalog: new GroupCatalog(db, { pageMax: PAGE_MAX }) }
 }
 
+// The schema's defaults (no search, every environment, newest first, from the top), 20 rows a window.
 const ask = (catalog: GroupCatalog, query: Partial<CatalogQuery>) =>
-  catalog.query({
-    profileId: PROFILE,
-    search: '',
-    environment: 'all',
-    sortBy: 'updatedAt',
-    sortDirection: 'desc',
-    at: { position: 0 },
-    limit: 20,
-    ...query,
-  })
+  catalog.query(CatalogQuerySchema.parse({ profileId: PROFILE, limit: 20, ...query }))
 
 const ids = (rows: CatalogRow[]) => rows.map((row) => row.groupId)
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { setField } from '../../state/editor-store'
 import type { Path } from '../../state/json-path'
-import { FieldFrame } from './FieldFrame'
+import { FieldFrame, type ControlProps } from './FieldFrame'
 import { focusSoon, useValueAt } from './use-field'
 import { fieldId } from '../../state/view-store'
 import { plural } from '../../../../../src-shared/text/plural'
@@ -32,15 +32,7 @@ export function TextField({ path, label, placeholder, required, labelHidden, hin
       <FieldFrame path={path} label={label} required={required} labelHidden={labelHidden} hint={hint} className={className}>
         {(control) => (
           <div className="wrong-type">
-            {/* A read-only text box: focusable, labelled and described like the field it stands for. */}
-            <input
-              {...control}
-              type="text"
-              readOnly
-              className="wrong-type__value"
-              value={describeValue(value)}
-              title={describeValue(value)}
-            />
+            <WrongTypeValue control={control} value={value} />
             <button
               type="button"
               className="btn btn--small"
@@ -75,8 +67,14 @@ export function TextField({ path, label, placeholder, required, labelHidden, hin
   )
 }
 
+/** A value of another type, in a read-only text box: focusable, labelled and described like the field it stands for. */
+export function WrongTypeValue({ control, value }: { control: ControlProps; value: unknown }) {
+  const described = describeValue(value)
+  return <input {...control} type="text" readOnly className="wrong-type__value" value={described} title={described} />
+}
+
 /** A value the field cannot edit as text, in words: what it is, kept as it is. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>
     if (typeof object.group === 'string' && Array.isArray(object.pages)) {

@@ -13,7 +13,7 @@ import { chooseRules } from '../../state/file-commands'
 import { removeListItem } from '../controls/list-actions'
 import { removeAfterAsking, type RemovalQuestion } from '../controls/ItemToolbar'
 import { FieldFrame } from '../controls/FieldFrame'
-import { describeValue } from '../controls/TextField'
+import { WrongTypeValue } from '../controls/TextField'
 import { isObject } from '../../state/json-path'
 import { toast } from '../../../../ui/toasts'
 import { fieldId, focusField, useEditorView } from '../../state/view-store'
@@ -313,14 +313,7 @@ function NestedGroupUnderSpec({ path, index }: { path: Path; index: number }) {
     <FieldFrame path={path} label={label} labelHidden>
       {(control) => (
         <div className="wrong-type wrong-type--nested">
-          <input
-            {...control}
-            type="text"
-            readOnly
-            className="wrong-type__value"
-            value={describeValue(value)}
-            title={describeValue(value)}
-          />
+          <WrongTypeValue control={control} value={value} />
           <span className="wrong-type__actions">
             <button type="button" className="btn btn--small" aria-describedby={control.id} onClick={flatten}>
               Flatten into the parent
