@@ -144,12 +144,14 @@ const migrate: Command = {
         const { migrateTeam } = await import('../team/team-admin')
         return migrateTeam(values.url!, password)
       },
-      (outcome) =>
+      (outcome) => {
         io.stdout(
           outcome.applied.length
             ? `The team schema is at version ${outcome.to} (was ${outcome.from}): applied ${outcome.applied.map((step) => `${step.version} (${step.name})`).join(', ')}.`
             : `The team schema is at version ${outcome.to} already: nothing to do.`,
-        ),
+        )
+        for (const note of outcome.notes) io.stderr(`Note: ${note}`)
+      },
     )
   },
 }

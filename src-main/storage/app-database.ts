@@ -303,6 +303,18 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 12,
+    name: 'team mode: calls the team database refused are parked with its sentence, and the rest go on',
+    up(db) {
+      db.exec(`
+        -- A parked call stays out of the queue (publishing goes on without it); another Embed
+        -- Console version tries it again.
+        ALTER TABLE team_outbox ADD COLUMN parked_at TEXT;
+        ALTER TABLE team_outbox ADD COLUMN parked_by_version TEXT;
+      `)
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {

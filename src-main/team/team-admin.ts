@@ -68,9 +68,12 @@ export async function addOperator(
           : 'The team database is newer than this Embed Console: update it before adding operators.',
       )
     }
+    // The team's operator role is this database's own (embed_console.team_roles names it).
+    const team = (await client.query<{ role_name: string }>("SELECT role_name FROM embed_console.team_roles WHERE kind = 'operator'"))
+      .rows[0]!.role_name
     const { rows } = await client.query<{ operator: boolean }>(
-      "SELECT pg_has_role(oid, 'embed_console_operator', 'MEMBER') AS operator FROM pg_roles WHERE rolname = $1",
-      [name],
+      'SELECT pg_has_role(oid, (SELECT oid FROM pg_roles WHERE rolname = $2), $3) AS operator FROM pg_roles WHERE rolname = $1',
+      [name, team, 'MEMBER'],
     )
     const generated = generatePassword()
     const verifier = pg.escapeLiteral(scramVerifier(generated))
@@ -82,10 +85,13 @@ export async function addOperator(
           `A role named “${name}” exists already: pass --reset-password (Reset password in the app) to give it a new password.`,
         )
       if (!rows[0]!.operator)
-        throw new AppErrorException('refused', `The role “${name}” is not an Embed Console operator: choose another name.`)
+        throw new AppErrorException(
+          'refused',
+          `The role “${name}” is not an operator of this team (role names are shared by every database on the cluster): choose another name.`,
+        )
       await client.query(`ALTER ROLE ${role} WITH LOGIN PASSWORD ${verifier}`)
     } else {
-      await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${verifier} IN ROLE embed_console_operator`)
+      await client.query(`CREATE ROLE ${role} LOGIN PASSWORD ${verifier} IN ROLE ${pg.escapeIdentifier(team)}`)
     }
     return { name, password: generated }
   })

@@ -89,3 +89,46 @@ export const settledEvent = (settled: SettledRotation): SettledEvent => ({
 
 /** The outbox key of a settlement: one per rotation, beside its call's own event. */
 export const settledEventId = (activityId: string) => `settled:${activityId}`
+
+// A NUL is exactly what this looks for.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/**
+ * Text Postgres can store: a NUL is refused by every text and jsonb value, and a lone UTF-16
+ * surrogate by jsonb (both are valid JSON, and the API accepts them). Each becomes U+FFFD, the
+ * replacement character, so the call still reaches the audit log and shows where it was.
+ */
+export const storableText = (text: string): string => text.replace(UNSTORABLE, '\uFFFD')
+
+const HTTP_STATUS_MAX = 999
+const DAY_MS = 86_400_000
+
+/** A JSON value with every string (keys too) storable, deeply. */
+function storableJson(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value)
+  if (Array.isArray(value)) return value.map(storableJson)
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [storableText(key), storableJson(inner)]))
+  return value
+}
+
+/**
+ * An event as the team database can store it, whatever wrote it to the outbox (this version or
+ * an earlier one): text made storable, and every number that Postgres casts (int, bigint,
+ * double) within its type, or left out. What the database still refuses fails alone and is
+ * parked (see the publisher).
+ */
+export function storableEvent(event: unknown): unknown {
+  const storable = storableJson(event)
+  if (!storable || typeof storable !== 'object' || (storable as { kind?: unknown }).kind !== 'call') return storable
+  const call = storable as Record<string, unknown> & { group?: Record<string, unknown> }
+  const status = call.httpStatus
+  if (status !== null && !(Number.isInteger(status) && (status as number) >= 0 && (status as number) <= HTTP_STATUS_MAX))
+    call.httpStatus = null
+  const duration = call.durationMs
+  call.durationMs = typeof duration === 'number' && Number.isFinite(duration) ? Math.min(Math.max(duration, 0), DAY_MS) : 0
+  if (call.group && typeof call.group === 'object' && 'teamId' in call.group && !Number.isSafeInteger(call.group.teamId))
+    delete call.group.teamId
+  return call
+}

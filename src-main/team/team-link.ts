@@ -2,8 +2,10 @@ import pg from 'pg'
 import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { TeamActivityEntry, TeamActivityQuery } from '../../src-shared/team/schemas'
+import { storableEvent, storableText } from './team-events'
 import { readSchemaVersion, schemaFit, schemaProblem, type SchemaFit } from './team-schema'
 import type { SharedRunHolder, SharedRunLease } from './team-run-leases'
+import type { ChangeCursor } from './team-settings'
 import { pgConnection, type TeamAddress } from './team-url'
 
 /*
@@ -26,15 +28,75 @@ const OFFLINE_ERRNO: Record<string, string> = {
 
 const sqlState = (error: unknown) => (error as { code?: unknown }).code
 
+/** Certificate checks that failed: the server's chain is not trusted here, or names another host. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+])
+
+/** A refusal that says what to change (TLS, pg_hba.conf, CONNECT), or null for the other failures. */
+function connectionRefusal(code: string, message: string, user: string): AppErrorException | null {
+  if (UNTRUSTED_CERTIFICATE.has(code))
+    return new AppErrorException(
+      'refused',
+      `The team database’s certificate is not signed by an authority this computer trusts (${code}): add &sslrootcert=/path/to/ca.pem to the address, the certificate of the authority that signed it (your DBA has it).`,
+      { reason: code },
+    )
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return new AppErrorException(
+      'refused',
+      `The team database’s certificate is not for the host in the address (${message.replace(/\.$/, '')}): use the name the certificate was issued for.`,
+      { reason: code },
+    )
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return new AppErrorException('refused', `The team database’s certificate is not valid now (${code}): ask the DBA to renew it.`, {
+      reason: code,
+    })
+  if (/does not support SSL/i.test(message))
+    return new AppErrorException(
+      'refused',
+      'The team database does not accept TLS connections, and the address asks for TLS: ask the DBA to turn ssl on (docs/team-mode.md, step 2).',
+      { reason: 'no_tls' },
+    )
+  if (code === '28000' && /pg_hba\.conf/.test(message)) {
+    const detail = message.slice(0, 200).replace(/\.$/, '')
+    return new AppErrorException(
+      'refused',
+      /no encryption/.test(message)
+        ? `The team database lets “${user}” in from this computer only over TLS (${detail}): add ?sslmode=verify-full to the address.`
+        : `The team database has no rule letting “${user}” in from this computer (${detail}): ask the DBA to add one to pg_hba.conf (docs/team-mode.md, step 2).`,
+      { reason: 'pg_hba' },
+    )
+  }
+  if (code === '28000' && /not permitted to log in/.test(message))
+    return new AppErrorException(
+      'refused',
+      `The team database does not let “${user}” log in any more (the role is NOLOGIN): ask an admin whether your access was taken away.`,
+    )
+  if (code === '42501' && /permission denied for database/.test(message))
+    return new AppErrorException(
+      'refused',
+      `“${user}” may not connect to this team database: only its own team’s roles may. Ask its admin for \`embed-console team add-operator ${user}\`.`,
+    )
+  return null
+}
+
 /**
  * The link's failures as sentences: away (team_offline), or refused (a login, a permission, a
- * schema). While connecting, anything else is the database being out of reach too (a socket
- * error, a TLS handshake that failed): only a statement's unexpected error is `internal`.
+ * certificate, a schema). While connecting, anything else is the database being out of reach
+ * too (a socket error): only a statement's unexpected error is `internal`. Sentences the schema
+ * raises for people (SQLSTATE class EC) pass as they are; every statement's failure keeps its
+ * SQLSTATE in `details.sqlState`, for the publisher to tell one bad event from a bad link.
  */
 export function teamError(error: unknown, user: string, phase: 'connect' | 'query' = 'query'): AppErrorException {
   if (error instanceof AppErrorException) return error
   const code = String(sqlState(error) ?? '')
   const message = messageOf(error)
+  const refusal = connectionRefusal(code, message, user)
+  if (refusal) return refusal
   if (
     Object.hasOwn(OFFLINE_ERRNO, code) ||
     code.startsWith('08') ||
@@ -52,18 +114,22 @@ export function teamError(error: unknown, user: string, phase: 'connect' | 'quer
             : 'the connection broke')
     return new AppErrorException('team_offline', `The team database cannot be reached (${reason}).`, { reason: code || 'connection' })
   }
-  if (code === '28P01' || code === '28000') {
+  if (code.startsWith('EC')) return new AppErrorException('refused', message, { sqlState: code })
+  if (code === '28P01') {
     return new AppErrorException(
       'refused',
       `The team database refused the login of “${user}”: the password is wrong or the role was removed. Ask an admin for a new one (team add-operator --reset-password) and join again.`,
     )
   }
   if (code === '42501')
-    return new AppErrorException('refused', `The team database refused this to “${user}” (permission denied): only an admin may do it.`)
+    return new AppErrorException('refused', `The team database refused this to “${user}” (permission denied): only an admin may do it.`, {
+      sqlState: code,
+    })
   if (code === '42P01' || code === '42883' || code === '3F000') {
     return new AppErrorException(
       'refused',
       'The team database lacks part of the Embed Console schema: ask an admin to run `embed-console team migrate --url …`.',
+      { sqlState: code },
     )
   }
   if (code === '3D000') return new AppErrorException('refused', 'The database named in the team address does not exist.')
@@ -71,7 +137,7 @@ export function teamError(error: unknown, user: string, phase: 'connect' | 'quer
     return new AppErrorException('team_offline', `The team database cannot be reached (${message.slice(0, 200).replace(/\.$/, '')}).`, {
       reason: code || 'connection',
     })
-  return new AppErrorException('internal', `The team database answered with an error: ${message.slice(0, 300)}`)
+  return new AppErrorException('internal', `The team database answered with an error: ${message.slice(0, 300)}`, { sqlState: code })
 }
 
 export type ClaimOutcome = 'claimed' | 'held' | 'unknown' | 'stale' | 'changed' | 'lease_lost'
@@ -81,6 +147,8 @@ export interface ClaimAnswer {
   actor: string | null
   at: Date | null
   groupKey: string
+  /** The caller's own claim in the way, with the run and lease epoch it was made under (null outside a run). */
+  ownClaim: { id: string; runId: string | null; runEpoch: number | null } | null
 }
 
 export interface SharedGroupRow {
@@ -98,6 +166,7 @@ export interface SharedGroupRow {
   changed_at: Date
   rotated_by: string | null
   rotated_at: Date | null
+  change_xid: string
   change_seq: string
 }
 
@@ -111,6 +180,7 @@ export interface SharedProfileRow {
   deleted: boolean
   updated_by: string
   updated_at: Date
+  change_xid: string
   change_seq: string
 }
 
@@ -143,8 +213,8 @@ interface ActivityRow {
 const activityEntry = (row: ActivityRow): TeamActivityEntry => ({
   id: row.id,
   actor: row.actor,
-  time: row.called_at.toISOString(),
-  recordedAt: row.recorded_at.toISOString(),
+  time: row.recorded_at.toISOString(),
+  calledAt: row.called_at.toISOString(),
   server: row.server,
   profileName: row.profile_name,
   operation: row.operation,
@@ -220,11 +290,19 @@ export class TeamLink {
     if (problem) throw new AppErrorException('refused', problem, { schemaVersion: fit.version })
   }
 
+  /**
+   * Who this login is here: an operator may run the function that records calls, an admin the
+   * one that shares profiles (whatever the team's roles are named: they are per database).
+   */
   async whoami(): Promise<Whoami> {
     const { rows } = await this.run<{ user: string; operator: boolean; admin: boolean }>(
       `SELECT session_user AS user,
-              CASE WHEN to_regrole('embed_console_operator') IS NULL THEN false ELSE pg_has_role(session_user, 'embed_console_operator', 'MEMBER') END AS operator,
-              CASE WHEN to_regrole('embed_console_admin') IS NULL THEN false ELSE pg_has_role(session_user, 'embed_console_admin', 'MEMBER') END AS admin`,
+              EXISTS (SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                       WHERE n.nspname = 'embed_console' AND p.proname = 'record_calls'
+                         AND has_schema_privilege(session_user, n.oid, 'USAGE') AND has_function_privilege(session_user, p.oid, 'EXECUTE')) AS operator,
+              EXISTS (SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                       WHERE n.nspname = 'embed_console' AND p.proname = 'upsert_profile'
+                         AND has_schema_privilege(session_user, n.oid, 'USAGE') AND has_function_privilege(session_user, p.oid, 'EXECUTE')) AS admin`,
     )
     return rows[0]!
   }
@@ -284,53 +362,91 @@ export class TeamLink {
     ttlMs: number
   }): Promise<ClaimAnswer> {
     await this.assertWritable()
-    const { rows } = await this.run<{ outcome: ClaimOutcome; actor: string | null; at: Date | null; group_key: string }>(
-      'SELECT * FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      [
-        claim.server,
-        claim.groupId,
-        claim.claimId,
-        claim.sentSha256,
-        claim.holder,
-        claim.host,
-        claim.run?.runId ?? null,
-        claim.run?.epoch ?? null,
-        claim.ttlMs,
-      ],
-    )
+    const { rows } = await this.run<{
+      outcome: ClaimOutcome
+      actor: string | null
+      at: Date | null
+      group_key: string
+      own_claim: string | null
+      own_run: string | null
+      own_epoch: string | null
+    }>('SELECT * FROM embed_console.claim_group($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+      claim.server,
+      claim.groupId === null ? null : storableText(claim.groupId),
+      claim.claimId,
+      claim.sentSha256,
+      claim.holder,
+      claim.host,
+      claim.run?.runId ?? null,
+      claim.run?.epoch ?? null,
+      claim.ttlMs,
+    ])
     const row = rows[0]!
-    return { outcome: row.outcome, actor: row.actor, at: row.at, groupKey: row.group_key }
+    return {
+      outcome: row.outcome,
+      actor: row.actor,
+      at: row.at,
+      groupKey: row.group_key,
+      ownClaim: row.own_claim
+        ? { id: row.own_claim, runId: row.own_run, runEpoch: row.own_epoch === null ? null : Number(row.own_epoch) }
+        : null,
+    }
   }
 
-  async releaseClaim(claimId: string): Promise<void> {
-    await this.run('SELECT embed_console.release_claim($1)', [claimId])
+  /** Gives back a claim of this operator's that was never sent: true when it was there to give back. */
+  async releaseClaim(claimId: string): Promise<boolean> {
+    const { rows } = await this.run<{ released: boolean }>('SELECT embed_console.release_claim($1) AS released', [claimId])
+    return rows[0]?.released === true
   }
 
-  /** Publishes events (JSON objects, no token in any): written once each, whatever the retries. */
+  /**
+   * Publishes events (JSON objects, no token in any): written once each, whatever the retries,
+   * each made storable first (see storableEvent).
+   */
   async recordCalls(events: readonly unknown[]): Promise<number> {
     await this.assertWritable()
     const { rows } = await this.run<{ written: number }>('SELECT embed_console.record_calls($1::jsonb) AS written', [
-      JSON.stringify(events),
+      JSON.stringify(events.map(storableEvent)),
     ])
     return rows[0]?.written ?? 0
   }
 
-  async groupsChangedAfter(seq: number, limit: number): Promise<SharedGroupRow[]> {
+  /**
+   * The catalog's changes after `cursor`, in the order of the transactions that made them, up to
+   * the oldest transaction still running: one that commits later has a later place in this
+   * order than anything read now, so a pull never skips a change, and publishers take no lock.
+   */
+  async groupsChangedAfter(cursor: ChangeCursor, limit: number): Promise<SharedGroupRow[]> {
     const { rows } = await this.run<SharedGroupRow>(
       // The JSON as text: the puller checks its depth before anything parses it.
       `SELECT server, group_id, name, environment_tag, team_id, properties::text AS properties, mapping::text AS mapping, token_last4, token_sha256,
-              changed_by, changed_at, rotated_by, rotated_at, change_seq
-         FROM embed_console.groups WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`,
-      [seq, limit],
+              changed_by, changed_at, rotated_by, rotated_at, change_xid, change_seq
+         FROM embed_console.groups
+        WHERE (change_xid, change_seq) > ($1::bigint, $2::bigint) AND change_xid < txid_snapshot_xmin(txid_current_snapshot())
+        ORDER BY change_xid, change_seq LIMIT $3`,
+      [cursor.xid, cursor.seq, limit],
     )
     return rows
   }
 
-  async profilesChangedAfter(seq: number, limit: number): Promise<SharedProfileRow[]> {
+  /** A server's groups, by id, after `after` (a profile that joined the catalog late is filled from these). */
+  async groupsOfServer(server: string, after: string | null, limit: number): Promise<SharedGroupRow[]> {
+    const { rows } = await this.run<SharedGroupRow>(
+      `SELECT server, group_id, name, environment_tag, team_id, properties::text AS properties, mapping::text AS mapping, token_last4, token_sha256,
+              changed_by, changed_at, rotated_by, rotated_at, change_xid, change_seq
+         FROM embed_console.groups WHERE server = $1 AND ($2::text IS NULL OR group_id > $2) ORDER BY group_id LIMIT $3`,
+      [server, after, limit],
+    )
+    return rows
+  }
+
+  async profilesChangedAfter(cursor: ChangeCursor, limit: number): Promise<SharedProfileRow[]> {
     const { rows } = await this.run<SharedProfileRow>(
-      `SELECT id, name, base_url, timeout_seconds, environment_label, environment_kind, deleted, updated_by, updated_at, change_seq
-         FROM embed_console.profiles WHERE change_seq > $1 ORDER BY change_seq LIMIT $2`,
-      [seq, limit],
+      `SELECT id, name, base_url, timeout_seconds, environment_label, environment_kind, deleted, updated_by, updated_at, change_xid, change_seq
+         FROM embed_console.profiles
+        WHERE (change_xid, change_seq) > ($1::bigint, $2::bigint) AND change_xid < txid_snapshot_xmin(txid_current_snapshot())
+        ORDER BY change_xid, change_seq LIMIT $3`,
+      [cursor.xid, cursor.seq, limit],
     )
     return rows
   }
@@ -378,16 +494,21 @@ export class TeamLink {
     return { entries: shown.map(activityEntry), nextCursor: more ? Number(shown.at(-1)!.seq) : null }
   }
 
-  /** Everyone who has written to the audit log, for the actor filter. */
+  /** Everyone who has written to the audit log, for the actor filter (a small table, never a scan of the log). */
   async actors(): Promise<string[]> {
-    const { rows } = await this.run<{ actor: string }>('SELECT DISTINCT actor FROM embed_console.activity ORDER BY actor')
+    const { rows } = await this.run<{ actor: string }>('SELECT actor FROM embed_console.actors ORDER BY actor')
     return rows.map((row) => row.actor)
   }
 
-  /** Runs being sent anywhere in the team now. */
+  /**
+   * Runs being sent anywhere in the team now: held, and renewed within the last 15 s (a holder
+   * renews every 5 s; one that stopped, or lost the database, drops off at once rather than when
+   * its lease expires).
+   */
   async liveRuns(): Promise<Array<{ label: string; actor: string; host: string; client: string; since: string }>> {
     const { rows } = await this.run<{ label: string; lease_actor: string; lease_host: string; lease_client: string; lease_since: Date }>(
-      'SELECT label, lease_actor, lease_host, lease_client, lease_since FROM embed_console.runs WHERE lease_holder IS NOT NULL AND lease_expires_at > now() ORDER BY lease_since',
+      `SELECT label, lease_actor, lease_host, lease_client, lease_since FROM embed_console.runs
+        WHERE lease_holder IS NOT NULL AND lease_expires_at > now() AND lease_renewed_at > now() - interval '15 seconds' ORDER BY lease_since`,
     )
     return rows.map((row) => ({
       label: row.label,

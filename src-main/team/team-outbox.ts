@@ -14,9 +14,19 @@ export interface OutboxRow {
   event: unknown
 }
 
+export interface ParkedRow {
+  seq: number
+  id: string
+  event: unknown
+  parkedAt: string
+  reason: string
+}
+
 export class TeamOutbox {
   constructor(
     private readonly db: Database,
+    /** This Embed Console's version: an event parked by another version is tried again (it may store it). */
+    private readonly version: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -33,10 +43,60 @@ export class TeamOutbox {
     )
   }
 
+  /** The oldest events waiting (parked ones stay out of the queue). */
   next(limit: number): OutboxRow[] {
     return this.db
-      .all<{ seq: number; id: string; event: string }>('SELECT seq, id, event FROM team_outbox ORDER BY seq LIMIT ?', limit)
+      .all<{
+        seq: number
+        id: string
+        event: string
+      }>('SELECT seq, id, event FROM team_outbox WHERE parked_at IS NULL ORDER BY seq LIMIT ?', limit)
       .map((row) => ({ seq: row.seq, id: row.id, event: JSON.parse(row.event) as unknown }))
+  }
+
+  /** An event the team database refused to store: out of the queue, kept with its sentence. */
+  park(seq: number, reason: string): void {
+    this.db.run(
+      'UPDATE team_outbox SET parked_at = ?, parked_by_version = ?, last_error = ?, attempts = attempts + 1 WHERE seq = ?',
+      this.now().toISOString(),
+      this.version,
+      reason.slice(0, 1000),
+      seq,
+    )
+  }
+
+  /** Events another Embed Console version parked go back in the queue: this one may store them. */
+  unparkFromOtherVersions(): number {
+    return this.db.run('UPDATE team_outbox SET parked_at = NULL WHERE parked_at IS NOT NULL AND parked_by_version IS NOT ?', this.version)
+      .changes
+  }
+
+  parked(limit: number): ParkedRow[] {
+    return this.db
+      .all<{ seq: number; id: string; event: string; parked_at: string; last_error: string | null }>(
+        'SELECT seq, id, event, parked_at, last_error FROM team_outbox WHERE parked_at IS NOT NULL ORDER BY seq DESC LIMIT ?',
+        limit,
+      )
+      .map((row) => ({
+        seq: row.seq,
+        id: row.id,
+        event: JSON.parse(row.event) as unknown,
+        parkedAt: row.parked_at,
+        reason: row.last_error ?? 'The team database refused it.',
+      }))
+  }
+
+  parkedCount(): number {
+    return this.db.get<{ n: number }>('SELECT count(*) AS n FROM team_outbox WHERE parked_at IS NOT NULL')?.n ?? 0
+  }
+
+  /** Why the oldest event waiting failed at its last attempt, if it did. */
+  lastError(): string | null {
+    return (
+      this.db.get<{ last_error: string | null }>(
+        'SELECT last_error FROM team_outbox WHERE parked_at IS NULL AND attempts > 0 ORDER BY seq LIMIT 1',
+      )?.last_error ?? null
+    )
   }
 
   /** The team database has them: gone (by position, so an event replaced meanwhile stays queued). */
@@ -54,7 +114,8 @@ export class TeamOutbox {
     })
   }
 
+  /** Events still to publish (parked ones are not: nothing here can publish them). */
   backlog(): number {
-    return this.db.get<{ n: number }>('SELECT count(*) AS n FROM team_outbox')?.n ?? 0
+    return this.db.get<{ n: number }>('SELECT count(*) AS n FROM team_outbox WHERE parked_at IS NULL')?.n ?? 0
   }
 }

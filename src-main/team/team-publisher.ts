@@ -1,12 +1,28 @@
-import type { TeamOutbox } from './team-outbox'
+import type { OutboxRow, TeamOutbox } from './team-outbox'
 import { messageOf } from '../../src-shared/ipc/error-message'
+import { AppErrorException } from '../../src-shared/ipc/result'
 
 /*
  * Publishes the outbox to the team database, oldest first, a batch a statement: after each
  * recording transaction commits (kicked), and again with a growing delay while the database is
  * away. One publication at a time in this process; another process publishing the same rows is
  * harmless (the team database writes each event once).
+ *
+ * A batch the database refuses for what it holds (a value it will not store, an id that is
+ * another operator's) is sent again in halves until the one event is found: that one is parked,
+ * with the database's sentence, and the rest go on. Anything else (the database away, a login
+ * refused, a schema this version cannot write) leaves the batch queued, to try again.
  */
+
+/** SQLSTATE classes that speak of the data sent: the schema's sentences (EC), data exceptions, integrity, limits. */
+const EVENT_PROBLEM = /^(EC|22|23|54)/
+
+/** Whether a failure is the event's fault (park it) rather than the link's (wait and try again). */
+export function eventRefused(error: unknown): boolean {
+  if (!(error instanceof AppErrorException)) return false
+  const sqlState = (error.details as { sqlState?: unknown } | undefined)?.sqlState
+  return typeof sqlState === 'string' && EVENT_PROBLEM.test(sqlState)
+}
 
 const BATCH = 200
 /** Calls recorded within this long of each other are published together (a bulk run records hundreds a second). */
@@ -65,7 +81,7 @@ export class OutboxPublisher {
       const rows = this.outbox.next(BATCH)
       if (rows.length === 0) return
       try {
-        await this.publish(rows.map((row) => row.event))
+        await this.publishOrPark(rows)
       } catch (error) {
         this.failures += 1
         this.lastError = messageOf(error)
@@ -76,11 +92,32 @@ export class OutboxPublisher {
         this.scheduleRetry()
         return
       }
-      this.outbox.remove(rows.map((row) => row.seq))
       this.failures = 0
       this.lastError = null
       this.options.onPublished?.(new Date())
     }
+  }
+
+  /**
+   * Publishes `rows`, or, when the database refuses what they hold, each half on its own: the
+   * one event it will not store is parked, everything else is published. Throws only what is
+   * not an event's fault.
+   */
+  private async publishOrPark(rows: readonly OutboxRow[]): Promise<void> {
+    try {
+      await this.publish(rows.map((row) => row.event))
+    } catch (error) {
+      if (!eventRefused(error)) throw error
+      if (rows.length === 1) {
+        this.outbox.park(rows[0]!.seq, messageOf(error))
+        return
+      }
+      const half = Math.ceil(rows.length / 2)
+      await this.publishOrPark(rows.slice(0, half))
+      await this.publishOrPark(rows.slice(half))
+      return
+    }
+    this.outbox.remove(rows.map((row) => row.seq))
   }
 
   private scheduleRetry(): void {

@@ -1,3 +1,4 @@
+import pkg from '../../package.json'
 import type { ActivityEntry } from '../../src-shared/activity/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { LeaseOwner } from '../bulk/run-leases'
@@ -115,12 +116,19 @@ export interface TeamRuntime {
 export function startTeamRuntime(options: TeamRuntimeOptions): TeamRuntime {
   const { db, profiles, owner } = options
   const link = new TeamLink(options.settings, options.password)
-  const outbox = new TeamOutbox(db)
+  const outbox = new TeamOutbox(db, pkg.version)
+  // An event an earlier version parked may be storable now.
+  outbox.unparkFromOtherVersions()
   const publisher = new OutboxPublisher(outbox, (events) => link.recordCalls(events), {
     background: options.background,
     onPublished: (at) => updateSyncState(db, { lastPublishAt: at.toISOString() }),
   })
   const puller = new TeamPuller(db, link, options.catalog, profiles)
+
+  /** Whether this folder ever journaled (or recorded) the rotation of a claim: if not, it was never sent. */
+  const traced = (claimId: string) =>
+    db.get('SELECT 1 AS traced FROM rotations WHERE id = ? UNION ALL SELECT 1 FROM activity WHERE id = ? LIMIT 1', claimId, claimId) !==
+    undefined
 
   /** The server a profile reaches, or null for the built-in sandbox (this machine's own) and a profile gone. */
   const serverOf = (profileId: string): string | null => {
@@ -149,16 +157,32 @@ export function startTeamRuntime(options: TeamRuntimeOptions): TeamRuntime {
       try {
         await publisher.flush(FLUSH_BEFORE_CLAIM_MS)
         const run = rotation.run ? await options.leases.sharedLease(rotation.run.runId) : null
-        answer = await link.claimGroup({
-          server,
-          groupId: rotation.groupId,
-          claimId: rotation.id,
-          sentSha256: tokenFingerprint(rotation.sentToken),
-          holder: owner.id,
-          host: owner.host,
-          run,
-          ttlMs: rotation.timeoutMs + CLAIM_GRACE_MS,
-        })
+        const claim = () =>
+          link.claimGroup({
+            server,
+            groupId: rotation.groupId,
+            claimId: rotation.id,
+            sentSha256: tokenFingerprint(rotation.sentToken),
+            holder: owner.id,
+            host: owner.host,
+            run,
+            ttlMs: rotation.timeoutMs + CLAIM_GRACE_MS,
+          })
+        answer = await claim()
+        // This run's own row, claimed under an earlier lease by a process that died before it
+        // journaled the rotation: never sent (the journal would say), and that holder can journal
+        // nothing more (its lease is gone). The run that took over gives it back and claims again.
+        const own = answer.ownClaim
+        if (
+          own &&
+          run &&
+          own.runId === run.runId &&
+          own.runEpoch !== null &&
+          own.runEpoch < run.epoch &&
+          !traced(own.id) &&
+          (await link.releaseClaim(own.id))
+        )
+          answer = await claim()
       } catch (error) {
         throw rotationRefused(error)
       }

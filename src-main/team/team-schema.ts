@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import version1 from './schema/001-team.sql?raw'
+import version2 from './schema/002-team-trust.sql?raw'
 
 /*
  * The shared schema's versions: plain SQL files, applied in order by `team migrate` (an admin),
@@ -17,6 +18,11 @@ export interface TeamMigration {
 
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   { version: 1, name: 'audit log, catalog, run leases, rotation claims, shared profiles', sql: version1 },
+  {
+    version: 2,
+    name: 'roles per team database; ownership of claims, leases and calls; checked values; fingerprints forward only',
+    sql: version2,
+  },
 ]
 
 /** The schema version this Embed Console reads and writes. */
@@ -60,6 +66,38 @@ export interface MigrationOutcome {
   from: number
   to: number
   applied: Array<{ version: number; name: string }>
+  /** What the migration says the admin should know (an operator not carried over, another team on the cluster). */
+  notes: string[]
+}
+
+/**
+ * Schema version 1 made cluster-wide roles; a database still at it somewhere on the cluster
+ * owns objects through them. A new team migrated now would be handed those same roles (version
+ * 1 grants them before version 2 replaces them), and with them the other team's database.
+ */
+async function legacyTeamElsewhere(client: pg.ClientBase): Promise<string | null> {
+  const { rows } = await client.query<{ databases: string | null }>(
+    `SELECT string_agg(DISTINCT d.datname, ', ') AS databases
+       FROM pg_shdepend s JOIN pg_database d ON d.oid = s.dbid JOIN pg_roles r ON r.oid = s.refobjid
+      WHERE s.refclassid = 'pg_authid'::regclass AND s.deptype = 'o' AND r.rolname = 'embed_console_owner' AND d.datname <> current_database()`,
+  )
+  return rows[0]?.databases ?? null
+}
+
+/**
+ * On Postgres 15 and older, CREATEROLE lets a role grant itself any role but a superuser: two
+ * teams' admins on one cluster can then reach each other's roles. Said to the admin who
+ * migrates when another team shares the cluster.
+ */
+async function createRoleCaveat(client: pg.ClientBase): Promise<string | null> {
+  const { rows } = await client.query<{ version: number; others: string | null }>(
+    `SELECT current_setting('server_version_num')::int AS version,
+            (SELECT string_agg(rolname, ', ') FROM pg_roles WHERE rolname ~ '^embed_console_.+_owner$'
+                AND rolname <> (SELECT role_name FROM embed_console.team_roles WHERE kind = 'owner')) AS others`,
+  )
+  const row = rows[0]
+  if (!row?.others || row.version >= 160000) return null
+  return `Another Embed Console team shares this cluster (${row.others}). On Postgres 15 and older a role with CREATEROLE can make itself a member of any role but a superuser, so each team's admin could reach the other team: give each team its own cluster, or keep CREATEROLE to a DBA who runs add-operator for both (docs/team-mode.md, "Two teams on one cluster").`
 }
 
 /**
@@ -71,6 +109,11 @@ export async function migrateTeamSchema(
   migrations: readonly TeamMigration[] = TEAM_MIGRATIONS,
 ): Promise<MigrationOutcome> {
   const newest = migrations.at(-1)?.version ?? 0
+  const notes: string[] = []
+  // What a migration's SQL raises as NOTICE is for the admin (Postgres's own "already exists, skipping" is not).
+  let listening = false
+  const noted = (notice: { message?: string }) => void (listening && notice.message && notes.push(notice.message))
+  client.on('notice', noted)
   await client.query('BEGIN')
   try {
     await client.query(MIGRATE_LOCK)
@@ -84,18 +127,34 @@ export async function migrateTeamSchema(
         `The team database is at schema version ${from}, newer than this Embed Console knows (${newest}): update Embed Console before migrating. Nothing was changed.`,
       )
     }
+    if (from === 0 && newest >= 2) {
+      const elsewhere = await legacyTeamElsewhere(client)
+      if (elsewhere)
+        throw new AppErrorException(
+          'refused',
+          `Another team database on this cluster (${elsewhere}) still uses the cluster-wide roles of Embed Console schema version 1: migrate it first (\`embed-console team migrate\` with its address), then this one. Until then a new team would share its roles. Nothing was changed.`,
+        )
+    }
     const applied: Array<{ version: number; name: string }> = []
     for (const migration of migrations) {
       const { rowCount } = await client.query(`SELECT 1 FROM ${TEAM_SCHEMA}.schema_version WHERE version = $1`, [migration.version])
       if (rowCount) continue
+      listening = true
       await client.query(migration.sql)
+      listening = false
       await client.query(`INSERT INTO ${TEAM_SCHEMA}.schema_version (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
       applied.push({ version: migration.version, name: migration.name })
     }
+    if (applied.length && newest >= 2) {
+      const caveat = await createRoleCaveat(client)
+      if (caveat) notes.push(caveat)
+    }
     await client.query('COMMIT')
-    return { from, to: Math.max(from, newest), applied }
+    return { from, to: Math.max(from, newest), applied, notes }
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
     throw error
+  } finally {
+    client.off('notice', noted)
   }
 }

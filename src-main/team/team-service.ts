@@ -13,7 +13,8 @@ import type { Database } from '../storage/database'
 import type { TeamRuntime } from './team-runtime'
 import { TeamRunLeases } from './team-run-leases'
 import { forgetTeam, readSyncState, readTeamSettings, writeTeamSettings, type TeamSettings } from './team-settings'
-import { parseTeamUrl, serverKey } from './team-url'
+import { TeamOutbox } from './team-outbox'
+import { parseTeamUrl, sameServerBySchemes, serverKey } from './team-url'
 import { plural } from '../../src-shared/text/plural'
 
 /*
@@ -70,10 +71,42 @@ export function createTeamService(deps: TeamServiceDeps) {
 
   const passwordStorage = (): TeamStatus['passwordStorage'] => vault.describe(TEAM_PASSWORD_KEY).storage
 
+  /** What may keep claims from meeting: two spellings of one server, here or among the team's. */
+  function serverWarnings(): string[] {
+    const here = [...new Set(profiles.list().flatMap((profile) => (profile.builtin ? [] : [serverKey(profile.baseUrl)])))]
+    const known = db.all<{ server: string }>('SELECT DISTINCT server FROM team_groups').map((row) => row.server)
+    const warnings: string[] = []
+    for (const [index, server] of here.entries()) {
+      for (const other of [...here.slice(index + 1), ...known.filter((candidate) => !here.includes(candidate))]) {
+        if (!sameServerBySchemes(server, other)) continue
+        warnings.push(
+          `${server} and ${other} may be one server reached two ways${known.includes(other) && !here.includes(other) ? ' (the team knows the second)' : ''}: the team keys them apart, so a rotation claimed through one never meets a claim through the other. Use one address for it on every machine.`,
+        )
+      }
+    }
+    return warnings
+  }
+
+  function parkedCalls(outbox: TeamOutbox): TeamStatus['parked'] {
+    return outbox.parked(20).map((row) => {
+      const event = row.event as { operation?: unknown; groupId?: unknown; calledAt?: unknown }
+      const text = (value: unknown) => (typeof value === 'string' ? value : null)
+      return {
+        id: row.id,
+        operation: text(event.operation),
+        groupId: text(event.groupId),
+        calledAt: text(event.calledAt),
+        parkedAt: row.parkedAt,
+        reason: row.reason,
+      }
+    })
+  }
+
   async function status(): Promise<TeamStatus> {
     const { TEAM_SCHEMA_VERSION, schemaProblem } = await import('./team-schema')
     const settings = readTeamSettings(db)
     const sync = readSyncState(db)
+    const outbox = new TeamOutbox(db, '')
     const base: TeamStatus = {
       joined: settings !== null,
       url: settings?.url ?? null,
@@ -85,7 +118,11 @@ export function createTeamService(deps: TeamServiceDeps) {
       readOnly: false,
       problem: null,
       admin: false,
-      outboxBacklog: settings ? (db.get<{ n: number }>('SELECT count(*) AS n FROM team_outbox')?.n ?? 0) : 0,
+      outboxBacklog: settings ? outbox.backlog() : 0,
+      publishError: settings ? outbox.lastError() : null,
+      parkedCount: settings ? outbox.parkedCount() : 0,
+      parked: settings ? parkedCalls(outbox) : [],
+      warnings: settings ? serverWarnings() : [],
       lastPublishAt: settings ? sync.lastPublishAt : null,
       lastPullAt: settings ? sync.lastPullAt : null,
       passwordStorage: settings ? passwordStorage() : 'none',
@@ -180,7 +217,8 @@ export function createTeamService(deps: TeamServiceDeps) {
     async leave(discardUnpublished: boolean): Promise<TeamStatus> {
       if (!readTeamSettings(db)) return status()
       if (runtime) await runtime.publisher.flush(LEAVE_FLUSH_MS)
-      const left = db.get<{ n: number }>('SELECT count(*) AS n FROM team_outbox')?.n ?? 0
+      // Parked calls do not hold the folder back: the team database will never store them.
+      const left = new TeamOutbox(db, '').backlog()
       if (left > 0 && !discardUnpublished) {
         const why = runtime?.publisher.lastError ? ` (${runtime.publisher.lastError.replace(/\.$/, '')})` : ''
         throw new AppErrorException(
@@ -234,6 +272,21 @@ export function createTeamService(deps: TeamServiceDeps) {
 
     /** The team's changes since the last pull, now. */
     pull: () => requireRuntime().puller.pull(),
+
+    /**
+     * A profile was saved: one that reaches a server the team knows gets the team's catalog of it
+     * with the next pull, which starts now (in the background; a failure waits for the next one).
+     */
+    profilesChanged(): void {
+      if (runtime && deps.background) void runtime.puller.pull().catch(() => {})
+    },
+
+    /** Calls recorded here still waiting for the team's audit log (parked ones apart), and why. */
+    backlog(): { waiting: number; parked: number; error: string | null } {
+      if (!readTeamSettings(db)) return { waiting: 0, parked: 0, error: null }
+      const outbox = new TeamOutbox(db, '')
+      return { waiting: outbox.backlog(), parked: outbox.parkedCount(), error: outbox.lastError() }
+    },
 
     /** Publishes the outbox now (for at most `timeoutMs`): true when nothing is left. */
     flush: (timeoutMs: number) => (runtime ? runtime.publisher.flush(timeoutMs) : Promise.resolve(true)),

@@ -13,18 +13,39 @@ export interface TeamSettings {
   joinedAt: string
 }
 
+/** A place in the team's changes: the last one read, by its transaction's id and its number (both as text: bigints). */
+export interface ChangeCursor {
+  xid: string
+  seq: string
+}
+
+export const START_OF_CHANGES: ChangeCursor = { xid: '0', seq: '0' }
+
 /** How far this machine has pulled the team's catalog and profiles, and when it last talked to the team. */
 export interface TeamSyncState {
-  groupsSeq: number
-  profilesSeq: number
+  groupsCursor: ChangeCursor
+  profilesCursor: ChangeCursor
   lastPullAt: string | null
   lastPublishAt: string | null
 }
 
+/**
+ * Which profiles hold the team's whole catalog of their server: a profile created (or pointed at
+ * another server) after the catalog was pulled is filled from the team database, a page at a
+ * time, `after` the last group it has.
+ */
+export type BackfillMarks = Record<string, { server: string; after: string | null; done: boolean }>
+
 const LINK_KEY = 'team.link'
 const SYNC_KEY = 'team.sync'
+const BACKFILL_KEY = 'team.backfill'
 
-const EMPTY_SYNC: TeamSyncState = { groupsSeq: 0, profilesSeq: 0, lastPullAt: null, lastPublishAt: null }
+const EMPTY_SYNC: TeamSyncState = {
+  groupsCursor: START_OF_CHANGES,
+  profilesCursor: START_OF_CHANGES,
+  lastPullAt: null,
+  lastPublishAt: null,
+}
 
 const read = <T>(db: Database, key: string): T | null => {
   const row = db.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', key)
@@ -58,10 +79,16 @@ export function updateSyncState(db: Database, change: Partial<TeamSyncState>): v
   db.transaction(() => write(db, SYNC_KEY, { ...readSyncState(db), ...change }))
 }
 
+export const readBackfillMarks = (db: Database): BackfillMarks => read<BackfillMarks>(db, BACKFILL_KEY) ?? {}
+
+export function markBackfill(db: Database, marks: BackfillMarks): void {
+  db.transaction(() => write(db, BACKFILL_KEY, { ...readBackfillMarks(db), ...marks }))
+}
+
 /** Leaving: the link, the sync state, the outbox and the team cache go; every other row stays. */
 export function forgetTeam(db: Database): void {
   db.transaction(() => {
-    db.run('DELETE FROM settings WHERE key IN (?, ?)', LINK_KEY, SYNC_KEY)
+    db.run('DELETE FROM settings WHERE key IN (?, ?, ?)', LINK_KEY, SYNC_KEY, BACKFILL_KEY)
     db.run('DELETE FROM team_outbox')
     db.run('DELETE FROM team_groups')
   })

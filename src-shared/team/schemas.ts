@@ -31,8 +31,12 @@ export const TeamOperationSchema = z.enum(['getOrCreate', 'update', 'rotateToken
 export const TeamActivityEntrySchema = z.object({
   id: z.string(),
   actor: z.string().describe('The login role that made the call: the database’s session_user, never a value a client sends'),
-  time: z.string().describe('When the call started on its machine, ISO 8601'),
-  recordedAt: z.string().describe('When the team database received it'),
+  time: z
+    .string()
+    .describe(
+      'When the team database recorded the call, by its own clock (ISO 8601): what the log is shown and ordered by, since no operator sets it',
+    ),
+  calledAt: z.string().describe('When the call started, by its machine’s clock (never later than the team database’s)'),
   server: z.string().describe('The API server the call went to (the profile’s base URL, normalised)'),
   profileName: z.string(),
   operation: TeamOperationSchema,
@@ -65,6 +69,17 @@ export type TeamActivityQuery = z.output<typeof TeamActivityQuerySchema>
 
 export const TeamRunSchema = z.object({ label: z.string(), actor: z.string(), host: z.string(), client: z.string(), since: z.string() })
 
+/** A call the team database refused to store: kept here, out of the queue, with the database's sentence. */
+export const ParkedCallSchema = z.object({
+  id: z.string(),
+  operation: z.string().nullable(),
+  groupId: z.string().nullable(),
+  calledAt: z.string().nullable().describe('When the call was made here'),
+  parkedAt: z.string(),
+  reason: z.string().describe('Why the team database refused it, as it said'),
+})
+export type ParkedCall = z.infer<typeof ParkedCallSchema>
+
 export const TeamStatusSchema = z.object({
   joined: z.boolean(),
   url: z.string().nullable().describe('The team database’s address, without its password'),
@@ -76,7 +91,13 @@ export const TeamStatusSchema = z.object({
   readOnly: z.boolean().describe('The database is newer than this Embed Console: nothing is written to it'),
   problem: z.string().nullable().describe('Why team mode cannot work fully now, as a sentence'),
   admin: z.boolean(),
-  outboxBacklog: z.number().int().describe('Calls recorded here that the audit log has not received yet'),
+  outboxBacklog: z.number().int().describe('Calls recorded here that the audit log has not received yet (parked ones included)'),
+  publishError: z.string().nullable().describe('Why the oldest call waiting could not be published at its last attempt'),
+  parkedCount: z.number().int().describe('Calls the team database refused to store: the rest went on without them'),
+  parked: z.array(ParkedCallSchema).describe('The newest parked calls (at most 20), each with the database’s sentence'),
+  warnings: z
+    .array(z.string())
+    .describe('What may keep team mode from working as expected here (two profiles reaching one server by two names)'),
   lastPublishAt: z.string().nullable(),
   lastPullAt: z.string().nullable(),
   passwordStorage: z.enum(['keychain', 'file', 'session', 'none']).describe('Where this machine keeps its team password'),
@@ -101,4 +122,5 @@ export const TeamMigrationSchema = z.object({
   from: z.number().int(),
   to: z.number().int(),
   applied: z.array(z.object({ version: z.number().int(), name: z.string() })),
+  notes: z.array(z.string()).describe('What the admin should know: an operator not carried over, another team on the cluster'),
 })

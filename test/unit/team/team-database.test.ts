@@ -65,15 +65,15 @@ function callEvent(overrides: Record<string, unknown> = {}) {
 }
 
 describe.skipIf(!team)('the shared schema: migrated once, version-checked', () => {
-  it('`team migrate` applies version 1 once; again it does nothing; two admins at once apply it once between them', async () => {
+  it('`team migrate` applies every version once; again it does nothing; two admins at once apply them once between them', async () => {
     const url = await freshDatabase('fresh_migrate')
     const [first, second] = await Promise.all([migrateTeam(url), migrateTeam(url)])
-    expect([first.applied.length, second.applied.length].sort()).toEqual([0, 1])
-    expect(await migrateTeam(url)).toEqual({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION, applied: [] })
+    expect([first.applied.length, second.applied.length].sort()).toEqual([0, TEAM_MIGRATIONS.length])
+    expect(await migrateTeam(url)).toEqual({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION, applied: [], notes: [] })
     const admin = await connect(url)
-    expect((await admin.query('SELECT version, applied_by FROM embed_console.schema_version')).rows).toEqual([
-      { version: 1, applied_by: 'postgres' },
-    ])
+    expect((await admin.query('SELECT version, applied_by FROM embed_console.schema_version ORDER BY version')).rows).toEqual(
+      TEAM_MIGRATIONS.map(({ version }) => ({ version, applied_by: 'postgres' })),
+    )
   })
 
   it('an admin who is no superuser (CREATEROLE, owner of the database), as docs/team-mode.md has the DBA make one, migrates and adds operators', async () => {
@@ -93,7 +93,7 @@ describe.skipIf(!team)('the shared schema: migrated once, version-checked', () =
     const admin = await connect(url)
     const broken = [
       ...TEAM_MIGRATIONS,
-      { version: 2, name: 'broken', sql: 'CREATE TABLE embed_console.fine (id int); SELECT no_such_function();' },
+      { version: TEAM_SCHEMA_VERSION + 1, name: 'broken', sql: 'CREATE TABLE embed_console.fine (id int); SELECT no_such_function();' },
     ]
     expect(await sqlState(migrateTeamSchema(admin, broken))).toBe('42883')
     expect((await admin.query("SELECT to_regclass('embed_console.schema_version') AS found")).rows[0].found).toBeNull()
@@ -107,7 +107,7 @@ describe.skipIf(!team)('the shared schema: migrated once, version-checked', () =
     const refusal = await migrateTeam(url).catch((error: unknown) => error as AppErrorException)
     expect(refusal).toBeInstanceOf(AppErrorException)
     expect((refusal as AppErrorException).message).toBe(
-      'The team database is at schema version 99, newer than this Embed Console knows (1): update Embed Console before migrating. Nothing was changed.',
+      `The team database is at schema version 99, newer than this Embed Console knows (${TEAM_SCHEMA_VERSION}): update Embed Console before migrating. Nothing was changed.`,
     )
     expect((await admin.query('SELECT max(version) AS v FROM embed_console.schema_version')).rows[0].v).toBe(99)
   })
@@ -140,7 +140,7 @@ describe.skipIf(!team)('operators: login roles with generated passwords', () => 
     )
     await team!.query('CREATE ROLE not_an_operator LOGIN')
     await expect(addOperator(team!.adminUrl, undefined, 'not_an_operator', true)).rejects.toThrow(
-      'The role “not_an_operator” is not an Embed Console operator: choose another name.',
+      'The role “not_an_operator” is not an operator of this team (role names are shared by every database on the cluster): choose another name.',
     )
   })
 })
@@ -193,13 +193,17 @@ describe.skipIf(!team)('the audit log cannot be rewritten, deleted or forged', (
     expect((await record(client, [{ ...forged, outcome: 'failure', message: 'rewritten' }])).rows[0]!.n).toBe(0)
     expect(await row(forged.id)).toMatchObject({ outcome: 'success' })
 
-    // An unknown rotation: another operator can neither answer it nor settle it; its own operator can, once.
+    // An unknown rotation: another operator can neither answer it nor settle it (refused, with
+    // the owner named); its own operator can, once.
     const unknown = callEvent({ operation: 'rotateToken', outcome: 'unknown', errorCode: 'outcome_unknown', group: undefined })
     await record(client, [unknown])
-    await record(otherClient, [
+    for (const answer of [
       { ...unknown, outcome: 'success' },
       { kind: 'settled', id: unknown.id, outcome: 'rotated', at: new Date().toISOString() },
     ])
+      await expect(record(otherClient, [answer])).rejects.toThrow(
+        'The team database refused this call’s record: its id is a call of ops-actor in the audit log: an operator records only calls of their own.',
+      )
     expect(await row(unknown.id)).toEqual({ actor: 'ops-actor', outcome: 'unknown', settled_outcome: null })
     await record(client, [{ kind: 'settled', id: unknown.id, outcome: 'not_rotated', at: new Date().toISOString() }])
     await record(client, [{ kind: 'settled', id: unknown.id, outcome: 'rotated', at: new Date().toISOString() }])

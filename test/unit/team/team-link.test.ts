@@ -6,7 +6,7 @@ import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { TEAM_PASSWORD_KEY } from '../../../src-main/profiles/vault-keys'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
-import { migrateTeam } from '../../../src-main/team/team-admin'
+import { addOperator, migrateTeam } from '../../../src-main/team/team-admin'
 import { parseTeamUrl, serverKey } from '../../../src-main/team/team-url'
 import { startFlakyProxy, type FlakyProxy } from '../../helpers/flaky-proxy'
 import {
@@ -88,7 +88,7 @@ describe.skipIf(!team)('joining and leaving from the command line', () => {
   it('add-operator --json answers the name and password once; join keeps the password in the vault only; status and leave answer in the envelope', async () => {
     const admin = io()
     expect(await main(['team', 'migrate', '--url', team!.adminUrl, '--json'], admin)).toBe(0)
-    expect(JSON.parse(admin.out.join('\n'))).toEqual({ ok: true, value: { from: 1, to: 1, applied: [] } })
+    expect(JSON.parse(admin.out.join('\n'))).toEqual({ ok: true, value: { from: 2, to: 2, applied: [], notes: [] } })
 
     const added = io({ EMBED_CONSOLE_TEAM_PASSWORD: team!.adminPassword })
     expect(await main(['team', 'add-operator', 'ops-cli', '--url', team!.url('postgres'), '--json'], added)).toBe(0)
@@ -110,8 +110,8 @@ describe.skipIf(!team)('joining and leaving from the command line', () => {
         joined: true,
         connected: true,
         user: 'ops-cli',
-        schemaVersion: 1,
-        supportedVersion: 1,
+        schemaVersion: 2,
+        supportedVersion: 2,
         readOnly: false,
         problem: null,
         outboxBacklog: 0,
@@ -132,7 +132,7 @@ describe.skipIf(!team)('joining and leaving from the command line', () => {
     expect(status.out[0]).toBe(
       `Team database: postgres://ops-cli@127.0.0.1:${team!.port}/embed_team as ops-cli, joined ${status.out[0]!.split(', joined ')[1]}`,
     )
-    expect(status.out[1]).toBe('Connected: yes, schema version 1 (this Embed Console: 1)')
+    expect(status.out[1]).toBe('Connected: yes, schema version 2 (this Embed Console: 2)')
 
     const left = io()
     expect(await main(['team', 'leave', '--data-dir', dataDir, '--json'], left)).toBe(0)
@@ -155,7 +155,7 @@ describe.skipIf(!team)('joining and leaving from the command line', () => {
     const stranger = io()
     expect(await main(['team', 'join', '--url', team!.url('stranger', 'stranger-password'), '--data-dir', dataDir], stranger)).toBe(1)
     expect(stranger.err).toEqual([
-      '“stranger” is not an Embed Console operator in this database: ask an admin to run `embed-console team add-operator stranger`.',
+      '“stranger” may not connect to this team database: only its own team’s roles may. Ask its admin for `embed-console team add-operator stranger`.',
     ])
     const wrong = io()
     expect(await main(['team', 'join', '--url', team!.url('ops-cli', 'not-the-password'), '--data-dir', dataDir], wrong)).toBe(1)
@@ -252,25 +252,26 @@ describe.skipIf(!team)('a team database at another schema version', () => {
     await team!.query('CREATE DATABASE newer_schema')
     await migrateTeam(url)
     const { sandbox, proxy, posts } = await api()
-    const ops = await (team as TeamCluster).operator('ops-newer')
+    // An operator of that database's team (each team database has roles of its own).
+    const ops = await addOperator(url, undefined, 'ops-newer', false)
     const dataDir = await joinedFolder({
-      operatorUrl: ops.url.replace(/\/embed_team$/, '/newer_schema'),
+      operatorUrl: team!.url('ops-newer', ops.password).replace(/\/embed_team$/, '/newer_schema'),
       baseUrl: proxy.baseUrl,
       apiToken: sandbox.tokens.Customer,
       profileName: 'Ops',
     })
     const pgAdmin = new (await import('pg')).default.Client({ connectionString: url })
     await pgAdmin.connect()
-    await pgAdmin.query("INSERT INTO embed_console.schema_version (version, name) VALUES (2, 'a later Embed Console')")
+    await pgAdmin.query("INSERT INTO embed_console.schema_version (version, name) VALUES (3, 'a later Embed Console')")
     await pgAdmin.end()
 
     const services = await openFolder(dataDir)
     closers.push(() => services.close())
     const profileId = profileIdOf(services, 'Ops')
     const status = await services.team.status()
-    expect(status).toMatchObject({ connected: true, schemaVersion: 2, supportedVersion: 1, readOnly: true })
+    expect(status).toMatchObject({ connected: true, schemaVersion: 3, supportedVersion: 2, readOnly: true })
     expect(status.problem).toBe(
-      'The team database has schema version 2, newer than this Embed Console knows (1): update Embed Console. Until then team mode is read-only here: rotations are refused and calls wait in this machine’s outbox.',
+      'The team database has schema version 3, newer than this Embed Console knows (2): update Embed Console. Until then team mode is read-only here: rotations are refused and calls wait in this machine’s outbox.',
     )
     await services.groups.getOrCreate(profileId, { user_group_id: 'newer-0' })
     expect(await services.team.flush(2_000)).toBe(false)

@@ -29,6 +29,7 @@ const row = (groupId: string, seq: number): SharedGroupRow =>
     changed_at: new Date(),
     rotated_by: null,
     rotated_at: null,
+    change_xid: String(1000 + seq),
     change_seq: String(seq),
   }) as SharedGroupRow
 
@@ -39,9 +40,9 @@ it('a pull asked for while one is under way reads the team again after it: a cha
   let gate: Promise<void> | null = new Promise((resolve) => (release = resolve))
   let reads = 0
   const link = {
-    async groupsChangedAfter(seq: number) {
+    async groupsChangedAfter(cursor: { xid: string; seq: string }) {
       reads += 1
-      const answer = team.filter((shared) => Number(shared.change_seq) > seq)
+      const answer = team.filter((shared) => Number(shared.change_xid) > Number(cursor.xid))
       if (gate) await gate
       return answer
     },
