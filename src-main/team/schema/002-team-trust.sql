@@ -503,13 +503,13 @@ BEGIN
     event_id := event_uuid(e, 'id');
     kind := e ->> 'kind';
     -- An id is its operator's: another's row or claim is never written, settled or cleared from here.
-    SELECT cl.actor INTO other FROM claims cl WHERE cl.claim_id = event_id AND cl.actor <> session_user;
-    IF FOUND THEN
-      PERFORM refuse_event(format('its id is a rotation %s claimed: an operator records only calls of their own.', other));
-    END IF;
     SELECT a.actor INTO other FROM activity a WHERE a.id = event_id AND a.actor <> session_user;
     IF FOUND THEN
       PERFORM refuse_event(format('its id is a call of %s in the audit log: an operator records only calls of their own.', other));
+    END IF;
+    SELECT cl.actor INTO other FROM claims cl WHERE cl.claim_id = event_id AND cl.actor <> session_user;
+    IF FOUND THEN
+      PERFORM refuse_event(format('its id is a rotation %s claimed: an operator records only calls of their own.', other));
     END IF;
 
     IF kind = 'settled' THEN
