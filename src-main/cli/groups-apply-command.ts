@@ -20,7 +20,7 @@ import { createAppServices } from '../app-services'
 import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
 import { createUserApiClient } from '../user-api/client'
-import { profileNamed, UsageError, type CliIo, TOKEN_ENV, type JsonEnvelope } from './usage'
+import { profileNamed, pullFirst, reportLeftBehind, UsageError, type CliIo, TOKEN_ENV, type JsonEnvelope } from './usage'
 import { isLoopbackHostname } from '../../src-shared/net/loopback'
 
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
@@ -136,6 +136,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     sandbox: false,
   })
   try {
+    if (values.profile) await pullFirst(services.team, io)
     const profile = values.profile ? profileNamed(services.profiles, values.profile) : undefined
     const target: BulkTarget = profile ? { profileId: profile.id } : { baseUrl: baseUrl! }
     const targetUrl = profile?.baseUrl ?? baseUrl!
@@ -279,5 +280,6 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     throw error
   } finally {
     await services.close()
+    reportLeftBehind(services.team, io)
   }
 }

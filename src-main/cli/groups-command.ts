@@ -10,7 +10,17 @@ import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
-import { parseTimeoutSeconds, printJson, profileNamed, TOKEN_ENV, UsageError, type CliIo, type Command } from './usage'
+import {
+  parseTimeoutSeconds,
+  printJson,
+  profileNamed,
+  pullFirst,
+  reportLeftBehind,
+  TOKEN_ENV,
+  UsageError,
+  type CliIo,
+  type Command,
+} from './usage'
 
 const OPERATIONS = {
   'get-or-create': 'getOrCreate',
@@ -141,10 +151,11 @@ async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: nu
 }
 
 /** Through a saved profile: the same service as the app, so the call lands in its activity log and catalog. */
-async function callProfile(profileName: string, dataDir: string, call: Call, timeoutMs: number | undefined): Promise<Outcome> {
+async function callProfile(profileName: string, dataDir: string, call: Call, timeoutMs: number | undefined, io: CliIo): Promise<Outcome> {
   const { createAppServices } = await import('../app-services')
   const services = await createAppServices({ dataDir, transport: 'browser', client: 'cli', sandbox: false })
   try {
+    await pullFirst(services.team, io)
     const profile = profileNamed(services.profiles, profileName)
     const overrides = timeoutMs ? { timeoutMs } : {}
     const result =
@@ -167,6 +178,7 @@ async function callProfile(profileName: string, dataDir: string, call: Call, tim
     }
   } finally {
     await services.close()
+    reportLeftBehind(services.team, io)
   }
 }
 
@@ -200,7 +212,7 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
   try {
     outcome = baseUrl
       ? await callBaseUrl(baseUrl, call, io, timeoutMs)
-      : await callProfile(values.profile!, values['data-dir'] ?? defaultDataDir(io.env), call, timeoutMs)
+      : await callProfile(values.profile!, values['data-dir'] ?? defaultDataDir(io.env), call, timeoutMs, io)
   } catch (error) {
     if (!(error instanceof AppErrorException)) throw error
     if (values.json) printJson(io, { ok: false, error: error.toAppError() })

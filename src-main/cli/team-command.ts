@@ -11,7 +11,7 @@ import {
 import { TeamActivityQuerySchema, type TeamActivityEntry, type TeamStatus } from '../../src-shared/team/schemas'
 import type { AppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
-import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { printJson, reportLeftBehind, UsageError, type CliIo, type Command } from './usage'
 import { plural } from '../../src-shared/text/plural'
 
 /*
@@ -60,6 +60,7 @@ async function withServices<T>(dataDir: string | undefined, io: CliIo, work: (se
     return await work(services)
   } finally {
     await services.close()
+    reportLeftBehind(services.team, io)
   }
 }
 
@@ -94,9 +95,19 @@ function statusLines(status: TeamStatus): string[] {
     `Connected: ${status.connected ? 'yes' : 'no'}${status.schemaVersion !== null ? `, schema version ${status.schemaVersion} (this Embed Console: ${status.supportedVersion})` : ''}`,
     ...(status.problem ? [status.problem] : []),
     `Outbox: ${status.outboxBacklog === 0 ? 'empty' : `${plural(status.outboxBacklog, 'call')} waiting for the audit log`} (last published ${at(status.lastPublishAt)})`,
+    ...(status.outboxBacklog > 0 && status.publishError ? [`  The last attempt failed: ${status.publishError}`] : []),
+    ...(status.parkedCount > 0
+      ? [
+          `Parked: ${plural(status.parkedCount, 'call')} the team database refused to store (kept here, out of the queue; the rest went on):`,
+          ...status.parked.map(
+            (call) => `  ${at(call.calledAt)} ${call.operation ?? 'call'}${call.groupId ? ` of ${call.groupId}` : ''}: ${call.reason}`,
+          ),
+        ]
+      : []),
     `Last pull: ${at(status.lastPullAt)}`,
     `Password: ${storage}`,
     ...status.runs.map((run) => `Running: ${run.label} by ${run.actor} (${run.client} on ${run.host}) since ${at(run.since)}`),
+    ...status.warnings.map((warning) => `Warning: ${warning}`),
   ]
 }
 
@@ -346,18 +357,52 @@ const leave: Command = {
   },
 }
 
+/** `team status` publishes what it can first: the backlog it shows is what could not be. */
+const STATUS_FLUSH_MS = 3_000
+
 const status: Command = {
   name: 'team status',
   usage: [
     'embed-console team status [--data-dir DIR] [--json]',
     '',
-    'Whether this data folder has joined a team: connected, schema version, outbox backlog, last pull.',
+    'Whether this data folder has joined a team: connected, schema version, outbox backlog (after',
+    'publishing what it can), calls the team database refused (parked, with its sentence), last pull.',
+    '--json: {"ok": true, "value": {"joined", "connected", "outboxBacklog", "parked", …}} (connected or not).',
   ].join('\n'),
   examples: ['embed-console team status --json'],
   exitCodes: [
-    [0, 'the status was read (connected or not: see "connected")'],
+    [0, 'the status was read, and the folder is not joined or its team database answered'],
+    [1, 'the folder is joined, and its team database could not be reached or refused it (the sentence says why)'],
     [2, 'bad usage'],
   ],
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
+      strict: true,
+    })
+    return withServices(values['data-dir'], io, async (services) => {
+      await services.team.flush(STATUS_FLUSH_MS)
+      const value = await services.team.status()
+      if (values.json) printJson(io, { ok: true, value })
+      else statusLines(value).forEach((line) => io.stdout(line))
+      return value.joined && !value.connected ? 1 : 0
+    })
+  },
+}
+
+const pull: Command = {
+  name: 'team pull',
+  usage: [
+    'embed-console team pull [--data-dir DIR] [--json]',
+    '',
+    'Pulls the team’s changes now: the catalog (into every profile that reaches a server the team',
+    'knows) and the admin’s shared profiles (each arrives without a token: enter yours with',
+    '`embed-console profiles set-token NAME`). The app pulls every 15 s, and `groups` commands on a',
+    'joined folder pull first; this is for a script that wants them at once.',
+  ].join('\n'),
+  examples: ['embed-console team pull', 'embed-console team pull --json'],
+  exitCodes,
   async run(argv, io) {
     const { values } = parseArgs({
       args: argv,
@@ -368,8 +413,13 @@ const status: Command = {
       answer(
         io,
         values.json,
-        () => services.team.status(),
-        (value) => statusLines(value).forEach((line) => io.stdout(line)),
+        () => services.team.pull(),
+        (pulled) =>
+          io.stdout(
+            pulled.groups === 0 && pulled.profiles === 0
+              ? 'Nothing new from the team.'
+              : `Pulled ${plural(pulled.groups, 'group change')} and ${plural(pulled.profiles, 'shared profile change')} from the team.`,
+          ),
       ),
     )
   },
@@ -435,11 +485,12 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   join: { summary: 'Join this data folder to the team database.', command: join },
   leave: { summary: 'Leave the team (local data stays).', command: leave },
   status: { summary: 'How this data folder’s link to the team stands.', command: status },
+  pull: { summary: 'Pull the team’s catalog and shared profiles now.', command: pull },
   activity: { summary: 'The team’s shared audit log, with each call’s actor.', command: activity },
 }
 
 const USAGE = [
-  'embed-console team <migrate|add-operator|share-profile|join|leave|status|activity> [options]',
+  'embed-console team <migrate|add-operator|share-profile|join|leave|status|pull|activity> [options]',
   '',
   'Team mode: data folders on many machines share one audit log and catalog in a Postgres database,',
   'and never rotate a group twice. Secrets stay on each machine: the team database holds no token.',

@@ -1,3 +1,4 @@
+import { messageOf } from '../../src-shared/ipc/error-message'
 import type { AppError } from '../../src-shared/ipc/result'
 import type { Profile } from '../../src-shared/profiles/schemas'
 
@@ -73,4 +74,32 @@ export function profileNamed(profiles: { list(): Profile[] }, nameOrId: string):
   const profile = profiles.list().find((candidate) => candidate.id === nameOrId || candidate.name === nameOrId)
   if (!profile) throw new UsageError(`There is no saved profile named “${nameOrId}”.`)
   return profile
+}
+
+/**
+ * After a command's services closed: calls recorded here that the team's audit log does not have
+ * yet (the team database away) are said on stderr, so a script's operator knows they wait.
+ */
+export function reportLeftBehind(team: { leftBehind(): { waiting: number; error: string | null } }, io: CliIo): void {
+  const { waiting, error } = team.leftBehind()
+  if (waiting === 0) return
+  io.stderr(
+    `${waiting === 1 ? '1 call recorded here has' : `${waiting} calls recorded here have`} not reached the team’s audit log yet${error ? ` (${error.replace(/\.$/, '')})` : ''}: the next command (or the app) sends ${waiting === 1 ? 'it' : 'them'}. \`embed-console team status\` shows the backlog.`,
+  )
+}
+
+/**
+ * Before a command works on a joined folder's profiles and groups: the team's changes first (a
+ * profile shared since, the catalog, a colleague's rotations). Away, it says so and goes on with
+ * what the folder has.
+ */
+export async function pullFirst(team: { joined(): boolean; pull(): Promise<unknown> }, io: CliIo): Promise<void> {
+  if (!team.joined()) return
+  await team
+    .pull()
+    .catch((error: unknown) =>
+      io.stderr(
+        `Warning: the team’s changes could not be pulled first (${messageOf(error).replace(/\.$/, '')}): going on with what this folder has.`,
+      ),
+    )
 }

@@ -50,6 +50,7 @@ export function createTeamService(deps: TeamServiceDeps) {
   const { db, vault, profiles } = deps
   const now = deps.now ?? (() => new Date())
   let runtime: TeamRuntime | null = null
+  let leftBehind: { waiting: number; error: string | null } = { waiting: 0, error: null }
   const leases = new TeamRunLeases(new SqliteRunLeases(db), db, () => runtime?.shared ?? null)
 
   async function start(settings: TeamSettings): Promise<TeamRuntime> {
@@ -301,10 +302,17 @@ export function createTeamService(deps: TeamServiceDeps) {
       return addOperator(url, password, name, resetPassword)
     },
 
+    /** Closes the link (publishing what it can first), and notes what stays behind (see leftBehind). */
     async close(): Promise<void> {
-      await runtime?.close()
+      if (!runtime) return
+      await runtime.close()
       runtime = null
+      const outbox = new TeamOutbox(db, '')
+      leftBehind = { waiting: outbox.backlog(), error: outbox.lastError() }
     },
+
+    /** What the outbox still held when the link closed: a command says so before it exits. */
+    leftBehind: () => leftBehind,
   }
 }
 
