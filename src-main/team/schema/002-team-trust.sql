@@ -392,8 +392,8 @@ $$;
 -- What a successful call tells the catalog of its group. The fingerprint moves forward only:
 --   * a token rotated away (retired_tokens) is never current again, unless a fetch made well
 --     after that rotation was recorded still finds it (the rotation was never real);
---   * a rotation's new token replaces the token it rotated (p_rotated_from), whatever the clocks;
---   * a token the catalog holds that was rotated away gives way to any other;
+--   * a token the catalog holds that was rotated away gives way to any other: so a rotation's new
+--     token replaces the token it rotated (p_rotated_from, retired first), whatever the clocks;
 --   * otherwise, the later observation wins (its time bounded by the server's clock).
 -- Name, properties and the rest follow the newest call; rotated_by and rotated_at the rotation
 -- that made the current token.
@@ -441,7 +441,6 @@ BEGIN
   take_token := CASE
     WHEN v_fp IS NULL OR is_retired THEN false
     WHEN g.token_sha256 IS NULL OR g.token_sha256 = v_fp THEN true
-    WHEN p_rotated_from IS NOT NULL AND g.token_sha256 = p_rotated_from THEN true
     WHEN EXISTS (SELECT FROM retired_tokens rt WHERE rt.server = p_server AND rt.group_id = p_group AND rt.token_sha256 = g.token_sha256) THEN true
     ELSE g.token_seen_at IS NULL OR p_seen >= g.token_seen_at
   END;
