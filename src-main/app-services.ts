@@ -165,6 +165,18 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }
   }
   const profileHandlers = createProfileHandlers(profiles, vault)
+  // A profile saved in a joined folder gets the team's catalog of its server at once (a pull).
+  const saved =
+    <T, C, R>(handler: (input: T, context: C) => R | Promise<R>) =>
+    async (input: T, context: C): Promise<R> => {
+      const answer = await handler(input, context)
+      team.profilesChanged()
+      return answer
+    }
+  Object.assign(profileHandlers, {
+    'profiles.create': saved(profileHandlers['profiles.create']),
+    'profiles.update': saved(profileHandlers['profiles.update']),
+  })
   const handlers: Handlers = {
     'app.info': () => ({
       name: 'Embed Console',
