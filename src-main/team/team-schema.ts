@@ -110,9 +110,10 @@ export async function migrateTeamSchema(
 ): Promise<MigrationOutcome> {
   const newest = migrations.at(-1)?.version ?? 0
   const notes: string[] = []
-  // What a migration's SQL raises as NOTICE is for the admin (Postgres's own "already exists, skipping" is not).
+  // What a migration's own RAISE NOTICE says is for the admin (Postgres's "already exists, skipping" is not).
   let listening = false
-  const noted = (notice: { message?: string }) => void (listening && notice.message && notes.push(notice.message))
+  const noted = (notice: { message?: string; where?: string }) =>
+    void (listening && notice.message && /at RAISE$/.test(notice.where ?? '') && notes.push(notice.message))
   client.on('notice', noted)
   await client.query('BEGIN')
   try {

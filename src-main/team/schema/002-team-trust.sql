@@ -81,11 +81,18 @@ BEGIN
 
   -- Version 1's operators and admins become this team's. When the cluster-wide roles serve other
   -- databases too, their members may be other teams': only those who wrote here are carried over.
+  -- The first upgrade that finds them shared says so on the role (a comment is the cluster's),
+  -- for the upgrades after it: by then the others no longer show in pg_shdepend.
   IF to_regrole('embed_console_operator') IS NOT NULL THEN
     legacy_elsewhere := EXISTS (
       SELECT FROM pg_shdepend s JOIN pg_database d ON d.oid = s.dbid
        WHERE s.refclassid = 'pg_authid'::regclass AND s.deptype = 'o' AND d.datname <> db
          AND s.refobjid IN (SELECT oid FROM pg_roles WHERE rolname IN ('embed_console_owner', 'embed_console_operator', 'embed_console_admin')));
+    IF legacy_elsewhere THEN
+      COMMENT ON ROLE embed_console_operator IS 'Embed Console schema version 1: shared by several team databases. Each upgrade carries over only the operators who wrote in it.';
+    ELSE
+      legacy_elsewhere := coalesce(shobj_description(to_regrole('embed_console_operator'), 'pg_authid'), '') LIKE '%shared by several team databases%';
+    END IF;
     FOR member IN
       SELECT r.rolname AS login, g.rolname AS legacy
         FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid
