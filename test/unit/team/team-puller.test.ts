@@ -66,3 +66,45 @@ it('a pull asked for while one is under way reads the team again after it: a cha
   expect(seen()).toEqual(['before', 'committed-meanwhile'])
   expect(reads).toBe(2) // the two callers who asked meanwhile share one pull after it
 })
+
+it('merges a pull in slices, letting the event loop run between them: never a page, let alone a pull, in one go', async () => {
+  services = await createAppServices({ dataDir: await mkdtemp(join(tmpdir(), 'ec-puller-slices-')), transport: 'browser', sandbox: false })
+  await services.profiles.create({
+    name: 'Same server',
+    baseUrl: 'https://api.example.com',
+    timeoutSeconds: 5,
+    environmentLabel: '',
+    apiToken: 'api-token-slices',
+    tokenStorage: 'file',
+  })
+  const team = Array.from({ length: 2_000 }, (_, index) => row(`sliced-${String(index).padStart(4, '0')}`, index + 1))
+  const link = {
+    async groupsChangedAfter(cursor: { xid: string }, limit: number) {
+      return team.filter((shared) => Number(shared.change_xid) > Number(cursor.xid)).slice(0, limit)
+    },
+    async profilesChangedAfter() {
+      return []
+    },
+    async groupsOfServer() {
+      return []
+    },
+  } as unknown as TeamLink
+  // A clock that moves one millisecond each time it is read: a row costs one, a slice holds ten.
+  let now = 0
+  const puller = new TeamPuller(services.db, link, new GroupCatalog(services.db), services.profiles, {
+    clock: () => (now += 1),
+    sliceMs: 10,
+  })
+  let turns = 0
+  let pulling = true
+  const tick = () => {
+    turns += 1
+    if (pulling) setImmediate(tick)
+  }
+  setImmediate(tick)
+  expect(await puller.pull()).toEqual({ groups: 2_000, profiles: 0 })
+  pulling = false
+  expect(services.db.get<{ n: number }>('SELECT count(*) AS n FROM catalog')!.n).toBe(2_000)
+  // 2,000 rows in slices of ten: the event loop turned between them (four pages in one go each would give it four turns).
+  expect(turns).toBeGreaterThanOrEqual(190)
+})
