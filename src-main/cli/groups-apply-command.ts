@@ -54,6 +54,9 @@ function positiveInteger(flag: string, value: string | undefined, max: number): 
   return number
 }
 
+/** A rotation's row skipped because the token kept here is not the group's current one (see claimRefusal). */
+const STALE = /fetch the current token first/
+
 /** The last line of a JSON Lines run: the CLI's one envelope, on one line. */
 const envelope = <T>(io: CliIo, value: JsonEnvelope<T>) => io.stdout(JSON.stringify(value))
 
@@ -95,6 +98,7 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       resume: { type: 'boolean', default: false },
       'exclude-invalid': { type: 'boolean', default: false },
       rotate: { type: 'boolean', default: false },
+      fetch: { type: 'boolean', default: false },
       bail: { type: 'boolean', default: false },
       encoding: { type: 'string', default: 'utf-8' },
       json: { type: 'boolean', default: false },
@@ -107,6 +111,10 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
   if (Boolean(values.profile) === Boolean(values['base-url'])) throw new UsageError('Give either --profile or --base-url.')
   if (values.rotate && !values.profile)
     throw new UsageError('--rotate needs --profile: the tokens it rotates are the ones kept for that profile.')
+  if (values.fetch && (!values.profile || values.rotate || values['dry-run'] || values.resume))
+    throw new UsageError(
+      '--fetch needs --profile (the tokens it fetches are kept for that profile), and goes alone: not with --rotate, --dry-run or --resume.',
+    )
   const file = positionals[0]!
   const kind: BulkKind = values.rotate ? 'rotate' : 'apply'
   const concurrency =
@@ -138,6 +146,19 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
   try {
     if (values.profile) await pullFirst(services.team, io)
     const profile = values.profile ? profileNamed(services.profiles, values.profile) : undefined
+    if (values.fetch && profile) {
+      const { fetchListed, fetchSentence } = await import('./groups-fetch')
+      const summary = await fetchListed(services, profile.id, text, fileName, say)
+      if (values.json)
+        envelope(
+          io,
+          summary.failed
+            ? { ok: false, error: { code: 'api_failure', message: fetchSentence(summary), details: { ...summary } } }
+            : { ok: true, value: summary },
+        )
+      else io.stdout(fetchSentence(summary))
+      return summary.failed ? 1 : 0
+    }
     const target: BulkTarget = profile ? { profileId: profile.id } : { baseUrl: baseUrl! }
     const targetUrl = profile?.baseUrl ?? baseUrl!
     const settings: BulkSettings = {
@@ -267,6 +288,15 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
       )
     } else {
       if (pausedReason) io.stderr(pausedReason)
+      // Rows a colleague's rotation made stale here: one command brings their tokens current.
+      const stale =
+        kind === 'rotate'
+          ? services.bulk.items(runId, { outcome: 'skipped' }, 0, 1_000).items.filter((item) => STALE.test(item.message ?? '')).length
+          : 0
+      if (stale)
+        io.stderr(
+          `${plural(stale, 'row')} ${stale === 1 ? 'was' : 'were'} skipped because the token kept here is no longer the group’s: fetch the current tokens with \`embed-console groups apply ${fileName} --profile ${JSON.stringify(values.profile)} --fetch\`, then run the rotation again.`,
+        )
       if (state !== 'finished') io.stdout(`Stopped with ${tallies.pending} rows not sent: run the same command with --resume to go on.`)
       io.stdout(`${state === 'finished' ? 'Done' : 'Stopped'}: ${summarySentence(tallies)}.`)
     }

@@ -22,6 +22,8 @@ const APPLY_USAGE = [
   '  --resume              go on with the last run of this file that did not finish',
   '  --exclude-invalid     send the valid rows and leave the bad ones out',
   '  --rotate              rotate the tokens of the groups the file lists (needs --profile)',
+  '  --fetch               fetch the current token of every group the file lists that this profile or the',
+  "                        team knows, and keep it (after a colleague's rotations; needs --profile)",
   '  --bail                pause at the first row that fails, not only when the server is down',
   '  --encoding ENC        utf-8 (default; a byte order mark decides first) or windows-1252',
   `  --data-dir DIR        where profiles and the run journal are kept`,
@@ -40,6 +42,7 @@ export const applyCommand: Command = {
     'embed-console groups apply customers.csv --profile Production --rate 60',
     'EMBED_CONSOLE_TOKEN=… embed-console groups apply rows.jsonl --base-url https://api.example.com --json',
     'embed-console groups apply customers.csv --profile Production --resume',
+    'embed-console groups apply customers.csv --profile Production --fetch',
   ],
   exitCodes: [
     [0, 'every row succeeded (or, with --dry-run, the file is valid)'],

@@ -37,6 +37,11 @@ const commands: CommandEntry[] = [
     load: async () => (await import('./groups-command')).groupsCommand,
   },
   {
+    name: 'profiles',
+    summary: 'List the saved profiles, and enter your API token in one (from standard input or a prompt, never a flag).',
+    load: async () => (await import('./profiles-command')).profilesCommand,
+  },
+  {
     name: 'doctor',
     summary: 'Say which proxy, CA and TLS version a call uses, and where it fails: DNS, TCP, proxy CONNECT, TLS, HTTP.',
     load: async () => (await import('./doctor-command')).doctorCommand,
@@ -132,6 +137,28 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** A question on stderr whose answer is not echoed: the terminal's input is read with the output muted. */
+async function promptHidden(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline')
+  const { Writable } = await import('node:stream')
+  let muted = false
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (!muted) process.stderr.write(chunk)
+      done()
+    },
+  })
+  const lines = createInterface({ input: process.stdin, output, terminal: true })
+  return new Promise((resolve) => {
+    lines.question(question, (answer) => {
+      lines.close()
+      process.stderr.write('\n')
+      resolve(answer)
+    })
+    muted = true
+  })
+}
+
 const readStdin = async (): Promise<string> => {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
@@ -148,6 +175,7 @@ export async function runCli(): Promise<void> {
     stderr: (text) => process.stderr.write(`${text}\n`),
     stdin: readStdin,
     env: process.env,
+    ...(process.stdin.isTTY ? { prompt: promptHidden } : {}),
     ...(process.stderr.isTTY
       ? { tty: { write: (text: string) => process.stderr.write(text), columns: process.stderr.columns ?? 80 } }
       : {}),

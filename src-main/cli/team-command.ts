@@ -10,8 +10,8 @@ import {
 } from '../../src-shared/profiles/schemas'
 import { TeamActivityQuerySchema, type TeamActivityEntry, type TeamStatus } from '../../src-shared/team/schemas'
 import type { AppServices } from '../app-services'
-import { defaultDataDir } from '../data-dir'
-import { printJson, reportLeftBehind, UsageError, type CliIo, type Command } from './usage'
+import { withCliServices } from './cli-services'
+import { printJson, UsageError, type CliIo, type Command } from './usage'
 import { plural } from '../../src-shared/text/plural'
 
 /*
@@ -23,7 +23,7 @@ import { plural } from '../../src-shared/text/plural'
 
 export const PASSWORD_ENV = 'EMBED_CONSOLE_TEAM_PASSWORD'
 
-const PASSWORD_HELP = `The password: in the address, or with --password - (read from standard input), or in ${PASSWORD_ENV} (never a flag's value: flags show up in process lists).`
+const PASSWORD_HELP = `The password: in the address, or with --password - (read from standard input, or asked for without echo on a terminal), or in ${PASSWORD_ENV} (never a flag's value: flags show up in process lists).`
 
 interface Subcommand {
   summary: string
@@ -40,7 +40,8 @@ const exitCodes: Array<[number, string]> = [
 async function passwordOf(values: { password?: string | undefined }, io: CliIo): Promise<string | undefined> {
   if (values.password !== undefined) {
     if (values.password !== '-') throw new UsageError(`--password takes "-" and reads the password from standard input. ${PASSWORD_HELP}`)
-    const text = (await io.stdin()).replace(/\r?\n$/, '')
+    // A terminal asks without echo; a pipe is read to its end.
+    const text = (io.prompt ? await io.prompt('Password (not shown): ') : await io.stdin()).replace(/\r?\n$/, '')
     if (!text) throw new UsageError('Standard input held no password.')
     return text
   }
@@ -48,21 +49,8 @@ async function passwordOf(values: { password?: string | undefined }, io: CliIo):
 }
 
 /** Runs `work` with the data folder's services (no sandbox), closed after (which publishes the outbox). */
-async function withServices<T>(dataDir: string | undefined, io: CliIo, work: (services: AppServices) => Promise<T>): Promise<T> {
-  const { createAppServices } = await import('../app-services')
-  const services = await createAppServices({
-    dataDir: dataDir ?? defaultDataDir(io.env),
-    transport: 'browser',
-    client: 'cli',
-    sandbox: false,
-  })
-  try {
-    return await work(services)
-  } finally {
-    await services.close()
-    reportLeftBehind(services.team, io)
-  }
-}
+const withServices = <T>(dataDir: string | undefined, io: CliIo, work: (services: AppServices) => Promise<T>) =>
+  withCliServices(dataDir, io, work)
 
 /** Prints the value (or the error) as the command's one answer; exit 0, 1 or 2. */
 async function answer<T>(io: CliIo, json: boolean, work: () => Promise<T>, say: (value: T) => void): Promise<number> {

@@ -15,6 +15,8 @@ export interface CliIo {
   stderr: (text: string) => void
   stdin: () => Promise<string>
   env: NodeJS.ProcessEnv
+  /** Asks on the terminal without echoing the answer (a secret); absent when standard input is not a terminal. */
+  prompt?: (question: string) => Promise<string>
   /** Standard error when it is a terminal: for a progress bar drawn in place. */
   tty?: { write(text: string): void; columns: number }
 }
