@@ -2,7 +2,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Libsql from 'libsql'
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+import { tokenFingerprint } from '../../../src-main/groups/rotation-journal'
+import { serverKey } from '../../../src-main/team/team-url'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { startFlakyProxy, type FlakyOptions, type FlakyProxy } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
@@ -217,6 +220,67 @@ describe.skipIf(!team)('kill -9 of a run’s lease holder in team mode', () => {
         { actor: 'ops-lease-1', outcome: 'unknown', settled_outcome: 'rotated' },
         { actor: 'ops-lease-2', outcome: 'success', settled_outcome: null },
       ])
+    },
+  )
+})
+
+describe.skipIf(!team)('kill -9 between a row’s claim and its journal', () => {
+  it(
+    'the run that takes over gives its own never-sent claim back and rotates the group: nothing left unknown, nothing sent twice',
+    { timeout: 180_000 },
+    async () => {
+      let posts = 0
+      const { proxy, dir, sandbox } = await server({ holdAnswer: (_index, req) => req.method === 'POST' && posts++ === 1 })
+      const ops = await (team as TeamCluster).operator('ops-claimed')
+      const dataDir = await joinedFolder({
+        operatorUrl: ops.url,
+        baseUrl: proxy.baseUrl,
+        apiToken: sandbox.tokens.Customer,
+        profileName: 'Ops',
+      })
+      const ids = ['claimed-0', 'claimed-1', 'claimed-2', 'claimed-3']
+      const tokens = new Map<string, string>()
+      const services = await openFolder(dataDir)
+      for (const id of ids)
+        tokens.set(id, (await services.groups.getOrCreate(profileIdOf(services, 'Ops'), { user_group_id: id })).group.token)
+      expect(await services.team.flush(5_000)).toBe(true)
+      await services.close()
+      const file = join(dir, 'rows.csv')
+      await writeFile(file, ['user_group_id', ...ids].join('\n'))
+      const args = ['groups', 'apply', file, '--profile', 'Ops', '--rotate', '--json', '--data-dir', dataDir]
+
+      // The run rotates the first group, sends the second (its answer held) and is killed.
+      const { child, exited } = await cliProcess(args, closers)
+      while (posts < 2) await new Promise((next) => setTimeout(next, 10))
+      child.kill('SIGKILL')
+      await exited
+      // As the process would have left the third had it died a moment later: claimed under its
+      // lease, never journaled, never sent.
+      const run = (
+        await team!.query<{ id: string; lease_holder: string; lease_epoch: string }>(
+          "SELECT id, lease_holder, lease_epoch FROM embed_console.runs WHERE lease_actor = 'ops-claimed'",
+        )
+      ).rows[0]!
+      const operator = new pg.Client({ connectionString: ops.url })
+      await operator.connect()
+      const claimed = await operator.query<{ outcome: string }>(
+        "SELECT outcome FROM embed_console.claim_group($1, 'claimed-2', gen_random_uuid(), $2, $3, 'dead-host', $4, $5, 30000)",
+        [serverKey(proxy.baseUrl), tokenFingerprint(tokens.get('claimed-2')!), run.lease_holder, run.id, run.lease_epoch],
+      )
+      await operator.end()
+      expect(claimed.rows[0]!.outcome).toBe('claimed')
+
+      // Resumed once its leases have expired (the claim has not: it would still read "claimed by" to anyone else).
+      letLocalLeasesExpire(dataDir)
+      await letTeamLeasesExpire(team!, { claims: false })
+      const resumed = await (await cliProcess([...args, '--resume'], closers)).exited
+      expect(resumed.code, resumed.stderr).toBe(0)
+      expect(lastJson(resumed.stdout)).toMatchObject({
+        ok: true,
+        value: { state: 'finished', rotated: 4, unknown: 0, skipped: 0, failed: 0 },
+      })
+      for (const id of ids) expect(proxy.rotated.get(id)).toBe(1)
+      expect(await sharedCount('SELECT count(*) AS n FROM embed_console.claims')).toBe(0)
     },
   )
 })
