@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
-import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -64,11 +64,18 @@ const freePort = () =>
     })
   })
 
+export interface PostgresOptions {
+  /** TLS on, with this key and certificate (PEM). */
+  tls?: { key: string; cert: string }
+  /** pg_hba.conf takes TCP connections over TLS only (hostssl), as docs/team-mode.md has the DBA write it. */
+  tlsOnly?: boolean
+}
+
 /**
  * Starts a cluster, or answers why it cannot (no Postgres binaries here): the test says so and
  * skips, except under CI=true, where a missing Postgres is a failure (CI installs it).
  */
-export async function startPostgres(): Promise<PostgresCluster | string> {
+export async function startPostgres(settings: PostgresOptions = {}): Promise<PostgresCluster | string> {
   const bin = postgresBinDir()
   if (!bin) {
     const reason = 'no Postgres binaries (initdb, pg_ctl) were found: apt-get install postgresql'
@@ -112,19 +119,48 @@ export async function startPostgres(): Promise<PostgresCluster | string> {
     '--auth-host=scram-sha-256',
     `--pwfile=${pwfile}`,
   ])
+  let tlsOptions = ''
+  if (settings.tls) {
+    // The server's key must be its own user's and unreadable by others, or Postgres refuses it.
+    for (const [name, text] of [
+      ['server.key', settings.tls.key],
+      ['server.crt', settings.tls.cert],
+    ] as const) {
+      await writeFile(join(data, name), text, { mode: 0o600 })
+      if (asRoot) {
+        const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim())
+        await chown(join(data, name), uid, uid)
+      }
+    }
+    tlsOptions = ' -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key'
+  }
+  if (settings.tlsOnly) {
+    const hba = join(data, 'pg_hba.conf')
+    const lines = (await readFile(hba, 'utf8')).split('\n').map((line) => line.replace(/^host(\s)/, 'hostssl$1'))
+    await writeFile(hba, lines.join('\n'))
+  }
   const port = await freePort()
-  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
+  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${tlsOptions}`
   await runAs('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start'])
 
   const database = 'embed_team'
   const url = (user: string, password?: string) =>
     `postgres://${encodeURIComponent(user)}${password === undefined ? '' : `:${encodeURIComponent(password)}`}@127.0.0.1:${port}/${database}`
-  const bootstrap = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: adminPassword, database: 'postgres' })
+  // The superuser bootstraps over TLS when the server takes nothing else (its certificate is not checked: the test's own).
+  const adminSsl = settings.tlsOnly ? { rejectUnauthorized: false } : undefined
+  const bootstrap = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password: adminPassword,
+    database: 'postgres',
+    ssl: adminSsl,
+  })
   await bootstrap.connect()
   await bootstrap.query(`CREATE DATABASE ${database}`)
   await bootstrap.end()
 
-  const admin = new pg.Pool({ connectionString: url('postgres', adminPassword), max: 2 })
+  const admin = new pg.Pool({ connectionString: url('postgres', adminPassword), max: 2, ...(adminSsl ? { ssl: adminSsl } : {}) })
   admin.on('error', () => {})
   let stopped = false
   return {

@@ -7,7 +7,7 @@ import type { CliIo } from '../../../src-main/cli/usage'
 import { TEAM_PASSWORD_KEY } from '../../../src-main/profiles/vault-keys'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import { addOperator, migrateTeam } from '../../../src-main/team/team-admin'
-import { parseTeamUrl, serverKey } from '../../../src-main/team/team-url'
+import { parseTeamUrl, sameServerBySchemes, serverKey } from '../../../src-main/team/team-url'
 import { startFlakyProxy, type FlakyProxy } from '../../helpers/flaky-proxy'
 import {
   cliProcess,
@@ -77,10 +77,17 @@ describe('the team database’s address', () => {
     }
   })
 
-  it('names one server however a profile spells its base URL', () => {
+  it('names one server however a profile spells its base URL, and tells two schemes of one host apart, with a warning', () => {
     expect(serverKey('HTTPS://API.Example.com:443/v1/')).toBe(serverKey('https://api.example.com/v1'))
+    expect(serverKey('https://api.example.com./v1')).toBe(serverKey('https://api.example.com/v1'))
     expect(serverKey('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080')
+    for (const name of ['http://localhost:8080/', 'http://LOCALHOST:8080', 'http://[::1]:8080', 'http://api.localhost:8080'])
+      expect(serverKey(name)).toBe('http://127.0.0.1:8080')
     expect(serverKey('https://api.example.com')).not.toBe(serverKey('https://api.example.com/eu'))
+    expect(serverKey('http://api.example.com')).not.toBe(serverKey('https://api.example.com'))
+    expect(sameServerBySchemes(serverKey('http://api.example.com/v1/'), serverKey('https://API.example.com/v1'))).toBe(true)
+    expect(sameServerBySchemes(serverKey('http://api.example.com:8080'), serverKey('https://api.example.com'))).toBe(false)
+    expect(sameServerBySchemes(serverKey('https://api.example.com'), serverKey('https://api.example.com'))).toBe(false)
   })
 })
 
@@ -281,5 +288,49 @@ describe.skipIf(!team)('a team database at another schema version', () => {
       message: status.problem,
     })
     expect(posts()).toBe(0)
+  })
+})
+
+describe.skipIf(!team)('what team status says beyond the link', () => {
+  it('two profiles that may reach one server by two schemes are warned of; a run whose holder stopped renewing is not shown as running', async () => {
+    const ops = await (team as TeamCluster).operator('ops-status')
+    const dataDir = await joinedFolder({
+      operatorUrl: ops.url,
+      baseUrl: 'http://api.status.example.com',
+      apiToken: 'api-token-1',
+      profileName: 'Plain',
+    })
+    const services = await openFolder(dataDir)
+    closers.push(() => services.close())
+    await services.profiles.create({
+      name: 'Secure',
+      baseUrl: 'https://api.status.example.com',
+      timeoutSeconds: 5,
+      environmentLabel: '',
+      apiToken: 'api-token-2',
+      tokenStorage: 'file',
+    })
+    const warning =
+      'http://api.status.example.com and https://api.status.example.com may be one server reached two ways: the team keys them apart, so a rotation claimed through one never meets a claim through the other. Use one address for it on every machine.'
+    expect((await services.team.status()).warnings).toEqual([warning])
+    const text = io()
+    await services.close()
+    expect(await main(['team', 'status', '--data-dir', dataDir], text)).toBe(0)
+    expect(text.out).toContain(`Warning: ${warning}`)
+
+    const again = await openFolder(dataDir)
+    closers.push(() => again.close())
+    const operator = new (await import('pg')).default.Client({ connectionString: ops.url })
+    await operator.connect()
+    await operator.query(
+      "SELECT * FROM embed_console.acquire_run('nightly.csv', 'The run of nightly.csv', 'holder-1', 42, 'host-1', 'cli', 30000)",
+    )
+    await operator.end()
+    expect((await again.team.status()).runs).toEqual([
+      expect.objectContaining({ label: 'The run of nightly.csv', actor: 'ops-status', host: 'host-1' }),
+    ])
+    // Its process stopped renewing (killed, or cut off) 20 s ago: its lease lives on, but it is not running.
+    await team!.query("UPDATE embed_console.runs SET lease_renewed_at = now() - interval '20 seconds' WHERE id = 'nightly.csv'")
+    expect((await again.team.status()).runs).toEqual([])
   })
 })
