@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import Libsql from 'libsql'
 import { startPostgres, type PostgresCluster } from '../helpers/postgres'
 import { readSandboxData } from '../helpers/sandbox-data'
 import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
@@ -152,6 +153,44 @@ test('Activity’s Team view lists every machine’s calls with their actor, and
   await expect(page.getByRole('table', { name: 'API calls' })).toBeVisible()
 })
 
+test('a call the team database refused is parked with its sentence on the Team screen, and the calls after it are published', async ({
+  page,
+}) => {
+  // An event this schema does not know, as a later Embed Console may queue it, ahead of an ordinary call.
+  const db = new Libsql(join(mine.dataDir, 'embed-console.db'))
+  db.prepare('INSERT INTO team_outbox (id, event, created_at) VALUES (?, ?, ?)').run(
+    'from-a-newer-version',
+    JSON.stringify({
+      kind: 'deleted',
+      id: '6f1b8c3e-7d1a-4d2b-9a6e-2f4f0b9d1c11',
+      operation: 'deleteGroup',
+      groupId: 'shared-1',
+      calledAt: new Date().toISOString(),
+    }),
+    new Date().toISOString(),
+  )
+  db.close()
+  const { activeId } = (await ipc(mine, 'profiles.list', {})) as { activeId: string }
+  await ipc(mine, 'groups.getOrCreate', { profileId: activeId, request: { user_group_id: 'after-parked' } })
+  await expect.poll(async () => ((await ipc(mine, 'team.status', {})) as { parkedCount: number }).parkedCount).toBe(1)
+  expect(await ipc(mine, 'team.status', {})).toMatchObject({ outboxBacklog: 0 })
+
+  await page.goto(mine.url)
+  await page.keyboard.press('Control+6')
+  const parked = page.getByRole('table', { name: 'Calls the team database refused' })
+  await expect(parked.getByRole('row').filter({ hasText: 'deleteGroup' })).toContainText(
+    'The team database refused this call’s record: its kind (deleted) is not one this schema knows: update Embed Console here, or the team database.',
+  )
+  await expect(page.getByRole('heading', { name: '1 call the team database refused' })).toBeVisible()
+  await checkScreen(page, 'team-parked')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await checkScreen(page, 'team-parked-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 800, height: 900 })
+  await checkScreen(page, 'team-parked-800')
+  await page.setViewportSize({ width: 1280, height: 800 })
+})
+
 test('an admin adds an operator from the Team screen: the password shows once; leaving takes the folder back to one person’s mode', async ({
   page,
 }) => {
@@ -162,7 +201,7 @@ test('an admin adds an operator from the Team screen: the password shows once; l
   await page.getByLabel('Admin address').fill(pg.url('postgres'))
   await page.getByLabel('Admin password').fill(pg.adminPassword)
   await page.getByRole('button', { name: 'Create or upgrade the schema' }).click()
-  await expect(page.getByText('The team schema is at version 1 already: nothing to do.')).toBeVisible()
+  await expect(page.getByText('The team schema is at version 2 already: nothing to do.')).toBeVisible()
   const add = page.getByRole('form', { name: 'Add an operator' })
   await add.getByLabel('Operator name').fill('ops-4')
   await add.getByRole('button', { name: 'Add operator' }).click()

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import { ActivityOutcomeSchema, OPERATION_LABELS, OUTCOME_LABELS } from '../../../src-shared/activity/schemas'
-import { TeamOperationSchema, type TeamActivityQuery } from '../../../src-shared/team/schemas'
+import { TeamOperationSchema, type TeamActivityEntry, type TeamActivityQuery } from '../../../src-shared/team/schemas'
 import { call } from '../../lib/api'
 import { countFormat } from '../../lib/format'
 import { queryKeys } from '../../lib/query-keys'
@@ -12,6 +12,12 @@ const PAGE_SIZE = 100
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
 
 type Filter = Omit<TeamActivityQuery, 'cursor' | 'limit'>
+
+/**
+ * A call is shown at the team database's time (no operator sets it); its machine's time as well
+ * when the two are more than a minute apart (it waited in an outbox, or that clock is off).
+ */
+const madeElsewhen = (entry: TeamActivityEntry) => Math.abs(Date.parse(entry.time) - Date.parse(entry.calledAt)) > 60_000
 
 /**
  * The team's shared audit log: every machine's calls, newest first, each with its actor (the
@@ -98,7 +104,7 @@ export function TeamActivity() {
           <table className="table" aria-label="The team’s calls">
             <thead>
               <tr>
-                <th scope="col">Time</th>
+                <th scope="col">Recorded</th>
                 <th scope="col">Actor</th>
                 <th scope="col">Operation</th>
                 <th scope="col">Group</th>
@@ -110,7 +116,12 @@ export function TeamActivity() {
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td className="nowrap">{timeFormat.format(new Date(entry.time))}</td>
+                  <td className="nowrap">
+                    {timeFormat.format(new Date(entry.time))}
+                    {madeElsewhen(entry) ? (
+                      <span className="muted"> (made {timeFormat.format(new Date(entry.calledAt))} by its machine’s clock)</span>
+                    ) : null}
+                  </td>
                   <td className="nowrap">
                     <strong>{entry.actor}</strong>
                   </td>

@@ -93,6 +93,56 @@ function JoinCard() {
   )
 }
 
+/**
+ * Calls the team database refused to store, each with its sentence: out of the queue, so every
+ * call after them was published; kept here (this machine's activity log has them too).
+ */
+function ParkedCalls({ status }: { status: TeamStatus }) {
+  if (status.parkedCount === 0) return null
+  return (
+    <section className="stack" aria-labelledby="team-parked-title">
+      <div>
+        <h3 id="team-parked-title" className="team-parked__title">
+          {plural(status.parkedCount, 'call')} the team database refused
+        </h3>
+        <p className="muted">
+          Parked here, out of the queue: every call after {status.parkedCount === 1 ? 'it' : 'them'} reached the audit log. This machine’s
+          own activity log keeps {status.parkedCount === 1 ? 'it' : 'them'}; another Embed Console version tries{' '}
+          {status.parkedCount === 1 ? 'it' : 'them'} again.
+        </p>
+      </div>
+      <div className="table-wrap" tabIndex={0} role="group" aria-label="Parked calls, scrolling">
+        <table className="table" aria-label="Calls the team database refused">
+          <thead>
+            <tr>
+              <th scope="col">Made</th>
+              <th scope="col">Call</th>
+              <th scope="col">Why the team database refused it</th>
+            </tr>
+          </thead>
+          <tbody>
+            {status.parked.map((call) => (
+              <tr key={call.id}>
+                <td className="nowrap">{teamTime(call.calledAt)}</td>
+                <td className="nowrap">
+                  {call.operation ?? 'call'}
+                  {call.groupId ? (
+                    <>
+                      {' '}
+                      <code>{call.groupId}</code>
+                    </>
+                  ) : null}
+                </td>
+                <td className="detail">{call.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  )
+}
+
 function LinkCard({ status }: { status: TeamStatus }) {
   const invalidate = useInvalidateTeam()
   const queryClient = useQueryClient()
@@ -151,7 +201,13 @@ function LinkCard({ status }: { status: TeamStatus }) {
             : `version ${status.schemaVersion} (this Embed Console writes ${status.supportedVersion})`}
         </dd>
         <dt>Outbox</dt>
-        <dd>{backlog === 0 ? 'empty: the audit log has every call made here' : `${plural(backlog, 'call')} waiting for the audit log`}</dd>
+        <dd>
+          {backlog > 0
+            ? `${plural(backlog, 'call')} waiting for the audit log`
+            : status.parkedCount > 0
+              ? 'nothing waiting (the calls the team database refused are below)'
+              : 'empty: the audit log has every call made here'}
+        </dd>
         <dt>Last published</dt>
         <dd>{teamTime(status.lastPublishAt)}</dd>
         <dt>Last pull</dt>
@@ -166,6 +222,17 @@ function LinkCard({ status }: { status: TeamStatus }) {
           {status.problem}
         </p>
       ) : null}
+      {backlog > 0 && status.publishError ? (
+        <p className="callout callout--warning" role="status">
+          The last attempt to publish failed: {status.publishError}
+        </p>
+      ) : null}
+      {status.warnings.map((warning) => (
+        <p key={warning} className="callout callout--warning" role="status">
+          {warning}
+        </p>
+      ))}
+      <ParkedCalls status={status} />
       {status.runs.length > 0 ? (
         <div className="table-wrap">
           <table className="table" aria-label="Bulk runs being sent in the team">
@@ -278,11 +345,18 @@ function AdminCard() {
             {migrate.isPending ? 'Migrating…' : 'Create or upgrade the schema'}
           </button>
           {migrate.isSuccess ? (
-            <p role="status" className="muted">
-              {migrate.data.applied.length
-                ? `The team schema is at version ${migrate.data.to} (was ${migrate.data.from}).`
-                : `The team schema is at version ${migrate.data.to} already: nothing to do.`}
-            </p>
+            <div role="status" className="stack">
+              <p className="muted">
+                {migrate.data.applied.length
+                  ? `The team schema is at version ${migrate.data.to} (was ${migrate.data.from}).`
+                  : `The team schema is at version ${migrate.data.to} already: nothing to do.`}
+              </p>
+              {migrate.data.notes.map((note) => (
+                <p key={note} className="callout callout--warning">
+                  {note}
+                </p>
+              ))}
+            </div>
           ) : null}
           {migrate.isError ? (
             <p role="alert" className="error-text">
