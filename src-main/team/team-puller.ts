@@ -18,7 +18,7 @@ import { serverKey } from './team-url'
 
 const PAGE = 500
 /** A slice of merging holds the event loop at most about this long, then lets everything else run. */
-const SLICE_MS = 20
+const SLICE_MS = 10
 
 /**
  * A JSON field another machine stored, parsed only when it nests no deeper than the app accepts
