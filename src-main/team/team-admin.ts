@@ -44,7 +44,7 @@ export async function migrateTeam(url: string, password?: string): Promise<Migra
 }
 
 /**
- * Creates an operator's login role (a member of embed_console_operator) with a generated
+ * Creates an operator's login role (a member of the team database's operator role) with a generated
  * password, or gives an existing operator a new one (`resetPassword`). The server is sent the
  * password's SCRAM verifier, never the password; the answer is the only place it appears.
  */
