@@ -3,7 +3,7 @@ import type { ProfileView } from '../../src-shared/profiles/schemas'
 import type { Result } from '../../src-shared/ipc/result'
 import type { AppServices } from '../app-services'
 import { withCliServices } from './cli-services'
-import { printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
+import { folderOptions, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
 
 /*
  * `embed-console profiles …`: what a command-line-only operator needs of the saved profiles:
@@ -59,11 +59,7 @@ const list: Command = {
     [2, 'bad usage'],
   ],
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
-      strict: true,
-    })
+    const values = folderOptions(argv)
     return withServices(values['data-dir'], io, async (services) => {
       const saved = await listed(services, io, values.json)
       if ('exit' in saved) return saved.exit

@@ -11,7 +11,7 @@ import {
 import { TeamActivityQuerySchema, type TeamActivityEntry, type TeamStatus } from '../../src-shared/team/schemas'
 import type { AppServices } from '../app-services'
 import { withCliServices } from './cli-services'
-import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { folderOptions, printJson, UsageError, type CliIo, type Command } from './usage'
 import { plural } from '../../src-shared/text/plural'
 
 /*
@@ -364,11 +364,7 @@ const status: Command = {
     [2, 'bad usage'],
   ],
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
-      strict: true,
-    })
+    const values = folderOptions(argv)
     return withServices(values['data-dir'], io, async (services) => {
       await services.team.flush(STATUS_FLUSH_MS)
       const value = await services.team.status()
@@ -392,11 +388,7 @@ const pull: Command = {
   examples: ['embed-console team pull', 'embed-console team pull --json'],
   exitCodes,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } },
-      strict: true,
-    })
+    const values = folderOptions(argv)
     return withServices(values['data-dir'], io, (services) =>
       answer(
         io,

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util'
 import { messageOf } from '../../src-shared/ipc/error-message'
 import type { AppError } from '../../src-shared/ipc/result'
 import type { Profile } from '../../src-shared/profiles/schemas'
@@ -105,3 +106,7 @@ export async function pullFirst(team: { joined(): boolean; pull(): Promise<unkno
       ),
     )
 }
+
+/** `[--data-dir DIR] [--json]`: the options of a command that reads or changes a data folder, and nothing more. */
+export const folderOptions = (argv: string[]): { 'data-dir'?: string; json: boolean } =>
+  parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true }).values

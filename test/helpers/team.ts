@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import Libsql from 'libsql'
+import pg from 'pg'
 import { afterAll, afterEach } from 'vitest'
 import { createAppServices, type AppServices } from '../../src-main/app-services'
 import { addOperator, migrateTeam } from '../../src-main/team/team-admin'
@@ -149,3 +151,61 @@ export async function letTeamLeasesExpire(cluster: PostgresCluster, { claims = t
   )
   if (claims) await cluster.query("UPDATE embed_console.claims SET expires_at = expires_at - interval '10 minutes'")
 }
+
+/**
+ * Logins as an operator (or anyone) makes them with psql: a pg client each, ended after each
+ * test of the file that calls this.
+ */
+export function loginsEndedAfterEach(): (url: string) => Promise<pg.Client> {
+  const clients: pg.Client[] = []
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.end().catch(() => {})
+  })
+  return async (url: string) => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    clients.push(client)
+    return client
+  }
+}
+
+/** The SQLSTATE a statement (or a connection) failed with, or 'no error'. */
+export const sqlState = (work: Promise<unknown>): Promise<string> =>
+  work.then(
+    () => 'no error',
+    (error: unknown) => String((error as { code?: string }).code),
+  )
+
+/** A SHA-256 fingerprint made of one character: a token's, for events a test writes by hand. */
+export const fingerprintOf = (char: string) => char.repeat(64)
+
+/**
+ * A call event as the app publishes it: by default a successful fetch of the group `acme` on
+ * https://api.example.com, its token fingerprinted `aaaa…`; `overrides` change any field.
+ */
+export function publishedCall(overrides: Record<string, unknown> = {}): Record<string, unknown> & { id: string } {
+  return {
+    kind: 'call',
+    id: randomUUID(),
+    calledAt: new Date().toISOString(),
+    server: 'https://api.example.com',
+    profileName: 'Production',
+    operation: 'getOrCreate',
+    groupId: 'acme',
+    outcome: 'success',
+    httpStatus: 200,
+    errorCode: null,
+    message: null,
+    durationMs: 12,
+    tokenLast4: 'aaaa',
+    newUserGroup: false,
+    group: { name: 'Acme', tokenLast4: 'aaaa', tokenSha256: fingerprintOf('a') },
+    ...overrides,
+  }
+}
+
+/** Publishes events through a login's own connection, as record_calls is called: how many rows it wrote. */
+export const recordCalls = (client: pg.ClientBase, events: unknown[]): Promise<number> =>
+  client
+    .query<{ n: number }>('SELECT embed_console.record_calls($1::jsonb) AS n', [JSON.stringify(events)])
+    .then((result) => result.rows[0]!.n)

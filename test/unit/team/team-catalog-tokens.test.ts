@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
-import { afterEach, describe, expect, it } from 'vitest'
-import { teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { describe, expect, it } from 'vitest'
+import { loginsEndedAfterEach, teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 /*
  * Which token the team's catalog holds as a group's current one, whatever the order calls are
@@ -12,19 +11,14 @@ import { teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 const team = await teamForThisFile()
 
-const clients: pg.Client[] = []
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.end().catch(() => {})
-})
+const login = loginsEndedAfterEach()
 
 const SERVER = 'https://api.tokens.example.com'
 const fp = (char: string) => char.repeat(64)
 const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString()
 
 async function operator(name: string) {
-  const client = new pg.Client({ connectionString: (await (team as TeamCluster).operator(name)).url })
-  await client.connect()
-  clients.push(client)
+  const client = await login((await (team as TeamCluster).operator(name)).url)
   const record = (event: Record<string, unknown>) =>
     client.query('SELECT embed_console.record_calls($1::jsonb)', [
       JSON.stringify([

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { addOperator, migrateTeam } from '../../../src-main/team/team-admin'
 import { migrateTeamSchema, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src-main/team/team-schema'
-import { teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { fingerprintOf, loginsEndedAfterEach, publishedCall, sqlState, teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 /*
  * The shared database as an operator meets it: its schema, migrated once and version-checked;
@@ -14,17 +14,7 @@ import { teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 const team = await teamForThisFile()
 
-const clients: pg.Client[] = []
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.end().catch(() => {})
-})
-
-async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  clients.push(client)
-  return client
-}
+const connect = loginsEndedAfterEach()
 
 /** A database of its own in the cluster (for schema states the shared one must not have). */
 async function freshDatabase(name: string): Promise<string> {
@@ -32,37 +22,8 @@ async function freshDatabase(name: string): Promise<string> {
   return team!.adminUrl.replace(/\/embed_team$/, `/${name}`)
 }
 
-const sqlState = async (work: Promise<unknown>) => {
-  try {
-    await work
-  } catch (error) {
-    return (error as { code?: string }).code
-  }
-  return 'no error'
-}
-
-const fingerprint = (char: string) => char.repeat(64)
-
-function callEvent(overrides: Record<string, unknown> = {}) {
-  return {
-    kind: 'call',
-    id: randomUUID(),
-    calledAt: new Date().toISOString(),
-    server: 'https://api.example.com',
-    profileName: 'Production',
-    operation: 'getOrCreate',
-    groupId: 'acme',
-    outcome: 'success',
-    httpStatus: 200,
-    errorCode: null,
-    message: null,
-    durationMs: 12,
-    tokenLast4: 'wxyz',
-    newUserGroup: false,
-    group: { name: 'Acme', tokenLast4: 'wxyz', tokenSha256: fingerprint('a') },
-    ...overrides,
-  }
-}
+const fingerprint = fingerprintOf
+const callEvent = publishedCall
 
 describe.skipIf(!team)('the shared schema: migrated once, version-checked', () => {
   it('`team migrate` applies every version once; again it does nothing; two admins at once apply them once between them', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { teamForThisFile, type TeamCluster } from '../../helpers/team'
+import type pg from 'pg'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { fingerprintOf, loginsEndedAfterEach, publishedCall, recordCalls, teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 /*
  * A hostile operator: her own database login, psql in hand (a pg client here, never the app),
@@ -12,17 +12,7 @@ import { teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 const team = await teamForThisFile()
 
-const clients: pg.Client[] = []
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.end().catch(() => {})
-})
-
-async function login(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  clients.push(client)
-  return client
-}
+const login = loginsEndedAfterEach()
 
 /** The SQLSTATE and sentence a statement failed with, or 'no error'. */
 async function refusal(work: Promise<unknown>): Promise<{ code: string; message: string } | 'no error'> {
@@ -34,32 +24,10 @@ async function refusal(work: Promise<unknown>): Promise<{ code: string; message:
   return 'no error'
 }
 
-const fingerprint = (char: string) => char.repeat(64)
+const fingerprint = fingerprintOf
 const SERVER = 'https://api.hostile.example.com'
-
-function call(overrides: Record<string, unknown> = {}) {
-  return {
-    kind: 'call',
-    id: randomUUID(),
-    calledAt: new Date().toISOString(),
-    server: SERVER,
-    profileName: 'Production',
-    operation: 'getOrCreate',
-    groupId: 'acme',
-    outcome: 'success',
-    httpStatus: 200,
-    errorCode: null,
-    message: null,
-    durationMs: 12,
-    tokenLast4: 'aaaa',
-    newUserGroup: false,
-    group: { name: 'Acme', tokenLast4: 'aaaa', tokenSha256: fingerprint('a') },
-    ...overrides,
-  }
-}
-
-const record = (by: pg.Client, events: unknown[]) =>
-  by.query<{ n: number }>('SELECT embed_console.record_calls($1::jsonb) AS n', [JSON.stringify(events)]).then((result) => result.rows[0]!.n)
+const call = (overrides: Record<string, unknown> = {}) => publishedCall({ server: SERVER, ...overrides })
+const record = recordCalls
 
 const claim = (
   by: pg.Client,

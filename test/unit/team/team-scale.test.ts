@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto'
-import pg from 'pg'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { activityQuery, changesQuery } from '../../../src-main/team/team-link'
 import type { TeamActivityQuery } from '../../../src-shared/team/schemas'
-import { teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { loginsEndedAfterEach, publishedCall, recordCalls, teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 /*
  * The team database at the size of a team that has worked for years: every filter the Team view
@@ -14,17 +12,7 @@ import { teamForThisFile, type TeamCluster } from '../../helpers/team'
 
 const team = await teamForThisFile()
 
-const clients: pg.Client[] = []
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.end().catch(() => {})
-})
-
-async function login(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  clients.push(client)
-  return client
-}
+const login = loginsEndedAfterEach()
 
 const ROWS = 60_000
 
@@ -111,21 +99,7 @@ describe.skipIf(!team)('the team database at scale', () => {
     const plan = await planOf('SELECT actor FROM embed_console.actors ORDER BY actor', [])
     expect(plan.some((node) => node['Relation Name'] === 'activity' || node['Index Name']?.startsWith('activity'))).toBe(false)
     const newcomer = await login((await (team as TeamCluster).operator('ops-newcomer')).url)
-    await newcomer.query('SELECT embed_console.record_calls($1::jsonb)', [
-      JSON.stringify([
-        {
-          kind: 'call',
-          id: randomUUID(),
-          calledAt: new Date().toISOString(),
-          server: 'https://api.example.com',
-          profileName: 'P',
-          operation: 'update',
-          groupId: 'g',
-          outcome: 'success',
-          durationMs: 1,
-        },
-      ]),
-    ])
+    await recordCalls(newcomer, [publishedCall({ operation: 'update', groupId: 'g', group: undefined })])
     const { rows } = await newcomer.query<{ actor: string }>('SELECT actor FROM embed_console.actors ORDER BY actor')
     expect(rows.map((row) => row.actor)).toEqual([
       'ops-0',
@@ -153,22 +127,9 @@ describe.skipIf(!team)('the team database at scale', () => {
   it('publishers do not wait for each other, and a pull never skips a change committed late', { timeout: 30_000 }, async () => {
     const operatorLogin = async (name: string) => login((await (team as TeamCluster).operator(name)).url)
     const [alice, bob, reader] = [await operatorLogin('ops-pub-a'), await operatorLogin('ops-pub-b'), await operatorLogin('ops-pub-c')]
-    const fetched = (group: string) =>
-      JSON.stringify([
-        {
-          kind: 'call',
-          id: randomUUID(),
-          calledAt: new Date().toISOString(),
-          server: 'https://api.example.com',
-          profileName: 'P',
-          operation: 'getOrCreate',
-          groupId: group,
-          outcome: 'success',
-          durationMs: 2,
-          newUserGroup: true,
-          group: { tokenLast4: 'abcd', tokenSha256: 'c'.repeat(64) },
-        },
-      ])
+    const fetched = (group: string) => [
+      publishedCall({ groupId: group, newUserGroup: true, group: { tokenLast4: 'abcd', tokenSha256: 'c'.repeat(64) } }),
+    ]
     const cursorNow = (
       await reader.query<{ xid: string; seq: string }>(
         'SELECT coalesce(max(change_xid), 0)::text AS xid, coalesce(max(change_seq), 0)::text AS seq FROM embed_console.groups',
@@ -181,9 +142,9 @@ describe.skipIf(!team)('the team database at scale', () => {
 
     // Alice's publication is under way (its transaction open); Bob's finishes meanwhile, without waiting.
     await alice.query('BEGIN')
-    await alice.query('SELECT embed_console.record_calls($1::jsonb)', [fetched('slow-alice')])
+    await recordCalls(alice, fetched('slow-alice'))
     await bob.query("SET statement_timeout = '3s'")
-    await bob.query('SELECT embed_console.record_calls($1::jsonb)', [fetched('quick-bob')])
+    await recordCalls(bob, fetched('quick-bob'))
     // A pull now sees neither: Bob's change is after Alice's in the order, and Alice's may still commit.
     expect(await pulled()).toEqual([])
     await alice.query('COMMIT')

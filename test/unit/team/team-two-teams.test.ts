@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { addOperator, migrateTeam } from '../../../src-main/team/team-admin'
 import { TeamLink } from '../../../src-main/team/team-link'
 import { migrateTeamSchema, TEAM_MIGRATIONS } from '../../../src-main/team/team-schema'
 import { startPostgres } from '../../helpers/postgres'
+import { loginsEndedAfterEach, publishedCall, recordCalls, sqlState } from '../../helpers/team'
 
 /*
  * Two teams on one Postgres cluster, each with its own database and its own admin (CREATEROLE,
@@ -19,40 +19,14 @@ if (typeof started === 'string') console.warn(`Team-mode tests skipped: ${starte
 const cluster = typeof started === 'string' ? null : started
 afterAll(() => cluster?.stop())
 
-const clients: pg.Client[] = []
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.end().catch(() => {})
-})
+const connect = loginsEndedAfterEach()
 
 const urlOf = (user: string, password: string, database: string) => cluster!.url(user, password).replace(/\/embed_team$/, `/${database}`)
 
-async function login(user: string, password: string, database: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: urlOf(user, password, database) })
-  await client.connect()
-  clients.push(client)
-  return client
-}
-
-const sqlState = async (work: Promise<unknown>) =>
-  work.then(
-    () => 'no error',
-    (error: unknown) => String((error as { code?: string }).code),
-  )
-
-const event = (groupId: string) => ({
-  kind: 'call',
-  id: randomUUID(),
-  calledAt: new Date().toISOString(),
-  server: 'https://api.example.com',
-  profileName: 'P',
-  operation: 'update',
-  groupId,
-  outcome: 'success',
-  durationMs: 4,
-})
+const login = (user: string, password: string, database: string) => connect(urlOf(user, password, database))
 
 const record = (client: pg.Client, groupId: string) =>
-  client.query('SELECT embed_console.record_calls($1::jsonb)', [JSON.stringify([event(groupId)])])
+  recordCalls(client, [publishedCall({ operation: 'update', groupId, group: undefined })])
 
 describe.skipIf(!cluster)('two teams on one cluster', () => {
   it(
