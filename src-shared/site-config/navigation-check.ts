@@ -57,7 +57,7 @@ const SPLIT_LISTS: Record<Kind, readonly string[]> = {
       kind,
       CONTENT_ORDER[kind as DivisionKey].filter((key: string) => key !== 'href' && key !== 'pages'),
     ]),
-  ) as Record<DivisionKey, readonly string[]>),
+  ) as unknown as Record<DivisionKey, readonly string[]>),
 }
 
 /** The order zod reports an object's issues in: its shape's keys, then the others, then its own refinements. */

@@ -59,10 +59,10 @@ test('a docs.json opens as one: its form, its navigation with the $ref tab, no p
 
 test('Mintlify’s rules speak in Problems: an operation the OpenAPI file lacks, a page written with its extension', async () => {
   await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('DELETE /plants')
-  await expect(problems().getByRole('button', { name: /is not an operation of openapi\.yaml/ })).toBeVisible()
+  await expect(problems().getByRole('button', { name: /names the operation DELETE \/plants, which openapi\.yaml does not have/ })).toBeVisible()
   // Named as the tree shows it, with the names of the items around it.
   await expect(
-    problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 is not an operation/ }),
+    problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 names the operation DELETE/ }),
   ).toBeVisible()
   await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('POST /plants')
   await tree().getByRole('combobox', { name: 'Page 1 path' }).first().fill('index.mdx')
