@@ -44,6 +44,8 @@ export interface EditorContent {
 export interface EditorState extends EditorContent {
   document: OpenDocument | null
   docs: DocsContext | null
+  /** Why the docs folder could not be indexed: a problem of the folder part, as in the CLI. */
+  docsFailure: string | null
   /** Counts the $ref files' loads (ref-store.ts), so what is worked out from them is worked out again. */
   refFilesRead: number
 }
@@ -53,6 +55,7 @@ const NO_REF_EDITS: Readonly<Record<string, string>> = {}
 const EMPTY: EditorState = {
   document: null,
   docs: null,
+  docsFailure: null,
   text: '',
   value: undefined,
   syntaxError: null,
@@ -117,7 +120,7 @@ const contentOf = (text: string, fallbackValue: unknown): Omit<EditorContent, 'r
 let keyPositions = new KeyPositions()
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
-  setWithoutHistory({ document, docs: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS })
+  setWithoutHistory({ document, docs: null, docsFailure: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS })
   history().clear()
   currentBurst = null
   keyPositions = new KeyPositions()
@@ -197,7 +200,9 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST)
   commit(contentOf(text, value), burst)
 }
 
-export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs })
+export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs, docsFailure: null })
+/** The docs folder could not be indexed: said once in the Problems, as the CLI says it. */
+export const setDocsFailure = (docsFailure: string | null) => setWithoutHistory({ docs: null, docsFailure })
 
 /** Says the $ref files changed (read, or being read): the Problems and the navigation read them again. */
 export const noteRefFilesRead = () => setWithoutHistory({ refFilesRead: useEditor.getState().refFilesRead + 1 })
@@ -251,7 +256,8 @@ export const selectProblemIndex = (state: EditorState): ProblemIndex =>
     duplicates: state.duplicates,
     rules: state.document?.rules ?? 'spec',
     docs: state.docs,
-    format: detectConfigFormat(state.value, state.document?.path ?? null),
+    docsFailure: state.docsFailure,
+    path: state.document?.path ?? null,
     refs: refFilesFor(state.refTexts),
   })
 
