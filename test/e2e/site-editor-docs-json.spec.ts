@@ -35,7 +35,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(() => page.context().close())
 
 const problems = () => page.getByRole('complementary', { name: 'Problems' })
-const tree = () => page.getByRole('tree', { name: 'Navigation tree' })
+const tree = () => page.getByRole('list', { name: 'Navigation tree' })
 
 async function open(url: string, path: string) {
   await page.goto(url)
@@ -51,9 +51,9 @@ test('a docs.json opens as one: its form, its navigation with the $ref tab, no p
   await expect(page.getByLabel('Theme', { exact: true })).toHaveValue(/./)
   await expect(page.getByLabel('Project name')).toHaveValue('Plant API')
   await expect(problems()).toContainText('This docs.json follows Mintlify’s rules')
-  await expect(tree().getByRole('treeitem', { name: 'tab Reference' })).toBeVisible()
-  await expect(tree().getByRole('treeitem', { name: 'tab Reference' }).getByText('tabs/reference.json')).toBeVisible()
-  await expect(tree().getByRole('treeitem', { name: 'page GET /plants' })).toBeVisible()
+  await expect(tree().getByRole('listitem', { name: 'tab Reference' })).toBeVisible()
+  await expect(tree().getByRole('listitem', { name: 'tab Reference' }).getByText('tabs/reference.json')).toBeVisible()
+  await expect(tree().getByRole('listitem', { name: 'page GET /plants' })).toBeVisible()
   await checkScreen(page, 'site-editor-docs-json')
 })
 
@@ -73,7 +73,7 @@ test('Mintlify’s rules speak in Problems: an operation the OpenAPI file lacks,
 
 test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in its own file', async () => {
   // Alt+↓ on a row moves it down its list.
-  const quickstart = tree().getByRole('treeitem', { name: 'page quickstart' })
+  const quickstart = tree().getByRole('listitem', { name: 'page quickstart' })
   await quickstart.focus()
   await page.keyboard.press('Alt+ArrowDown')
   const pages = tree().locator('.docs-nav__row--page input')
@@ -81,7 +81,7 @@ test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in i
 
   // A page added to the tab that comes from tabs/reference.json goes there.
   await tree().getByRole('button', { name: 'Add a page to tab Reference' }).click()
-  const added = tree().getByRole('treeitem', { name: /^page/ }).last().getByRole('combobox')
+  const added = tree().getByRole('listitem', { name: /^page/ }).last().getByRole('combobox')
   await expect(added).toBeFocused()
   await page.keyboard.type('quickstart')
   await expect(page.getByText('Unsaved changes')).toBeVisible()
@@ -108,8 +108,8 @@ test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in i
 
 test('a mint.json is upgraded after showing what is not carried, and saved as the docs.json beside it', async () => {
   await page.getByRole('button', { name: 'Open…' }).click()
-  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('textbox').first().fill(join(folder, 'mint.json'))
-  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('button', { name: 'Open', exact: true }).click()
+  await page.getByRole('dialog', { name: 'Open a docs.json or site.json file' }).getByRole('textbox').first().fill(join(folder, 'mint.json'))
+  await page.getByRole('dialog', { name: 'Open a docs.json or site.json file' }).getByRole('button', { name: 'Open', exact: true }).click()
   await expect(page.getByText('mint.json', { exact: true }).first()).toBeVisible()
   await page.getByRole('button', { name: 'Upgrade to docs.json…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Upgrade to docs.json' })

@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runValidate } from '../../../src-main/cli/validate-command'
 import type { CliIo } from '../../../src-main/cli/usage'
@@ -32,14 +32,11 @@ interface Said {
 }
 
 /** What is compared: the place and the sentence; a page's file (relative to the docs folder) and line. */
-const said = (severity: string, problem: { path: string; message: string; file?: string; line?: number }, root: string): Said => ({
+const said = (severity: string, problem: { path: string; message: string; file?: string; line?: number }): Said => ({
   severity,
   path: problem.path,
   message: problem.message,
-  ...(problem.path === '$' && problem.file !== undefined
-    ? { file: relative(root, join(process.cwd(), problem.file)) || problem.file }
-    : {}),
-  ...(problem.path === '$' && problem.file !== undefined ? { line: problem.line } : {}),
+  ...(problem.path === '$' && problem.file !== undefined ? { file: problem.file, line: problem.line } : {}),
 })
 
 async function byCli(path: string, root: string): Promise<Said[]> {
@@ -48,21 +45,23 @@ async function byCli(path: string, root: string): Promise<Said[]> {
   await runValidate(['--json', path], io)
   const [report] = JSON.parse(out[0]!) as Record<'errors' | 'warnings' | 'info', Said[] | undefined>[]
   return (['errors', 'warnings', 'info'] as const).flatMap((key) =>
-    (report![key] ?? []).map((problem) => said(key === 'errors' ? 'error' : key === 'warnings' ? 'warning' : 'info', problem, root)),
+    (report![key] ?? []).map((problem) =>
+      // The CLI names a page's file from where it runs.
+      said(key === 'errors' ? 'error' : key === 'warnings' ? 'warning' : 'info', {
+        ...problem,
+        ...(problem.file !== undefined ? { file: relative(root, resolve(process.cwd(), problem.file)) } : {}),
+      }),
+    ),
   )
 }
 
-async function byExport(dataDir: string, path: string, root: string): Promise<Said[]> {
+async function byExport(dataDir: string, path: string): Promise<Said[]> {
   const files = siteFiles(dataDir)
   const { documentId, text } = await files.open(path)
   const diagnosis = await files.diagnose({ documentId, text, rules: 'spec' })
-  return (['error', 'warning', 'info'] as const)
-    .flatMap((severity) =>
-      problemsOf(diagnosis, severity).map((problem) =>
-        said(severity, { ...problem, file: problem.file && join(root, problem.file) }, process.cwd()),
-      ),
-    )
-    .map((problem) => ({ ...problem, ...(problem.file ? { file: relative(root, join(process.cwd(), problem.file)) } : {}) }))
+  return (['error', 'warning', 'info'] as const).flatMap((severity) =>
+    problemsOf(diagnosis, severity).map((problem) => said(severity, problem)),
+  )
 }
 
 /** The editor: the calls it makes through the router, in its order, and its index of the answer. */
@@ -127,17 +126,13 @@ async function byEditor(dataDir: string, path: string): Promise<Said[]> {
     path,
     refs,
   }).problems
-  return problems
-    .map((problem) =>
-      said(problem.severity, { ...problem, ...(problem.file ? { file: join(index.root, problem.file) } : {}) }, process.cwd()),
-    )
-    .map((problem) => ({ ...problem, ...(problem.file ? { file: relative(index.root, join(process.cwd(), problem.file)) } : {}) }))
+  return problems.map((problem) => said(problem.severity, problem))
 }
 
 async function threeAnswers(root: string, name = 'docs.json') {
   const dataDir = await tempDir('ec-one-answer-data-')
   const path = join(root, name)
-  const [cli, exported, editor] = [await byCli(path, root), await byExport(dataDir, path, root), await byEditor(dataDir, path)]
+  const [cli, exported, editor] = [await byCli(path, root), await byExport(dataDir, path), await byEditor(dataDir, path)]
   return { cli, exported, editor }
 }
 
@@ -186,7 +181,10 @@ describe('one answer on a folder larger than every bound', () => {
       )
     const apis = Array.from({ length: MAX_FILES_CHECKED + 1 }, (_, index) => `api${index}.json`)
     for (const api of apis)
-      await writeFile(join(root, api), '{ "openapi": "3.1.0", "info": { "title": "A", "version": "1" }, "paths": {} }\n')
+      await writeFile(
+        join(root, api),
+        '{ "openapi": "3.1.0", "info": { "title": "A", "version": "1" }, "paths": { "/x": { "get": { "responses": { "200": { "description": "ok" } } } } } }\n',
+      )
     const config = {
       $schema: 'https://mintlify.com/docs.json',
       theme: 'mint',
