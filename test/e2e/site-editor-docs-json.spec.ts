@@ -54,12 +54,14 @@ test('a docs.json opens as one: its form, its navigation with the $ref tab, no p
   await expect(tree().getByRole('listitem', { name: 'tab Reference' })).toBeVisible()
   await expect(tree().getByRole('listitem', { name: 'tab Reference' }).getByText('tabs/reference.json')).toBeVisible()
   await expect(tree().getByRole('listitem', { name: 'page GET /plants' })).toBeVisible()
-  await checkScreen(page, 'site-editor-docs-json')
+  await checkScreen(page, 'site-editor-docs-json', { experimental: true })
 })
 
 test('Mintlify’s rules speak in Problems: an operation the OpenAPI file lacks, a page written with its extension', async () => {
   await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('DELETE /plants')
-  await expect(problems().getByRole('button', { name: /names the operation DELETE \/plants, which openapi\.yaml does not have/ })).toBeVisible()
+  await expect(
+    problems().getByRole('button', { name: /names the operation DELETE \/plants, which openapi\.yaml does not have/ }),
+  ).toBeVisible()
   // Named as the tree shows it, with the names of the items around it.
   await expect(
     problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 names the operation DELETE/ }),
@@ -108,7 +110,11 @@ test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in i
 
 test('a mint.json is upgraded after showing what is not carried, and saved as the docs.json beside it', async () => {
   await page.getByRole('button', { name: 'Open…' }).click()
-  await page.getByRole('dialog', { name: 'Open a docs.json or site.json file' }).getByRole('textbox').first().fill(join(folder, 'mint.json'))
+  await page
+    .getByRole('dialog', { name: 'Open a docs.json or site.json file' })
+    .getByRole('textbox')
+    .first()
+    .fill(join(folder, 'mint.json'))
   await page.getByRole('dialog', { name: 'Open a docs.json or site.json file' }).getByRole('button', { name: 'Open', exact: true }).click()
   await expect(page.getByText('mint.json', { exact: true }).first()).toBeVisible()
   await page.getByRole('button', { name: 'Upgrade to docs.json…' }).click()
@@ -128,4 +134,21 @@ test('a mint.json is upgraded after showing what is not carried, and saved as th
     navigation: { anchors: [{ anchor: 'Documentation' }, { anchor: 'API', color: { light: '#16A34A', dark: '#16A34A' } }] },
   })
   await expect(page.getByText('docs.json', { exact: true }).first()).toBeVisible()
+})
+
+test('at 1024×700 a docs.json opens with a field to type in on the first screen; the tree stays open across views', async () => {
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await open(page.url().split('#')[0]!, join(folder, 'docs.json'))
+  await expect(page.getByRole('textbox', { name: 'Project name' })).toBeInViewport()
+  await checkScreen(page, 'site-editor-docs-json-1024', { experimental: true })
+  // Rows opened in the tree are open again after the JSON view.
+  const reference = tree().getByRole('listitem', { name: 'tab Reference' })
+  await reference.scrollIntoViewIfNeeded()
+  const toggle = reference.getByRole('button', { name: /^(Expand|Collapse) tab Reference$/ })
+  if ((await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await page.getByRole('tab', { name: 'JSON' }).click()
+  await page.getByRole('tab', { name: 'Form' }).click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await page.setViewportSize({ width: 1280, height: 900 })
 })

@@ -197,7 +197,39 @@ export const setField = (path: Path, next: unknown) => editValue((value) => setI
 export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST): void {
   const { document, text: current, value } = useEditor.getState()
   if (!document || text === current) return
-  commit(contentOf(text, value), burst)
+  const content = contentOf(text, value)
+  // A keystroke in the text changes one value: the rest keeps its identity, so the checks and the
+  // form's rows work out what changed only, as after an edit in the form.
+  commit(content.syntaxError ? content : { ...content, value: shareUnchanged(value, content.value) }, burst)
+}
+
+/** `next`, with every part equal to the same part of `previous` (same keys in the same order) taken from `previous`. */
+export function shareUnchanged(previous: unknown, next: unknown): unknown {
+  if (previous === next || typeof previous !== 'object' || typeof next !== 'object' || previous === null || next === null) return next
+  if (Array.isArray(previous) !== Array.isArray(next)) return next
+  if (Array.isArray(previous)) {
+    const items = next as unknown[]
+    let same = previous.length === items.length
+    const shared = items.map((item, index) => {
+      const kept = shareUnchanged(previous[index], item)
+      if (kept !== previous[index]) same = false
+      return kept
+    })
+    return same ? previous : shared
+  }
+  const before = previous as Record<string, unknown>
+  const after = next as Record<string, unknown>
+  const keys = Object.keys(after)
+  const beforeKeys = Object.keys(before)
+  let same = keys.length === beforeKeys.length && keys.every((key, index) => beforeKeys[index] === key)
+  const shared: Record<string, unknown> = {}
+  for (const key of keys) {
+    const kept = Object.hasOwn(before, key) ? shareUnchanged(before[key], after[key]) : after[key]
+    if (kept !== before[key]) same = false
+    // Defined, not assigned: a key named __proto__ in the file stays a key.
+    Object.defineProperty(shared, key, { value: kept, enumerable: true, writable: true, configurable: true })
+  }
+  return same ? previous : shared
 }
 
 export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs, docsFailure: null })
