@@ -182,19 +182,39 @@ export function referencedFiles(config: unknown): ReferencedFile[] {
     addApi(['api', 'openapi'], config.api.openapi, 'OpenAPI file')
     addApi(['api', 'asyncapi'], config.api.asyncapi, 'AsyncAPI file')
   }
-  const walk = (node: unknown, at: (string | number)[]) => {
-    if (Array.isArray(node)) return node.forEach((child, index) => walk(child, [...at, index]))
-    if (!isPlainObject(node)) return
-    addApi([...at, 'openapi'], node.openapi, 'OpenAPI file')
-    addApi([...at, 'asyncapi'], node.asyncapi, 'AsyncAPI file')
-    for (const key of [...NAVIGATION_LISTS, 'pages'] as const) if (node[key] !== undefined) walk(node[key], [...at, key])
-  }
-  walk(config.navigation, ['navigation'])
+  found.push(...navigationFiles(config.navigation, ['navigation']))
   // mint.json's tabs and anchors name OpenAPI files too.
   for (const key of ['tabs', 'anchors'] as const) {
     if (Array.isArray(config[key]))
       (config[key] as unknown[]).forEach((item, index) => isPlainObject(item) && add([key, index, 'openapi'], item.openapi, 'OpenAPI file'))
   }
+  return found
+}
+
+const filesWithin = new WeakMap<object, { at: string; found: ReferencedFile[] }>()
+
+/**
+ * The OpenAPI and AsyncAPI files named at every level of a navigation value, each object's answer
+ * kept while it and its place stay the same: a keystroke walks the objects on its path, not 23,000 pages.
+ */
+function navigationFiles(node: unknown, at: (string | number)[]): ReferencedFile[] {
+  if (Array.isArray(node))
+    return node.flatMap((child, index) => (typeof child === 'object' && child !== null ? navigationFiles(child, [...at, index]) : []))
+  if (!isPlainObject(node)) return []
+  const place = formatProblemPath(at)
+  const known = filesWithin.get(node)
+  if (known && known.at === place) return known.found
+  const found: ReferencedFile[] = []
+  const addApi = (segments: (string | number)[], value: unknown, what: FileKind) => {
+    if (Array.isArray(value)) value.forEach((entry, index) => addApi([...segments, index], entry, what))
+    else if (isPlainObject(value)) addApi([...segments, 'source'], value.source, what)
+    else if (typeof value === 'string' && value.trim() && !isExternal(value)) found.push({ segments, reference: value, what })
+  }
+  addApi([...at, 'openapi'], node.openapi, 'OpenAPI file')
+  addApi([...at, 'asyncapi'], node.asyncapi, 'AsyncAPI file')
+  for (const key of [...NAVIGATION_LISTS, 'pages'] as const)
+    if (node[key] !== undefined) found.push(...navigationFiles(node[key], [...at, key]))
+  filesWithin.set(node, { at: place, found })
   return found
 }
 

@@ -133,14 +133,26 @@ export function openApiDirectories(config: unknown): Map<string, Set<string>> {
   if (!isPlainObject(config)) return found
   add(config.openapi)
   if (isPlainObject(config.api)) add(config.api.openapi)
-  const walk = (node: unknown) => {
-    if (Array.isArray(node)) return node.forEach(walk)
-    if (!isPlainObject(node)) return
-    if (node.openapi !== undefined) add(node.openapi)
-    for (const [key, child] of Object.entries(node)) if (typeof child === 'object' && child !== null && key !== 'openapi') walk(child)
-  }
-  walk(config.navigation)
+  for (const value of openApiValuesIn(config.navigation)) add(value)
   return found
+}
+
+const valuesWithin = new WeakMap<object, unknown[]>()
+
+/** Every `openapi` value in a navigation, each object's answer kept while it is the same object (its place does not matter here). */
+function openApiValuesIn(node: unknown): unknown[] {
+  if (typeof node !== 'object' || node === null) return []
+  const known = valuesWithin.get(node)
+  if (known) return known
+  const values: unknown[] = []
+  if (Array.isArray(node)) for (const child of node) values.push(...openApiValuesIn(child))
+  else {
+    const object = node as Record<string, unknown>
+    if (object.openapi !== undefined) values.push(object.openapi)
+    for (const [key, child] of Object.entries(object)) if (key !== 'openapi') values.push(...openApiValuesIn(child))
+  }
+  valuesWithin.set(node, values)
+  return values
 }
 
 /** Every page the site will have: published Markdown files, and the pages its OpenAPI files generate. */
