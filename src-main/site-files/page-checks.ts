@@ -101,6 +101,7 @@ function customHeadingIds(text: string): { text: string; ids: string[] } {
 }
 
 interface ParsedPage {
+  apiPage: boolean
   anchors: Set<string>
   links: PageLink[]
   problems: { line: number; message: string }[]
@@ -146,8 +147,12 @@ function parsePage(file: string, original: string): ParsedPage {
     if (resolveLink(target.trim(), file) === null) return
     links.push({ target: target.trim(), line: node.position?.start.line ?? 1, image })
   }
+  let apiPage = false
   const visit = (node: Nodes) => {
     switch (node.type) {
+      case 'yaml':
+        apiPage = /^(openapi|openapi-schema|asyncapi)\s*:/m.test(node.value)
+        break
       case 'heading':
         // Mintlify gives ids to headings of levels 1 to 4 only.
         if (node.depth <= 4) anchors.add(headingId(textOf(node), headings))
@@ -190,7 +195,7 @@ function parsePage(file: string, original: string): ParsedPage {
     if ('children' in node) for (const child of node.children) visit(child as Nodes)
   }
   visit(tree)
-  return { anchors, links, problems }
+  return { apiPage, anchors, links, problems }
 }
 
 function textOf(node: Nodes): string {
@@ -229,6 +234,7 @@ export async function readPageFacts(index: DocsIndex, limits: PageReadLimits = {
       fact.anchors = [...parsed.anchors]
       fact.links = parsed.links
       fact.problems.push(...parsed.problems)
+      if (parsed.apiPage) fact.apiPage = true
     } catch (error) {
       fact.problems.push({ line: 1, message: `cannot be read: ${messageOf(error)}` })
     }
