@@ -49,6 +49,9 @@ function headingId(title: string, counter: ReturnType<typeof slugifyWithCounter>
   return cleanId(slug)
 }
 
+/** Emoji and their joiners and variation selectors, which Mintlify strips from ids. */
+const EMOJI = /\p{Emoji_Modifier}|\p{Emoji_Modifier_Base}|\p{Emoji_Presentation}|\p{Extended_Pictographic}|\u200D|\uFE0E|\uFE0F/gu
+
 /** What the browser compares: the id decoded, without the punctuation and emoji Mintlify strips when it renders. */
 function cleanId(id: string): string {
   let decoded = id
@@ -59,7 +62,7 @@ function cleanId(id: string): string {
   }
   return decoded
     .replace(/[?,;:!'"()[\]{}]/g, '')
-    .replace(/\p{Emoji_Modifier}|\p{Emoji_Modifier_Base}|\p{Emoji_Presentation}|\p{Extended_Pictographic}|[\u200D\uFE0E\uFE0F]/gu, '')
+    .replace(EMOJI, '')
 }
 
 /** An accordion's or a view's id: Mintlify's generateComponentId, numbered from -1 when repeated. */
@@ -70,7 +73,6 @@ const componentId = (title: string, count: number) => {
 
 /** `## Title {#custom-id}` (outside code): Mintlify turns it into a heading with that id before parsing. */
 const CUSTOM_HEADING_ID = /^( {0,3})(#{1,6})\s+(.+?)\s*\{\s*#([^}]+?)\s*\}\s*$/
-const EMOJI = /\p{Emoji_Modifier}|\p{Emoji_Modifier_Base}|\p{Emoji_Presentation}|\p{Extended_Pictographic}|[\u200D\uFE0E\uFE0F]/gu
 
 /** The page with its custom heading ids taken out (as Mintlify's preprocessing does), and those ids. */
 function customHeadingIds(text: string): { text: string; ids: string[] } {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { fileNameOf } from './api-reference-pages'
 import { apiSources, isExternal, pageKey, type DocsIndex, type OpenApiCheck } from './docs-files'
 import { isPlainObject } from './schema'
 import { normalizeRefPath } from './refs'
@@ -71,18 +72,8 @@ export const isFileLink = (path: string, image: boolean) => image || (/\.[a-z0-9
 /** How an anchor is compared: decoded, as the browser matches the id Mintlify rendered. */
 export const anchorKey = (anchor: string) => decodeSafe(anchor).toLowerCase()
 
-/** Mintlify's file names for generated pages (its prepareStringToBeValidFilename). */
-const fileNamePart = (text: string | null | undefined): string | undefined =>
-  text
-    ? text
-        .replaceAll(' ', '-')
-        .replace(/\{.*?\}/g, '-')
-        .replace(/^-/, '')
-        .replace(/-$/, '')
-        .replace(/[{}(),.'\n/]/g, '')
-        .replaceAll('--', '-')
-        .toLowerCase()
-    : undefined
+/** Mintlify's file names for generated pages (its prepareStringToBeValidFilename), as api-reference-pages.ts writes them. */
+const fileNamePart = (text: string | null | undefined): string | undefined => (text ? fileNameOf(text) : undefined)
 
 /** One operation of an OpenAPI file, as far as its generated page goes. */
 export interface Endpoint {
