@@ -45,7 +45,13 @@ async function openIn(page: Page, url: string, path: string) {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
   await page.getByLabel('Open a file by its path').fill(path)
   await page.keyboard.press('Enter')
-  await page.getByRole('textbox', { name: 'Primary colour', exact: true }).waitFor({ timeout: 400_000 })
+  await page
+    .getByRole('textbox', { name: 'Primary colour', exact: true })
+    .waitFor({ timeout: 180_000 })
+    .catch(async (error: unknown) => {
+      await page.screenshot({ path: 'test-results/bench-docs-json-open.png' })
+      throw error
+    })
   // Measured once the docs folder is indexed and its pages read, as a writer would work.
   await page
     .getByText('Watching for changes')
