@@ -41,10 +41,12 @@ async function folderWith(file: string): Promise<string> {
 }
 
 async function openIn(page: Page, url: string, path: string) {
+  // A tab in the background gets no keystrokes and no animation frames.
+  await page.bringToFront()
   await page.goto(url)
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
   await page.getByLabel('Open a file by its path').fill(path)
-  await page.keyboard.press('Enter')
+  await page.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
   await page
     .getByRole('textbox', { name: 'Primary colour', exact: true })
     .waitFor({ timeout: 180_000 })
