@@ -60,9 +60,7 @@ function cleanId(id: string): string {
   } catch {
     // A malformed sequence stays as written, as Mintlify leaves it.
   }
-  return decoded
-    .replace(/[?,;:!'"()[\]{}]/g, '')
-    .replace(EMOJI, '')
+  return decoded.replace(/[?,;:!'"()[\]{}]/g, '').replace(EMOJI, '')
 }
 
 /** An accordion's or a view's id: Mintlify's generateComponentId, numbered from -1 when repeated. */
