@@ -4,18 +4,18 @@ import { parseArgs } from 'node:util'
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
-import { checkConfig, detectConfigFormat, type ConfigFormat } from '../../src-shared/site-config/config-format'
-import { docsLookup, docsProblems, imageFilesOf, openApiFilesOf, type DocsLookup } from '../../src-shared/site-config/docs-files'
+import { detectConfigFormat, type ConfigFormat } from '../../src-shared/site-config/config-format'
+import { diagnoseDocument, problemsOf, readDocumentText, type DiagnosedProblem } from '../../src-shared/site-config/diagnose'
+import type { DocsIndex } from '../../src-shared/site-config/docs-files'
 import { parseProblemPath } from '../../src-shared/site-config/format'
 import { locateInFiles, resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
 import { RULE_SETS, RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
-import { readConfigText, type SiteConfigProblem } from '../../src-shared/site-config/validate'
+import type { SiteConfigProblem } from '../../src-shared/site-config/validate'
+import { gatherDocumentFacts } from '../site-files/document-facts'
 import { readRegularFile } from '../site-files/file-access'
-import { loadRefFiles } from '../site-files/ref-files'
-// The folder's indexer, OpenAPI parser and MDX parser load only when a folder is checked: with
-// --no-files the command reads, parses and checks the file alone (issue 22's timing on a 2.3 MB file).
+// The folder's indexer loads only when a folder is checked: with --no-files the command reads,
+// parses and checks the file alone.
 const docsFolder = () => import('../site-files/docs-folder')
-const pageChecks = () => import('../site-files/page-checks')
 import { UsageError, type CliIo, type Command } from './usage'
 import { plural } from '../../src-shared/text/plural'
 
@@ -63,16 +63,14 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   if (!rules.success) throw new UsageError(`--rules takes ${RULE_SETS.join(' or ')}, not "${values.rules}".`)
   if (values.root !== undefined && values['no-files']) throw new UsageError('--root and --no-files do not go together.')
 
-  const folders = new Map<string, Promise<DocsLookup>>()
+  const folders = new Map<string, Promise<DocsIndex>>()
   const docsFor = values['no-files']
     ? null
     : (root: string) => {
         if (!folders.has(root))
           folders.set(
             root,
-            docsFolder()
-              .then(({ indexDocsFolder }) => indexDocsFolder(root, null))
-              .then(docsLookup),
+            docsFolder().then(({ indexDocsFolder }) => indexDocsFolder(root, null)),
           )
         return folders.get(root)!
       }
@@ -103,7 +101,7 @@ async function validateFile(
   file: string,
   rules: RuleSet,
   rootOption: string | null,
-  docsFor: ((root: string) => Promise<DocsLookup>) | null,
+  docsFor: ((root: string) => Promise<DocsIndex>) | null,
   withLines: boolean,
 ): Promise<FileReport> {
   let text: string
@@ -114,46 +112,31 @@ async function validateFile(
     const reason = unreadableReason(error)
     return { file, unreadable: reason, valid: false, errors: [{ path: '$', message: `cannot be read: ${reason}` }], warnings: [], info: [] }
   }
-  const read = readConfigText(text)
-  if (!read.ok) return { file, valid: false, errors: [read.problem], warnings: [], info: [] }
-  const format = detectConfigFormat(read.value, file)
-  const root = rootOption ?? dirname(resolve(file))
-  // $ref files are read from the docs.json's own folder (Mintlify's project root).
-  const refs = format === 'docs' ? await loadRefFiles(read.value, dirname(resolve(file))) : new Map<string, RefFile & { text?: string }>()
-  const check = checkConfig(read.value, { format, rules, refs })
-  const lines = new LineFinder(text, refs, dirname(resolve(file)), withLines)
-  const sites = format === 'docs' ? resolveRefs(read.value, refs).sites : []
-  const place = (problem: SiteConfigProblem): CliProblem => lines.place(problem, sites)
-  const report: FileReport = {
-    file,
-    format,
-    valid: check.valid && read.duplicates.length === 0,
-    errors: [...read.duplicates, ...check.errors.map(place)],
-    warnings: check.warnings.map(place),
-    info: check.info.map(place),
-  }
-  if (!docsFor) return report
-  const docs = await docsFor(root).catch(() => null)
-  if (!docs)
-    return {
-      ...report,
-      warnings: [...report.warnings, { path: '$', message: 'the docs folder could not be read, so its pages and files were not checked' }],
-    }
-  const resolved = format === 'docs' ? resolveRefs(read.value, refs).value : read.value
-  const [{ checkImageFile, checkOpenApiFile }, { checkPages }] = await Promise.all([docsFolder(), pageChecks()])
-  const [openapi, images, pages] = await Promise.all([
-    Promise.all(openApiFilesOf(resolved).map((reference) => checkOpenApiFile(docs.index.root, reference))),
-    Promise.all(imageFilesOf(resolved).map((reference) => checkImageFile(docs.index.root, reference))),
-    checkPages(docs.index, resolved),
-  ])
-  const inFolder = (page: string) => relative(process.cwd(), join(docs.index.root, page)) || page
+  const document = readDocumentText(text)
+  const format = document.syntaxError ? undefined : detectConfigFormat(document.value, file)
+  const path = resolve(file)
+  // The same facts the editor gathers through its calls, judged by the same function (diagnose.ts).
+  const { refs, folder } = await gatherDocumentFacts(document, {
+    path,
+    format: format ?? 'site',
+    root: docsFor ? (rootOption ?? dirname(path)) : null,
+    index: docsFor ?? undefined,
+  })
+  const diagnosis = diagnoseDocument({ document, path: file, rules, refs, folder })
+  const lines = new LineFinder(text, refs, dirname(path), withLines)
+  const sites = format === 'docs' ? resolveRefs(document.value, refs).sites : []
+  const root = folder?.state === 'indexed' ? folder.index.root : dirname(path)
+  const place = (problem: DiagnosedProblem): CliProblem =>
+    problem.file !== undefined
+      ? { ...problem, file: relative(process.cwd(), join(root, problem.file)) || problem.file }
+      : lines.place(problem, sites)
   return {
-    ...report,
-    warnings: [
-      ...report.warnings,
-      ...docsProblems(resolved, docs, openapi, images).map(place),
-      ...pages.map(({ file: page, line, message }) => ({ path: '$', file: inFolder(page), line, message })),
-    ],
+    file,
+    ...(format ? { format } : {}),
+    valid: diagnosis.valid,
+    errors: problemsOf(diagnosis, 'error').map(place),
+    warnings: problemsOf(diagnosis, 'warning').map(place),
+    info: problemsOf(diagnosis, 'info').map(place),
   }
 }
 

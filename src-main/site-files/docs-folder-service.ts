@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads'
 import type { FSWatcher } from 'chokidar'
 import { AppErrorException, type ErrorCode } from '../../src-shared/ipc/result'
 import type { DocsIndex, ImageCheck, OpenApiCheck } from '../../src-shared/site-config/docs-files'
+import type { PageFacts } from '../../src-shared/site-config/site-pages'
 import type { EventHub } from '../event-hub'
 // The indexer, watcher and OpenAPI parser load on the first docs-folder call: the app's start and
 // a CLI call through a profile do not pay for them.
@@ -24,6 +25,8 @@ export type DocsFolderChoice = { kind: 'dialog' } | { kind: 'path'; path: string
 export interface DocsFolderService {
   /** `watch`: the folders the document can name (relative), the only ones watched; none, the whole tree. */
   index(documentId: string, folder?: DocsFolderChoice, watch?: readonly string[]): Promise<DocsIndex | null>
+  /** What the pages of the document's docs folder hold, as last indexed (indexed first if it was not). */
+  pages(documentId: string): Promise<PageFacts | null>
   checkOpenApi(documentId: string, files: readonly string[]): Promise<OpenApiCheck[]>
   checkImages(documentId: string, files: readonly string[]): Promise<ImageCheck[]>
   /** Resolves once the watcher has scanned what it watches: changes from then on are announced. */
@@ -40,12 +43,12 @@ export interface DocsFolderServiceOptions {
   workerFile?: string | null
 }
 
-/** Indexes on a worker thread, relaying its progress; the worker ends with its answer. */
-function indexOnWorker(
+/** Indexes (or reads an index's pages) on a worker thread, relaying its progress; the worker ends with its answer. */
+function onWorker<T>(
   workerFile: string,
   request: IndexRequest,
   onProgress: (progress: { done: number; total: number }) => void,
-): Promise<DocsIndex> {
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerFile, { workerData: request })
     let settled = false
@@ -57,7 +60,8 @@ function indexOnWorker(
     }
     worker.on('message', (message: IndexMessage) => {
       if (message.kind === 'progress') onProgress(message)
-      else if (message.kind === 'done') settle(() => resolve(message.index))
+      else if (message.kind === 'done') settle(() => resolve(message.index as T))
+      else if (message.kind === 'pages') settle(() => resolve(message.facts as T))
       else settle(() => reject(new AppErrorException(message.code as ErrorCode, message.message, { root: request.root })))
     })
     worker.on('error', (error) =>
@@ -84,6 +88,8 @@ function indexOnWorker(
  */
 export function createDocsFolderService({ files, dataDir, dialogs, events, ...options }: DocsFolderServiceOptions): DocsFolderService {
   const chosen = new Map<string, string>()
+  /** The last index of each folder, and its pages' facts once read. */
+  const indexes = new Map<string, { index: DocsIndex; pages: Promise<PageFacts> | null }>()
   let watched: { root: string; folders: string; watcher: FSWatcher; ready: Promise<void> } | null = null
   const workerFile = options.workerFile !== undefined ? options.workerFile : existsSync(BUILT_WORKER) ? BUILT_WORKER : null
 
@@ -111,8 +117,26 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
 
   const indexOf = async (root: string): Promise<DocsIndex> => {
     const onProgress = (progress: { done: number; total: number }) => events?.emit('site.docsProgress', { root, ...progress })
-    if (workerFile) return indexOnWorker(workerFile, { root, dataDir, limits: {} }, onProgress)
-    return (await docsFolder()).indexDocsFolder(root, dataDir, { onProgress })
+    const index = workerFile
+      ? await onWorker<DocsIndex>(workerFile, { root, dataDir, limits: {} }, onProgress)
+      : await (await docsFolder()).indexDocsFolder(root, dataDir, { onProgress })
+    indexes.set(root, { index, pages: null })
+    return index
+  }
+
+  /** What the pages of the folder's last index hold, read once per index (on the worker: parsing thousands of pages is slow). */
+  const pagesOf = (root: string, index: DocsIndex): Promise<PageFacts> => {
+    const known = indexes.get(root)
+    if (known?.index === index && known.pages) return known.pages
+    const pages = workerFile
+      ? onWorker<PageFacts>(workerFile, { root, dataDir, limits: {}, pagesOf: index }, () => {})
+      : import('./page-checks').then(({ readPageFacts }) => readPageFacts(index))
+    if (known?.index === index) known.pages = pages
+    // A failure is not kept: the next call reads again.
+    pages.catch(() => {
+      if (indexes.get(root)?.pages === pages) indexes.get(root)!.pages = null
+    })
+    return pages
   }
 
   return {
@@ -125,6 +149,12 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
       // on the screen's "Watching for changes" is true, and a change made after it is announced.
       await Promise.race([watched!.ready, new Promise((resolve) => setTimeout(resolve, 2000).unref())])
       return index
+    },
+    async pages(documentId) {
+      const root = await rootOf(documentId)
+      if (root === null) return null
+      const index = indexes.get(root)?.index ?? (await indexOf(root))
+      return pagesOf(root, index)
     },
     async checkOpenApi(documentId, references) {
       const root = await rootOf(documentId)

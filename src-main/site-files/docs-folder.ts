@@ -6,6 +6,7 @@ import { watch, type FSWatcher } from 'chokidar'
 import ignore from 'ignore'
 import { imageSize } from 'image-size'
 import { glob } from 'tinyglobby'
+import { load as loadYaml } from 'js-yaml'
 import { parseDocument } from 'yaml'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
@@ -177,9 +178,10 @@ export async function frontMatterOf(path: string): Promise<Pick<DocsPage, 'title
 export const titleFromFrontMatter = (text: string): string | null => readFrontMatter(text).title
 
 /**
- * A page's front matter, the YAML between `---` lines at its top. A block that is opened and never
- * closed, YAML that does not parse, or YAML that is not a mapping is an error with its line in
- * the page file; Mintlify cannot read such a page's title, description or settings.
+ * A page's front matter, the YAML between `---` lines at its top, read as Mintlify reads it (its
+ * front-matter package, on js-yaml: a quoted string may run over several lines). A block that is
+ * opened and never closed, YAML that does not parse, or YAML that is not a mapping is an error with
+ * its line in the page file; Mintlify cannot read such a page's title, description or settings.
  */
 export function readFrontMatter(text: string): Pick<DocsPage, 'title' | 'frontMatterError'> {
   const opening = /^\uFEFF?---[ \t]*\r?\n/.exec(text)
@@ -187,23 +189,21 @@ export function readFrontMatter(text: string): Pick<DocsPage, 'title' | 'frontMa
   const rest = text.slice(opening[0].length)
   const closing = /(^|\r?\n)---[ \t]*(?:\r?\n|$)/.exec(rest)
   if (!closing) return { title: null, frontMatterError: { line: 1, message: 'opens its front matter with --- but never closes it' } }
-  const document = parseDocument(rest.slice(0, closing.index), { uniqueKeys: true, prettyErrors: true })
-  const [error] = document.errors
-  if (error)
-    return {
-      title: null,
-      frontMatterError: {
-        line: (error.linePos?.[0]?.line ?? 1) + 1,
-        message: `front matter is not valid YAML: ${error.message.split('\n')[0]}`,
-      },
-    }
+  const yaml = rest.slice(0, closing.index)
   let data: unknown
   try {
-    data = document.toJS({ maxAliasCount: 10 })
-  } catch {
-    return { title: null, frontMatterError: { line: 2, message: 'front matter repeats its aliases too often to be read' } }
+    data = loadYaml(yaml)
+  } catch (error) {
+    const found = error as { reason?: string; mark?: { line?: number } }
+    // js-yaml gives the verdict; `yaml` often points nearer the cause (where a list opened, not where the text ended).
+    const nearer = parseDocument(yaml, { uniqueKeys: true }).errors[0]?.linePos?.[0]?.line
+    const line = nearer ?? (found.mark?.line ?? 0) + 1
+    return {
+      title: null,
+      frontMatterError: { line: line + 1, message: `front matter is not valid YAML: ${found.reason ?? messageOf(error)}` },
+    }
   }
-  if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
+  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))
     return { title: null, frontMatterError: { line: 2, message: 'front matter must be key: value pairs' } }
   const { sidebarTitle, title } = (data ?? {}) as { sidebarTitle?: unknown; title?: unknown }
   const chosen = typeof sidebarTitle === 'string' && sidebarTitle.trim() ? sidebarTitle : title
@@ -255,7 +255,7 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
       dereference: { circular: 'ignore' },
       timeoutMs: 10_000,
     })
-    if (validation.valid) return result('valid', [], info, operationsOf(api))
+    if (validation.valid) return { ...result('valid', [], info, operationsOf(api)), endpoints: endpointsOf(api) }
     return result(
       'invalid',
       validation.errors.map((error) => firstLine(error.message)),
@@ -267,6 +267,29 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+/** Each operation with what names the page Mintlify generates for it: its summary, first tag and x-mint.href; x-excluded ones left out. */
+function endpointsOf(api: object): NonNullable<OpenApiCheck['endpoints']> {
+  const endpoints: NonNullable<OpenApiCheck['endpoints']> = []
+  const { paths, webhooks } = api as { paths?: unknown; webhooks?: unknown }
+  const text = (value: unknown) => (typeof value === 'string' ? value : null)
+  const collect = (items: unknown, name: (method: string, key: string) => string) => {
+    if (typeof items !== 'object' || items === null) return
+    for (const [key, item] of Object.entries(items)) {
+      if (typeof item !== 'object' || item === null) continue
+      for (const method of METHODS) {
+        const operation = (item as Record<string, unknown>)[method] as Record<string, unknown> | undefined
+        if (typeof operation !== 'object' || operation === null || operation['x-excluded']) continue
+        const tags = Array.isArray(operation.tags) ? operation.tags : []
+        const xMint = operation['x-mint'] as { href?: unknown } | undefined
+        endpoints.push({ operation: name(method, key), summary: text(operation.summary), tag: text(tags[0]), href: text(xMint?.href) })
+      }
+    }
+  }
+  collect(paths, (method, path) => `${method.toUpperCase()} ${path}`)
+  collect(webhooks, (_method, name) => `WEBHOOK ${name}`)
+  return endpoints
+}
 
 /** An OpenAPI document's operations as navigation names them: "GET /users", and its webhooks as "WEBHOOK name". */
 function operationsOf(api: object): string[] {

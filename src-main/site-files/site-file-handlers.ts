@@ -26,6 +26,7 @@ export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderS
     },
     'site.readRefs': async ({ documentId, refs }) => ({ files: await files.readRefs(documentId, refs) }),
     'site.docsIndex': async ({ documentId, folder, watch }) => ({ index: await docs.index(documentId, folder, watch) }),
+    'site.docsPages': async ({ documentId }) => ({ facts: await docs.pages(documentId) }),
     'site.checkOpenApi': async ({ documentId, files: references }) => ({ checks: await docs.checkOpenApi(documentId, references) }),
     'site.checkImages': async ({ documentId, files: references }) => ({ checks: await docs.checkImages(documentId, references) }),
     'site.apiReferenceTarget': ({ documentId }) => files.apiReferenceTarget(documentId),

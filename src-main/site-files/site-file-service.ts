@@ -18,7 +18,9 @@ import { apiReferenceGroups, apiReferencePageText } from '../../src-shared/site-
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
-import { checkConfigText, detectConfigFormat } from '../../src-shared/site-config/config-format'
+import { detectConfigFormat } from '../../src-shared/site-config/config-format'
+import { countsOf, diagnoseDocument, readDocumentText, type Diagnosis } from '../../src-shared/site-config/diagnose'
+import { gatherDocumentFacts } from './document-facts'
 import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import { createSerialQueue } from '../storage/serial-queue'
@@ -36,7 +38,7 @@ import {
 } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
-import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
+import { readRefFile, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
 import { isLoopbackUrl } from '../../src-shared/net/loopback'
 
@@ -73,6 +75,8 @@ export interface SiteFileService {
   /** The files a docs.json's `$ref`s name, read from its folder. */
   readRefs(documentId: string, refs: readonly string[]): Promise<LoadedRef[]>
   saveAs(request: SaveRequest & { target: SaveTarget }): Promise<SavedSiteFile | null>
+  /** What is wrong with the document and its folder: the answer an export is refused on (diagnose.ts). */
+  diagnose(request: { documentId: string; text: string; rules: RuleSet }): Promise<Diagnosis>
   exportValid(request: SaveRequest & { rules: RuleSet; target: SaveTarget }): Promise<{ path: string; warnings: number } | null>
   setRules(documentId: string, rules: RuleSet): Promise<void>
   /** Where the document's API reference goes (openapi.json beside its file), and what is there now. */
@@ -210,6 +214,18 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     return { documentId, path, text, version }
   }
 
+  /** The document's problems as the editor and the CLI give them: its $ref files and its docs folder (its file's folder) read first. */
+  const diagnose = async ({ documentId, text, rules }: { documentId: string; text: string; rules: RuleSet }): Promise<Diagnosis> => {
+    const current = documents.get(documentId) ?? null
+    const document = readDocumentText(text)
+    const format = document.syntaxError ? 'site' : detectConfigFormat(document.value, current)
+    const allow = (path: string) => policy.resolve(path)
+    const { refs, folder } = current
+      ? await gatherDocumentFacts(document, { path: current, format, root: dirname(current), allow })
+      : { refs: undefined, folder: null }
+    return diagnoseDocument({ document, path: current, rules, refs, folder })
+  }
+
   return {
     environment: () => ({ fileDialogs: dialogs !== undefined }),
 
@@ -295,24 +311,21 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
       })
     },
 
+    diagnose,
+
     async exportValid({ documentId, text, byteOrderMark, rules, target }) {
       requireJson(text, 'exporting')
       const current = documents.get(documentId) ?? null
-      // A docs.json is checked by Mintlify's rules, with its $ref files read from its folder.
-      const parsed = parseJsonText(text)
-      const format = detectConfigFormat(parsed.ok ? parsed.value : null, current)
-      const refs =
-        format === 'docs' && current && parsed.ok
-          ? await loadRefFiles(parsed.value, dirname(current), (path) => policy.resolve(path))
-          : undefined
-      const report = checkConfigText(text, { format, rules, refs })
-      if (!report.valid) {
-        const count = report.errors.length
-        const under = format === 'docs' ? 'Mintlify’s docs.json rules' : `the ${RULE_SET_LABELS[rules]} rules`
+      // The export is refused on the answer the editor and the CLI give (diagnose.ts): with its
+      // $ref files and its docs folder read.
+      const diagnosis = await diagnose({ documentId, text, rules })
+      const { error: errors, warning: warnings } = countsOf(diagnosis)
+      if (!diagnosis.valid) {
+        const under = diagnosis.format === 'docs' ? 'Mintlify’s docs.json rules' : `the ${RULE_SET_LABELS[rules]} rules`
         throw new AppErrorException(
           'invalid_config',
-          `The file has ${plural(count, 'error')} under ${under}; fix ${count === 1 ? 'it' : 'them'} before exporting.`,
-          { errors: count },
+          `The file has ${plural(errors, 'error')} under ${under}; fix ${errors === 1 ? 'it' : 'them'} before exporting.`,
+          { errors },
         )
       }
       const path = await chooseTarget(target, 'export', current)
@@ -320,7 +333,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
       if (path === current) throw new AppErrorException('refused', 'That is the file you are editing: choose another path, or use Save.')
       return runInTurn(async () => {
         await writeTextAtomically(path, text, byteOrderMark)
-        return { path, warnings: report.warnings.length }
+        return { path, warnings }
       })
     },
 

@@ -37,7 +37,7 @@ export const sections: Section[] = [
   {
     id: 'site',
     label: 'Site config',
-    description: 'Edit and validate the docs site’s site.json.',
+    description: 'Edit and validate the docs site’s docs.json, site.json or mint.json.',
     shortcut: '3',
     icon: '⌘',
     Screen: lazy(() => import('../features/site-editor/SiteEditorScreen')),

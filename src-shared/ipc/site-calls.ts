@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { BaseUrlSchema } from '../profiles/schemas'
 import { DocsIndexSchema, ImageCheckSchema, OpenApiCheckSchema } from '../site-config/docs-files'
 import { RuleSetSchema } from '../site-config/rule-sets'
+import { MAX_FILES_CHECKED } from '../site-config/diagnose'
+import { PageFactsSchema } from '../site-config/site-pages'
 import { defineCall } from './define'
 
 /**
@@ -9,6 +11,9 @@ import { defineCall } from './define'
  * 0.2 MB; this leaves room for far larger sites while keeping a stray binary file out.
  */
 export const MAX_SITE_FILE_CHARACTERS = 10_000_000
+
+/** The most folders one site.docsIndex call watches: a document naming more has the rest looked at again by Index again. */
+export const MAX_WATCHED_FOLDERS = 2000
 
 /** The one file-path schema: every path the renderer names to main, whatever it is for. */
 export const SiteFilePathSchema = z.string().trim().min(1, 'Give the path of a file.').max(4096, 'A file path has at most 4096 characters.')
@@ -208,21 +213,27 @@ export const siteCalls = {
           .optional(),
         watch: z
           .array(z.string().max(1000))
-          .max(2000)
+          .max(MAX_WATCHED_FOLDERS)
           .optional()
           .describe('The folders the document can name (relative, "" for the folder itself): only these are watched'),
       })
       .strict(),
     output: z.object({ index: DocsIndexSchema.nullable() }),
   }),
+  'site.docsPages': defineCall({
+    summary:
+      'Reads the pages of the document’s docs folder as last indexed (the first 10,000): the anchors, links and images in each, and what is wrong with its front matter or MDX; null when the document has no folder yet.',
+    input: z.object({ documentId: SiteDocumentIdSchema }).strict(),
+    output: z.object({ facts: PageFactsSchema.nullable() }),
+  }),
   'site.checkOpenApi': defineCall({
     summary: 'Parses and validates OpenAPI files of the document’s docs folder, as the site.json names them.',
-    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
+    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(MAX_FILES_CHECKED) }).strict(),
     output: z.object({ checks: z.array(OpenApiCheckSchema) }),
   }),
   'site.checkImages': defineCall({
     summary: 'Reads the images a config names (logo, favicon, background) from the document’s docs folder: there, and an image?',
-    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(20) }).strict(),
+    input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(MAX_FILES_CHECKED) }).strict(),
     output: z.object({ checks: z.array(ImageCheckSchema) }),
   }),
   'site.apiReferenceTarget': defineCall({

@@ -43,6 +43,10 @@ export const OpenApiCheckSchema = z.object({
   version: z.string().nullable(),
   /** Its operations as navigation names them: "GET /users", "WEBHOOK order-created". */
   operations: z.array(z.string()).optional(),
+  /** Each operation with what names its generated page (site-pages.ts), in the file's order. */
+  endpoints: z
+    .array(z.object({ operation: z.string(), summary: z.string().nullable(), tag: z.string().nullable(), href: z.string().nullable() }))
+    .optional(),
 })
 export type OpenApiCheck = z.infer<typeof OpenApiCheckSchema>
 
@@ -178,19 +182,39 @@ export function referencedFiles(config: unknown): ReferencedFile[] {
     addApi(['api', 'openapi'], config.api.openapi, 'OpenAPI file')
     addApi(['api', 'asyncapi'], config.api.asyncapi, 'AsyncAPI file')
   }
-  const walk = (node: unknown, at: (string | number)[]) => {
-    if (Array.isArray(node)) return node.forEach((child, index) => walk(child, [...at, index]))
-    if (!isPlainObject(node)) return
-    addApi([...at, 'openapi'], node.openapi, 'OpenAPI file')
-    addApi([...at, 'asyncapi'], node.asyncapi, 'AsyncAPI file')
-    for (const key of [...NAVIGATION_LISTS, 'pages'] as const) if (node[key] !== undefined) walk(node[key], [...at, key])
-  }
-  walk(config.navigation, ['navigation'])
+  found.push(...navigationFiles(config.navigation, ['navigation']))
   // mint.json's tabs and anchors name OpenAPI files too.
   for (const key of ['tabs', 'anchors'] as const) {
     if (Array.isArray(config[key]))
       (config[key] as unknown[]).forEach((item, index) => isPlainObject(item) && add([key, index, 'openapi'], item.openapi, 'OpenAPI file'))
   }
+  return found
+}
+
+const filesWithin = new WeakMap<object, { at: string; found: ReferencedFile[] }>()
+
+/**
+ * The OpenAPI and AsyncAPI files named at every level of a navigation value, each object's answer
+ * kept while it and its place stay the same: a keystroke walks the objects on its path, not 23,000 pages.
+ */
+function navigationFiles(node: unknown, at: (string | number)[]): ReferencedFile[] {
+  if (Array.isArray(node))
+    return node.flatMap((child, index) => (typeof child === 'object' && child !== null ? navigationFiles(child, [...at, index]) : []))
+  if (!isPlainObject(node)) return []
+  const place = formatProblemPath(at)
+  const known = filesWithin.get(node)
+  if (known && known.at === place) return known.found
+  const found: ReferencedFile[] = []
+  const addApi = (segments: (string | number)[], value: unknown, what: FileKind) => {
+    if (Array.isArray(value)) value.forEach((entry, index) => addApi([...segments, index], entry, what))
+    else if (isPlainObject(value)) addApi([...segments, 'source'], value.source, what)
+    else if (typeof value === 'string' && value.trim() && !isExternal(value)) found.push({ segments, reference: value, what })
+  }
+  addApi([...at, 'openapi'], node.openapi, 'OpenAPI file')
+  addApi([...at, 'asyncapi'], node.asyncapi, 'AsyncAPI file')
+  for (const key of [...NAVIGATION_LISTS, 'pages'] as const)
+    if (node[key] !== undefined) found.push(...navigationFiles(node[key], [...at, key]))
+  filesWithin.set(node, { at: place, found })
   return found
 }
 
@@ -252,45 +276,148 @@ export function docsProblems(
   openapi: readonly OpenApiCheck[] = [],
   images: readonly ImageCheck[] = [],
 ): SiteConfigProblem[] {
-  const problems: SiteConfigProblem[] = []
-  const checks = new Map(openapi.map((check) => [docsRelative(check.file), check]))
-  const allSpecs = openApiFilesOf(config)
-  forEachPage(config, (page, segments, scope) => {
-    const operation = operationOf(page)
-    if (operation) {
-      const message = operationProblem(operation, scope.length ? scope : allSpecs, checks)
-      if (message) problems.push({ path: formatProblemPath(segments), message })
-      return
-    }
-    // Most pages are written as the index keeps them: looked up as they are first.
-    if (docs.pages.has(page)) return
-    const key = pageKey(page)
-    if (!key) return
-    if (PAGE_EXTENSION.test(page.trim())) {
-      problems.push({
+  return docsProblemChunks(config, docs, openapi, images).flat()
+}
+
+/** What the page checks of one navigation item depend on besides the item: the same object while they stand. */
+interface PageContext {
+  docs: DocsLookup
+  checks: ReadonlyMap<string, OpenApiCheck>
+  allSpecs: readonly string[]
+}
+let lastContext: (PageContext & { openapi: readonly OpenApiCheck[]; specsKey: string }) | null = null
+const itemChunks = new WeakMap<object, { context: PageContext; at: string; scope: string; chunks: readonly SiteConfigProblem[][] }>()
+const referenced = new WeakMap<object, ReferencedFile[]>()
+
+/**
+ * docsProblems in parts: one array per navigation item (a tab, a group of a `groups` list…), the
+ * same array while the item, its place and what it is checked against stay the same, so a
+ * keystroke in one group works out that group's part alone (and the editor indexes that part alone).
+ */
+export function docsProblemChunks(
+  config: unknown,
+  docs: DocsLookup,
+  openapi: readonly OpenApiCheck[] = [],
+  images: readonly ImageCheck[] = [],
+): readonly (readonly SiteConfigProblem[])[] {
+  if (!isPlainObject(config)) return []
+  let files = referenced.get(config)
+  if (!files) referenced.set(config, (files = referencedFiles(config)))
+  const allSpecs = [...new Set(files.filter((file) => file.what === 'OpenAPI file').map((file) => file.reference))]
+  const specsKey = allSpecs.join('\0')
+  if (!lastContext || lastContext.docs !== docs || lastContext.openapi !== openapi || lastContext.specsKey !== specsKey)
+    lastContext = { docs, openapi, specsKey, allSpecs, checks: new Map(openapi.map((check) => [docsRelative(check.file), check])) }
+  const context = lastContext
+  const chunks: (readonly SiteConfigProblem[])[] = []
+  const topScope = [...apiSources(config.openapi), ...(isPlainObject(config.api) ? apiSources(config.api.openapi) : [])]
+  if (Array.isArray(config.navigation))
+    config.navigation.forEach((group, index) => chunks.push(...itemProblems(group, ['navigation', index], topScope, context)))
+  else chunks.push(...itemProblems(config.navigation, ['navigation'], topScope, context))
+  chunks.push(fileProblems(files, context, images))
+  return chunks
+}
+
+/** The pages of one navigation item, its own and its nested groups', with the items of its lists in parts of their own. */
+function itemProblems(
+  node: unknown,
+  at: (string | number)[],
+  inherited: readonly string[],
+  context: PageContext,
+): readonly SiteConfigProblem[][] {
+  if (!isPlainObject(node)) return []
+  const own = apiSources(node.openapi)
+  const scope = own.length ? own : inherited
+  const place = formatProblemPath(at)
+  const scopeKey = scope.join('\0')
+  const known = itemChunks.get(node)
+  if (known && known.context === context && known.at === place && known.scope === scopeKey) return known.chunks
+  const mine: SiteConfigProblem[] = []
+  const chunks: SiteConfigProblem[][] = [mine]
+  const visitPage = (page: string, segments: (string | number)[], pageScope: readonly string[]) => {
+    const problem = pageProblem(page, pageScope, context)
+    if (problem) mine.push({ path: formatProblemPath(segments), message: problem })
+    else if (PAGE_EXTENSION.test(page.trim()) && pageKey(page)) {
+      // Written with its extension: said, and looked up without it.
+      mine.push({
         path: formatProblemPath(segments),
-        message: `is written with its extension: Mintlify names pages without one, so write "${key}"`,
+        message: `is written with its extension: Mintlify names pages without one, so write "${pageKey(page)}"`,
       })
-      if (docs.pages.has(key)) return
+      const missing = missingPage(pageKey(page), context.docs)
+      if (missing) mine.push({ path: formatProblemPath(segments), message: missing })
     }
-    const excluded = docs.excluded.get(key)
-    if (excluded) problems.push({ path: formatProblemPath(segments), message: `is not a page: ${excluded}` })
-    else if (!docs.pages.has(key))
-      problems.push({ path: formatProblemPath(segments), message: `has no page in the docs folder: expected ${key}.mdx or ${key}.md` })
-  })
+  }
+  const walkGroup = (group: unknown, groupAt: (string | number)[], groupScope: readonly string[]) => {
+    if (!isPlainObject(group)) return
+    const ownApi = apiSources(group.openapi)
+    const here = ownApi.length ? ownApi : groupScope
+    if (typeof group.root === 'string') visitPage(group.root, [...groupAt, 'root'], here)
+    if (Array.isArray(group.pages))
+      group.pages.forEach((page, index) =>
+        typeof page === 'string'
+          ? visitPage(page, [...groupAt, 'pages', index], here)
+          : walkGroup(page, [...groupAt, 'pages', index], here),
+      )
+    for (const key of NAVIGATION_LISTS) {
+      const list = group[key]
+      if (Array.isArray(list)) list.forEach((child, index) => chunks.push(...itemProblems(child, [...groupAt, key, index], here, context)))
+    }
+  }
+  walkGroup(node, at, inherited)
+  itemChunks.set(node, { context, at: place, scope: scopeKey, chunks })
+  return chunks
+}
+
+/** Why a navigation entry has no page, or null: an operation its OpenAPI files lack, a page with no file. */
+function pageProblem(page: string, scope: readonly string[], context: PageContext): string | null {
+  const operation = operationOf(page)
+  if (operation) return operationProblem(operation, scope.length ? scope : context.allSpecs, context.checks)
+  // Most pages are written as the index keeps them: looked up as they are first.
+  if (context.docs.pages.has(page)) return null
+  const key = pageKey(page)
+  if (!key || PAGE_EXTENSION.test(page.trim())) return null
+  return missingPage(key, context.docs)
+}
+
+function missingPage(key: string, docs: DocsLookup): string | null {
+  if (docs.pages.has(key)) return null
+  const excluded = docs.excluded.get(key)
+  return excluded ? `is not a page: ${excluded}` : `has no page in the docs folder: expected ${key}.mdx or ${key}.md`
+}
+
+let lastFiles: {
+  files: readonly ReferencedFile[]
+  context: PageContext
+  images: readonly ImageCheck[]
+  problems: SiteConfigProblem[]
+} | null = null
+
+/** The images and OpenAPI files the config names: missing, unreadable, not images, not valid. */
+function fileProblems(files: readonly ReferencedFile[], context: PageContext, images: readonly ImageCheck[]): SiteConfigProblem[] {
+  const same = (a: readonly ReferencedFile[], b: readonly ReferencedFile[]) =>
+    a === b ||
+    (a.length === b.length &&
+      a.every(
+        (file, index) =>
+          file.reference === b[index]!.reference &&
+          file.what === b[index]!.what &&
+          formatProblemPath(file.segments) === formatProblemPath(b[index]!.segments),
+      ))
+  if (lastFiles && lastFiles.context === context && lastFiles.images === images && same(lastFiles.files, files)) return lastFiles.problems
+  const problems: SiteConfigProblem[] = []
   const imageChecks = new Map(images.map((check) => [docsRelative(check.file), check]))
-  for (const { segments, reference, what } of referencedFiles(config)) {
+  for (const { segments, reference, what } of files) {
     const file = docsRelative(reference)
-    const check = checks.get(file)
+    const check = context.checks.get(file)
     const image = imageChecks.get(file)
     if (what === 'OpenAPI file' && check && check.state !== 'valid') {
       problems.push({ path: formatProblemPath(segments), message: openApiMessage(check) })
     } else if (image && image.state !== 'image') {
       problems.push({ path: formatProblemPath(segments), message: imageMessage(image, what) })
-    } else if (!check && !image && !docs.files.has(file)) {
+    } else if (!check && !image && !context.docs.files.has(file)) {
       problems.push({ path: formatProblemPath(segments), message: `is not in the docs folder: no ${what} at ${file}` })
     }
   }
+  lastFiles = { files, context, images, problems }
   return problems
 }
 
@@ -307,7 +434,7 @@ function operationProblem(
   if (found.some((check) => check!.operations!.includes(operation.operation))) return null
   const known = found.flatMap((check) => check!.operations!)
   const names = files.map(docsRelative).join(', ')
-  return `is not an operation of ${names}${known.length ? `: it has ${known.length} (${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''})` : ''}`
+  return `names the operation ${operation.operation}, which ${names} does not have${known.length ? `: it has ${known.length} (${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''})` : ''}`
 }
 
 function imageMessage(check: ImageCheck, what: string): string {

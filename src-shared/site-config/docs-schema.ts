@@ -515,6 +515,17 @@ const divisionLists: Record<DivisionKey, z.ZodType> = {
   menu: z.array(DocsMenuItemSchema),
 }
 
+/** One item of each division list: what navigation-check.ts validates item by item. */
+export const DIVISION_ITEM_SCHEMAS: Record<DivisionKey, z.ZodType> = {
+  tabs: DocsTabSchema,
+  anchors: DocsAnchorSchema,
+  dropdowns: DocsDropdownSchema,
+  versions: DocsVersionSchema,
+  languages: DocsLanguageSchema,
+  products: DocsProductSchema,
+  menu: DocsMenuItemSchema,
+}
+
 const linkOnly = (kind: DivisionKey, base: Record<string, z.ZodType>) => z.looseObject({ ...base, href: HrefSchema })
 /** Links shown on every page, whatever part of the navigation is open. */
 const GlobalSchema: z.ZodType = z

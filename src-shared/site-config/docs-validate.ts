@@ -2,7 +2,8 @@ import type { z } from 'zod'
 import { CONTENT_ORDER, DIVISIONS, DocsConfigSchema, NAVIGATION_CONTENT_KEYS, type DivisionKey } from './docs-schema'
 import { formatProblemPath } from './format'
 import { problemsFromIssues } from './issue-messages'
-import { knownShapeFor, walkExtraKeys } from './known-keys'
+import { knownShapeFor, walkExtraKeys, type KnownShape } from './known-keys'
+import { createNavigationChecker } from './navigation-check'
 import { isPlainObject } from './schema'
 import type { SiteConfigProblem, SiteConfigReport } from './problem'
 import { closestKnownKey } from './warnings'
@@ -103,11 +104,16 @@ const REQUIRED_KEYS = Object.entries(DocsConfigSchema.shape)
 function checkKey(config: Record<string, unknown>, key: string): KeyCheck {
   const value = config[key]
   const schema = (DocsConfigSchema.shape as Record<string, z.ZodType | undefined>)[key]
-  const issues = schema
-    ? (schema.safeParse(value, { reportInput: true }).error?.issues ?? []).map(
-        (issue) => ({ ...issue, path: [key, ...issue.path] }) as Issue,
-      )
-    : []
+  // The navigation is checked item by item (navigation-check.ts): a keystroke in one group re-checks that group's items only.
+  const navigation = key === 'navigation' ? navigationChecker.check(value) : null
+  if (navigation) navigationItemsChecked = navigation.checked
+  const issues = navigation
+    ? navigation.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] }) as Issue)
+    : schema
+      ? (schema.safeParse(value, { reportInput: true }).error?.issues ?? []).map(
+          (issue) => ({ ...issue, path: [key, ...issue.path] }) as Issue,
+        )
+      : []
   const hard: Issue[] = []
   const soft: { issue: Issue; item: Path; key: string }[] = []
   for (const issue of issues) {
@@ -149,7 +155,12 @@ function checkKey(config: Record<string, unknown>, key: string): KeyCheck {
     errors: problemsFromIssues(hard),
     leftOut: [...leftOut.values()],
     ignored,
-    extra: value === undefined ? [] : extraKeyWarnings({ [key]: value }),
+    extra:
+      value === undefined
+        ? []
+        : navigation
+          ? navigation.extras.map((extra) => ({ path: formatProblemPath([key, ...extra.path]), message: extra.message }))
+          : extraKeyWarnings({ [key]: value }),
   }
 }
 
@@ -205,15 +216,9 @@ function ignoredContent(config: unknown, soft: readonly { item: Path; key: strin
     for (const key of present) {
       const list = node[key]
       if (!Array.isArray(list)) continue
-      list.forEach((child, index) => {
-        if (key in DIVISIONS) visit(child, [...path, key, index], CONTENT_ORDER[key as DivisionKey])
-        else visitGroups(child, [...path, key, index])
-      })
+      // Groups and pages hold no choice of content: only division items are looked into.
+      if (key in DIVISIONS) list.forEach((child, index) => visit(child, [...path, key, index], CONTENT_ORDER[key as DivisionKey]))
     }
-  }
-  const visitGroups = (node: unknown, path: Path) => {
-    if (!isPlainObject(node) || !Array.isArray(node.pages)) return
-    node.pages.forEach((child, index) => visitGroups(child, [...path, 'pages', index]))
   }
   visit(isPlainObject(config) ? config.navigation : undefined, ['navigation'], CONTENT_ORDER.navigation)
   return warnings
@@ -251,6 +256,19 @@ export const MINT_JSON_SETTINGS_IN_DOCS_JSON: Record<string, string> = {
 
 const docsShape = knownShapeFor(DocsConfigSchema)
 
+function unknownKeyMessage(key: string, knownSiblings: Iterable<string>): string {
+  const suggestion = closestKnownKey(key, knownSiblings)
+  return suggestion
+    ? `is not a docs.json setting (did you mean "${suggestion}"?): Mintlify ignores it`
+    : 'is not a docs.json setting: Mintlify ignores it'
+}
+
+let navigationItemsChecked = 0
+/** How many navigation items the last check of a changed navigation validated: a keystroke in one group validates a handful. */
+export const lastNavigationItemsChecked = () => navigationItemsChecked
+
+const navigationChecker = createNavigationChecker(docsShape.fields!.get('navigation') as KnownShape, unknownKeyMessage)
+
 function extraKeyWarnings(config: unknown): SiteConfigProblem[] {
   const warnings: SiteConfigProblem[] = []
   walkExtraKeys(config, docsShape, {
@@ -266,13 +284,7 @@ function extraKeyWarnings(config: unknown): SiteConfigProblem[] {
         })
         return
       }
-      const suggestion = closestKnownKey(key, knownSiblings)
-      warnings.push({
-        path: formatProblemPath(path),
-        message: suggestion
-          ? `is not a docs.json setting (did you mean "${suggestion}"?): Mintlify ignores it`
-          : 'is not a docs.json setting: Mintlify ignores it',
-      })
+      warnings.push({ path: formatProblemPath(path), message: unknownKeyMessage(key, knownSiblings) })
     },
     outsideSpec() {},
   })

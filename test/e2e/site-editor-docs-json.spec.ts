@@ -35,7 +35,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(() => page.context().close())
 
 const problems = () => page.getByRole('complementary', { name: 'Problems' })
-const tree = () => page.getByRole('tree', { name: 'Navigation tree' })
+const tree = () => page.getByRole('list', { name: 'Navigation tree' })
 
 async function open(url: string, path: string) {
   await page.goto(url)
@@ -51,18 +51,20 @@ test('a docs.json opens as one: its form, its navigation with the $ref tab, no p
   await expect(page.getByLabel('Theme', { exact: true })).toHaveValue(/./)
   await expect(page.getByLabel('Project name')).toHaveValue('Plant API')
   await expect(problems()).toContainText('This docs.json follows Mintlify’s rules')
-  await expect(tree().getByRole('treeitem', { name: 'tab Reference' })).toBeVisible()
-  await expect(tree().getByRole('treeitem', { name: 'tab Reference' }).getByText('tabs/reference.json')).toBeVisible()
-  await expect(tree().getByRole('treeitem', { name: 'page GET /plants' })).toBeVisible()
-  await checkScreen(page, 'site-editor-docs-json')
+  await expect(tree().getByRole('listitem', { name: 'tab Reference' })).toBeVisible()
+  await expect(tree().getByRole('listitem', { name: 'tab Reference' }).getByText('tabs/reference.json')).toBeVisible()
+  await expect(tree().getByRole('listitem', { name: 'page GET /plants' })).toBeVisible()
+  await checkScreen(page, 'site-editor-docs-json', { experimental: true })
 })
 
 test('Mintlify’s rules speak in Problems: an operation the OpenAPI file lacks, a page written with its extension', async () => {
   await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('DELETE /plants')
-  await expect(problems().getByRole('button', { name: /is not an operation of openapi\.yaml/ })).toBeVisible()
+  await expect(
+    problems().getByRole('button', { name: /names the operation DELETE \/plants, which openapi\.yaml does not have/ }),
+  ).toBeVisible()
   // Named as the tree shows it, with the names of the items around it.
   await expect(
-    problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 is not an operation/ }),
+    problems().getByRole('button', { name: /Navigation › Tab 2 “API” › Group 1 “Plants” › Page 2 names the operation DELETE/ }),
   ).toBeVisible()
   await tree().getByRole('combobox', { name: 'Page 2 path' }).nth(1).fill('POST /plants')
   await tree().getByRole('combobox', { name: 'Page 1 path' }).first().fill('index.mdx')
@@ -73,7 +75,7 @@ test('Mintlify’s rules speak in Problems: an operation the OpenAPI file lacks,
 
 test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in its own file', async () => {
   // Alt+↓ on a row moves it down its list.
-  const quickstart = tree().getByRole('treeitem', { name: 'page quickstart' })
+  const quickstart = tree().getByRole('listitem', { name: 'page quickstart' })
   await quickstart.focus()
   await page.keyboard.press('Alt+ArrowDown')
   const pages = tree().locator('.docs-nav__row--page input')
@@ -81,7 +83,7 @@ test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in i
 
   // A page added to the tab that comes from tabs/reference.json goes there.
   await tree().getByRole('button', { name: 'Add a page to tab Reference' }).click()
-  const added = tree().getByRole('treeitem', { name: /^page/ }).last().getByRole('combobox')
+  const added = tree().getByRole('listitem', { name: /^page/ }).last().getByRole('combobox')
   await expect(added).toBeFocused()
   await page.keyboard.type('quickstart')
   await expect(page.getByText('Unsaved changes')).toBeVisible()
@@ -108,8 +110,12 @@ test('the tree moves rows from the keyboard, and saves a $ref tab’s pages in i
 
 test('a mint.json is upgraded after showing what is not carried, and saved as the docs.json beside it', async () => {
   await page.getByRole('button', { name: 'Open…' }).click()
-  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('textbox').first().fill(join(folder, 'mint.json'))
-  await page.getByRole('dialog', { name: 'Open a site.json file' }).getByRole('button', { name: 'Open', exact: true }).click()
+  await page
+    .getByRole('dialog', { name: 'Open a docs.json or site.json file' })
+    .getByRole('textbox')
+    .first()
+    .fill(join(folder, 'mint.json'))
+  await page.getByRole('dialog', { name: 'Open a docs.json or site.json file' }).getByRole('button', { name: 'Open', exact: true }).click()
   await expect(page.getByText('mint.json', { exact: true }).first()).toBeVisible()
   await page.getByRole('button', { name: 'Upgrade to docs.json…' }).click()
   const dialog = page.getByRole('dialog', { name: 'Upgrade to docs.json' })
@@ -128,4 +134,21 @@ test('a mint.json is upgraded after showing what is not carried, and saved as th
     navigation: { anchors: [{ anchor: 'Documentation' }, { anchor: 'API', color: { light: '#16A34A', dark: '#16A34A' } }] },
   })
   await expect(page.getByText('docs.json', { exact: true }).first()).toBeVisible()
+})
+
+test('at 1024×700 a docs.json opens with a field to type in on the first screen; the tree stays open across views', async () => {
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await open(page.url().split('#')[0]!, join(folder, 'docs.json'))
+  await expect(page.getByRole('textbox', { name: 'Project name' })).toBeInViewport()
+  await checkScreen(page, 'site-editor-docs-json-1024', { experimental: true })
+  // Rows opened in the tree are open again after the JSON view.
+  const reference = tree().getByRole('listitem', { name: 'tab Reference' })
+  await reference.scrollIntoViewIfNeeded()
+  const toggle = reference.getByRole('button', { name: /^(Expand|Collapse) tab Reference$/ })
+  if ((await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await page.getByRole('tab', { name: 'JSON' }).click()
+  await page.getByRole('tab', { name: 'Form' }).click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await page.setViewportSize({ width: 1280, height: 900 })
 })

@@ -71,7 +71,7 @@ const view = (name: 'Form' | 'JSON' | 'Docs folder') => page.getByRole('tablist'
 
 test('starts empty, opens a file by its path and shows it in the form', async ({ app }) => {
   await openSiteEditor(app.url)
-  await expect(page.getByRole('heading', { name: 'No site.json open' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'No docs.json or site.json open' })).toBeVisible()
   await checkScreen(page, 'site-editor-empty')
 
   await openByPath(sitePath)
@@ -345,7 +345,7 @@ test('a file that is not JSON opens as text at the break, with the form waiting'
   const broken = '{\n  "name": "Half",\n  "navigation": [\n}\n'
   await writeFile(brokenPath, broken)
   await page.getByRole('button', { name: 'Open…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
+  const dialog = page.getByRole('dialog', { name: 'Open a docs.json or site.json file' })
   await dialog.getByLabel('File path').fill(brokenPath)
   await checkScreen(page, 'site-editor-open-dialog')
   await dialog.getByRole('button', { name: 'Open', exact: true }).click()
@@ -363,7 +363,7 @@ test('a 6,000-page file draws only the rows in view; a problem deep inside opens
   const largePath = join(folder, 'large.json')
   await writeFile(largePath, serializeSiteConfig(large))
   await page.getByRole('button', { name: 'Open…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
+  const dialog = page.getByRole('dialog', { name: 'Open a docs.json or site.json file' })
   await dialog.getByLabel('File path').fill(largePath)
   await dialog.getByRole('button', { name: 'Open', exact: true }).click()
   await expect(page.getByLabel('Project name')).toHaveValue('Large docs')
@@ -401,7 +401,7 @@ const FIXTURES = join(import.meta.dirname, '../fixtures/site-config')
 
 async function openPathFromDialog(path: string) {
   await page.getByRole('button', { name: 'Open…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Open a site.json file' })
+  const dialog = page.getByRole('dialog', { name: 'Open a docs.json or site.json file' })
   await dialog.getByLabel('File path').fill(path)
   await dialog.getByRole('button', { name: 'Open', exact: true }).click()
 }
@@ -417,7 +417,7 @@ test('Open… and the recent files ask about unsaved changes before replacing th
 
   await page.getByRole('button', { name: 'Open…' }).click()
   await page
-    .getByRole('dialog', { name: 'Open a site.json file' })
+    .getByRole('dialog', { name: 'Open a docs.json or site.json file' })
     .getByRole('button', { name: /^site\.json/ })
     .click()
   await expect(question).toBeVisible()

@@ -55,7 +55,10 @@ describe('the docs folder of a docs.json', () => {
       { path: 'navigation.pages[0]', message: 'is not a page: files in snippets/ are snippets, never pages' },
       { path: 'navigation.pages[1]', message: 'is not a page: .mintignore excludes it' },
       { path: 'navigation.pages[2]', message: 'is written with its extension: Mintlify names pages without one, so write "quickstart"' },
-      { path: 'navigation.pages[4]', message: 'is not an operation of openapi.yaml: it has 2 (GET /plants, POST /plants)' },
+      {
+        path: 'navigation.pages[4]',
+        message: 'names the operation DELETE /plants, which openapi.yaml does not have: it has 2 (GET /plants, POST /plants)',
+      },
     ])
   })
 
@@ -98,7 +101,11 @@ describe('the docs folder of a docs.json', () => {
     const problems = await checkPages(index, { redirects: [{ source: '/old/:slug*', destination: '/new' }] })
     expect(problems).toEqual([
       { file: 'guides/deep.mdx', line: 7, message: 'links to #nowhere, but this page has no heading with that anchor' },
-      { file: 'guides/deep.mdx', line: 8, message: 'links to /guides/gone, which is not a page in the docs folder' },
+      {
+        file: 'guides/deep.mdx',
+        line: 8,
+        message: 'links to /guides/gone, which is not a page of the site (no file in the docs folder, no page its OpenAPI files generate)',
+      },
       {
         file: 'guides/deep.mdx',
         line: 8,

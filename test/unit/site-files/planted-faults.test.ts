@@ -52,6 +52,21 @@ describe('planted faults in docs folders built for the tests', () => {
   })
 })
 
+describe('a real docs folder, skeletonised (box/box-mintlify: languages, API pages, redirects)', () => {
+  it('warns of what Mintlify would break on only, and names all five planted faults', async () => {
+    const { before, faults, unnamed } = await plantedFaultsNamed(join(FIXTURES, 'real-skeletons/box-mintlify'))
+    // Both real: a link to a page that is neither in the folder nor redirected, and an anchor no heading has.
+    // Not warned of: anchors on API pages (#param-language), a Japanese heading's anchor, multi-line front matter.
+    expect(before.errors).toEqual([])
+    expect(before.warnings.map((problem) => problem.message)).toEqual([
+      'links to /guides/applications/app-types/select, which is not a page of the site (no file in the docs folder, no page its OpenAPI files generate)',
+      'links to /guides/authentication/jwt/without-sdk/#client-credentials-grant, but that page has no heading with the anchor #client-credentials-grant',
+    ])
+    expect(faults).toHaveLength(5)
+    expect(unnamed).toEqual([])
+  })
+})
+
 const REAL = process.env.REAL_DOCS_FOLDERS
 if (!REAL) console.warn('Skipping planted faults in real docs folders: set REAL_DOCS_FOLDERS to a folder of docs repositories.')
 describe.skipIf(!REAL)('planted faults in real docs folders (REAL_DOCS_FOLDERS)', () => {

@@ -2,8 +2,10 @@ import { create } from 'zustand'
 import { messageOf } from '../../../../src-shared/ipc/error-message'
 import { docsLookup, foldersNamed, imageFilesOf, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs } from '../../../../src-shared/site-config/refs'
+import { MAX_FILES_CHECKED } from '../../../../src-shared/site-config/diagnose'
 import { call } from '../../../lib/api'
-import { setDocs, useEditor } from './editor-store'
+import { MAX_WATCHED_FOLDERS } from '../../../../src-shared/ipc/site-calls'
+import { setDocs, setDocsFailure, useEditor } from './editor-store'
 import { refFilesFor, useRefFiles } from './ref-store'
 
 /**
@@ -17,9 +19,19 @@ interface DocsLoading {
   error: string | null
   /** Pages read so far while main indexes (on a thread of its own), when it has said. */
   progress: { done: number; total: number } | null
+  /** The folders watched for changes, of those the document names (main watches at most MAX_WATCHED_FOLDERS). */
+  watched: { watched: number; named: number } | null
+  /** Main is reading the pages for their links, anchors and front matter. */
+  readingPages: boolean
 }
 
-export const useDocsLoading = create<DocsLoading>(() => ({ loading: false, error: null, progress: null }))
+export const useDocsLoading = create<DocsLoading>(() => ({
+  loading: false,
+  error: null,
+  progress: null,
+  watched: null,
+  readingPages: false,
+}))
 
 /** Main's word on how far the index has got (site.docsProgress). */
 export const noteDocsProgress = (progress: { done: number; total: number }) => {
@@ -38,15 +50,37 @@ export async function loadDocs(folder?: { kind: 'dialog' } | { kind: 'path'; pat
   const mine = ++serial
   useDocsLoading.setState({ loading: true, error: null, progress: null })
   try {
-    // Only the folders this document can name are watched, not a whole tree of files.
-    const watch = foldersNamed(resolvedValue())
+    // Only the folders this document can name are watched, not a whole tree of files; past the
+    // cap, the shallowest are (a change deeper down shows at the next Index again), and the view says so.
+    const named = foldersNamed(resolvedValue())
+    const watch = named.length > MAX_WATCHED_FOLDERS ? shallowestFirst(named).slice(0, MAX_WATCHED_FOLDERS) : named
+    useDocsLoading.setState({ watched: { watched: watch.length, named: named.length } })
     const { index } = await call('site.docsIndex', folder ? { documentId, folder, watch } : { documentId, watch })
     if (mine !== serial || useEditor.getState().document?.documentId !== documentId) return
     if (index) setDocs({ lookup: docsLookup(index), openapi: useEditor.getState().docs?.openapi ?? [] })
     useDocsLoading.setState({ loading: false, progress: null })
     await checkOpenApi()
+    if (index) await loadPages(mine, documentId)
   } catch (error) {
-    if (mine === serial) useDocsLoading.setState({ loading: false, progress: null, error: messageOf(error) })
+    if (mine !== serial) return
+    useDocsLoading.setState({ loading: false, progress: null, readingPages: false, error: messageOf(error) })
+    // Said in the Problems too, as validate says it: the folder part could not be worked out.
+    setDocsFailure(messageOf(error))
+  }
+}
+
+const shallowestFirst = (folders: readonly string[]) =>
+  [...folders].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0))
+
+/** Asks main for what the indexed pages hold (it parses them on a thread of its own), for the pages part of the Problems. */
+async function loadPages(mine: number, documentId: string): Promise<void> {
+  useDocsLoading.setState({ readingPages: true })
+  try {
+    const { facts } = await call('site.docsPages', { documentId })
+    const current = useEditor.getState().docs
+    if (mine === serial && current && useEditor.getState().document?.documentId === documentId) setDocs({ ...current, pages: facts })
+  } finally {
+    if (mine === serial) useDocsLoading.setState({ readingPages: false })
   }
 }
 
@@ -85,10 +119,14 @@ export async function checkOpenApi(): Promise<void> {
   try {
     const [openapi, imageChecks] = await Promise.all([
       files.length
-        ? call('site.checkOpenApi', { documentId: document.documentId, files: files.slice(0, 20) }).then((answer) => answer.checks)
+        ? call('site.checkOpenApi', { documentId: document.documentId, files: files.slice(0, MAX_FILES_CHECKED) }).then(
+            (answer) => answer.checks,
+          )
         : [],
       images.length
-        ? call('site.checkImages', { documentId: document.documentId, files: images.slice(0, 20) }).then((answer) => answer.checks)
+        ? call('site.checkImages', { documentId: document.documentId, files: images.slice(0, MAX_FILES_CHECKED) }).then(
+            (answer) => answer.checks,
+          )
         : [],
     ])
     const current = useEditor.getState().docs
@@ -106,9 +144,12 @@ useEditor.subscribe((state, previous) => {
     else useDocsLoading.setState({ loading: false, error: null })
     return
   }
-  if ((state.value !== previous.value || state.refTexts !== previous.refTexts) && filesToCheck(resolvedValue()) !== checkedFiles) {
+  // Whether the files named changed is worked out after the typing pauses, off the keystroke's frame.
+  if (state.value !== previous.value || state.refTexts !== previous.refTexts) {
     clearTimeout(openApiTimer)
-    openApiTimer = setTimeout(() => void checkOpenApi(), 500)
+    openApiTimer = setTimeout(() => {
+      if (useEditor.getState().docs && filesToCheck(resolvedValue()) !== checkedFiles) void checkOpenApi()
+    }, 500)
   }
 })
 

@@ -44,6 +44,8 @@ export interface EditorContent {
 export interface EditorState extends EditorContent {
   document: OpenDocument | null
   docs: DocsContext | null
+  /** Why the docs folder could not be indexed: a problem of the folder part, as in the CLI. */
+  docsFailure: string | null
   /** Counts the $ref files' loads (ref-store.ts), so what is worked out from them is worked out again. */
   refFilesRead: number
 }
@@ -53,6 +55,7 @@ const NO_REF_EDITS: Readonly<Record<string, string>> = {}
 const EMPTY: EditorState = {
   document: null,
   docs: null,
+  docsFailure: null,
   text: '',
   value: undefined,
   syntaxError: null,
@@ -117,7 +120,7 @@ const contentOf = (text: string, fallbackValue: unknown): Omit<EditorContent, 'r
 let keyPositions = new KeyPositions()
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
-  setWithoutHistory({ document, docs: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS })
+  setWithoutHistory({ document, docs: null, docsFailure: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS })
   history().clear()
   currentBurst = null
   keyPositions = new KeyPositions()
@@ -194,10 +197,44 @@ export const setField = (path: Path, next: unknown) => editValue((value) => setI
 export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST): void {
   const { document, text: current, value } = useEditor.getState()
   if (!document || text === current) return
-  commit(contentOf(text, value), burst)
+  const content = contentOf(text, value)
+  // A keystroke in the text changes one value: the rest keeps its identity, so the checks and the
+  // form's rows work out what changed only, as after an edit in the form.
+  commit(content.syntaxError ? content : { ...content, value: shareUnchanged(value, content.value) }, burst)
 }
 
-export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs })
+/** `next`, with every part equal to the same part of `previous` (same keys in the same order) taken from `previous`. */
+export function shareUnchanged(previous: unknown, next: unknown): unknown {
+  if (previous === next || typeof previous !== 'object' || typeof next !== 'object' || previous === null || next === null) return next
+  if (Array.isArray(previous) !== Array.isArray(next)) return next
+  if (Array.isArray(previous)) {
+    const items = next as unknown[]
+    let same = previous.length === items.length
+    const shared = items.map((item, index) => {
+      const kept = shareUnchanged(previous[index], item)
+      if (kept !== previous[index]) same = false
+      return kept
+    })
+    return same ? previous : shared
+  }
+  const before = previous as Record<string, unknown>
+  const after = next as Record<string, unknown>
+  const keys = Object.keys(after)
+  const beforeKeys = Object.keys(before)
+  let same = keys.length === beforeKeys.length && keys.every((key, index) => beforeKeys[index] === key)
+  const shared: Record<string, unknown> = {}
+  for (const key of keys) {
+    const kept = Object.hasOwn(before, key) ? shareUnchanged(before[key], after[key]) : after[key]
+    if (kept !== before[key]) same = false
+    // Defined, not assigned: a key named __proto__ in the file stays a key.
+    Object.defineProperty(shared, key, { value: kept, enumerable: true, writable: true, configurable: true })
+  }
+  return same ? previous : shared
+}
+
+export const setDocs = (docs: DocsContext | null) => setWithoutHistory({ docs, docsFailure: null })
+/** The docs folder could not be indexed: said once in the Problems, as the CLI says it. */
+export const setDocsFailure = (docsFailure: string | null) => setWithoutHistory({ docs: null, docsFailure })
 
 /** Says the $ref files changed (read, or being read): the Problems and the navigation read them again. */
 export const noteRefFilesRead = () => setWithoutHistory({ refFilesRead: useEditor.getState().refFilesRead + 1 })
@@ -251,7 +288,8 @@ export const selectProblemIndex = (state: EditorState): ProblemIndex =>
     duplicates: state.duplicates,
     rules: state.document?.rules ?? 'spec',
     docs: state.docs,
-    format: detectConfigFormat(state.value, state.document?.path ?? null),
+    docsFailure: state.docsFailure,
+    path: state.document?.path ?? null,
     refs: refFilesFor(state.refTexts),
   })
 

@@ -79,7 +79,34 @@ export function labelOf(segments: Path, value: unknown): string | null {
   if (head === 'footerSocials' && typeof rest[0] === 'string') return `Footer › ${humanize(rest[0])}`
   if (head === 'openapi' && typeof rest[0] === 'number') return `OpenAPI file ${rest[0] + 1}`
   if (head === 'api' && rest[0] === 'baseUrl' && typeof rest[1] === 'number') return `API base URL ${rest[1] + 1}`
-  return LABELS[key] ?? null
+  return LABELS[key] ?? DOCS_LABELS[key] ?? placeLabel(segments)
+}
+
+/** docs.json's settings whose words differ from their keys. */
+const DOCS_LABELS: Record<string, string> = {
+  appearance: 'Light and dark mode',
+  'appearance.default': 'Light or dark mode',
+  'appearance.strict': 'Mode toggle',
+  'colors.light': 'Primary in dark mode',
+  'colors.dark': 'Primary in light mode (buttons)',
+  navbar: 'Top bar',
+  'navbar.primary': 'Call-to-action button',
+  'api.playground.display': 'API playground',
+  'api.mdx.server': 'Base URL of MDX API pages',
+}
+
+/**
+ * Any other place, in words: the nearest place above it that has a label, then each key humanised
+ * ("appearance.layout" → "Light and dark mode › Layout", "chat" → "Chat"), list items by number.
+ */
+function placeLabel(segments: Path): string {
+  const words = (segment: string | number) => (typeof segment === 'number' ? `item ${segment + 1}` : humanize(segment))
+  for (let depth = segments.length - 1; depth > 0; depth--) {
+    const key = segments.slice(0, depth).join('.')
+    const known = LABELS[key] ?? DOCS_LABELS[key]
+    if (known) return [known, ...segments.slice(depth).map(words)].join(' › ')
+  }
+  return segments.map(words).join(' › ')
 }
 
 /** A docs.json list's items by name: "Tab 2 “API”", the name read from the item's key ("tab"). */

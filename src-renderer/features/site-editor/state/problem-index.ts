@@ -1,28 +1,35 @@
-import { checkConfig, type ConfigFormat } from '../../../../src-shared/site-config/config-format'
-import type { DocsCheckCache } from '../../../../src-shared/site-config/docs-validate'
-import { docsProblems, type DocsLookup, type ImageCheck, type OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
-import { resolveRefs, type RefFile } from '../../../../src-shared/site-config/refs'
-import { duplicateKeyProblems, type DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
-import { formatProblemPath } from '../../../../src-shared/site-config/format'
-import { jsonErrorSentence, type JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
+import {
+  createDiagnosisCache,
+  diagnoseDocument,
+  type DiagnosedProblem,
+  type DiagnosisPart,
+  type FolderFacts,
+} from '../../../../src-shared/site-config/diagnose'
+import type { DocsLookup, ImageCheck, OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
+import type { RefFile } from '../../../../src-shared/site-config/refs'
+import type { DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
+import { formatProblemPath, parseProblemPath } from '../../../../src-shared/site-config/format'
+import type { JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
-import { mintlifySuggestion } from '../../../../src-shared/site-config/rule-suggestion'
-import { checkSiteConfig, type SiteConfigProblem } from '../../../../src-shared/site-config/validate'
-import { parseProblemPath } from '../../../../src-shared/site-config/format'
+import type { PageFacts } from '../../../../src-shared/site-config/site-pages'
 import type { Path } from './json-path'
 
-/** The document's docs folder as last indexed, and its OpenAPI files' checks: not part of undo. */
+/** The document's docs folder as last indexed, and what main checked in it: not part of undo. */
 export interface DocsContext {
   lookup: DocsLookup
   openapi: readonly OpenApiCheck[]
   /** The images the document names, checked for being there and being images. */
   images?: readonly ImageCheck[]
+  /** What the folder's pages hold (links, anchors, front matter), once main has read them. */
+  pages?: PageFacts | null
 }
 
 export type ProblemSeverity = 'error' | 'warning' | 'info'
 
-export interface Problem extends SiteConfigProblem {
+export interface Problem extends DiagnosedProblem {
   severity: ProblemSeverity
+  /** Which part of the check said it (diagnose.ts). */
+  part?: DiagnosisPart
   segments: Path
   /** Set for a JSON syntax error: where the text breaks. */
   position?: { line: number; column: number }
@@ -80,14 +87,14 @@ function indexPart(problems: Problem[]): IndexedPart {
 }
 
 /** Parts indexed before, by the array of problems they came from and their severity. */
-const indexedParts = new WeakMap<readonly SiteConfigProblem[], Map<ProblemSeverity, IndexedPart>>()
+const indexedParts = new WeakMap<readonly DiagnosedProblem[], Map<ProblemSeverity, IndexedPart>>()
 
-function partOf(source: readonly SiteConfigProblem[], severity: ProblemSeverity): IndexedPart {
+function partOf(source: readonly DiagnosedProblem[], severity: ProblemSeverity, part?: DiagnosisPart): IndexedPart {
   let bySeverity = indexedParts.get(source)
   if (!bySeverity) indexedParts.set(source, (bySeverity = new Map()))
-  let part = bySeverity.get(severity)
-  if (!part) bySeverity.set(severity, (part = indexPart(source.map((problem) => withSegments(problem, severity)))))
-  return part
+  let indexed = bySeverity.get(severity)
+  if (!indexed) bySeverity.set(severity, (indexed = indexPart(source.map((problem) => withSegments(problem, severity, part)))))
+  return indexed
 }
 
 /** One index over several parts: lookups are summed across parts once per path and remembered. */
@@ -141,14 +148,15 @@ function joinParts(parts: readonly IndexedPart[], suggestion: string | null = nu
   return { problems, counts: within.get('$') ?? NO_COUNTS, at, within, mintlifySuggestion: suggestion }
 }
 
-function indexProblems(problems: Problem[], suggestion: string | null = null): ProblemIndex {
-  return joinParts([indexPart(problems)], suggestion)
-}
-
-const withSegments = (problem: SiteConfigProblem, severity: ProblemSeverity): Problem => ({
+const withSegments = (problem: DiagnosedProblem, severity: ProblemSeverity, part?: DiagnosisPart): Problem => ({
   ...problem,
   severity,
+  ...(part ? { part } : {}),
   segments: parseProblemPath(problem.path),
+  // Where the text breaks, or a key written twice: the JSON view goes there.
+  ...(problem.file === undefined && problem.line !== undefined && problem.column !== undefined
+    ? { position: { line: problem.line, column: problem.column } }
+    : {}),
 })
 
 /** What the problems of a document depend on. */
@@ -158,77 +166,54 @@ export interface ProblemInputs {
   duplicates: readonly DuplicateKey[]
   rules: RuleSet
   docs: DocsContext | null
-  /** docs.json is checked by Mintlify's rules (rules then do not apply), with its $ref files resolved. */
-  format?: ConfigFormat
+  /** Why the docs folder could not be indexed, when it could not. */
+  docsFailure?: string | null
+  /** The document's file, whose name helps tell its format. */
+  path?: string | null
+  /** docs.json's $ref files, as loaded. */
   refs?: ReadonlyMap<string, RefFile>
 }
 
-export function buildProblemIndex({ value, syntaxError, duplicates, rules, docs, format = 'site', refs }: ProblemInputs): ProblemIndex {
-  if (syntaxError) {
-    const { line, column } = syntaxError
-    return indexProblems([
-      { path: '$', segments: [], severity: 'error', message: jsonErrorSentence(syntaxError), position: { line, column } },
-    ])
-  }
-  const duplicated = duplicateKeyProblems(duplicates).map(({ line, column, ...problem }) => ({
-    ...withSegments(problem, 'error'),
-    position: { line, column },
-  }))
-  if (format === 'docs') {
-    // Paths are the resolved file's: a problem inside a $ref file shows at the place it fills. Only
-    // the top-level keys a change touched are checked again, and only their problems indexed again
-    // (a keystroke on a 23,000-page file).
-    const report = checkConfig(value, { format, rules, refs, cache: docsCheckCache })
-    const resolved = refs && refs.size ? resolveRefs(value, refs).value : value
-    const folder = docs ? folderProblems(resolved, docs) : NO_SITE_PROBLEMS
-    const keyChecks = typeof value === 'object' && value !== null && !(refs && refs.size) ? [...docsCheckCache.values()] : null
-    if (!keyChecks || report.errors.length !== keyChecks.reduce((total, check) => total + check.errors.length, 0)) {
-      return indexProblems([
-        ...duplicated,
-        ...report.errors.map((problem) => withSegments(problem, 'error')),
-        ...report.warnings.map((problem) => withSegments(problem, 'warning')),
-        ...folder.map((problem) => withSegments(problem, 'warning')),
-      ])
+/** The folder as diagnoseDocument takes it. */
+function folderFacts(docs: DocsContext | null, failure: string | null | undefined): FolderFacts | null {
+  if (docs)
+    return {
+      state: 'indexed',
+      index: docs.lookup.index,
+      openapi: docs.openapi,
+      images: docs.images ?? NO_IMAGES,
+      pages: docs.pages ?? null,
     }
-    const theme = report.warnings.filter((problem) => problem.path === 'variations')
-    return joinParts([
-      indexPart(duplicated),
-      ...keyChecks.map((check) => partOf(check.errors, 'error')),
-      ...keyChecks.flatMap((check) => [partOf(check.leftOut, 'warning'), partOf(check.ignored, 'warning'), partOf(check.extra, 'warning')]),
-      indexPart(theme.map((problem) => withSegments(problem, 'warning'))),
-      partOf(folder, 'warning'),
-    ])
-  }
-  const report = checkSiteConfig(value, rules)
-  return indexProblems(
-    [
-      ...duplicated,
-      ...report.errors.map((problem) => withSegments(problem, 'error')),
-      ...report.warnings.map((problem) => withSegments(problem, 'warning')),
-      ...(docs ? docsProblems(value, docs.lookup, docs.openapi, docs.images).map((problem) => withSegments(problem, 'warning')) : []),
-      ...report.info.map((problem) => withSegments(problem, 'info')),
-    ],
-    rules === 'spec' ? mintlifySuggestion(value, report) : null,
-  )
+  return failure ? { state: 'unreadable', reason: failure } : null
 }
+const NO_IMAGES: readonly ImageCheck[] = []
+let lastFolder: { docs: DocsContext | null; failure: string | null | undefined; facts: FolderFacts | null } | null = null
 
-const docsCheckCache: DocsCheckCache = new Map()
-const NO_SITE_PROBLEMS: readonly SiteConfigProblem[] = []
+/** Kept between keystrokes: the checks of the parts a keystroke did not touch (diagnose.ts). */
+let cache = createDiagnosisCache()
+let cacheFor: unknown = null
 
-/** The settings the docs folder checks read: while none changed (a colour typed), their problems stand. */
-const FOLDER_KEYS = ['navigation', 'api', 'openapi', 'logo', 'favicon', 'background', 'backgroundImage', 'tabs', 'anchors']
-let lastFolderInputs: unknown[] = []
-let lastFolderProblems: readonly SiteConfigProblem[] = NO_SITE_PROBLEMS
-function folderProblems(config: unknown, docs: DocsContext): readonly SiteConfigProblem[] {
-  const inputs = [
-    docs,
-    ...FOLDER_KEYS.map((key) => (typeof config === 'object' && config !== null ? (config as Record<string, unknown>)[key] : config)),
-  ]
-  if (inputs.length === lastFolderInputs.length && inputs.every((input, index) => input === lastFolderInputs[index]))
-    return lastFolderProblems
-  lastFolderInputs = inputs
-  lastFolderProblems = docsProblems(config, docs.lookup, docs.openapi, docs.images)
-  return lastFolderProblems
+/**
+ * The editor's index of diagnoseDocument's answer (the CLI prints the same answer, the export is
+ * refused on it): each part indexed once while its array stands, so a keystroke indexes what it changed.
+ */
+export function buildProblemIndex(inputs: ProblemInputs): ProblemIndex {
+  const { value, syntaxError, duplicates, rules, docs, refs } = inputs
+  // A new document starts a new cache: its keys' checks are not another's.
+  if (cacheFor !== (inputs.path ?? null)) {
+    cache = createDiagnosisCache()
+    cacheFor = inputs.path ?? null
+  }
+  if (!lastFolder || lastFolder.docs !== docs || lastFolder.failure !== inputs.docsFailure)
+    lastFolder = { docs, failure: inputs.docsFailure, facts: folderFacts(docs, inputs.docsFailure) }
+  const diagnosis = diagnoseDocument(
+    { document: { value, syntaxError, duplicates }, path: inputs.path ?? null, rules, refs, folder: lastFolder.facts },
+    cache,
+  )
+  return joinParts(
+    diagnosis.chunks.map((chunk) => partOf(chunk.problems, chunk.severity, chunk.part)),
+    diagnosis.mintlifySuggestion,
+  )
 }
 
 let lastInputs: ProblemInputs | null = null
@@ -247,7 +232,8 @@ export function problemIndexFor(inputs: ProblemInputs): ProblemIndex {
     lastInputs.duplicates === inputs.duplicates &&
     lastInputs.rules === inputs.rules &&
     lastInputs.docs === inputs.docs &&
-    lastInputs.format === inputs.format &&
+    lastInputs.docsFailure === inputs.docsFailure &&
+    lastInputs.path === inputs.path &&
     lastInputs.refs === inputs.refs
   )
     return lastIndex

@@ -20,7 +20,8 @@ export const useEditorView = create<ViewState>(() => ({
   view: 'form',
   focusRequest: null,
   revealRequest: null,
-  previewOpen: true,
+  // On a short window the preview starts folded, so the form's first fields are on the first screen.
+  previewOpen: typeof window === 'undefined' || typeof window.matchMedia !== 'function' || window.matchMedia('(min-height: 800px)').matches,
   problemCursor: null,
 }))
 

@@ -197,7 +197,7 @@ function PlacePageDialog({ page, from }: { page: string; from: readonly (string 
 }
 
 const PATH_DIALOGS: Record<PathPurpose, { title: string; action: string; busyAction: string }> = {
-  open: { title: 'Open a site.json file', action: 'Open', busyAction: 'Opening…' },
+  open: { title: 'Open a docs.json or site.json file', action: 'Open', busyAction: 'Opening…' },
   saveAs: { title: 'Save as', action: 'Save', busyAction: 'Saving…' },
   export: { title: 'Export a valid copy', action: 'Export', busyAction: 'Exporting…' },
 }
@@ -241,6 +241,11 @@ function PathDialog({ purpose, then }: { purpose: PathPurpose; then: Extract<Edi
               : 'Writes the document, checked against the spec, as 2-space JSON to another file. The document itself stays where it is.'}
           </p>
         ) : null}
+        {purpose === 'open' ? (
+          <p className="muted">
+            A Mintlify <code>docs.json</code>, or a <code>site.json</code> or <code>mint.json</code>: its format is told by its shape.
+          </p>
+        ) : null}
         <div className="field">
           <label className="field__label" htmlFor="site-path-input">
             File path
@@ -252,7 +257,7 @@ function PathDialog({ purpose, then }: { purpose: PathPurpose; then: Extract<Edi
             autoFocus
             spellCheck={false}
             autoComplete="off"
-            placeholder="/home/you/docs/site.json"
+            placeholder="/home/you/docs/docs.json"
             aria-describedby="site-path-hint"
             aria-invalid={error ? true : undefined}
             onChange={(event) => setPath(event.target.value)}

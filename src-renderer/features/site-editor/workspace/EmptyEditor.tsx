@@ -21,10 +21,10 @@ export function EmptyEditor() {
     <div className="site-empty">
       <DraftsToRestore />
       <div className="site-empty__card card">
-        <h2 className="site-empty__title">No site.json open</h2>
+        <h2 className="site-empty__title">No docs.json or site.json open</h2>
         <p className="muted">
-          Every setting of the docs site’s <code>site.json</code> gets a field, problems show as you type, and only a valid file can be
-          exported.
+          Open a Mintlify <code>docs.json</code>, or a <code>site.json</code> or <code>mint.json</code>: every setting gets a field, the
+          docs folder beside it is checked, problems show as you type, and only a valid file can be exported.
         </p>
         <div className="site-empty__start">
           <button type="button" className="btn btn--primary" onClick={() => requestAction({ kind: 'new' })}>
@@ -48,7 +48,7 @@ export function EmptyEditor() {
                 value={path}
                 spellCheck={false}
                 autoComplete="off"
-                placeholder="/home/you/docs/site.json"
+                placeholder="/home/you/docs/docs.json"
                 onChange={(event) => setPath(event.target.value)}
               />
               <button type="submit" className="btn" disabled={!path.trim()}>

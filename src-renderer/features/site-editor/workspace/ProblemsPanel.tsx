@@ -78,7 +78,8 @@ const ProblemRow = memo(function ProblemRow({ problem }: { problem: Problem }) {
         <span className="visually-hidden">{SPOKEN[problem.severity]} </span>
         <span className="problem__text">
           {label ? <span className="problem__label">{label}</span> : null} <span className="problem__message">{problem.message}</span>
-          <code className="problem__path">{problem.path}</code>
+          {/* A page's problem names its file and line; the document's, its place in the file. */}
+          <code className="problem__path">{problem.file !== undefined ? `${problem.file}:${problem.line ?? 1}` : problem.path}</code>
         </span>
       </button>
     </li>

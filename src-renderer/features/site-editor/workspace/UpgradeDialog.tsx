@@ -78,7 +78,7 @@ export function UpgradeDialog() {
       </p>
       <h3 className="upgrade__heading">Not carried ({conversion.dropped.length})</h3>
       {conversion.dropped.length ? (
-        <ul className="upgrade__list" aria-label="Settings not carried">
+        <ul className="upgrade__list" aria-label="Settings not carried" tabIndex={0}>
           {conversion.dropped.map((note) => (
             <li key={note.path}>
               <code>{note.path}</code>: {note.message}
@@ -90,7 +90,7 @@ export function UpgradeDialog() {
       )}
       <h3 className="upgrade__heading">Carried with a change ({conversion.changed.length})</h3>
       {conversion.changed.length ? (
-        <ul className="upgrade__list" aria-label="Settings carried with a change">
+        <ul className="upgrade__list" aria-label="Settings carried with a change" tabIndex={0}>
           {conversion.changed.map((note, index) => (
             <li key={`${note.path}-${index}`}>
               <code>{note.path}</code>: {note.message}

@@ -2,7 +2,7 @@ import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, us
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { CONTENT_ORDER, DIVISIONS, type DivisionKey } from '../../../../../src-shared/site-config/docs-schema'
 import { formatProblemPath } from '../../../../../src-shared/site-config/format'
 import { isPlainObject } from '../../../../../src-shared/site-config/schema'
@@ -105,10 +105,23 @@ function canDrop(dragged: Row, target: Row): boolean {
   return listKey === String(dragged.list.at(-1))
 }
 
+/** The rows open in each document's tree, kept while the form is away (the JSON view, the docs folder view, another section). */
+const openRows = new Map<string, ReadonlySet<string>>()
+
 export function DocsNavigationSection() {
   const navigation = useEditor((state) => resolvedFor(state.value, state.refTexts).value) as Record<string, unknown> | undefined
+  const documentId = useEditor((state) => state.document?.documentId ?? '')
   const navigationValue = isPlainObject(navigation) ? navigation.navigation : undefined
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => allExpandable(navigationValue))
+  const [expanded, setExpandedHere] = useState<ReadonlySet<string>>(() => openRows.get(documentId) ?? allExpandable(navigationValue))
+  const setExpanded = useCallback(
+    (update: ReadonlySet<string> | ((open: ReadonlySet<string>) => ReadonlySet<string>)) =>
+      setExpandedHere((open) => {
+        const next = typeof update === 'function' ? update(open) : update
+        openRows.set(documentId, next)
+        return next
+      }),
+    [documentId],
+  )
   const rows = useMemo(
     () => flatten(navigationValue, expanded).map((row) => ({ ...row, file: fileOfPlace(row.path) })),
     [navigationValue, expanded],
@@ -139,7 +152,7 @@ export function DocsNavigationSection() {
           return next
         })
       }),
-    [],
+    [setExpanded],
   )
   useEffect(() => {
     const request = useEditorView.getState().focusRequest
@@ -210,7 +223,9 @@ export function DocsNavigationSection() {
         <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
           <SortableContext items={rows.map((row) => row.id)} strategy={verticalListSortingStrategy}>
             <div ref={scroller} className="docs-nav__scroller">
-              <ul className="docs-nav__tree" role="tree" aria-label="Navigation tree" style={{ height: virtualizer.getTotalSize() }}>
+              {/* A list, not an ARIA tree: a row holds its own controls (a tree item's name would be all their text), so
+                  each row is a list item with its level and place, and its expand button says whether it is open. */}
+              <ul className="docs-nav__tree" aria-label="Navigation tree" style={{ height: virtualizer.getTotalSize() }}>
                 {virtualizer.getVirtualItems().map((item) => {
                   const row = rows[item.index]!
                   return <NavRow key={row.id} row={row} top={item.start} expanded={expanded.has(row.id)} onToggle={toggle} />
@@ -284,11 +299,9 @@ const NavRow = memo(function NavRow({
     <li
       ref={setNodeRef}
       id={`nav-row:${row.id}`}
-      role="treeitem"
       aria-level={row.depth + 1}
       aria-setsize={row.length}
       aria-posinset={row.index + 1}
-      aria-expanded={row.hasChildren ? expanded : undefined}
       aria-label={`${noun} ${title}`}
       tabIndex={-1}
       onKeyDown={onKeyDown}
