@@ -3,14 +3,13 @@ import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
 import { checkConfig, detectConfigFormat, type ConfigFormat } from '../../src-shared/site-config/config-format'
 import { docsLookup, docsProblems, imageFilesOf, openApiFilesOf, type DocsLookup } from '../../src-shared/site-config/docs-files'
 import { parseProblemPath } from '../../src-shared/site-config/format'
 import { locateInFiles, resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
 import { RULE_SETS, RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
 import { readConfigText, type SiteConfigProblem } from '../../src-shared/site-config/validate'
-import { readRegularFile } from '../site-files/file-access'
+import { readVersionedText } from '../site-files/file-access'
 import { loadRefFiles } from '../site-files/ref-files'
 // The folder's indexer, OpenAPI parser and MDX parser load only when a folder is checked: with
 // --no-files the command reads, parses and checks the file alone (issue 22's timing on a 2.3 MB file).
@@ -108,8 +107,9 @@ async function validateFile(
 ): Promise<FileReport> {
   let text: string
   try {
-    // Regular files only, read up to the cap: a pipe or /dev/zero named by mistake cannot hang CI.
-    text = (await readRegularFile(file, MAX_SITE_FILE_CHARACTERS)).bytes.toString('utf8').replace(/^\uFEFF/, '')
+    // Read as the app opens a file: a regular file, up to the cap (a pipe named by mistake cannot
+    // hang CI), and UTF-8 text or refused, never decoded with U+FFFD in place of what is not.
+    text = (await readVersionedText(file)).text
   } catch (error) {
     const reason = unreadableReason(error)
     return { file, unreadable: reason, valid: false, errors: [{ path: '$', message: `cannot be read: ${reason}` }], warnings: [], info: [] }
