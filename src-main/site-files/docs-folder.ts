@@ -16,7 +16,7 @@ import {
   type ImageCheck,
   type OpenApiCheck,
 } from '../../src-shared/site-config/docs-files'
-import { isInside, readRegularFile } from './file-access'
+import { decodeUtf8, isInside, readRegularFile, realPathInside } from './file-access'
 
 // The docs folder: its pages and files, found with tinyglobby (fdir and picomatch, what Vite
 // uses), watched with chokidar, page titles read from front matter with yaml, and OpenAPI files
@@ -117,7 +117,8 @@ export async function indexDocsFolder(root: string, dataDir: string | null, limi
 async function notPageRule(root: string): Promise<(file: string) => string | null> {
   let rules: ReturnType<typeof ignore> | null = null
   try {
-    rules = ignore().add((await readRegularFile(join(root, '.mintignore'), 1_000_000)).bytes.toString('utf8'))
+    const path = await realPathInside(root, join(root, '.mintignore'))
+    rules = ignore().add((await readRegularFile(path, 1_000_000, 'a .mintignore file')).bytes.toString('utf8'))
   } catch {
     // No .mintignore (or one that cannot be read): nothing more is excluded.
   }
@@ -234,7 +235,8 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
   if (isAbsolute(relativePath) || !isInside(path, root)) return result('unreadable', ['it points outside the docs folder'])
   let text: string
   try {
-    text = (await readRegularFile(path, MAX_OPENAPI_BYTES)).bytes.toString('utf8')
+    const read = await readRegularFile(await realPathInside(root, path), MAX_OPENAPI_BYTES, 'an OpenAPI file')
+    text = decodeUtf8(read.bytes, path)
   } catch (error) {
     if (error instanceof AppErrorException && error.code === 'not_found') return result('missing', [])
     return result('unreadable', [messageOf(error)])
@@ -291,7 +293,7 @@ export async function checkImageFile(root: string, reference: string): Promise<I
   if (isAbsolute(relativePath) || !isInside(path, root)) return { file: reference, state: 'unreadable', type: null }
   let bytes: Buffer
   try {
-    bytes = (await readRegularFile(path, MAX_IMAGE_BYTES)).bytes
+    bytes = (await readRegularFile(await realPathInside(root, path), MAX_IMAGE_BYTES, 'an image')).bytes
   } catch (error) {
     return {
       file: reference,

@@ -229,13 +229,13 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
     const bad = firstInvalidUtf8(bytes)
-    throw new AppErrorException(
-      'file_io',
-      `${basename(path)} is not UTF-8 text: line ${lineAt(bytes, bad)} holds the byte ${byteName(bytes[bad]!)}, which UTF-8 does not allow there. Save it as UTF-8 to use it here.`,
-      { path, line: lineAt(bytes, bad) },
-    )
+    throw new AppErrorException('file_io', `${basename(path)} ${notUtf8Sentence(bytes, bad)}`, { path, line: lineAt(bytes, bad) })
   }
 }
+
+/** What is said of bytes that are not UTF-8, `bad` the offset of the first that is not. */
+export const notUtf8Sentence = (bytes: Uint8Array, bad: number) =>
+  `is not UTF-8 text: line ${lineAt(bytes, bad)} holds the byte ${byteName(bytes[bad]!)}, which UTF-8 does not allow there. Save it as UTF-8 to use it here.`
 
 export function rethrowAsAppError(error: unknown, path: string, action: 'read' | 'write'): never {
   if (error instanceof AppErrorException) throw error

@@ -12,7 +12,9 @@ import { mdxjs } from 'micromark-extension-mdxjs'
 import { isExternal, pageKey, type DocsIndex } from '../../src-shared/site-config/docs-files'
 import { isPlainObject } from '../../src-shared/site-config/schema'
 import { checkImageFile } from './docs-folder'
-import { fileExists, readRegularFile } from './file-access'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import { firstInvalidUtf8, lineAt } from '../../src-shared/text/utf8'
+import { fileExists, megabytes, notUtf8Sentence, readRegularFile, realPathInside } from './file-access'
 
 // What is inside the pages: MDX that does not parse, front matter that does not, and every
 // in-page link, anchor and image checked against the docs folder. Pages are parsed with
@@ -27,7 +29,11 @@ export interface PageProblem {
   message: string
 }
 
-const MAX_PAGE_BYTES = 2_000_000
+/**
+ * A page is Markdown or MDX of a few kB (a long generated reference, a few hundred). Parsing costs
+ * about a second of CPU per 200 kB, so a larger file is named as too large rather than parsed.
+ */
+export const MAX_PAGE_BYTES = 500_000
 const READS_AT_ONCE = 16
 /**
  * Anchors compared loosely: slugifiers differ on punctuation (Mintlify's keeps `$`, GitHub's drops
@@ -161,6 +167,31 @@ function redirectMatcher(config: unknown): (path: string) => boolean {
   return (path) => patterns.some((pattern) => pattern.test(path))
 }
 
+/**
+ * A page's text, or why it is not checked: a file too large to be a page, or one that is not text
+ * (NUL bytes, as binary files hold, or bytes that are not UTF-8: the rule the app opens files by),
+ * is said at once, never handed to the parser. Read only inside the docs folder, never through a link.
+ */
+async function readPage(root: string, file: string): Promise<string | { line: number; message: string }> {
+  let bytes: Buffer
+  try {
+    bytes = (await readRegularFile(await realPathInside(root, join(root, file)), MAX_PAGE_BYTES, 'a page')).bytes
+  } catch (error) {
+    if (error instanceof AppErrorException && (error.details as { maxBytes?: number } | undefined)?.maxBytes)
+      return { line: 1, message: `is larger than ${megabytes(MAX_PAGE_BYTES)}: too large to be a page, so it was not checked` }
+    return { line: 1, message: `cannot be read: ${messageOf(error)}` }
+  }
+  const nul = bytes.indexOf(0)
+  if (nul !== -1)
+    return {
+      line: lineAt(bytes, nul),
+      message: 'is not text: it holds NUL bytes, as binary files do, where a page is Markdown or MDX text; it was not checked',
+    }
+  const bad = firstInvalidUtf8(bytes)
+  if (bad !== -1) return { line: lineAt(bytes, bad), message: notUtf8Sentence(bytes, bad) }
+  return bytes.toString('utf8')
+}
+
 async function mapLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0
   await Promise.all(
@@ -182,12 +213,9 @@ export async function checkPages(index: DocsIndex, config: unknown): Promise<Pag
   const problems: PageProblem[] = []
   for (const page of index.pages) if (page.frontMatterError) problems.push({ file: page.file, ...page.frontMatterError })
   await mapLimited(index.pages, READS_AT_ONCE, async (page) => {
-    try {
-      const text = (await readRegularFile(join(index.root, page.file), MAX_PAGE_BYTES)).bytes.toString('utf8')
-      parsed.set(page.path, parsePage(page.file, text))
-    } catch (error) {
-      problems.push({ file: page.file, line: 1, message: `cannot be read: ${messageOf(error)}` })
-    }
+    const read = await readPage(index.root, page.file)
+    if (typeof read === 'string') parsed.set(page.path, parsePage(page.file, read))
+    else problems.push({ file: page.file, ...read })
   })
   const redirected = redirectMatcher(config)
   const fileChecks = new Map<string, Promise<string | null>>()
@@ -204,7 +232,10 @@ export async function checkPages(index: DocsIndex, config: unknown): Promise<Pag
             if (check.state === 'not-an-image') return 'is not an image (no PNG, JPEG, GIF, WebP, AVIF, ICO or SVG picture in it)'
             return check.state === 'unreadable' ? 'cannot be read' : null
           }
-          return files.has(path) || (await fileExists(join(index.root, path))) ? null : 'is not in the docs folder'
+          if (files.has(path)) return null
+          // Only inside the folder: a link out of it is as good as no file.
+          const inside = await realPathInside(index.root, join(index.root, path)).catch(() => null)
+          return inside !== null && (await fileExists(inside)) ? null : 'is not in the docs folder'
         })(),
       )
     }

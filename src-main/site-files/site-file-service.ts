@@ -36,7 +36,7 @@ import {
 } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
-import { loadRefFiles, readRefFile, type LoadedRef } from './ref-files'
+import { loadRefFiles, readRefFiles, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
 import { isLoopbackUrl } from '../../src-shared/net/loopback'
 
@@ -281,7 +281,8 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
           'not_found',
           'This document has no folder yet: save it first, so its $ref files can be found beside it.',
         )
-      return Promise.all(refs.map((ref) => readRefFile(dirname(path), ref, (candidate) => policy.resolve(candidate))))
+      // In turn and within one document's cap, whatever a call names: 200 files of 10 MB would be 2 GB.
+      return readRefFiles(dirname(path), refs, (candidate) => policy.resolve(candidate))
     },
 
     async saveAs({ documentId, text, byteOrderMark, target }) {
