@@ -7,6 +7,7 @@ import { AppErrorException } from '../../src-shared/ipc/result'
 import { MAX_SITE_FILE_CHARACTERS, type FileVersion } from '../../src-shared/ipc/site-calls'
 import { byteName, firstInvalidUtf8, lineAt } from '../../src-shared/text/utf8'
 import { writeError, writeFileAtomically } from '../storage/atomic-write'
+import { writeFileSet } from '../storage/file-set'
 import { refuseSystemFolder, systemFolderOfDevice } from './system-folders'
 
 /**
@@ -207,6 +208,28 @@ export async function writeTextAtomically(path: string, text: string, byteOrderM
   await writeFileAtomically(path, bytes, { mode: existing === null ? newFileMode : undefined })
   const info = await stat(path)
   return { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) }
+}
+
+/**
+ * Texts written as one (a docs.json and its $ref files): all or none, through a kill or a power
+ * cut, by writeFileSet with its journal in `journals`; checked as writeTextAtomically checks each.
+ */
+export async function writeTextsTogether(
+  files: readonly { path: string; text: string; byteOrderMark: boolean }[],
+  journals: string,
+  key: string,
+): Promise<FileVersion[]> {
+  const set = await Promise.all(
+    files.map(async ({ path, text, byteOrderMark }) => {
+      refuseSystemFolder(path, await realPathOf(path))
+      const existing = await stat(path).catch(() => null)
+      const refusal = existing && notARegularFile(existing, path)
+      if (refusal) throw new AppErrorException('file_io', refusal, { path })
+      return { path, data: Buffer.from(byteOrderMark ? `${BYTE_ORDER_MARK}${text}` : text) }
+    }),
+  )
+  await writeFileSet(set, journals, key)
+  return Promise.all(set.map(async ({ path, data }) => ({ mtimeMs: (await stat(path)).mtimeMs, size: data.length, sha256: sha256(data) })))
 }
 
 export async function fileExists(path: string): Promise<boolean> {
