@@ -189,7 +189,49 @@ async function readPage(root: string, file: string): Promise<string | { line: nu
     }
   const bad = firstInvalidUtf8(bytes)
   if (bad !== -1) return { line: lineAt(bytes, bad), message: notUtf8Sentence(bytes, bad) }
-  return bytes.toString('utf8')
+  const text = bytes.toString('utf8')
+  const deepest = deepestNesting(text)
+  if (deepest.depth > MAX_NESTING)
+    return {
+      line: deepest.line,
+      message: `nests blockquotes or lists more than ${MAX_NESTING} levels deep, which takes the MDX parser minutes: it was not checked`,
+    }
+  return text
+}
+
+/**
+ * Blockquotes and lists nested deeper than this cost the Markdown parser time that grows with the
+ * square of the depth (20 kB of ">" took 5 s of CPU, a list 2,000 levels deep minutes); pages
+ * nest a few levels.
+ */
+const MAX_NESTING = 32
+/** A blockquote marker or a list item's, at the start of what is left of a line. */
+const CONTAINER = /^[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))/
+
+/**
+ * How deep blockquotes and lists nest in a page, outside fenced code, and on which line: the
+ * markers that open a line, and for a list item indented under others, a level per two spaces.
+ * The first line past MAX_NESTING ends the look.
+ */
+function deepestNesting(text: string): { depth: number; line: number } {
+  const deepest = { depth: 0, line: 1 }
+  let fence: string | null = null
+  const lines = text.split('\n')
+  for (let index = 0; index < lines.length && deepest.depth <= MAX_NESTING; index++) {
+    const line = lines[index]!
+    const fenceMark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fenceMark && (fence === null || fenceMark.startsWith(fence))) fence = fence === null ? fenceMark : null
+    if (fence !== null || fenceMark) continue
+    let rest = line
+    let markers = 0
+    for (let match = CONTAINER.exec(rest); match && markers <= MAX_NESTING; match = CONTAINER.exec(rest)) {
+      markers++
+      rest = rest.slice(match[0].length)
+    }
+    const depth = markers === 0 ? 0 : markers + Math.floor(/^ */.exec(line)![0].length / 2)
+    if (depth > deepest.depth) Object.assign(deepest, { depth, line: index + 1 })
+  }
+  return deepest
 }
 
 async function mapLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -76,7 +76,9 @@ describe('validate on folders made to exhaust it', () => {
           theme: 'mint',
           name: 'Pages',
           colors: { primary: '#112233' },
-          navigation: { pages: ['index', 'guides/huge', 'guides/binary', 'guides/latin'] },
+          navigation: {
+            pages: ['index', 'guides/huge', 'guides/binary', 'guides/latin', 'guides/quoted', 'guides/listed', 'guides/nested'],
+          },
         }),
       )
       await writeFile(join(root, 'index.mdx'), '# Home\n\nSee [the guide](/guides/latin).\n')
@@ -84,6 +86,17 @@ describe('validate on folders made to exhaust it', () => {
       await writeFile(join(root, 'guides', 'huge.mdx'), randomBytes(2_000_000))
       await writeFile(join(root, 'guides', 'binary.mdx'), Buffer.concat([Buffer.from('# Title\n\n'), randomBytes(400_000)]))
       await writeFile(join(root, 'guides', 'latin.mdx'), Buffer.concat([Buffer.from('# Caf'), Buffer.from([0xe9]), Buffer.from('\n')]))
+      // Text, but nested so deep that the parser's time grows with the square of the depth (minutes).
+      await writeFile(join(root, 'guides', 'quoted.mdx'), `# Quoted\n\n${'>'.repeat(100_000)}\n`)
+      await writeFile(
+        join(root, 'guides', 'listed.mdx'),
+        `# Listed\n\n${Array.from({ length: 300 }, (_, depth) => `${' '.repeat(depth * 2)}- level ${depth}`).join('\n')}\n`,
+      )
+      // Ordinary nesting, in a fence and out of it, is checked as ever.
+      await writeFile(
+        join(root, 'guides', 'nested.mdx'),
+        `# Nested\n\n> - a\n>   - b\n>     1. c\n\n\`\`\`yaml\n${' '.repeat(80)}- deep: yaml\n\`\`\`\n\n[gone](/gone)\n`,
+      )
       const run = await validate(join(root, 'docs.json'))
       expect(run.killed).toBe(false)
       expect(run.code).toBe(0)
@@ -95,6 +108,13 @@ describe('validate on folders made to exhaust it', () => {
         expect.stringMatching(/guides[/\\]huge\.mdx:1: warning: is larger than 500 kB: too large to be a page, so it was not checked$/),
         expect.stringMatching(
           /guides[/\\]latin\.mdx:1: warning: is not UTF-8 text: line 1 holds the byte 0xE9, which UTF-8 does not allow there\. Save it as UTF-8 to use it here\.$/,
+        ),
+        expect.stringMatching(
+          /guides[/\\]listed\.mdx:35: warning: nests blockquotes or lists more than 32 levels deep, which takes the MDX parser minutes: it was not checked$/,
+        ),
+        expect.stringMatching(/guides[/\\]nested\.mdx:11: warning: links to \/gone, which is not a page in the docs folder$/),
+        expect.stringMatching(
+          /guides[/\\]quoted\.mdx:3: warning: nests blockquotes or lists more than 32 levels deep, which takes the MDX parser minutes: it was not checked$/,
         ),
       ])
     },
