@@ -7,14 +7,12 @@
 // argv: mode (link | refs), data folder, docs.json, worker file.
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { createAppServices } from '../../src-main/app-services'
+import { appThroughRouter } from '../../test/helpers/app-calls'
 
 const [mode, dataDir, docsJson, worker] = process.argv.slice(2) as ['link' | 'refs', string, string, string]
-const services = await createAppServices({ dataDir, transport: 'browser', sandbox: false, docsIndexWorker: worker })
-const call = async (name: string, input: unknown) => {
-  const result = await services.router.dispatch(name, input, { transport: 'test' })
-  return result.ok ? (result.value as Record<string, unknown>) : { error: result.error.message }
-}
+const { services, call: callOrThrow } = await appThroughRouter(dataDir, worker)
+const call = (name: string, input: unknown) =>
+  callOrThrow(name, input).catch((error: Error): Record<string, unknown> => ({ error: error.message }))
 const peakMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024
 
 const started = performance.now()

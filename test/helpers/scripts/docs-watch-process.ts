@@ -2,21 +2,11 @@
 // its shutdown): opens a docs.json, indexes and watches its folder through the router as a
 // caller may (`watch` given as argv[4], JSON, or left out), says "watching" with the index's
 // notices, and then waits to be stopped. argv: data folder, docs.json, worker file or "inline".
-import { createAppServices } from '../../../src-main/app-services'
+import { appThroughRouter } from '../app-calls'
 import { serveUntilStopped } from '../../../src-main/cli/usage'
 
 const [dataDir, docsJson, worker, watch] = process.argv.slice(2) as [string, string, string, string | undefined]
-const services = await createAppServices({
-  dataDir,
-  transport: 'browser',
-  sandbox: false,
-  docsIndexWorker: worker === 'inline' ? null : worker,
-})
-const call = async (name: string, input: unknown) => {
-  const result = await services.router.dispatch(name, input, { transport: 'test' })
-  if (!result.ok) throw new Error(`${name}: ${result.error.message}`)
-  return result.value as Record<string, unknown>
-}
+const { services, call } = await appThroughRouter(dataDir, worker)
 const { documentId } = (await call('site.open', { path: docsJson })) as { documentId: string }
 const stopped = serveUntilStopped(() => services.close())
 const { index } = (await call('site.docsIndex', watch === undefined ? { documentId } : { documentId, watch: JSON.parse(watch) })) as {

@@ -32,15 +32,18 @@ beforeAll(async () => {
   writer = join(outDir, 'crash-writer.mjs')
 }, 60_000)
 
-/** Starts the writer, lets it begin a save (after a few whole ones), and kills it `delayMs` later. */
-function killMidSave(path: string, delayMs: number, wholeSaves: number): Promise<void> {
+/**
+ * Starts a writer (a script and its arguments), lets it begin a save after `wholeSaves` whole
+ * ones (it prints `said` before each), and kills it `delayMs` later.
+ */
+function killMidSave(args: string[], said: string, delayMs: number, wholeSaves: number): Promise<void> {
   return new Promise((resolveKilled, reject) => {
-    const child = spawn(process.execPath, [writer, path, String(SIZE)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
     let started = 0
     let killing = false
     child.stdout.on('data', (chunk: Buffer) => {
-      started += chunk.toString().split('writing').length - 1
-      // At least: under load two "writing" lines can arrive in one chunk.
+      started += chunk.toString().split(said).length - 1
+      // At least: under load two lines can arrive in one chunk.
       if (started >= wholeSaves + 1 && !killing) {
         killing = true
         setTimeout(() => child.kill('SIGKILL'), delayMs)
@@ -58,7 +61,7 @@ describe('a save killed in the middle (kill -9)', () => {
     await writeFile(path, textOf('b'))
     const torn: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
-      await killMidSave(path, 1 + ((round * 7) % 15), round % 3)
+      await killMidSave([writer, path, String(SIZE)], 'writing', 1 + ((round * 7) % 15), round % 3)
       const text = await readFile(path, 'utf8')
       if (!whole.has(text)) torn.push(text.length)
     }
@@ -70,23 +73,6 @@ describe('a docs.json saved with its $ref file, killed in the middle (kill -9), 
   const PADDING = 400_000
   const KILLS = 40
   const sets = { a: saveSetOf('a', PADDING), b: saveSetOf('b', PADDING) }
-
-  /** Starts the saver on the folder, lets it begin a save after `wholeSaves` whole ones, and kills it `delayMs` later. */
-  function killMidSetSave(saver: string, dataDir: string, docsPath: string, delayMs: number, wholeSaves: number): Promise<void> {
-    return new Promise((killed, reject) => {
-      const child = spawn(process.execPath, [saver, dataDir, docsPath, String(PADDING)], { stdio: ['ignore', 'pipe', 'inherit'] })
-      let started = 0
-      let killing = false
-      child.stdout.on('data', (chunk: Buffer) => {
-        started += chunk.toString().split('saving').length - 1
-        if (started >= wholeSaves + 1 && !killing) {
-          killing = true
-          setTimeout(() => child.kill('SIGKILL'), delayMs)
-        }
-      })
-      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? killed() : reject(new Error(`the saver exited with ${code}`))))
-    })
-  }
 
   it(
     'leaves both files of the old save or both of the new, and the next open completes or undoes an interrupted one and says so',
@@ -102,7 +88,7 @@ describe('a docs.json saved with its $ref file, killed in the middle (kill -9), 
       const said: string[] = []
       for (let round = 0; round < KILLS; round++) {
         // Anywhere in a save: its checks and reads take about half its time, its writes the rest.
-        await killMidSetSave(saver, dataDir, docsPath, (round * 53) % 350, round % 2)
+        await killMidSave([saver, dataDir, docsPath, String(PADDING)], 'saving', (round * 53) % 350, round % 2)
         // The next open, as the next launch of the app makes it.
         const opened = await siteFiles(dataDir).open(docsPath)
         if (opened.recovered) said.push(opened.recovered)
