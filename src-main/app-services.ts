@@ -177,6 +177,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'profiles.create': saved(profileHandlers['profiles.create']),
     'profiles.update': saved(profileHandlers['profiles.update']),
   })
+  const site = siteHandlers(dataDir, {
+    dialogs: options.fileDialogs,
+    events,
+    ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}),
+  })
   const handlers: Handlers = {
     'app.info': () => ({
       name: 'Embed Console',
@@ -189,11 +194,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }),
     ...profileHandlers,
     ...createGroupHandlers(groups, catalog, activity),
-    ...siteHandlers(dataDir, {
-      dialogs: options.fileDialogs,
-      events,
-      ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}),
-    }),
+    ...site.handlers,
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
     ...createTeamHandlers(team, () => profiles.activeId()),
   }
@@ -212,6 +213,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     bulk,
     team,
     async close() {
+      // The docs folder is no longer watched, nor indexed: nothing of it holds the process.
+      await site.close()
       // Runs going in this process stop taking rows; the rows in flight finish first.
       await bulk.stopAll()
       // Calls recorded here reach the team before the process goes, if the team database answers.

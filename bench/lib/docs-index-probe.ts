@@ -4,20 +4,10 @@
 // argv: root, data folder, worker file or "inline" (main's own thread, the baseline).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createAppServices } from '../../src-main/app-services'
+import { appThroughRouter } from '../../test/helpers/app-calls'
 
 const [root, dataDir, worker] = process.argv.slice(2) as [string, string, string]
-const services = await createAppServices({
-  dataDir,
-  transport: 'browser',
-  sandbox: false,
-  docsIndexWorker: worker === 'inline' ? null : worker,
-})
-const call = async (name: string, input: unknown) => {
-  const result = await services.router.dispatch(name, input, { transport: 'test' })
-  if (!result.ok) throw new Error(`${name}: ${result.error.message}`)
-  return result.value as Record<string, unknown>
-}
+const { services, call } = await appThroughRouter(dataDir, worker)
 const { documentId } = (await call('site.open', { path: join(root, 'mint.json') })) as { documentId: string }
 
 const latencies: number[] = []

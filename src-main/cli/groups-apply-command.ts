@@ -19,6 +19,8 @@ import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { createAppServices } from '../app-services'
 import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
+import { messageOf } from '../../src-shared/ipc/error-message'
+import { refuseSystemPath } from '../site-files/system-folders'
 import { createUserApiClient } from '../user-api/client'
 import { profileNamed, pullFirst, reportLeftBehind, UsageError, type CliIo, TOKEN_ENV, type JsonEnvelope } from './usage'
 import { isLoopbackHostname } from '../../src-shared/net/loopback'
@@ -26,6 +28,11 @@ import { isLoopbackHostname } from '../../src-shared/net/loopback'
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
 async function readInput(path: string, encoding: InputEncoding): Promise<string> {
   let handle
+  try {
+    await refuseSystemPath(path)
+  } catch (error) {
+    throw new UsageError(messageOf(error))
+  }
   try {
     handle = await open(path, 'r')
   } catch {

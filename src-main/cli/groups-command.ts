@@ -7,6 +7,8 @@ import type { EnvironmentMismatch } from '../../src-shared/profiles/environment'
 import { BaseUrlSchema } from '../../src-shared/profiles/base-url'
 import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import { defaultDataDir } from '../data-dir'
+import { messageOf } from '../../src-shared/ipc/error-message'
+import { refuseSystemPath } from '../site-files/system-folders'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
@@ -58,6 +60,11 @@ async function readJsonOption<T>(flag: string, value: string | undefined, schema
   if (value === undefined) return undefined
   let text = value
   if (value.startsWith('@')) {
+    try {
+      await refuseSystemPath(value.slice(1))
+    } catch (error) {
+      throw new UsageError(`--${flag}: ${messageOf(error)}`)
+    }
     try {
       text = await readFile(value.slice(1), 'utf8')
     } catch {

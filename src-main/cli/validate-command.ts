@@ -3,7 +3,6 @@ import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
 import { detectConfigFormat, type ConfigFormat } from '../../src-shared/site-config/config-format'
 import { diagnoseDocument, problemsOf, readDocumentText, type DiagnosedProblem } from '../../src-shared/site-config/diagnose'
 import type { DocsIndex } from '../../src-shared/site-config/docs-files'
@@ -12,7 +11,7 @@ import { locateInFiles, resolveRefs, type RefFile } from '../../src-shared/site-
 import { RULE_SETS, RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
 import type { SiteConfigProblem } from '../../src-shared/site-config/validate'
 import { gatherDocumentFacts } from '../site-files/document-facts'
-import { readRegularFile } from '../site-files/file-access'
+import { readVersionedText } from '../site-files/file-access'
 // The folder's indexer loads only when a folder is checked: with --no-files the command reads,
 // parses and checks the file alone.
 const docsFolder = () => import('../site-files/docs-folder')
@@ -106,8 +105,9 @@ async function validateFile(
 ): Promise<FileReport> {
   let text: string
   try {
-    // Regular files only, read up to the cap: a pipe or /dev/zero named by mistake cannot hang CI.
-    text = (await readRegularFile(file, MAX_SITE_FILE_CHARACTERS)).bytes.toString('utf8').replace(/^\uFEFF/, '')
+    // Read as the app opens a file: a regular file, up to the cap (a pipe named by mistake cannot
+    // hang CI), and UTF-8 text or refused, never decoded with U+FFFD in place of what is not.
+    text = (await readVersionedText(file)).text
   } catch (error) {
     const reason = unreadableReason(error)
     return { file, unreadable: reason, valid: false, errors: [{ path: '$', message: `cannot be read: ${reason}` }], warnings: [], info: [] }

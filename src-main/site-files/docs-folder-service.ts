@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { FSWatcher } from 'chokidar'
 import { AppErrorException, type ErrorCode } from '../../src-shared/ipc/result'
 import type { DocsIndex, ImageCheck, OpenApiCheck } from '../../src-shared/site-config/docs-files'
 import type { PageFacts } from '../../src-shared/site-config/site-pages'
@@ -13,6 +12,8 @@ const docsFolder = () => import('./docs-folder')
 import type { SiteFileDialogs } from './file-dialogs'
 import type { SiteFileService } from './site-file-service'
 import type { IndexMessage, IndexRequest } from './docs-index-worker'
+import type { FolderWatcher } from './folder-watcher'
+const folderWatcher = () => import('./folder-watcher')
 
 /**
  * The index runs on a worker thread from the build (out/main/docs-index-worker.js, beside every
@@ -23,14 +24,15 @@ const BUILT_WORKER = fileURLToPath(new URL('./docs-index-worker.js', import.meta
 export type DocsFolderChoice = { kind: 'dialog' } | { kind: 'path'; path: string }
 
 export interface DocsFolderService {
-  /** `watch`: the folders the document can name (relative), the only ones watched; none, the whole tree. */
+  /** `watch`: the folders the document can name (relative), the only ones watched; none, the folder itself. */
   index(documentId: string, folder?: DocsFolderChoice, watch?: readonly string[]): Promise<DocsIndex | null>
   /** What the pages of the document's docs folder hold, as last indexed (indexed first if it was not). */
   pages(documentId: string): Promise<PageFacts | null>
   checkOpenApi(documentId: string, files: readonly string[]): Promise<OpenApiCheck[]>
   checkImages(documentId: string, files: readonly string[]): Promise<ImageCheck[]>
-  /** Resolves once the watcher has scanned what it watches: changes from then on are announced. */
+  /** Resolves once the watcher watches what it was given: changes from then on are announced. */
   watching(): Promise<void>
+  /** Stops watching and ends any index still running (its worker), so the process can exit at once. */
   close(): Promise<void>
 }
 
@@ -43,14 +45,17 @@ export interface DocsFolderServiceOptions {
   workerFile?: string | null
 }
 
-/** Indexes (or reads an index's pages) on a worker thread, relaying its progress; the worker ends with its answer. */
+/** Indexes (or reads an index's pages) on a worker thread, relaying its progress; the worker ends with its answer. `running` holds it meanwhile. */
 function onWorker<T>(
   workerFile: string,
   request: IndexRequest,
   onProgress: (progress: { done: number; total: number }) => void,
+  running: Set<Worker>,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerFile, { workerData: request })
+    running.add(worker)
+    worker.once('exit', () => running.delete(worker))
     let settled = false
     const settle = (work: () => void) => {
       if (settled) return
@@ -90,7 +95,9 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
   const chosen = new Map<string, string>()
   /** The last index of each folder, and its pages' facts once read. */
   const indexes = new Map<string, { index: DocsIndex; pages: Promise<PageFacts> | null }>()
-  let watched: { root: string; folders: string; watcher: FSWatcher; ready: Promise<void> } | null = null
+  let watched: { root: string; folders: string; watcher: Promise<FolderWatcher> } | null = null
+  const workers = new Set<Worker>()
+  let closed = false
   const workerFile = options.workerFile !== undefined ? options.workerFile : existsSync(BUILT_WORKER) ? BUILT_WORKER : null
 
   const rootOf = async (documentId: string, folder?: DocsFolderChoice): Promise<string | null> => {
@@ -106,19 +113,24 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
     return chosen.get(documentId) ?? (path === null ? null : dirname(path))
   }
 
-  const watchOnly = async (root: string, folders: readonly string[] | undefined) => {
-    const key = JSON.stringify(folders ?? null)
-    if (watched?.root === root && watched.folders === key) return
-    await watched?.watcher.close()
-    const { watchDocsFolder } = await docsFolder()
-    const watcher = watchDocsFolder(root, dataDir, () => events?.emit('site.docsChanged', { root }), folders)
-    watched = { root, folders: key, watcher, ready: new Promise((resolve) => watcher.once('ready', () => resolve())) }
+  const watchOnly = async (root: string, folders: readonly string[]): Promise<FolderWatcher> => {
+    const key = JSON.stringify(folders)
+    if (watched?.root === root && watched.folders === key) return watched.watcher
+    const previous = watched?.watcher
+    const { watchFolders } = await folderWatcher()
+    const watcher = watchFolders(root, dataDir, folders, () => events?.emit('site.docsChanged', { root }))
+    watched = { root, folders: key, watcher }
+    await previous?.then(
+      (old) => old.close(),
+      () => undefined,
+    )
+    return watcher
   }
 
   const indexOf = async (root: string): Promise<DocsIndex> => {
     const onProgress = (progress: { done: number; total: number }) => events?.emit('site.docsProgress', { root, ...progress })
     const index = workerFile
-      ? await onWorker<DocsIndex>(workerFile, { root, dataDir, limits: {} }, onProgress)
+      ? await onWorker<DocsIndex>(workerFile, { root, dataDir, limits: {} }, onProgress, workers)
       : await (await docsFolder()).indexDocsFolder(root, dataDir, { onProgress })
     indexes.set(root, { index, pages: null })
     return index
@@ -129,7 +141,7 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
     const known = indexes.get(root)
     if (known?.index === index && known.pages) return known.pages
     const pages = workerFile
-      ? onWorker<PageFacts>(workerFile, { root, dataDir, limits: {}, pagesOf: index }, () => {})
+      ? onWorker<PageFacts>(workerFile, { root, dataDir, limits: {}, pagesOf: index }, () => {}, workers)
       : import('./page-checks').then(({ readPageFacts }) => readPageFacts(index))
     if (known?.index === index) known.pages = pages
     // A failure is not kept: the next call reads again.
@@ -140,15 +152,15 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
   }
 
   return {
-    async index(documentId, folder, watch) {
+    async index(documentId, folder, watch = ['']) {
+      if (closed) throw new AppErrorException('refused', 'Embed Console is stopping: the docs folder is not indexed.')
       const root = await rootOf(documentId, folder)
       if (root === null) return null
       const index = await indexOf(root)
-      await watchOnly(root, watch)
-      // Answered once the watcher has scanned what it watches (or after 2 s at most): from then
-      // on the screen's "Watching for changes" is true, and a change made after it is announced.
-      await Promise.race([watched!.ready, new Promise((resolve) => setTimeout(resolve, 2000).unref())])
-      return index
+      // Answered once the watcher watches (from then on the screen's "Watching for changes" is
+      // true, and a change made after it is announced), with what it could not watch.
+      const { notices } = await watchOnly(root, watch)
+      return notices.length ? { ...index, notices: [...(index.notices ?? []), ...notices] } : index
     },
     async pages(documentId) {
       const root = await rootOf(documentId)
@@ -168,10 +180,13 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
       const { checkImageFile } = await docsFolder()
       return Promise.all(references.map((reference) => checkImageFile(root, reference)))
     },
-    watching: () => watched?.ready ?? Promise.resolve(),
+    watching: async () => void (await watched?.watcher),
     async close() {
-      await watched?.watcher.close()
+      closed = true
+      const watcher = watched?.watcher
       watched = null
+      ;(await watcher?.catch(() => null))?.close()
+      await Promise.all([...workers].map((worker) => worker.terminate()))
     },
   }
 }

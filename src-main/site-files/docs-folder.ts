@@ -2,7 +2,6 @@ import { open } from 'node:fs/promises'
 import { messageOf } from '../../src-shared/ipc/error-message'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { validate as validateOpenApi } from '@readme/openapi-parser'
-import { watch, type FSWatcher } from 'chokidar'
 import ignore from 'ignore'
 import { imageSize } from 'image-size'
 import { glob } from 'tinyglobby'
@@ -17,10 +16,10 @@ import {
   type ImageCheck,
   type OpenApiCheck,
 } from '../../src-shared/site-config/docs-files'
-import { isInside, readRegularFile } from './file-access'
+import { decodeUtf8, isInside, readRegularFile, realPathInside } from './file-access'
 
 // The docs folder: its pages and files, found with tinyglobby (fdir and picomatch, what Vite
-// uses), watched with chokidar, page titles read from front matter with yaml, and OpenAPI files
+// uses; links are not followed), page titles read from front matter with yaml, and OpenAPI files
 // validated with @readme/openapi-parser (Swagger 2 and OpenAPI 3.0/3.1, ReadMe's maintained fork
 // of swagger-parser), never following a $ref to another file or a URL.
 
@@ -118,7 +117,8 @@ export async function indexDocsFolder(root: string, dataDir: string | null, limi
 async function notPageRule(root: string): Promise<(file: string) => string | null> {
   let rules: ReturnType<typeof ignore> | null = null
   try {
-    rules = ignore().add((await readRegularFile(join(root, '.mintignore'), 1_000_000)).bytes.toString('utf8'))
+    const path = await realPathInside(root, join(root, '.mintignore'))
+    rules = ignore().add((await readRegularFile(path, 1_000_000, 'a .mintignore file')).bytes.toString('utf8'))
   } catch {
     // No .mintignore (or one that cannot be read): nothing more is excluded.
   }
@@ -234,7 +234,8 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
   if (isAbsolute(relativePath) || !isInside(path, root)) return result('unreadable', ['it points outside the docs folder'])
   let text: string
   try {
-    text = (await readRegularFile(path, MAX_OPENAPI_BYTES)).bytes.toString('utf8')
+    const read = await readRegularFile(await realPathInside(root, path), MAX_OPENAPI_BYTES, 'an OpenAPI file')
+    text = decodeUtf8(read.bytes, path)
   } catch (error) {
     if (error instanceof AppErrorException && error.code === 'not_found') return result('missing', [])
     return result('unreadable', [messageOf(error)])
@@ -314,7 +315,7 @@ export async function checkImageFile(root: string, reference: string): Promise<I
   if (isAbsolute(relativePath) || !isInside(path, root)) return { file: reference, state: 'unreadable', type: null }
   let bytes: Buffer
   try {
-    bytes = (await readRegularFile(path, MAX_IMAGE_BYTES)).bytes
+    bytes = (await readRegularFile(await realPathInside(root, path), MAX_IMAGE_BYTES, 'an image')).bytes
   } catch (error) {
     return {
       file: reference,
@@ -338,28 +339,3 @@ const firstLine = (message: string) =>
     .split('\n')
     .find((line) => line.trim())
     ?.trim() ?? message
-
-/**
- * The docs folder watched for pages and files coming, going or changing; `onChange` is called once
- * per burst. Only `folders` are watched, each without its subfolders (the folders the document can
- * name: a tree of 100,000 files is not watched whole); none given, the whole tree.
- */
-export function watchDocsFolder(root: string, dataDir: string | null, onChange: () => void, folders?: readonly string[]): FSWatcher {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const relevant = /\.(md|mdx|svg|png|jpe?g|gif|webp|ico|avif|json|ya?ml)$/i
-  const targets = folders ? [...new Set(folders.map((folder) => resolve(root, folder)).filter((path) => isInside(path, root)))] : [root]
-  const watcher = watch(targets, {
-    ignoreInitial: true,
-    persistent: false,
-    depth: folders ? 0 : 12,
-    ignored: (path: string) => /[\\/](node_modules|\.git)([\\/]|$)/.test(path) || (dataDir !== null && isInside(path, dataDir)),
-  })
-  watcher.on('all', (_event, path) => {
-    if (!relevant.test(path)) return
-    clearTimeout(timer)
-    timer = setTimeout(onChange, 200)
-  })
-  // A folder that vanishes or cannot be watched leaves the index as it was; reindexing says why.
-  watcher.on('error', () => {})
-  return watcher
-}

@@ -5,7 +5,10 @@ import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { MAX_SITE_FILE_CHARACTERS, type FileVersion } from '../../src-shared/ipc/site-calls'
+import { byteName, firstInvalidUtf8, lineAt } from '../../src-shared/text/utf8'
 import { writeError, writeFileAtomically } from '../storage/atomic-write'
+import { writeFileSet } from '../storage/file-set'
+import { refuseSystemFolder, systemFolderOfDevice } from './system-folders'
 
 /**
  * Paths arrive typed or pasted (browser mode has no file dialog), so `~` is expanded; anything
@@ -35,6 +38,25 @@ export function isInside(path: string, folder: string, ignoreCase = sameFileSyst
 }
 
 /**
+ * The real path of `path`, a file of the folder `root`, when it is inside it: a link (or a folder
+ * linked) that leads out of the folder is never read through, whatever it points at. `not_found`
+ * when nothing is there.
+ */
+export async function realPathInside(root: string, path: string): Promise<string> {
+  const [realRoot, real] = await Promise.all([
+    realpath(root).catch((error: unknown) => rethrowAsAppError(error, root, 'read')),
+    realpath(path).catch((error: unknown) => rethrowAsAppError(error, path, 'read')),
+  ])
+  if (!isInside(real, realRoot))
+    throw new AppErrorException(
+      'refused',
+      `${relative(root, path).split(sep).join('/')} is a link out of the docs folder: links that lead out of it are never read through.`,
+      { path },
+    )
+  return real
+}
+
+/**
  * Where the site editor may read and write. The app's data folder holds the secret vault and the
  * sandbox's tokens, so no file call reaches it, however the path is spelled: links are resolved
  * first (a symlink into the folder, or a folder linked to it, is the folder).
@@ -48,6 +70,7 @@ export class FileAccessPolicy {
   /** The real path of `path`, or of its folder plus its name when it does not exist yet; refused inside the data folder. */
   async resolve(path: string): Promise<string> {
     const real = await realPathOf(path)
+    refuseSystemFolder(path, real)
     const dataDir = await this.realDataDir
     if (dataDir !== null && isInside(real, dataDir)) {
       throw new AppErrorException(
@@ -93,6 +116,10 @@ function notARegularFile(info: Stats, path: string): string | null {
 
 const CHUNK_BYTES = 64 * 1024
 
+/** A size as a sentence says it: 10 MB, 1.5 MB, 64 kB. */
+export const megabytes = (bytes: number) =>
+  bytes >= 1e6 ? `${Number((bytes / 1e6).toFixed(1)).toLocaleString('en')} MB` : `${Math.round(bytes / 1e3).toLocaleString('en')} kB`
+
 /**
  * A file's text and version, read from one open handle so the two describe the same bytes. Only
  * a regular file is read: the path is checked before it is opened, and the open handle again
@@ -112,17 +139,22 @@ export async function readVersionedText(path: string, maxBytes = MAX_SITE_FILE_C
 }
 
 /** The bytes of a regular file of at most `maxBytes` with what the open handle said of it, or an error that says why not. */
-export async function readRegularFile(path: string, maxBytes: number): Promise<{ bytes: Buffer; info: Stats }> {
-  const before = await stat(path).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+export async function readRegularFile(path: string, maxBytes: number, kind = 'a site.json file'): Promise<{ bytes: Buffer; info: Stats }> {
+  const real = await realpath(path).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+  refuseSystemFolder(path, real)
+  const before = await stat(real).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
   const refusal = notARegularFile(before, path)
   if (refusal) throw new AppErrorException('file_io', refusal, { path })
   // O_NONBLOCK is POSIX only; Windows has no FIFOs to fear here.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
-  const handle = await open(path, flags).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+  const handle = await open(real, flags).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
   try {
     const opened = await handle.stat()
     const changed = notARegularFile(opened, path)
     if (changed) throw new AppErrorException('file_io', changed, { path })
+    // The path could have been swapped for a link since it was checked: the open file says where it is.
+    const systemFolder = await systemFolderOfDevice(opened.dev)
+    if (systemFolder) refuseSystemFolder(path, systemFolder)
     const chunks: Buffer[] = []
     let total = 0
     for (;;) {
@@ -134,13 +166,10 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<{
       chunks.push(chunk.subarray(0, bytesRead))
       total += bytesRead
       if (total > maxBytes) {
-        throw new AppErrorException(
-          'file_io',
-          `${basename(path)} is larger than ${(maxBytes / 1e6).toFixed(1)} MB: too large to be a site.json file.`,
-          {
-            path,
-          },
-        )
+        throw new AppErrorException('file_io', `${basename(path)} is larger than ${megabytes(maxBytes)}: too large to be ${kind}.`, {
+          path,
+          maxBytes,
+        })
       }
     }
     return { bytes: Buffer.concat(chunks, total), info: opened }
@@ -171,6 +200,7 @@ export const sameContent = (a: FileVersion, b: FileVersion) => a.size === b.size
  * file replaced keeps its mode; a new one gets `newFileMode` when given (else the umask decides).
  */
 export async function writeTextAtomically(path: string, text: string, byteOrderMark = false, newFileMode?: number): Promise<FileVersion> {
+  refuseSystemFolder(path, await realPathOf(path))
   const existing = await stat(path).catch(() => null)
   const refusal = existing && notARegularFile(existing, path)
   if (refusal) throw new AppErrorException('file_io', refusal, { path })
@@ -178,6 +208,28 @@ export async function writeTextAtomically(path: string, text: string, byteOrderM
   await writeFileAtomically(path, bytes, { mode: existing === null ? newFileMode : undefined })
   const info = await stat(path)
   return { mtimeMs: info.mtimeMs, size: bytes.length, sha256: sha256(bytes) }
+}
+
+/**
+ * Texts written as one (a docs.json and its $ref files): all or none, through a kill or a power
+ * cut, by writeFileSet with its journal in `journals`; checked as writeTextAtomically checks each.
+ */
+export async function writeTextsTogether(
+  files: readonly { path: string; text: string; byteOrderMark: boolean }[],
+  journals: string,
+  key: string,
+): Promise<FileVersion[]> {
+  const set = await Promise.all(
+    files.map(async ({ path, text, byteOrderMark }) => {
+      refuseSystemFolder(path, await realPathOf(path))
+      const existing = await stat(path).catch(() => null)
+      const refusal = existing && notARegularFile(existing, path)
+      if (refusal) throw new AppErrorException('file_io', refusal, { path })
+      return { path, data: Buffer.from(byteOrderMark ? `${BYTE_ORDER_MARK}${text}` : text) }
+    }),
+  )
+  await writeFileSet(set, journals, key)
+  return Promise.all(set.map(async ({ path, data }) => ({ mtimeMs: (await stat(path)).mtimeMs, size: data.length, sha256: sha256(data) })))
 }
 
 export async function fileExists(path: string): Promise<boolean> {
@@ -190,14 +242,23 @@ export async function fileExists(path: string): Promise<boolean> {
   }
 }
 
-// Refuses rather than replacing bytes with U+FFFD: saving such a text would silently change the file.
-function decodeUtf8(bytes: Uint8Array, path: string): string {
+/**
+ * The one UTF-8 rule for the files of a site (its configuration, its $ref files, its pages), in the
+ * app and in `validate` alike: refused, with the line of the first byte that is not UTF-8, rather
+ * than decoded with U+FFFD in its place, since saving such a text would silently change the file.
+ */
+export function decodeUtf8(bytes: Uint8Array, path: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
-    throw new AppErrorException('file_io', `${basename(path)} is not UTF-8 text, so it cannot be a site.json file.`, { path })
+    const bad = firstInvalidUtf8(bytes)
+    throw new AppErrorException('file_io', `${basename(path)} ${notUtf8Sentence(bytes, bad)}`, { path, line: lineAt(bytes, bad) })
   }
 }
+
+/** What is said of bytes that are not UTF-8, `bad` the offset of the first that is not. */
+export const notUtf8Sentence = (bytes: Uint8Array, bad: number) =>
+  `is not UTF-8 text: line ${lineAt(bytes, bad)} holds the byte ${byteName(bytes[bad]!)}, which UTF-8 does not allow there. Save it as UTF-8 to use it here.`
 
 export function rethrowAsAppError(error: unknown, path: string, action: 'read' | 'write'): never {
   if (error instanceof AppErrorException) throw error

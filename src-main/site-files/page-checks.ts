@@ -23,7 +23,9 @@ import {
   type PageProblem,
 } from '../../src-shared/site-config/site-pages'
 import { checkImageFile } from './docs-folder'
-import { fileExists, readRegularFile } from './file-access'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import { firstInvalidUtf8, lineAt } from '../../src-shared/text/utf8'
+import { fileExists, megabytes, notUtf8Sentence, readRegularFile, realPathInside } from './file-access'
 
 // What is inside the pages: MDX that does not parse, front matter that does not, every heading's
 // anchor as Mintlify renders it, and every in-page link and image. Pages are parsed with
@@ -33,7 +35,11 @@ import { fileExists, readRegularFile } from './file-access'
 
 export type { PageProblem }
 
-const MAX_PAGE_BYTES = 2_000_000
+/**
+ * A page is Markdown or MDX of a few kB (a long generated reference, a few hundred). Parsing costs
+ * about a second of CPU per 200 kB, so a larger file is named as too large rather than parsed.
+ */
+export const MAX_PAGE_BYTES = 500_000
 const READS_AT_ONCE = 16
 
 /**
@@ -203,6 +209,73 @@ function textOf(node: Nodes): string {
   return 'children' in node ? node.children.map((child) => textOf(child as Nodes)).join('') : ''
 }
 
+/**
+ * A page's text, or why it is not checked: a file too large to be a page, or one that is not text
+ * (NUL bytes, as binary files hold, or bytes that are not UTF-8: the rule the app opens files by),
+ * is said at once, never handed to the parser. Read only inside the docs folder, never through a link.
+ */
+async function readPage(root: string, file: string): Promise<string | { line: number; message: string }> {
+  let bytes: Buffer
+  try {
+    bytes = (await readRegularFile(await realPathInside(root, join(root, file)), MAX_PAGE_BYTES, 'a page')).bytes
+  } catch (error) {
+    if (error instanceof AppErrorException && (error.details as { maxBytes?: number } | undefined)?.maxBytes)
+      return { line: 1, message: `is larger than ${megabytes(MAX_PAGE_BYTES)}: too large to be a page, so it was not checked` }
+    return { line: 1, message: `cannot be read: ${messageOf(error)}` }
+  }
+  const nul = bytes.indexOf(0)
+  if (nul !== -1)
+    return {
+      line: lineAt(bytes, nul),
+      message: 'is not text: it holds NUL bytes, as binary files do, where a page is Markdown or MDX text; it was not checked',
+    }
+  const bad = firstInvalidUtf8(bytes)
+  if (bad !== -1) return { line: lineAt(bytes, bad), message: notUtf8Sentence(bytes, bad) }
+  const text = bytes.toString('utf8')
+  const deepest = deepestNesting(text)
+  if (deepest.depth > MAX_NESTING)
+    return {
+      line: deepest.line,
+      message: `nests blockquotes or lists more than ${MAX_NESTING} levels deep, which takes the MDX parser minutes: it was not checked`,
+    }
+  return text
+}
+
+/**
+ * Blockquotes and lists nested deeper than this cost the Markdown parser time that grows with the
+ * square of the depth (20 kB of ">" took 5 s of CPU, a list 2,000 levels deep minutes); pages
+ * nest a few levels.
+ */
+const MAX_NESTING = 32
+/** A blockquote marker or a list item's, at the start of what is left of a line. */
+const CONTAINER = /^[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))/
+
+/**
+ * How deep blockquotes and lists nest in a page, outside fenced code, and on which line: the
+ * markers that open a line, and for a list item indented under others, a level per two spaces.
+ * The first line past MAX_NESTING ends the look.
+ */
+function deepestNesting(text: string): { depth: number; line: number } {
+  const deepest = { depth: 0, line: 1 }
+  let fence: string | null = null
+  const lines = text.split('\n')
+  for (let index = 0; index < lines.length && deepest.depth <= MAX_NESTING; index++) {
+    const line = lines[index]!
+    const fenceMark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fenceMark && (fence === null || fenceMark.startsWith(fence))) fence = fence === null ? fenceMark : null
+    if (fence !== null || fenceMark) continue
+    let rest = line
+    let markers = 0
+    for (let match = CONTAINER.exec(rest); match && markers <= MAX_NESTING; match = CONTAINER.exec(rest)) {
+      markers++
+      rest = rest.slice(match[0].length)
+    }
+    const depth = markers === 0 ? 0 : markers + Math.floor(/^ */.exec(line)![0].length / 2)
+    if (depth > deepest.depth) Object.assign(deepest, { depth, line: index + 1 })
+  }
+  return deepest
+}
+
 async function mapLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0
   await Promise.all(
@@ -228,16 +301,14 @@ export async function readPageFacts(index: DocsIndex, limits: PageReadLimits = {
   await mapLimited(chosen, READS_AT_ONCE, async (page) => {
     const fact: PageFact = { path: page.path, file: page.file, anchors: [], links: [], problems: [] }
     if (page.frontMatterError) fact.problems.push(page.frontMatterError)
-    try {
-      const text = (await readRegularFile(join(index.root, page.file), MAX_PAGE_BYTES)).bytes.toString('utf8')
-      const parsed = parsePage(page.file, text)
+    const read = await readPage(index.root, page.file)
+    if (typeof read === 'string') {
+      const parsed = parsePage(page.file, read)
       fact.anchors = [...parsed.anchors]
       fact.links = parsed.links
       fact.problems.push(...parsed.problems)
       if (parsed.apiPage) fact.apiPage = true
-    } catch (error) {
-      fact.problems.push({ line: 1, message: `cannot be read: ${messageOf(error)}` })
-    }
+    } else fact.problems.push(read)
     facts.set(page.path, fact)
   })
   const pages = chosen.map((page) => facts.get(page.path)!)
@@ -268,7 +339,10 @@ async function fileProblem(root: string, path: string, image: boolean, files: Re
     if (check.state === 'not-an-image') return 'is not an image (no PNG, JPEG, GIF, WebP, AVIF, ICO or SVG picture in it)'
     return check.state === 'unreadable' ? 'cannot be read' : null
   }
-  return files.has(path) || (await fileExists(join(root, path))) ? null : 'is not in the docs folder'
+  if (files.has(path)) return null
+  // Only inside the folder: a link out of it is as good as no file.
+  const inside = await realPathInside(root, join(root, path)).catch(() => null)
+  return inside !== null && (await fileExists(inside)) ? null : 'is not in the docs folder'
 }
 
 /** Reads the pages and judges them against the folder's pages: what readPageFacts and pageProblems say together. */

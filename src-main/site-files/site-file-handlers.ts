@@ -5,10 +5,14 @@ import { createDocsFolderService, type DocsFolderService } from './docs-folder-s
 import type { SiteFileDialogs } from './file-dialogs'
 import { openSiteFiles, type SiteFileService } from './site-file-service'
 
-/** The site calls' handlers as the app builds them: files and docs folders, with the system's dialogs where there are some. */
+/**
+ * The site calls' handlers as the app builds them: files and docs folders, with the system's
+ * dialogs where there are some; `close` stops watching and indexing, for the process to exit.
+ */
 export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null } = {}) {
   const files = openSiteFiles(dataDir, options.dialogs)
-  return createSiteFileHandlers(files, createDocsFolderService({ files, dataDir, ...options }))
+  const docs = createDocsFolderService({ files, dataDir, ...options })
+  return { handlers: createSiteFileHandlers(files, docs), close: () => docs.close() }
 }
 
 export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderService): HandlersFor<typeof siteCalls> {

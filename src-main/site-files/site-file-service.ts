@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, relative, sep } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { plural } from '../../src-shared/text/plural'
 import type {
@@ -23,6 +23,7 @@ import { countsOf, diagnoseDocument, readDocumentText, type Diagnosis } from '..
 import { gatherDocumentFacts } from './document-facts'
 import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
+import { recoverFileSets, type RecoveredSet } from '../storage/file-set'
 import { createSerialQueue } from '../storage/serial-queue'
 import { openDraftStore, type DraftStore } from './draft-store'
 import { UserFileWrites } from './user-file-writes'
@@ -35,10 +36,11 @@ import {
   resolveUserPath,
   sameContent,
   writeTextAtomically,
+  writeTextsTogether,
 } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
-import { readRefFile, type LoadedRef } from './ref-files'
+import { readRefFiles, type LoadedRef } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
 import { isLoopbackUrl } from '../../src-shared/net/loopback'
 
@@ -102,8 +104,8 @@ export interface SiteFileServiceOptions {
   drafts: DraftStore
   recent: RecentFiles
   rules: RuleChoices
-  /** The app's data folder: never read from or written to by a file call. */
-  dataDir: string | null
+  /** The app's data folder: never read from or written to by a file call (only the journals of saves that span files live there). */
+  dataDir: string
   /** The system's file dialogs (the desktop app); without them, paths are typed. */
   dialogs?: SiteFileDialogs
   now?: () => Date
@@ -161,9 +163,27 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     return target
   }
 
+  /** Where the journals of saves that write a docs.json with its $ref files live (storage/file-set.ts). */
+  const journals = join(options.dataDir, 'site-saves')
+
+  /** A save of this document with its $ref files that a killed process left half done: finished or undone, in a sentence. */
+  const recoverSaves = async (path: string, documentId: string): Promise<string | null> => {
+    const sets = await recoverFileSets(journals, documentId)
+    if (sets.length === 0) return null
+    const [set] = sets.slice(-1) as [RecoveredSet]
+    const folder = dirname(path)
+    const names = set.paths.map((file) => relative(folder, file).split(sep).join('/'))
+    const others = names.filter((name) => name !== basename(path))
+    const files = `${basename(path)} with ${others.length === 1 ? 'its $ref file' : 'its $ref files'} ${others.join(', ')}`
+    return set.outcome === 'completed'
+      ? `The last save of ${files} was interrupted (Embed Console stopped in the middle of it): it has been completed, so every file holds what was saved.`
+      : `The last save of ${files} was interrupted before any file was replaced (Embed Console stopped in the middle of it): it has been undone, so the files are as they were before it.`
+  }
+
   const readDocument = async (path: string): Promise<SiteDocument> => {
-    const { text, byteOrderMark, version } = await readVersionedText(path)
     const documentId = documentIdForPath(path)
+    const recovered = await runInTurn(() => recoverSaves(path, documentId))
+    const { text, byteOrderMark, version } = await readVersionedText(path)
     let draft = await drafts.get(documentId)
     // A draft identical to the file is nothing to restore.
     if (draft && draft.text === text) {
@@ -172,7 +192,16 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     }
     documents.set(documentId, path)
     await recent.add(path)
-    return { documentId, path, text, byteOrderMark, version, draft, rules: await options.rules.get(path) }
+    return {
+      documentId,
+      path,
+      text,
+      byteOrderMark,
+      version,
+      draft,
+      rules: await options.rules.get(path),
+      ...(recovered ? { recovered } : {}),
+    }
   }
 
   /**
@@ -206,8 +235,11 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     return policy.resolve(join(dirname(sitePath), API_REFERENCE_FILE))
   }
 
-  const writeDocument = async (documentId: string, path: string, text: string, byteOrderMark: boolean): Promise<SavedSiteFile> => {
-    const version = await writeTextAtomically(path, text, byteOrderMark)
+  const writeDocument = async (documentId: string, path: string, text: string, byteOrderMark: boolean): Promise<SavedSiteFile> =>
+    settleSaved(documentId, path, text, await writeTextAtomically(path, text, byteOrderMark))
+
+  /** After a document is written: its draft is saved, and it belongs to its path. */
+  const settleSaved = async (documentId: string, path: string, text: string, version: FileVersion): Promise<SavedSiteFile> => {
     await drafts.discard(documentId)
     documents.set(documentId, path)
     await recent.add(path)
@@ -278,15 +310,11 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
             )
           }
         }
-        const saved = await Promise.all(
-          refPaths.map(async (ref) => ({
-            ref: ref.ref,
-            text: ref.text,
-            version: await writeTextAtomically(ref.path, ref.text, ref.byteOrderMark),
-          })),
-        )
-        const document = await writeDocument(documentId, path, text, byteOrderMark)
-        return refs.length ? { ...document, refs: saved } : document
+        if (refs.length === 0) return writeDocument(documentId, path, text, byteOrderMark)
+        // All or none: a kill in the middle leaves no new $ref file beside the old docs.json (file-set.ts).
+        const versions = await writeTextsTogether([...refPaths, { path, text, byteOrderMark }], journals, documentId)
+        const document = await settleSaved(documentId, path, text, versions.at(-1)!)
+        return { ...document, refs: refPaths.map((ref, index) => ({ ref: ref.ref, text: ref.text, version: versions[index]! })) }
       })
     },
 
@@ -297,7 +325,8 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
           'not_found',
           'This document has no folder yet: save it first, so its $ref files can be found beside it.',
         )
-      return Promise.all(refs.map((ref) => readRefFile(dirname(path), ref, (candidate) => policy.resolve(candidate))))
+      // In turn and within one document's cap, whatever a call names: 200 files of 10 MB would be 2 GB.
+      return readRefFiles(dirname(path), refs, (candidate) => policy.resolve(candidate))
     },
 
     async saveAs({ documentId, text, byteOrderMark, target }) {

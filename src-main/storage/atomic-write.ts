@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { Stats } from 'node:fs'
 import { open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
@@ -57,11 +58,37 @@ const noProgress = () => Object.assign(new Error('the disk accepted no more byte
 export async function writeFileAtomically(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data
   const existing = await stat(path).catch(() => undefined)
-  const mode = existing && !options.forceMode ? existing.mode & 0o7777 : (options.mode ?? 0o666)
   await removeLeftovers(path)
-  // Hidden, unique, and naming its writer: never mistaken for the file, never clashing with a
-  // second writer, and recognisably left behind once that writer is gone.
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`)
+  const temporary = await writeTemporaryFile(path, bytes, options, existing)
+  try {
+    await rename(temporary, path)
+  } catch (error) {
+    await unlink(temporary).catch(() => {})
+    throw writeError(error, path)
+  }
+  await syncFolder(dirname(path))
+}
+
+/**
+ * The temporary file `path` is written through: hidden, unique, and naming its writer, so it is
+ * never mistaken for the file, never clashes with a second writer, and is recognisably left behind
+ * once that writer is gone. `kind` tells a single write's (tmp) from a set's (set, see file-set.ts).
+ */
+export const temporaryNameOf = (path: string, kind: 'tmp' | 'set' = 'tmp') =>
+  join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.${kind}`)
+
+/**
+ * Writes `bytes` to a new temporary file beside `path` (or at `temporary`), every byte counted,
+ * synced, with the mode and owner the file will have; removed again on any failure. Answers its path.
+ */
+export async function writeTemporaryFile(
+  path: string,
+  bytes: Uint8Array,
+  options: AtomicWriteOptions = {},
+  existing?: Stats,
+  temporary = temporaryNameOf(path),
+): Promise<string> {
+  const mode = existing && !options.forceMode ? existing.mode & 0o7777 : (options.mode ?? 0o666)
   let handle
   try {
     handle = await open(temporary, 'wx', mode)
@@ -78,17 +105,15 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
     // Running as root, a replaced file keeps its owner (as write-file-atomic did).
     if (existing && process.getuid?.() === 0) await handle.chown(existing.uid, existing.gid).catch(() => {})
     await handle.close()
-    handle = undefined
-    await rename(temporary, path)
+    return temporary
   } catch (error) {
     await handle?.close().catch(() => {})
     await unlink(temporary).catch(() => {})
     throw writeError(error, path)
   }
-  await syncFolder(dirname(path))
 }
 
-const isAlive = (pid: number) => {
+export const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0)
     return true
@@ -114,7 +139,7 @@ async function removeLeftovers(path: string): Promise<void> {
 }
 
 /** Makes a rename in `folder` durable. Best effort: Windows cannot open a folder to sync it. */
-async function syncFolder(folder: string): Promise<void> {
+export async function syncFolder(folder: string): Promise<void> {
   const handle = await open(folder, 'r').catch(() => null)
   if (!handle) return
   try {

@@ -6,43 +6,14 @@
  * Pure (TextDecoder is in browsers and Node alike), so the app and the CLI decode one way.
  */
 
+import { byteName, firstInvalidUtf8, lineAt } from '../text/utf8'
+
 export const INPUT_ENCODINGS = ['utf-8', 'windows-1252'] as const
 export type InputEncoding = (typeof INPUT_ENCODINGS)[number]
 
 export type DecodedInput =
   | { ok: true; text: string; encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252' }
   | { ok: false; line: number; byte: number; message: string }
-
-/** The offset of the first byte that is not part of a valid UTF-8 sequence, or -1. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let at = 0; at < bytes.length;) {
-    const lead = bytes[at]!
-    const length =
-      lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0
-    if (length === 0) return at
-    for (let next = 1; next < length; next++) {
-      const byte = bytes[at + next]
-      if (byte === undefined || (byte & 0xc0) !== 0x80) return at
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8 either.
-    const second = bytes[at + 1] ?? 0
-    if (
-      (lead === 0xe0 && second < 0xa0) ||
-      (lead === 0xed && second > 0x9f) ||
-      (lead === 0xf0 && second < 0x90) ||
-      (lead === 0xf4 && second > 0x8f)
-    )
-      return at
-    at += length
-  }
-  return -1
-}
-
-const lineAt = (bytes: Uint8Array, offset: number) => {
-  let line = 1
-  for (let at = 0; at < offset; at++) if (bytes[at] === 0x0a) line++
-  return line
-}
 
 /** Decoded by its byte order mark, else as UTF-8 unless `encoding` says Windows-1252. */
 export function decodeInput(bytes: Uint8Array, fileName: string, encoding?: InputEncoding): DecodedInput {
@@ -61,6 +32,6 @@ export function decodeInput(bytes: Uint8Array, fileName: string, encoding?: Inpu
     ok: false,
     line,
     byte,
-    message: `${fileName} is not UTF-8 text: line ${line} holds the byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')}, which UTF-8 does not allow there. It may be Windows-1252 (Excel's "CSV" on Windows): read it as Windows-1252, or save it as "CSV UTF-8".`,
+    message: `${fileName} is not UTF-8 text: line ${line} holds the byte ${byteName(byte)}, which UTF-8 does not allow there. It may be Windows-1252 (Excel's "CSV" on Windows): read it as Windows-1252, or save it as "CSV UTF-8".`,
   }
 }

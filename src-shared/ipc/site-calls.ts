@@ -12,8 +12,11 @@ import { defineCall } from './define'
  */
 export const MAX_SITE_FILE_CHARACTERS = 10_000_000
 
-/** The most folders one site.docsIndex call watches: a document naming more has the rest looked at again by Index again. */
-export const MAX_WATCHED_FOLDERS = 2000
+/**
+ * The most folders of a docs folder watched for changes at once, each by one handle of the
+ * system's: the largest real docs.json (crewAI's) names 3,251.
+ */
+export const MAX_WATCHED_FOLDERS = 5000
 
 /** The one file-path schema: every path the renderer names to main, whatever it is for. */
 export const SiteFilePathSchema = z.string().trim().min(1, 'Give the path of a file.').max(4096, 'A file path has at most 4096 characters.')
@@ -65,6 +68,8 @@ export const SiteDocumentSchema = z.object({
   draft: SiteDraftSchema.nullable(),
   /** The rule set last chosen for this file, or null where none was. */
   rules: RuleSetSchema.nullable(),
+  /** What was done, as a sentence, with a save of this file and its $ref files that a stopped process left half done (completed or undone). */
+  recovered: z.string().optional(),
 })
 export type SiteDocument = z.infer<typeof SiteDocumentSchema>
 
@@ -214,8 +219,10 @@ export const siteCalls = {
         watch: z
           .array(z.string().max(1000))
           .max(MAX_WATCHED_FOLDERS)
-          .optional()
-          .describe('The folders the document can name (relative, "" for the folder itself): only these are watched'),
+          .default([''])
+          .describe(
+            'The folders the document can name (relative, "" for the folder itself): only these are watched, each without its subfolders, and never through a link out of the folder. Absent: the folder itself.',
+          ),
       })
       .strict(),
     output: z.object({ index: DocsIndexSchema.nullable() }),

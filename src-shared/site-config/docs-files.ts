@@ -30,6 +30,8 @@ export const DocsIndexSchema = z.object({
   totalFiles: z.number().int().nonnegative().optional(),
   /** Markdown files that are not pages: in snippets/, excluded by .mintignore, or ignored by Mintlify (README.md…). */
   excluded: z.array(z.object({ path: z.string(), file: z.string(), reason: z.string() })).optional(),
+  /** What of the folder is not indexed or not watched, and why, as sentences (a cap reached, links out of the folder). */
+  notices: z.array(z.string()).optional(),
 })
 export type DocsIndex = z.infer<typeof DocsIndexSchema>
 

@@ -29,10 +29,54 @@ export interface RefProblem {
 export interface ResolvedRefs {
   value: unknown
   sites: RefSite[]
-  /** `$ref`s that could not be followed: the file is missing or not JSON, outside the folder, or the refs go round. */
+  /** `$ref`s that could not be followed: the file is missing or not JSON, outside the folder, the refs go round, or the cap is reached. */
   problems: RefProblem[]
   /** Where a `$ref` waits for its file to be read: nothing there is judged yet. */
   pending: RefPath[]
+  /** `$ref`s left as written because the document reached its cap before them (one problem says so): nothing there is judged. */
+  unfollowed: RefPath[]
+}
+
+/**
+ * What one document may expand to through its `$ref`s, in values (every object, list, string,
+ * number…) and in characters of JSON: six times the largest real docs.json (crewAI's, 40,564
+ * values in 2.3 MB), and the largest file the editor opens. Three files of 80 kB whose refs fan
+ * out 1,000 × 1,000 would otherwise expand to billions of values; past the cap, no more are followed.
+ */
+export const MAX_EXPANDED_VALUES = 250_000
+export const MAX_EXPANDED_CHARACTERS = 10_000_000
+/** The files one document's `$ref`s may name in all (each read once however often it is named). */
+export const MAX_REF_FILES = 1000
+
+/** Why a `$ref` file was left unread once the document's files reached their cap (the reason follows its name). */
+export const PAST_REF_FILES = `was not read: the $refs of one document name at most ${MAX_REF_FILES.toLocaleString('en')} files`
+export const PAST_REF_CHARACTERS = `was not read: the $ref files of one document hold at most ${MAX_EXPANDED_CHARACTERS / 1_000_000} MB in all`
+
+/** The caps as a sentence says them. */
+export const REF_CAPS = `${MAX_EXPANDED_VALUES.toLocaleString('en')} values or ${MAX_EXPANDED_CHARACTERS / 1_000_000} MB of JSON`
+
+interface Size {
+  values: number
+  characters: number
+}
+const sizes = new WeakMap<object, Size>()
+
+/** How many values a JSON value holds and about how long its JSON is; remembered per object, so a file is measured once. */
+function sizeOf(value: unknown): Size {
+  if (typeof value !== 'object' || value === null)
+    return { values: 1, characters: typeof value === 'string' ? value.length + 2 : String(value).length }
+  const known = sizes.get(value)
+  if (known) return known
+  const size = { values: 1, characters: 2 }
+  const add = (child: unknown, extra: number) => {
+    const inner = sizeOf(child)
+    size.values += inner.values
+    size.characters += inner.characters + extra
+  }
+  if (Array.isArray(value)) for (const item of value) add(item, 1)
+  else for (const [key, child] of Object.entries(value)) add(child, key.length + 4)
+  sizes.set(value, size)
+  return size
 }
 
 /** Mintlify's normalisation: forward slashes, `.` and `..` folded, a leading / kept. */
@@ -96,23 +140,40 @@ export function resolveRefs(value: unknown, files: ReadonlyMap<string, RefFile>)
   const sites: RefSite[] = []
   const problems: RefProblem[] = []
   const pending: RefPath[] = []
+  const unfollowed: RefPath[] = []
+  const spent: Size = { values: 0, characters: 0 }
+  let capped: RefProblem | null = null
   const resolve = (node: unknown, at: RefPath, fromFile: string, chain: readonly string[]): unknown => {
     const ref = refOf(node)
     if (ref !== undefined) {
       const target = refTarget(ref, fromFile)
       const fail = (message: string) => {
-        problems.push({ path: formatProblemPath([...at, '$ref']), at: [...at, '$ref'], message })
+        const problem = { path: formatProblemPath([...at, '$ref']), at: [...at, '$ref'], message }
+        problems.push(problem)
+        return problem
+      }
+      if (capped) {
+        unfollowed.push([...at, '$ref'])
         return node
       }
-      if (outside(target)) return fail(`points outside the docs folder (${ref}): Mintlify refuses it`)
-      if (chain.includes(target)) return fail(`goes round: ${[...chain, target].join(' → ')}`)
+      if (outside(target)) return (fail(`points outside the docs folder (${ref}): Mintlify refuses it`), node)
+      if (chain.includes(target)) return (fail(`goes round: ${[...chain, target].join(' → ')}`), node)
       const file = files.get(target)
-      if (!file) return fail(`names ${target}, which is not in the docs folder`)
+      if (!file) return (fail(`names ${target}, which is not in the docs folder`), node)
       if (file.ok === 'pending') {
         pending.push(at)
         return node
       }
-      if (!file.ok) return fail(`names ${target}, which ${file.reason}`)
+      if (!file.ok) return (fail(`names ${target}, which ${file.reason}`), node)
+      const size = sizeOf(file.value)
+      spent.values += size.values
+      spent.characters += size.characters
+      if (spent.values > MAX_EXPANDED_VALUES || spent.characters > MAX_EXPANDED_CHARACTERS) {
+        capped = fail(
+          `names ${target}, which would take the document past ${REF_CAPS} (docs.json → ${[...chain, target].join(' → ')}): $ref files are followed up to that much in all, so it is not followed`,
+        )
+        return node
+      }
       const siblings = Object.keys(node as object).filter((key) => key !== '$ref')
       sites.push({ at, file: target, siblings })
       const content = resolve(file.value, at, target, [...chain, target])
@@ -141,8 +202,11 @@ export function resolveRefs(value: unknown, files: ReadonlyMap<string, RefFile>)
     }
     return node
   }
-  if (!hasRefs(value)) return { value, sites, problems, pending }
-  return { value: resolve(value, [], '', []), sites, problems, pending }
+  if (!hasRefs(value)) return { value, sites, problems, pending, unfollowed }
+  const resolved = resolve(value, [], '', [])
+  const cap = capped as RefProblem | null
+  if (cap && unfollowed.length) cap.message += `, nor ${unfollowed.length.toLocaleString('en')} more after it`
+  return { value: resolved, sites, problems, pending, unfollowed }
 }
 
 /**

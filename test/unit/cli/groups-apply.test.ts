@@ -94,6 +94,10 @@ describe('embed-console groups apply', () => {
     expect(run.err[0]).toMatch(/^Give either --profile or --base-url\.\nUsage: embed-console groups apply FILE/)
     expect(await main(['groups', 'apply', path, '--base-url', sandbox.baseUrl, '--concurrency', '0'], withToken())).toBe(2)
     expect(await main(['groups', 'apply', join(dir, 'missing.csv'), '--base-url', sandbox.baseUrl], withToken())).toBe(2)
+    // The environment (a proxy password with it) reads as a regular file: never an input file.
+    const environ = withToken()
+    expect(await main(['groups', 'apply', '/proc/self/environ', '--base-url', sandbox.baseUrl, '--dry-run'], environ)).toBe(2)
+    expect(environ.err[0]).toMatch(/^\/proc\/self\/environ is under \/proc, whose files describe the running system/)
     const help = withToken()
     expect(await main(['groups', 'apply', '--help'], help)).toBe(0)
     expect(help.out[0]).toMatch(/\nUsage: embed-console groups apply FILE/)

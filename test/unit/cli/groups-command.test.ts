@@ -137,6 +137,11 @@ describe('embed-console groups', () => {
         { EMBED_CONSOLE_TOKEN: 'x' },
         /--mapping/,
       ],
+      [
+        ['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'a', '--mapping', '@/proc/self/environ'],
+        { EMBED_CONSOLE_TOKEN: 'x' },
+        /^--mapping: \/proc\/self\/environ is under \/proc, whose files describe the running system/,
+      ],
       [['groups', 'rotate-token', '--base-url', sandbox.baseUrl, '--current-token', 'abc'], { EMBED_CONSOLE_TOKEN: 'x' }, /standard input/],
       [
         ['groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', 'a', '--timeout', 'soon'],

@@ -109,6 +109,52 @@ describe('$ref', () => {
   })
 })
 
+describe('$ref fan-out', () => {
+  // docs.json names a.json 100 times, a.json names b.json 100 times: 10,000 copies of b.json's
+  // 41 values, past the cap of 250,000; at 1,000 × 1,000 the same three small files are billions.
+  const fanOut = (count: number) => ({
+    document: { ...MINIMAL, navigation: { groups: Array.from({ length: count }, () => ({ $ref: 'a.json' })) } },
+    refs: files({
+      'a.json': { group: 'A', pages: Array.from({ length: count }, () => ({ $ref: 'b.json' })) },
+      'b.json': { group: 'B', pages: Array.from({ length: 39 }, (_, index) => `page-${index}`) },
+    }),
+  })
+
+  it('stops at its cap with one sentence naming the cap and the chain, and judges nothing it did not follow', () => {
+    const { document, refs } = fanOut(100)
+    const resolved = resolveRefs(document, refs)
+    // A copy of a.json holds 203 values and its 100 copies of b.json 42 each: 4,403 a group. 250,000
+    // values hold 56 groups and the first 76 copies of b.json in the 57th; the 77th would cross.
+    expect(resolved.sites.filter((site) => site.file === 'b.json')).toHaveLength(56 * 100 + 76)
+    expect(resolved.problems).toEqual([
+      {
+        path: 'navigation.groups[56].pages[76].$ref',
+        at: ['navigation', 'groups', 56, 'pages', 76, '$ref'],
+        message:
+          'names b.json, which would take the document past 250,000 values or 10 MB of JSON (docs.json → a.json → b.json): $ref files are followed up to that much in all, so it is not followed, nor 66 more after it',
+      },
+    ])
+    expect(resolved.unfollowed).toHaveLength(23 + 43)
+    const check = checkConfig(document, { format: 'docs', rules: 'spec', refs })
+    expect(check.valid).toBe(false)
+    // The refs left as written are not judged as groups without a name.
+    expect(check.errors.map((error) => error.path)).toEqual(['navigation.groups[56].pages[76].$ref'])
+  })
+
+  it('counts characters too: a few large files reach the cap long before their values do', () => {
+    const large = 'x'.repeat(1_000_000)
+    const resolved = resolveRefs(
+      { ...MINIMAL, navigation: { pages: Array.from({ length: 12 }, () => ({ $ref: 'large.json' })) } },
+      files({ 'large.json': large }),
+    )
+    expect(resolved.sites).toHaveLength(9)
+    expect(resolved.problems[0]!.message).toMatch(
+      /^names large\.json, which would take the document past 250,000 values or 10 MB of JSON \(docs\.json → large\.json\)/,
+    )
+    expect(resolved.unfollowed).toHaveLength(2)
+  })
+})
+
 describe.skipIf(!hasCorpus)(`the shared corpus in the editor’s terms${DOCS_JSON.skipNote}`, () => {
   const corpus = hasCorpus
     ? readdirSync(CORPUS)

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runValidate, validateCommand } from '../../../src-main/cli/validate-command'
 import { UsageError, type CliIo } from '../../../src-main/cli/usage'
 import { SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/format'
+import { failureOf } from '../../helpers/failure-of'
+import { siteFiles, tempDir } from '../site-files/helpers'
 
 function captureIo() {
   const out: string[] = []
@@ -185,6 +187,39 @@ describe('embed-console validate', () => {
     expect(err).toEqual([
       `${fifo}: cannot be read: it is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.`,
     ])
+  })
+
+  it('refuses text that is not UTF-8 with the sentence the app opens it with, its $ref files too', async () => {
+    const latin = file('latin.json')
+    await writeFile(
+      latin,
+      Buffer.concat([Buffer.from('{\n  "name": "Caf'), Buffer.from([0xe9]), Buffer.from('",\n  "navigation": []\n}\n')]),
+    )
+    const app = await failureOf(siteFiles(await tempDir('ec-validate-data-')).open(latin))
+    expect(app.message).toBe(
+      'latin.json is not UTF-8 text: line 2 holds the byte 0xE9, which UTF-8 does not allow there. Save it as UTF-8 to use it here.',
+    )
+    const { io, err, out } = captureIo()
+    expect(await runValidate(['--no-files', latin], io)).toBe(2)
+    expect(err).toEqual([
+      `${latin}: cannot be read: it is not UTF-8 text: line 2 holds the byte 0xE9, which UTF-8 does not allow there. Save it as UTF-8 to use it here.`,
+    ])
+    expect(out).toEqual(['Checked 1 file: 0 valid, 0 invalid, 1 unreadable (0 errors, 0 warnings).'])
+
+    const folder = await tempDir('ec-validate-latin-ref-')
+    await writeFile(
+      join(folder, 'docs.json'),
+      JSON.stringify({ theme: 'mint', name: 'Docs', colors: { primary: '#112233' }, navigation: { $ref: 'nav.json' } }),
+    )
+    await writeFile(
+      join(folder, 'nav.json'),
+      Buffer.from([0x7b, 0x22, 0x70, 0x61, 0x67, 0x65, 0x73, 0x22, 0x3a, 0x5b, 0x22, 0xe9, 0x22, 0x5d, 0x7d]),
+    )
+    const ref = captureIo()
+    expect(await runValidate(['--no-files', join(folder, 'docs.json')], ref.io)).toBe(1)
+    expect(ref.out[0]).toBe(
+      `${join(folder, 'docs.json')}: navigation.$ref: names nav.json, which cannot be read: nav.json is not UTF-8 text: line 1 holds the byte 0xE9, which UTF-8 does not allow there. Save it as UTF-8 to use it here.`,
+    )
   })
 
   it('treats an unknown rule set, or --root with --no-files, as bad usage', async () => {

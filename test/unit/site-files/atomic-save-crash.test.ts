@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { tempDir } from './helpers'
+import { nodeScript } from '../../helpers/node-script'
+import { siteFiles, tempDir } from './helpers'
+import { saveSetOf } from './support/save-sets'
 
 // A save killed with SIGKILL in the middle leaves the old file or the new one, never a torn one:
 // the app's own write (writeTextAtomically) runs in a child process that is killed at random
@@ -30,15 +32,18 @@ beforeAll(async () => {
   writer = join(outDir, 'crash-writer.mjs')
 }, 60_000)
 
-/** Starts the writer, lets it begin a save (after a few whole ones), and kills it `delayMs` later. */
-function killMidSave(path: string, delayMs: number, wholeSaves: number): Promise<void> {
+/**
+ * Starts a writer (a script and its arguments), lets it begin a save after `wholeSaves` whole
+ * ones (it prints `said` before each), and kills it `delayMs` later.
+ */
+function killMidSave(args: string[], said: string, delayMs: number, wholeSaves: number): Promise<void> {
   return new Promise((resolveKilled, reject) => {
-    const child = spawn(process.execPath, [writer, path, String(SIZE)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
     let started = 0
     let killing = false
     child.stdout.on('data', (chunk: Buffer) => {
-      started += chunk.toString().split('writing').length - 1
-      // At least: under load two "writing" lines can arrive in one chunk.
+      started += chunk.toString().split(said).length - 1
+      // At least: under load two lines can arrive in one chunk.
       if (started >= wholeSaves + 1 && !killing) {
         killing = true
         setTimeout(() => child.kill('SIGKILL'), delayMs)
@@ -56,10 +61,55 @@ describe('a save killed in the middle (kill -9)', () => {
     await writeFile(path, textOf('b'))
     const torn: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
-      await killMidSave(path, 1 + ((round * 7) % 15), round % 3)
+      await killMidSave([writer, path, String(SIZE)], 'writing', 1 + ((round * 7) % 15), round % 3)
       const text = await readFile(path, 'utf8')
       if (!whole.has(text)) torn.push(text.length)
     }
     expect(torn).toEqual([])
   }, 120_000)
+})
+
+describe('a docs.json saved with its $ref file, killed in the middle (kill -9), many times', () => {
+  const PADDING = 400_000
+  const KILLS = 40
+  const sets = { a: saveSetOf('a', PADDING), b: saveSetOf('b', PADDING) }
+
+  it(
+    'leaves both files of the old save or both of the new, and the next open completes or undoes an interrupted one and says so',
+    { timeout: 300_000 },
+    async () => {
+      const saver = await nodeScript(resolve(import.meta.dirname, 'support/set-saver.ts'))
+      const [folder, dataDir] = await Promise.all([tempDir('ec-set-crash-'), tempDir('ec-set-crash-data-')])
+      const docsPath = join(folder, 'docs.json')
+      await writeFile(docsPath, sets.b.docs)
+      await writeFile(join(folder, 'nav.json'), sets.b.nav)
+      const mixed: string[] = []
+      const leftovers: string[] = []
+      const said: string[] = []
+      for (let round = 0; round < KILLS; round++) {
+        // Anywhere in a save: its checks and reads take about half its time, its writes the rest.
+        await killMidSave([saver, dataDir, docsPath, String(PADDING)], 'saving', (round * 53) % 350, round % 2)
+        // The next open, as the next launch of the app makes it.
+        const opened = await siteFiles(dataDir).open(docsPath)
+        if (opened.recovered) said.push(opened.recovered)
+        const nav = await readFile(join(folder, 'nav.json'), 'utf8')
+        const pair = Object.entries(sets).find(([, set]) => set.docs === opened.text && set.nav === nav)
+        if (!pair)
+          mixed.push(
+            `round ${round}: docs.json of ${(JSON.parse(opened.text) as { name: string }).name}, nav.json of ${(JSON.parse(nav) as { marker: string }).marker}`,
+          )
+        // Nothing of an interrupted save is left beside the files, or in the data folder.
+        const left = [...(await readdir(folder)), ...(await readdir(join(dataDir, 'site-saves')).catch(() => []))]
+        if (left.length !== 2) leftovers.push(`round ${round}: ${left.sort().join(', ')}`)
+      }
+      expect(mixed).toEqual([])
+      expect(leftovers).toEqual([])
+      // The kills land on both sides of the commit point; whichever, the sentence says what was done.
+      expect(said.length).toBeGreaterThan(0)
+      for (const sentence of said)
+        expect(sentence).toMatch(
+          /^The last save of docs\.json with its \$ref file nav\.json was interrupted (\(Embed Console stopped in the middle of it\): it has been completed, so every file holds what was saved|before any file was replaced \(Embed Console stopped in the middle of it\): it has been undone, so the files are as they were before it)\.$/,
+        )
+    },
+  )
 })

@@ -99,11 +99,11 @@ describe('the docs folder', () => {
 
   it('announces a page added to the watched folder', async () => {
     const { docs, documentId, events, root } = await docsSite()
-    await docs.index(documentId)
+    await docs.index(documentId, undefined, ['', 'guides'])
     const changed = new Promise<unknown>((resolve) =>
       events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)),
     )
-    // Changes are announced once the watcher has scanned the folder.
+    // Changes are announced once the watcher watches.
     await docs.watching()
     await writeFile(join(root, 'guides', 'new-page.mdx'), '---\ntitle: New\n---\n')
     expect(await changed).toEqual({ root })
@@ -116,7 +116,7 @@ describe('the docs folder', () => {
     const changed = new Promise<unknown>((resolve) =>
       events.subscribe((event) => event.name === 'site.docsChanged' && resolve(event.payload)),
     )
-    await docs.index(documentId)
+    await docs.index(documentId, undefined, ['', 'guides'])
     await writeFile(join(root, 'guides', 'right-away.mdx'), '---\ntitle: Right away\n---\n')
     expect(await changed).toEqual({ root })
     await docs.close()

@@ -1,11 +1,17 @@
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EventHub } from '../../../src-main/event-hub'
 import { indexDocsFolder } from '../../../src-main/site-files/docs-folder'
 import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { foldersNamed } from '../../../src-shared/site-config/docs-files'
+import { MAX_WATCHED_FOLDERS } from '../../../src-shared/ipc/site-calls'
+import { createRouter, type Handlers } from '../../../src-main/router'
+import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-handlers'
+import { watchFolders } from '../../../src-main/site-files/folder-watcher'
+import { nodeScript } from '../../helpers/node-script'
 import { failureOf } from '../../helpers/failure-of'
 import { siteFiles, tempDir } from './helpers'
 
@@ -107,6 +113,121 @@ describe('indexing a docs folder', () => {
       expect(changes).toEqual([])
     } finally {
       await docs.close()
+    }
+  })
+})
+
+describe('watching a docs folder a cloned repository may have made hostile', () => {
+  const changesOf = (events: EventHub) => {
+    const changes: string[] = []
+    events.subscribe((event) => event.name === 'site.docsChanged' && changes.push(event.payload.root))
+    return changes
+  }
+  const settle = async (changes: string[], wanted: number) => {
+    for (let tries = 0; tries < 60 && changes.length < wanted; tries++) await new Promise((next) => setTimeout(next, 50))
+    // Long enough for a change that should not be announced to have been.
+    await new Promise((next) => setTimeout(next, 500))
+  }
+
+  it('watches only the folder itself when a caller of the router gives no folders', async () => {
+    const root = await tempDir('ec-docs-default-')
+    await mkdir(join(root, 'guides'))
+    await writeFile(join(root, 'docs.json'), JSON.stringify({ name: 'D', navigation: { pages: ['index'] } }))
+    const dataDir = await tempDir('ec-docs-default-data-')
+    const events = new EventHub()
+    const changes = changesOf(events)
+    const files = siteFiles(dataDir)
+    const docs = createDocsFolderService({ files, dataDir, events, workerFile: null })
+    const router = createRouter(createSiteFileHandlers(files, docs) as unknown as Handlers)
+    try {
+      const opened = await router.dispatch('site.open', { path: join(root, 'docs.json') }, { transport: 'test' })
+      const { documentId } = (opened as { value: { documentId: string } }).value
+      expect(await router.dispatch('site.docsIndex', { documentId }, { transport: 'test' })).toMatchObject({ ok: true })
+      await writeFile(join(root, 'guides', 'deep.mdx'), '# deep\n')
+      await settle(changes, 1)
+      expect(changes).toEqual([])
+      await writeFile(join(root, 'index.mdx'), '# home\n')
+      await settle(changes, 1)
+      expect(changes).toEqual([root])
+      // More folders than it watches is refused by the contract before main does anything.
+      const tooMany = Array.from({ length: MAX_WATCHED_FOLDERS + 1 }, (_, index) => `folder-${index}`)
+      expect(await router.dispatch('site.docsIndex', { documentId, watch: tooMany }, { transport: 'test' })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      })
+    } finally {
+      await docs.close()
+    }
+  })
+
+  it('never watches through a link out of the folder (to / or elsewhere), and says which it left out', async () => {
+    const [root, elsewhere] = await Promise.all([tempDir('ec-docs-links-'), tempDir('ec-docs-elsewhere-')])
+    await symlink('/', join(root, 'everything'))
+    await symlink(elsewhere, join(root, 'shared'))
+    await mkdir(join(root, 'guides'))
+    await symlink(join(root, 'guides'), join(root, 'also-guides'))
+    let announced = 0
+    const watcher = await watchFolders(root, null, ['', 'everything', 'everything/tmp', 'shared', 'also-guides'], () => announced++)
+    try {
+      expect(watcher.notices).toEqual([
+        '3 folders the document names are links out of the docs folder, so not watched: everything, everything/tmp, shared. Links that lead out of the folder are never followed.',
+      ])
+      await writeFile(join(elsewhere, 'outside.mdx'), '# outside\n')
+      await new Promise((next) => setTimeout(next, 600))
+      expect(announced).toBe(0)
+      // A link inside the folder to a folder inside it is that folder.
+      await writeFile(join(root, 'guides', 'inside.mdx'), '# inside\n')
+      for (let tries = 0; tries < 60 && announced === 0; tries++) await new Promise((next) => setTimeout(next, 50))
+      expect(announced).toBe(1)
+    } finally {
+      watcher.close()
+    }
+  })
+
+  it('watches at most its cap of folders, says so, and looks again for a folder named before it existed', async () => {
+    const root = await tempDir('ec-docs-cap-')
+    for (const folder of ['a', 'b', 'c', 'd']) await mkdir(join(root, folder))
+    let announced = 0
+    const watcher = await watchFolders(root, null, ['a', 'b', 'c', 'later', 'd'], () => announced++, 4)
+    try {
+      expect(watcher.notices).toEqual([
+        'The document names 5 folders: the first 4 are watched for changes; Index again shows changes in the others.',
+      ])
+      await writeFile(join(root, 'd', 'past-the-cap.mdx'), '# d\n')
+      await new Promise((next) => setTimeout(next, 600))
+      expect(announced).toBe(0)
+      await mkdir(join(root, 'later'))
+      await writeFile(join(root, 'a', 'first.mdx'), '# a\n')
+      for (let tries = 0; tries < 60 && announced === 0; tries++) await new Promise((next) => setTimeout(next, 50))
+      expect(announced).toBe(1)
+      await writeFile(join(root, 'later', 'page.mdx'), '# later\n')
+      for (let tries = 0; tries < 60 && announced === 1; tries++) await new Promise((next) => setTimeout(next, 50))
+      expect(announced).toBe(2)
+    } finally {
+      watcher.close()
+    }
+  })
+
+  it('exits at once on SIGTERM while it watches a folder holding a link to /', { timeout: 90_000 }, async () => {
+    expect(existsSync(BUILT_WORKER), 'the built worker (run npm run build first)').toBe(true)
+    const root = await tempDir('ec-docs-sigterm-')
+    await symlink('/', join(root, 'everything'))
+    await writeFile(join(root, 'docs.json'), JSON.stringify({ name: 'D', navigation: { pages: ['index'] } }))
+    const script = await nodeScript(resolve('test/helpers/scripts/docs-watch-process.ts'))
+    for (const watch of [undefined, JSON.stringify(['', 'everything', 'everything/usr'])]) {
+      const dataDir = await tempDir('ec-docs-sigterm-data-')
+      const args = [script, dataDir, join(root, 'docs.json'), BUILT_WORKER, ...(watch === undefined ? [] : [watch])]
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+      const said = await new Promise<string>((ready) => child.stdout.once('data', (chunk: Buffer) => ready(chunk.toString())))
+      expect(JSON.parse(said)).toMatchObject({ watching: true })
+      const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
+        child.on('exit', (code, signal) => done({ code, signal })),
+      )
+      child.kill('SIGTERM')
+      // Still running after 30 s is not an exit on SIGTERM: killed, and the test fails on its signal.
+      const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000)
+      expect(await exited).toEqual({ code: 0, signal: null })
+      clearTimeout(deadline)
     }
   })
 })

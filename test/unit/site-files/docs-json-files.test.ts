@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { runValidate } from '../../../src-main/cli/validate-command'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { indexDocsFolder, readFrontMatter } from '../../../src-main/site-files/docs-folder'
+import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { checkPages } from '../../../src-main/site-files/page-checks'
 import { docsLookup, docsProblems } from '../../../src-shared/site-config/docs-files'
 import { failureOf } from '../../helpers/failure-of'
@@ -189,6 +190,63 @@ describe('$ref files through the site editor’s calls', () => {
     )
     expect(refused).toMatchObject({ code: 'refused' })
     expect(await readFile(join(dataDir, 'vault.plain.json'), 'utf8')).toBe('{"secret": "token-value"}')
+  })
+
+  it('never reads a $ref, an image or an OpenAPI file through a link out of the docs folder, in the editor and in validate alike', async () => {
+    const [dataDir, root, elsewhere] = await Promise.all([tempDir('ec-ref-data-'), site(), tempDir('ec-ref-elsewhere-')])
+    await writeFile(join(elsewhere, 'nav.json'), '{ "tab": "Private", "pages": ["secret-page"] }')
+    await writeFile(join(elsewhere, 'openapi.yaml'), 'openapi: 3.1.0\ninfo: { title: Private, version: "1" }\npaths: {}\n')
+    await cp(join(root, 'logo', 'light.svg'), join(elsewhere, 'logo.svg'))
+    await symlink(join(elsewhere, 'nav.json'), join(root, 'nav.json'))
+    await symlink(elsewhere, join(root, 'shared'))
+    await symlink(join(elsewhere, 'logo.svg'), join(root, 'logo.svg'))
+    await writeFile(
+      join(root, 'docs.json'),
+      JSON.stringify({
+        theme: 'maple',
+        name: 'Plant API',
+        colors: { primary: '#16A34A' },
+        logo: { light: '/logo.svg', dark: '/shared/logo.svg' },
+        openapi: 'shared/openapi.yaml',
+        navigation: { tabs: [{ $ref: 'nav.json' }, { $ref: 'shared/nav.json' }, { tab: 'Home', pages: ['index'] }] },
+      }),
+    )
+    const files = siteFiles(dataDir)
+    const document = await files.open(join(root, 'docs.json'))
+    const read = await files.readRefs(document.documentId, ['nav.json', 'shared/nav.json'])
+    expect(read).toEqual([
+      expect.objectContaining({
+        text: null,
+        error: 'cannot be read: nav.json is a link out of the docs folder: links that lead out of it are never read through.',
+      }),
+      expect.objectContaining({
+        text: null,
+        error: 'cannot be read: shared/nav.json is a link out of the docs folder: links that lead out of it are never read through.',
+      }),
+    ])
+    const docs = createDocsFolderService({ files, dataDir, workerFile: null })
+    expect((await docs.checkImages(document.documentId, ['/logo.svg', '/shared/logo.svg'])).map((check) => check.state)).toEqual([
+      'unreadable',
+      'unreadable',
+    ])
+    expect(await docs.checkOpenApi(document.documentId, ['shared/openapi.yaml'])).toEqual([
+      expect.objectContaining({
+        state: 'unreadable',
+        title: null,
+        problems: ['shared/openapi.yaml is a link out of the docs folder: links that lead out of it are never read through.'],
+      }),
+    ])
+    await docs.close()
+
+    const { io, out } = capture()
+    expect(await runValidate([join(root, 'docs.json')], io)).toBe(1)
+    const printed = out.join('\n')
+    expect(printed).toContain('navigation.tabs[0].$ref: names nav.json, which cannot be read: nav.json is a link out of the docs folder')
+    expect(printed).toContain(
+      'navigation.tabs[1].$ref: names shared/nav.json, which cannot be read: shared/nav.json is a link out of the docs folder',
+    )
+    expect(printed).not.toContain('Private')
+    expect(printed).not.toContain('secret-page')
   })
 })
 

@@ -17,6 +17,7 @@ import {
   sameContent,
   writeTextAtomically,
 } from '../../../src-main/site-files/file-access'
+import { systemFolderOf } from '../../../src-main/site-files/system-folders'
 import { failureOf } from '../../helpers/failure-of'
 import { tempDir } from './helpers'
 
@@ -123,13 +124,13 @@ describe('reading a file', () => {
     const error = await failureOf(readRegularFile(join(root, 'over'), 200_000))
     expect(error).toMatchObject({
       code: 'file_io',
-      message: 'over is larger than 0.2 MB: too large to be a site.json file.',
+      message: 'over is larger than 200 kB: too large to be a site.json file.',
       details: { path: join(root, 'over') },
     })
     expect(await openFds()).toBe(before)
   })
 
-  it('refuses a folder, a pipe, a device and a socket by what they are, without opening them', async () => {
+  it('refuses a folder, a pipe and a socket by what they are, without opening them', async () => {
     const root = await tempDir('ec-read-')
     execFileSync('mkfifo', [join(root, 'pipe')])
     const socketServer = createServer()
@@ -138,7 +139,6 @@ describe('reading a file', () => {
       const cases: Array<[string, string]> = [
         [root, `${root} is a folder, not a file.`],
         [join(root, 'pipe'), 'pipe is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.'],
-        ['/dev/null', 'null is a device, not a file.'],
         [join(root, 'socket'), 'socket is not a regular file.'],
       ]
       for (const [path, message] of cases) {
@@ -151,12 +151,47 @@ describe('reading a file', () => {
     }
   })
 
+  it('refuses anything under /proc, /sys and /dev, however the path is spelled, before opening it', async () => {
+    const root = await tempDir('ec-read-')
+    await symlink('/proc/self/environ', join(root, 'environ.json'))
+    await symlink('/proc/self', join(root, 'me'))
+    const policy = new FileAccessPolicy(null)
+    const refused = (path: string) => ({
+      code: 'refused',
+      message: expect.stringMatching(/, whose files describe the running system \(and can hold its secrets\) rather than hold yours: /),
+      details: { path },
+    })
+    for (const path of [
+      '/proc/self/environ',
+      '/proc/self/cmdline',
+      '/sys/kernel/mm/transparent_hugepage/enabled',
+      '/dev/null',
+      '/dev/zero',
+    ]) {
+      expect(await failureOf(readVersionedText(path)), path).toMatchObject(refused(path))
+      expect(await failureOf(policy.resolve(path)), path).toMatchObject(refused(path))
+    }
+    for (const path of [join(root, 'environ.json'), join(root, 'me', 'environ'), `${root}/me/../self/status`]) {
+      expect(await failureOf(readVersionedText(path)), path).toMatchObject(refused(path))
+      expect(await failureOf(policy.resolve(path)), path).toMatchObject(refused(path))
+      expect(await failureOf(writeTextAtomically(path, '{}')), path).toMatchObject({ code: 'refused' })
+    }
+    expect((await failureOf(readVersionedText(join(root, 'environ.json')))).message).toBe(
+      `${join(root, 'environ.json')} is under /proc, whose files describe the running system (and can hold its secrets) rather than hold yours: Embed Console never opens or writes anything under /proc, /sys or /dev.`,
+    )
+    expect(systemFolderOf('/proc')).toBe('/proc')
+    expect(systemFolderOf('/process/site.json')).toBeNull()
+    expect(systemFolderOf('/devices/site.json')).toBeNull()
+    expect(systemFolderOf('/dev/null', 'win32')).toBeNull()
+  })
+
   it('refuses text that is not UTF-8', async () => {
     const root = await tempDir('ec-read-')
     await writeFile(join(root, 'latin.json'), Buffer.from([0x7b, 0xe9, 0x7d]))
     expect(await failureOf(readVersionedText(join(root, 'latin.json')))).toMatchObject({
       code: 'file_io',
-      message: 'latin.json is not UTF-8 text, so it cannot be a site.json file.',
+      message:
+        'latin.json is not UTF-8 text: line 1 holds the byte 0xE9, which UTF-8 does not allow there. Save it as UTF-8 to use it here.',
       details: { path: join(root, 'latin.json') },
     })
   })

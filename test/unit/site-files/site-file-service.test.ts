@@ -142,7 +142,7 @@ describe('what a file call never touches (issue 10)', () => {
     execFileSync('mkfifo', [fifo])
     const service = siteFiles(dataDir)
     expect(await failureOf(service.open(fifo))).toMatchObject({ code: 'file_io', message: expect.stringContaining('is a pipe (FIFO)') })
-    expect(await failureOf(service.open('/dev/zero'))).toMatchObject({ code: 'file_io', message: expect.stringContaining('is a device') })
+    expect(await failureOf(service.open('/dev/zero'))).toMatchObject({ code: 'refused', message: expect.stringContaining('is under /dev') })
   })
 
   it('stops reading at the size cap, whatever the file system says the size is', async () => {
@@ -151,7 +151,7 @@ describe('what a file call never touches (issue 10)', () => {
     await writeFile(big, `{"name": "${'x'.repeat(MAX_SITE_FILE_CHARACTERS)}"}`)
     expect(await failureOf(siteFiles(dataDir).open(big))).toMatchObject({
       code: 'file_io',
-      message: expect.stringMatching(/larger than 10\.0 MB/),
+      message: expect.stringMatching(/larger than 10 MB/),
     })
   })
 

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createRouter, type Handlers } from '../../../src-main/router'
@@ -50,6 +50,45 @@ describe('site calls through the router', () => {
       expectedVersion: document.version,
     })
     expect(saved).toMatchObject({ ok: false, error: { code: 'file_changed_on_disk' } })
+  })
+
+  it('never opens, writes, exports to or indexes a path under /proc, /sys or /dev, however it is spelled', async () => {
+    const { workDir, call } = await siteRouter()
+    const path = join(workDir, 'docs.json')
+    await writeFile(path, '{"name": "Acme", "navigation": []}')
+    await symlink('/proc/self', join(workDir, 'self'))
+    const { value: document } = (await call('site.open', { path })) as { value: SiteDocument }
+    const refusal = {
+      ok: false,
+      error: { code: 'refused', message: expect.stringMatching(/ is under \/(proc|sys|dev), whose files describe the running system/) },
+    }
+    for (const named of [
+      '/proc/self/environ',
+      join(workDir, 'self', 'environ'),
+      '/sys/kernel/mm/transparent_hugepage/enabled',
+      '/dev/zero',
+    ]) {
+      expect(await call('site.open', { path: named }), named).toMatchObject(refusal)
+    }
+    const text = document.text
+    for (const target of ['/proc/self/environ', '/dev/shm/site.json', join(workDir, 'self', 'environ')]) {
+      expect(
+        await call('site.saveAs', { documentId: document.documentId, text, byteOrderMark: false, target: { kind: 'path', path: target } }),
+        target,
+      ).toMatchObject(refusal)
+    }
+    expect(
+      await call('site.export', {
+        documentId: document.documentId,
+        text,
+        byteOrderMark: false,
+        rules: 'spec',
+        target: { kind: 'path', path: '/dev/null' },
+      }),
+    ).toMatchObject(refusal)
+    expect(await call('site.docsIndex', { documentId: document.documentId, folder: { kind: 'path', path: '/proc/self' } })).toMatchObject(
+      refusal,
+    )
   })
 
   it('refuses a document id that could leave the drafts folder before any handler runs', async () => {

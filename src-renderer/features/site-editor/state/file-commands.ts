@@ -43,6 +43,7 @@ function showOpened(document: SiteDocument) {
   if (syntaxError) showTextPosition(syntaxError)
   if (document.draft) openDialog({ kind: 'restoreDraft', draft: document.draft })
   else closeDialog()
+  if (document.recovered) toast.info(document.recovered)
 }
 
 async function newDocument() {
@@ -286,6 +287,7 @@ export async function reloadFromDisk() {
     updateDocument({ baselineText: fresh.text, version: fresh.version, byteOrderMark: fresh.byteOrderMark })
     useEditorDialogs.setState({ changedOnDisk: false })
     toast.info(`Reloaded ${fileNameOf(fresh.path)} from disk. Undo brings your version back.`)
+    if (fresh.recovered) toast.info(fresh.recovered)
   } catch (error) {
     toast.error(messageOf(error))
   }

@@ -1,4 +1,11 @@
-import { hasRefs, refsIn } from '../../../../src-shared/site-config/refs'
+import {
+  hasRefs,
+  MAX_EXPANDED_CHARACTERS,
+  MAX_REF_FILES,
+  PAST_REF_CHARACTERS,
+  PAST_REF_FILES,
+  refsIn,
+} from '../../../../src-shared/site-config/refs'
 import { call } from '../../../lib/api'
 import { noteRefFilesRead, useEditor } from './editor-store'
 import { refFilesFor, useRefFiles } from './ref-store'
@@ -29,10 +36,24 @@ function missingRefs(): string[] {
   return [...named].filter((ref) => !(ref in files) && !reading().has(ref))
 }
 
+/** Why a file is not asked for once the document's files reached their cap (main reads each call within it too). */
+function pastCap(): string | null {
+  const files = Object.values(useRefFiles.getState().files)
+  if (files.length >= MAX_REF_FILES) return PAST_REF_FILES
+  const characters = files.reduce((total, file) => total + (file.baselineText?.length ?? 0), 0)
+  return characters >= MAX_EXPANDED_CHARACTERS ? PAST_REF_CHARACTERS : null
+}
+
 async function loadMissing(): Promise<void> {
   const document = useEditor.getState().document
   const refs = missingRefs().slice(0, 200)
   if (!document || refs.length === 0) return
+  const cap = pastCap()
+  if (cap) {
+    const loaded = { ...useRefFiles.getState().files }
+    for (const ref of refs) loaded[ref] = { baselineText: null, byteOrderMark: false, version: null, error: cap }
+    return useRefFiles.setState({ files: loaded })
+  }
   setReading(refs, true)
   try {
     const { files } = await call('site.readRefs', { documentId: document.documentId, refs })

@@ -83,6 +83,11 @@ function DocsSummary({ unlisted }: { unlisted: number }) {
           itself, not a folder above it.
         </p>
       ) : null}
+      {index.notices?.map((notice) => (
+        <p key={notice} className="callout callout--warning" role="status">
+          {notice}
+        </p>
+      ))}
     </>
   )
 }
