@@ -24,6 +24,7 @@ import { importLegacyFiles } from './storage/legacy-import'
 import type { SafeStorageLike } from './ports'
 import { createTeamHandlers } from './team/team-handlers'
 import { createTeamService, type TeamService } from './team/team-service'
+import { createRedactor } from './user-api/redact'
 
 export interface AppServicesOptions {
   dataDir: string
@@ -78,8 +79,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     })),
   )
   const vault = openSecretVault({ db, safeStorage: options.safeStorage })
-  const catalog = new GroupCatalog(db)
-  const activity = new ActivityLog(db)
+  // Whatever the app stores is cleared of every secret the vault keeps, whoever wrote it.
+  const redactKept = createRedactor([], vault.knownSecrets)
+  const catalog = new GroupCatalog(db, { redact: redactKept })
+  const activity = new ActivityLog(db, redactKept)
   const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
   const owner = leaseOwner(options.client ?? (options.transport === 'electron' ? 'app' : 'browser'))
   const profileName = (profileId: string) => {

@@ -15,6 +15,7 @@ import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
 import type { PlannedRow } from './bulk-plan'
 import type { Lease } from './run-leases'
+import type { Redactor } from '../user-api/redact'
 
 interface RunRecord {
   id: string
@@ -106,9 +107,11 @@ const UNFINISHED = "('planned', 'running', 'paused', 'interrupted')"
  * is settled, so a run can be resumed after a crash, row by row, from where it stood.
  */
 export class BulkJournal {
+  /** `redact`: what every stored field of a run and its rows is cleared of (every secret the vault keeps). */
   constructor(
     private readonly db: Database,
     private readonly now: () => Date = () => new Date(),
+    private readonly redact: Redactor = (value) => value,
   ) {}
 
   private stamp = () => this.now().toISOString()
@@ -123,7 +126,7 @@ export class BulkJournal {
         run.kind,
         run.profileId,
         run.baseUrl,
-        run.fileName,
+        this.redact(run.fileName),
         run.inputSha256,
         Number(run.settings.sendCreate),
         Number(run.settings.sendUpdate),
@@ -140,13 +143,15 @@ export class BulkJournal {
         planned.slice(start, start + INSERT_BATCH).forEach((row, offset) => {
           // Unchanged rows are settled at once: nothing will be sent for them.
           const unchanged = row.action === 'unchanged'
+          // A row holding a secret is refused at planning (bulk-service.ts): cleared here, no row ever stores one.
+          const request = this.redact(row.request)
           this.db.run(
             `INSERT INTO bulk_items (run_id, seq, line, group_id, request, action, state, outcome, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             run.id,
             start + offset,
             row.line,
-            row.request.user_group_id,
-            JSON.stringify(row.request),
+            request.user_group_id,
+            JSON.stringify(request),
             row.action,
             unchanged ? 'done' : 'pending',
             unchanged ? 'unchanged' : null,
@@ -400,7 +405,7 @@ export class BulkJournal {
   rotationUnknown(run: { runId: string; seq: number }, message: string): void {
     this.db.run(
       "UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending'",
-      message,
+      this.redact(message),
       this.stamp(),
       run.runId,
       run.seq,
@@ -413,7 +418,7 @@ export class BulkJournal {
       "UPDATE bulk_items SET state = ?, outcome = ?, message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state IN ('unknown', 'sending')",
       outcome === 'rotated' ? 'done' : 'failed',
       outcome === 'rotated' ? 'rotated' : 'failed',
-      message,
+      this.redact(message),
       this.stamp(),
       run.runId,
       run.seq,
@@ -432,7 +437,7 @@ export class BulkJournal {
           settlement.attempts,
           settlement.httpStatus ?? null,
           settlement.errorCode ?? null,
-          settlement.message ?? null,
+          settlement.message ? this.redact(settlement.message) : null,
           settlement.tokenLast4 ?? null,
           this.stamp(),
           id,
