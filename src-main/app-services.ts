@@ -147,9 +147,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
           log(line)
         },
       })
-      // One profile per sandbox environment; the Customer one is preselected on a first launch.
+      // One profile per sandbox environment (the sandbox tags groups Customer or Testing by token, as
+      // the API does); the first is preselected on a first launch. Neither is labelled "Customer":
+      // nothing sent to the sandbox leaves this machine, and the app says Sandbox wherever it shows them.
       await profiles.registerBuiltin(
-        { id: SANDBOX_PROFILE_ID, name: 'Local sandbox', baseUrl: sandbox.baseUrl, environmentLabel: 'Sandbox · Customer' },
+        { id: SANDBOX_PROFILE_ID, name: 'Local sandbox', baseUrl: sandbox.baseUrl, environmentLabel: '' },
         sandbox.tokens.Customer,
       )
       await profiles.registerBuiltin(
@@ -157,7 +159,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
           id: SANDBOX_TESTING_PROFILE_ID,
           name: 'Local sandbox (Testing)',
           baseUrl: sandbox.baseUrl,
-          environmentLabel: 'Sandbox · Testing',
+          environmentLabel: '',
         },
         sandbox.tokens.Testing,
       )

@@ -290,7 +290,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
           <div className="row">
             <button
               type="submit"
-              className={kind === 'rotate' ? 'btn btn--danger' : 'btn btn--primary'}
+              className={kind === 'rotate' ? 'btn btn--danger' : customer ? 'btn btn--production' : 'btn btn--primary'}
               disabled={Boolean(blocked) || starter.isPending}
               aria-describedby="bulk-start-reason"
             >
