@@ -14,7 +14,7 @@ import type {
 import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
 import type { PlannedRow } from './bulk-plan'
-import type { Lease } from './run-leases'
+import { holderGone, type Lease } from './run-leases'
 import type { Redactor } from '../user-api/redact'
 
 interface RunRecord {
@@ -36,6 +36,7 @@ interface RunRecord {
   lease_pid: number | null
   lease_host: string | null
   lease_client: BulkRunOwner['client'] | null
+  lease_started: string | null
   paused_reason: string | null
   created_at: string
   updated_at: string
@@ -198,6 +199,7 @@ export class BulkJournal {
   /** The process sending the run now: the holder of a lease that has not expired. */
   private ownerOf(record: RunRecord): BulkRunOwner | null {
     if (!record.lease_holder || (record.lease_expires_at ?? 0) <= this.now().getTime()) return null
+    if (holderGone({ pid: record.lease_pid ?? 0, host: record.lease_host ?? '', started: record.lease_started ?? undefined })) return null
     return {
       client: record.lease_client ?? 'cli',
       pid: record.lease_pid ?? 0,
@@ -239,11 +241,27 @@ export class BulkJournal {
   /** A run left `running` whose lease expired (its process died, or stalled for the lease's life) is `interrupted`. */
   // Stryker restore all
   markInterrupted(): string[] {
+    const at = this.now().getTime()
     const left = this.db.all<{ id: string }>(
       "UPDATE bulk_runs SET state = 'interrupted', updated_at = ? WHERE state = 'running' AND (lease_holder IS NULL OR lease_expires_at <= ?) RETURNING id",
       this.stamp(),
-      this.now().getTime(),
+      at,
     )
+    // A holder of this machine that is certainly gone (kill -9) left its run before its lease ends.
+    const held = this.db.all<Pick<RunRecord, 'id' | 'lease_holder' | 'lease_pid' | 'lease_host' | 'lease_started'>>(
+      "SELECT id, lease_holder, lease_pid, lease_host, lease_started FROM bulk_runs WHERE state = 'running' AND lease_holder IS NOT NULL AND lease_expires_at > ?",
+      at,
+    )
+    for (const run of held) {
+      if (!holderGone({ pid: run.lease_pid ?? 0, host: run.lease_host ?? '', started: run.lease_started ?? undefined })) continue
+      const marked = this.db.run(
+        "UPDATE bulk_runs SET state = 'interrupted', updated_at = ? WHERE id = ? AND state = 'running' AND lease_holder = ?",
+        this.stamp(),
+        run.id,
+        run.lease_holder,
+      )
+      if (marked.changes) left.push({ id: run.id })
+    }
     return left.map((run) => run.id)
   }
 

@@ -326,6 +326,13 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 13,
+    name: 'run leases: when the holder’s process started, so a holder that died on this machine is taken over at once',
+    up(db) {
+      db.exec('ALTER TABLE bulk_runs ADD COLUMN lease_started TEXT')
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {
