@@ -184,3 +184,44 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
     }
   })
 })
+
+describe('a run whose output nobody reads any more (`| head -1`)', () => {
+  it('pauses, resumable, with a sentence on stderr and no EPIPE stack', { timeout: 120_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ec-cli-pipe-'))
+    const sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
+    const slow = await startFlakyProxy(sandbox.baseUrl, () => null, { delayMs: 5 })
+    try {
+      const path = join(dir, 'rows.csv')
+      await writeFile(path, csv(400, 'piped'))
+      const cli = await nodeScript(resolve('test/helpers/scripts/cli.ts'))
+      const args = ['groups', 'apply', path, '--base-url', slow.baseUrl, '--json', '--data-dir', join(dir, 'data')]
+      const child = spawn(process.execPath, [cli, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer },
+      })
+      let stderr = ''
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+      // What `head -1` does: read a line, then close the pipe.
+      await new Promise<void>((done) => child.stdout!.once('data', () => done()))
+      child.stdout!.destroy()
+      expect(await exited).toBe(1)
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|at .*\(/)
+      expect(stderr).toContain('Standard output was closed (the command reading it ended): pausing the run. Resume it with --resume.')
+      const sent = slow.forwarded
+      expect(sent).toBeLessThan(400)
+
+      const resumed = await new Promise<number | null>((done) =>
+        spawn(process.execPath, [cli, ...args, '--resume'], {
+          stdio: 'ignore',
+          env: { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer },
+        }).once('exit', done),
+      )
+      expect(resumed).toBe(0)
+      expect(readSandboxData(join(dir, 'sandbox.db')).groups.filter((group) => group.provided_id.startsWith('piped-'))).toHaveLength(400)
+    } finally {
+      await slow.close()
+      await sandbox.close()
+    }
+  })
+})
