@@ -24,6 +24,7 @@ import { importLegacyFiles } from './storage/legacy-import'
 import type { SafeStorageLike } from './ports'
 import { createTeamHandlers } from './team/team-handlers'
 import { createTeamService, type TeamService } from './team/team-service'
+import { createRedactor } from './user-api/redact'
 
 export interface AppServicesOptions {
   dataDir: string
@@ -78,8 +79,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     })),
   )
   const vault = openSecretVault({ db, safeStorage: options.safeStorage })
-  const catalog = new GroupCatalog(db)
-  const activity = new ActivityLog(db)
+  // Whatever the app stores is cleared of every secret the vault keeps, whoever wrote it.
+  const redactKept = createRedactor([], vault.knownSecrets)
+  const catalog = new GroupCatalog(db, { redact: redactKept })
+  const activity = new ActivityLog(db, redactKept)
   const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
   const owner = leaseOwner(options.client ?? (options.transport === 'electron' ? 'app' : 'browser'))
   const profileName = (profileId: string) => {
@@ -144,9 +147,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
           log(line)
         },
       })
-      // One profile per sandbox environment; the Customer one is preselected on a first launch.
+      // One profile per sandbox environment (the sandbox tags groups Customer or Testing by token, as
+      // the API does); the first is preselected on a first launch. Neither is labelled "Customer":
+      // nothing sent to the sandbox leaves this machine, and the app says Sandbox wherever it shows them.
       await profiles.registerBuiltin(
-        { id: SANDBOX_PROFILE_ID, name: 'Local sandbox', baseUrl: sandbox.baseUrl, environmentLabel: 'Sandbox · Customer' },
+        { id: SANDBOX_PROFILE_ID, name: 'Local sandbox', baseUrl: sandbox.baseUrl, environmentLabel: '' },
         sandbox.tokens.Customer,
       )
       await profiles.registerBuiltin(
@@ -154,7 +159,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
           id: SANDBOX_TESTING_PROFILE_ID,
           name: 'Local sandbox (Testing)',
           baseUrl: sandbox.baseUrl,
-          environmentLabel: 'Sandbox · Testing',
+          environmentLabel: '',
         },
         sandbox.tokens.Testing,
       )

@@ -9,6 +9,7 @@ import {
 } from '../../src-shared/activity/schemas'
 import { csvRows } from '../storage/csv-export'
 import type { Database, SqlValue } from '../storage/database'
+import type { Redactor } from '../user-api/redact'
 import { fullTextCondition } from '../storage/full-text'
 import { ACTIVITY_SEARCH } from './activity-search'
 
@@ -114,11 +115,15 @@ export interface ActivityPage {
 /**
  * The activity log: one database row per API call, newest first by insertion order. Pages and
  * filters run in SQL and the export streams in batches, so neither the start nor any screen
- * loads the whole history. Entries are redacted before they get here (see GroupService) and
- * checked against the schema, so nothing undeclared is ever written.
+ * loads the whole history. Entries are redacted before they get here (see GroupService), and of
+ * every secret the vault keeps here, and checked against the schema, so nothing undeclared is ever written.
  */
 export class ActivityLog {
-  constructor(private readonly db: Database) {}
+  /** `redact`: what every entry and body is cleared of before it is stored (every secret the vault keeps), whoever wrote it. */
+  constructor(
+    private readonly db: Database,
+    private readonly redact: Redactor = (value) => value,
+  ) {}
 
   /**
    * `bodies` must already be redacted: the log stores them as given (see GroupService). An entry
@@ -160,7 +165,10 @@ export class ActivityLog {
     this.db.transaction(() => entries.forEach((entry) => this.insert(entry, 'ignore')))
   }
 
-  private insert(entry: ActivityEntry, conflict: 'replace' | 'ignore', bodies: ActivityBodies = {}): void {
+  private insert(given: ActivityEntry, conflict: 'replace' | 'ignore', givenBodies: ActivityBodies = {}): void {
+    // The search index and the exports are made of these columns: cleared here, they hold no secret either.
+    const entry = this.redact(given)
+    const bodies = this.redact(givenBodies)
     const onConflict =
       conflict === 'ignore'
         ? 'DO NOTHING'

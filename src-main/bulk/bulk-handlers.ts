@@ -9,7 +9,16 @@ import type { BulkService } from './bulk-service'
 
 const RESULT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const
 
-const fileNameOf = (runId: string, format: 'csv' | 'json') => `embed-console-bulk-${runId.slice(0, 8)}.${format}`
+/**
+ * A run's results are named after its input ("customers.csv" → "customers-results.csv"), so the
+ * operator finds them beside what they sent: the input's name without its folder or extension,
+ * kept to characters any file system takes.
+ */
+export function resultsFileName(inputName: string, format: 'csv' | 'json'): string {
+  const base = (inputName.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '')
+  const safe = base.replace(/[^\p{L}\p{N}._ -]+/gu, '_').replace(/^[.\s]+|[.\s]+$/g, '').slice(0, 100)
+  return `${safe || 'bulk-run'}-results.${format}`
+}
 
 export function createBulkHandlers(
   bulk: BulkService,
@@ -40,7 +49,7 @@ export function createBulkHandlers(
       let path: string
       if (options.dialogs) {
         if (target.kind !== 'dialog') throw new AppErrorException('refused', 'Choose where to save with the system’s dialog.')
-        const chosen = await options.dialogs.chooseFileToSave('results', `${fileNameOf(runId, format)}`)
+        const chosen = await options.dialogs.chooseFileToSave('results', resultsFileName(run.fileName, format))
         if (chosen === null) return null
         // The system's save dialog asked before replacing; links and the data folder are refused all the same.
         path = (await writes.allow(chosen, 'results', undefined, true)).path
@@ -58,7 +67,7 @@ export function createBulkHandlers(
 
 export function createBulkDownload(bulk: BulkService): DownloadHandlers['bulk-results'] {
   return ({ runId, format }) => {
-    bulk.run(runId)
-    return { fileName: fileNameOf(runId, format), mimeType: RESULT_TYPES[format], chunks: bulk.results(runId, format, false) }
+    const run = bulk.run(runId)
+    return { fileName: resultsFileName(run.fileName, format), mimeType: RESULT_TYPES[format], chunks: bulk.results(runId, format, false) }
   }
 }

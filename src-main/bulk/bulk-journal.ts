@@ -14,7 +14,8 @@ import type {
 import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
 import type { PlannedRow } from './bulk-plan'
-import type { Lease } from './run-leases'
+import { holderGone, type Lease } from './run-leases'
+import type { Redactor } from '../user-api/redact'
 
 interface RunRecord {
   id: string
@@ -35,6 +36,7 @@ interface RunRecord {
   lease_pid: number | null
   lease_host: string | null
   lease_client: BulkRunOwner['client'] | null
+  lease_started: string | null
   paused_reason: string | null
   created_at: string
   updated_at: string
@@ -106,9 +108,11 @@ const UNFINISHED = "('planned', 'running', 'paused', 'interrupted')"
  * is settled, so a run can be resumed after a crash, row by row, from where it stood.
  */
 export class BulkJournal {
+  /** `redact`: what every stored field of a run and its rows is cleared of (every secret the vault keeps). */
   constructor(
     private readonly db: Database,
     private readonly now: () => Date = () => new Date(),
+    private readonly redact: Redactor = (value) => value,
   ) {}
 
   private stamp = () => this.now().toISOString()
@@ -123,7 +127,7 @@ export class BulkJournal {
         run.kind,
         run.profileId,
         run.baseUrl,
-        run.fileName,
+        this.redact(run.fileName),
         run.inputSha256,
         Number(run.settings.sendCreate),
         Number(run.settings.sendUpdate),
@@ -140,13 +144,15 @@ export class BulkJournal {
         planned.slice(start, start + INSERT_BATCH).forEach((row, offset) => {
           // Unchanged rows are settled at once: nothing will be sent for them.
           const unchanged = row.action === 'unchanged'
+          // A row holding a secret is refused at planning (bulk-service.ts): cleared here, no row ever stores one.
+          const request = this.redact(row.request)
           this.db.run(
             `INSERT INTO bulk_items (run_id, seq, line, group_id, request, action, state, outcome, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             run.id,
             start + offset,
             row.line,
-            row.request.user_group_id,
-            JSON.stringify(row.request),
+            request.user_group_id,
+            JSON.stringify(request),
             row.action,
             unchanged ? 'done' : 'pending',
             unchanged ? 'unchanged' : null,
@@ -193,6 +199,7 @@ export class BulkJournal {
   /** The process sending the run now: the holder of a lease that has not expired. */
   private ownerOf(record: RunRecord): BulkRunOwner | null {
     if (!record.lease_holder || (record.lease_expires_at ?? 0) <= this.now().getTime()) return null
+    if (holderGone({ pid: record.lease_pid ?? 0, host: record.lease_host ?? '', started: record.lease_started ?? undefined })) return null
     return {
       client: record.lease_client ?? 'cli',
       pid: record.lease_pid ?? 0,
@@ -234,11 +241,27 @@ export class BulkJournal {
   /** A run left `running` whose lease expired (its process died, or stalled for the lease's life) is `interrupted`. */
   // Stryker restore all
   markInterrupted(): string[] {
+    const at = this.now().getTime()
     const left = this.db.all<{ id: string }>(
       "UPDATE bulk_runs SET state = 'interrupted', updated_at = ? WHERE state = 'running' AND (lease_holder IS NULL OR lease_expires_at <= ?) RETURNING id",
       this.stamp(),
-      this.now().getTime(),
+      at,
     )
+    // A holder of this machine that is certainly gone (kill -9) left its run before its lease ends.
+    const held = this.db.all<Pick<RunRecord, 'id' | 'lease_holder' | 'lease_pid' | 'lease_host' | 'lease_started'>>(
+      "SELECT id, lease_holder, lease_pid, lease_host, lease_started FROM bulk_runs WHERE state = 'running' AND lease_holder IS NOT NULL AND lease_expires_at > ?",
+      at,
+    )
+    for (const run of held) {
+      if (!holderGone({ pid: run.lease_pid ?? 0, host: run.lease_host ?? '', started: run.lease_started ?? undefined })) continue
+      const marked = this.db.run(
+        "UPDATE bulk_runs SET state = 'interrupted', updated_at = ? WHERE id = ? AND state = 'running' AND lease_holder = ?",
+        this.stamp(),
+        run.id,
+        run.lease_holder,
+      )
+      if (marked.changes) left.push({ id: run.id })
+    }
     return left.map((run) => run.id)
   }
 
@@ -400,7 +423,7 @@ export class BulkJournal {
   rotationUnknown(run: { runId: string; seq: number }, message: string): void {
     this.db.run(
       "UPDATE bulk_items SET state = 'unknown', outcome = 'unknown', message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending'",
-      message,
+      this.redact(message),
       this.stamp(),
       run.runId,
       run.seq,
@@ -413,7 +436,7 @@ export class BulkJournal {
       "UPDATE bulk_items SET state = ?, outcome = ?, message = ?, updated_at = ? WHERE run_id = ? AND seq = ? AND state IN ('unknown', 'sending')",
       outcome === 'rotated' ? 'done' : 'failed',
       outcome === 'rotated' ? 'rotated' : 'failed',
-      message,
+      this.redact(message),
       this.stamp(),
       run.runId,
       run.seq,
@@ -432,7 +455,7 @@ export class BulkJournal {
           settlement.attempts,
           settlement.httpStatus ?? null,
           settlement.errorCode ?? null,
-          settlement.message ?? null,
+          settlement.message ? this.redact(settlement.message) : null,
           settlement.tokenLast4 ?? null,
           this.stamp(),
           id,

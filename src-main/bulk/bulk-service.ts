@@ -22,6 +22,8 @@ import { groupTokenKey } from '../profiles/vault-keys'
 import { csvRows } from '../storage/csv-export'
 import type { Database } from '../storage/database'
 import type { UserApiClient } from '../user-api/client'
+import { createRedactor } from '../user-api/redact'
+import { secretInRequest, secretInRowSentence } from '../groups/secrets-in-request'
 import { parseBulkInput } from './bulk-input'
 import { BulkJournal, type ItemFilter } from './bulk-journal'
 import { countActions, planRows } from './bulk-plan'
@@ -134,7 +136,7 @@ export interface BulkServiceDeps {
  */
 export function createBulkService(deps: BulkServiceDeps) {
   const { db, profiles, vault, catalog, groups, owner } = deps
-  const journal = new BulkJournal(db)
+  const journal = new BulkJournal(db, undefined, createRedactor([], vault.knownSecrets))
   const leases = deps.leases ?? new SqliteRunLeases(db)
   const labelOf = (run: Pick<BulkRun, 'fileName'>) => `The run of ${run.fileName}`
   /** The run's lease for this process: taken with the journal re-read in the same transaction. */
@@ -164,6 +166,8 @@ export function createBulkService(deps: BulkServiceDeps) {
       return null
     }
   }
+
+  const profileNameOr = (profileId: string) => profileName(profileId) ?? profileId
 
   const runOrThrow = (runId: string): BulkRun => {
     const run = journal.run(runId, profileName)
@@ -222,8 +226,16 @@ export function createBulkService(deps: BulkServiceDeps) {
             hasToken: (groupId: string) => vault.has(groupTokenKey(profileId, groupId)),
           }
         : null
-      const { planned, problems: planProblems } = planRows(request.kind, parsed.rows, lookup)
-      const problems = [...parsed.problems, ...planProblems].sort((a, b) => a.line - b.line)
+      // A row carrying a secret the app keeps is a problem like a bad cell: never planned, journaled or sent.
+      const known = vault.knownSecrets()
+      const secretProblems: BulkProblem[] = []
+      const clean = parsed.rows.filter((row) => {
+        const secret = secretInRequest(row.request, known, profileNameOr)
+        if (secret) secretProblems.push({ line: row.line, column: secret.field, message: secretInRowSentence(secret) })
+        return !secret
+      })
+      const { planned, problems: planProblems } = planRows(request.kind, clean, lookup)
+      const problems = [...parsed.problems, ...secretProblems, ...planProblems].sort((a, b) => a.line - b.line)
       const answer = {
         format: parsed.format,
         planned: countActions(planned),

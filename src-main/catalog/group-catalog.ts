@@ -8,6 +8,7 @@ import {
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
 import { groupTokenKeySql, secretKeyRange } from '../profiles/vault-keys'
 import type { Database, SqlValue } from '../storage/database'
+import type { Redactor } from '../user-api/redact'
 import { fullTextMatch, fullTextTerms } from '../storage/full-text'
 import { CatalogCounts } from './catalog-counts'
 import {
@@ -139,11 +140,15 @@ type Source = 'walk' | 'search' | 'tokens'
 export class GroupCatalog {
   private readonly counts: CatalogCounts
 
+  private readonly redact: Redactor
+
+  /** `redact`: what every name, mapping and properties is cleared of before it is stored (every secret the vault keeps). */
   constructor(
     private readonly db: Database,
-    options: { pageMax?: number } = {},
+    options: { pageMax?: number; redact?: Redactor } = {},
   ) {
     this.counts = new CatalogCounts(db, options.pageMax)
+    this.redact = options.redact ?? ((value) => value)
   }
 
   private row(profileId: string, groupId: string): CatalogRowRecord | undefined {
@@ -235,7 +240,8 @@ export class GroupCatalog {
    * written again sets only the columns that changed: an index whose columns did not change is
    * not touched (a group fetched again changes its time and little else).
    */
-  private write(entry: CatalogEntry, stored: CatalogRowRecord | undefined): number {
+  private write(given: CatalogEntry, stored: CatalogRowRecord | undefined): number {
+    const entry = { ...given, ...this.redact({ name: given.name, mapping: given.mapping, properties: given.properties }) }
     const keys = rowKeys(entry)
     const row: Record<string, SqlValue> = {
       name: entry.name ?? null,

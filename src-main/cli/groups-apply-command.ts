@@ -243,9 +243,15 @@ export async function runGroupsApply(argv: string[], io: CliIo): Promise<number>
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
+    // Nobody reads the progress any more (`| head`): the run pauses, resumable, rather than going on unseen.
+    const unread = io.onStdoutClosed?.(() => {
+      io.stderr('Standard output was closed (the command reading it ended): pausing the run. Resume it with --resume.')
+      runner.pause()
+    })
     const state = await runner.idle().finally(() => {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
+      unread?.()
     })
     if (io.tty && !values.json) io.tty.write('\n')
     const tallies = services.bulk.tallies(runId)

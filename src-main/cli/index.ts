@@ -170,9 +170,28 @@ export async function runCli(): Promise<void> {
   // background; Node waits for that before it exits: 60 to 180 ms more for every CLI call that
   // reached the network. The baseline compiler's code parses answers of a few kB as fast.
   v8.setFlagsFromString('--liftoff-only')
+  // A reader that went away (`embed-console … | head`) is not an error of ours: what would have
+  // gone to it is dropped, and a command that would go on for it is told, instead of a stack of
+  // an unhandled EPIPE.
+  const closed = { stdout: false, stderr: false }
+  const stdoutClosedListeners = new Set<() => void>()
+  process.stdout.on('error', () => {
+    if (closed.stdout) return
+    closed.stdout = true
+    for (const listener of stdoutClosedListeners) listener()
+  })
+  process.stderr.on('error', () => (closed.stderr = true))
   const io: CliIo = {
-    stdout: (text) => process.stdout.write(`${text}\n`),
-    stderr: (text) => process.stderr.write(`${text}\n`),
+    stdout: (text) => {
+      if (!closed.stdout) process.stdout.write(`${text}\n`)
+    },
+    stderr: (text) => {
+      if (!closed.stderr) process.stderr.write(`${text}\n`)
+    },
+    onStdoutClosed: (listener) => {
+      stdoutClosedListeners.add(listener)
+      return () => stdoutClosedListeners.delete(listener)
+    },
     stdin: readStdin,
     env: process.env,
     ...(process.stdin.isTTY ? { prompt: promptHidden } : {}),

@@ -20,6 +20,12 @@ export interface CliIo {
   prompt?: (question: string) => Promise<string>
   /** Standard error when it is a terminal: for a progress bar drawn in place. */
   tty?: { write(text: string): void; columns: number }
+  /**
+   * Calls `listener` once nobody reads standard output any more (`| head` exited): what is written
+   * after is dropped. A command that would go on working for a reader pauses instead. Returns the
+   * way to stop listening.
+   */
+  onStdoutClosed?: (listener: () => void) => () => void
 }
 
 export interface Command {

@@ -13,11 +13,12 @@ import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
 import { fieldsNotApplied, notAppliedWarning } from './not-applied'
+import { secretInRequest, secretInRequestSentence } from './secrets-in-request'
 import type { SecretVault } from '../profiles/vault'
 import { writeFileAtomically } from '../storage/atomic-write'
 import type { Database } from '../storage/database'
 import type { RotationJournal, SettledRotation } from './rotation-journal'
-import { groupIdOfTokenKey, groupTokenKey, profileTokenKey } from '../profiles/vault-keys'
+import { groupIdOfTokenKey, groupTokenKey, MIN_SEARCHED_GROUP_TOKEN_LENGTH, profileTokenKey } from '../profiles/vault-keys'
 import { createUserApiClient, type UserApiCallResult, type UserApiClient } from '../user-api/client'
 import { checkConnection } from '../user-api/connection-check'
 import { createRedactor, redactReturnedTokens, redactSuccess, type Redactor } from '../user-api/redact'
@@ -121,12 +122,6 @@ interface Called<T> {
 type GroupResponse = { user_group: UserGroup; new_user_group?: boolean }
 
 /**
- * A group token shorter than this is not searched for in answers: replacing every occurrence of
- * a two-character "token" would mangle the whole body, and such a token protects nothing anyway.
- */
-const MIN_REDACTED_GROUP_TOKEN_LENGTH = 8
-
-/**
  * Every /api/user call the app makes, from the UI or the CLI: picks the profile's connection out
  * of the vault, calls the client, and records what happened in the activity log and the catalog,
  * with the group's token kept in the vault beside the profile's own.
@@ -135,6 +130,14 @@ export function createGroupService(deps: GroupServiceDeps) {
   const { db, profiles, vault, catalog, activity, rotations } = deps
   const now = deps.now ?? (() => new Date())
   const createClient = deps.createClient ?? ((connection: Connection) => createUserApiClient(connection))
+
+  const profileNameOf = (profileId: string) => {
+    try {
+      return profiles.get(profileId).name
+    } catch {
+      return profileId
+    }
+  }
 
   /** The one rule for which profile a call means: the one it names, else the active one, else none. */
   const profileNamedOrActive = (profileId: string | undefined): string | null => profileId ?? profiles.activeId()
@@ -170,6 +173,9 @@ export function createGroupService(deps: GroupServiceDeps) {
     rotation?: RotationToSend,
   ): Promise<Called<T>> {
     const profileId = profile.id
+    // Before anything is journaled, sent or logged: a kept secret in a group's fields never leaves.
+    const secret = secretInRequest(request, vault.knownSecrets(), profileNameOf)
+    if (secret) throw new AppErrorException('refused', secretInRequestSentence(secret), { field: secret.field })
     const startedAt = now()
     const started = performance.now()
     const requestedName = (request as { name?: unknown } | undefined)?.name
@@ -184,12 +190,12 @@ export function createGroupService(deps: GroupServiceDeps) {
     }
     // Built once the API token is known; until then (a profile with no token) only the call's own secrets.
     let redact: Redactor | undefined
-    const scrub: Redactor = (value) => (redact ??= createRedactor(secrets))(value)
+    const scrub: Redactor = (value) => (redact ??= createRedactor(secrets, vault.knownSecrets))(value)
     const kept = (body: unknown) => redactReturnedTokens(scrub(body))
     let journaled = false
     try {
       const connection = await profiles.resolveConnection(profileId)
-      redact = createRedactor([connection.apiToken, ...secrets])
+      redact = createRedactor([connection.apiToken, ...secrets], vault.knownSecrets)
       const timeoutMs = options.timeoutMs ?? connection.timeoutMs
       if (rotation) {
         // Team mode: no other machine rotates the group from here on (refused otherwise, before anything is journaled).
@@ -236,14 +242,14 @@ export function createGroupService(deps: GroupServiceDeps) {
           ? error
           : new AppErrorException('internal', `The call failed unexpectedly: ${(error as Error).message}`)
       const status = (failure.details as { status?: unknown } | undefined)?.status
-      const entry: ActivityEntry = {
+      const entry: ActivityEntry = scrub({
         ...base,
         outcome: failure.code === 'outcome_unknown' ? 'unknown' : 'failure',
         errorCode: failure.code,
-        message: scrub(failure.message),
+        message: failure.message,
         durationMs: performance.now() - started,
         ...(typeof status === 'number' ? { httpStatus: status } : {}),
-      }
+      })
       const details =
         journaled && failure.code === 'outcome_unknown'
           ? { ...(failure.details as object | undefined), activityId: base.id }
@@ -298,11 +304,11 @@ export function createGroupService(deps: GroupServiceDeps) {
     const answeredId = answered.value.user_group.provided_id
     const knownBefore = known.groupId === answeredId ? known.tokens : knownGroupToken(profileId, answeredId)
     const groupSecrets = [...knownBefore, answered.value.user_group.token].filter(
-      (secret) => secret.length >= MIN_REDACTED_GROUP_TOKEN_LENGTH,
+      (secret) => secret.length >= MIN_SEARCHED_GROUP_TOKEN_LENGTH,
     )
     // One redactor for what is kept of the call: the answer, the exchange and what the operator
     // sent (mapping, properties), which may hold the API token too.
-    const scrub = createRedactor([apiToken, ...groupSecrets])
+    const scrub = createRedactor([apiToken, ...groupSecrets], vault.knownSecrets)
     const result = { ...answered, ...redactSuccess(answered, scrub) }
     const group = result.value.user_group
     const mismatch = environmentMismatch(profile.environmentKind, group.api_environment_tag)
@@ -330,7 +336,7 @@ export function createGroupService(deps: GroupServiceDeps) {
           const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
           const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
           const name = group.name ?? entry.groupName
-          const logged = { ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) }
+          const logged = scrub({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) })
           activity.append(logged, scrub(exchange))
           deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrub(sent), settled })
           if (rotated) rotations.answered(entry.id)

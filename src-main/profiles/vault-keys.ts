@@ -32,3 +32,25 @@ export const secretKeyRange = (profileId: string): Array<[string, string]> => [
 
 /** The password of this data folder's login role in the team database (team mode). */
 export const TEAM_PASSWORD_KEY = 'team:password'
+
+/**
+ * A group token shorter than this is not searched for in what the app keeps: replacing every
+ * occurrence of a two-character "token" would mangle the whole text, and such a token protects
+ * nothing anyway.
+ */
+export const MIN_SEARCHED_GROUP_TOKEN_LENGTH = 8
+
+/** What a secret of the vault is, by its key: for a sentence that names it without showing it. */
+export type KeptSecret =
+  | { kind: 'api-token' | 'proxy-password'; profileId: string }
+  | { kind: 'group-token'; profileId: string; groupId: string }
+  | { kind: 'team-password' }
+  | { kind: 'other' }
+
+export function keptSecretOf(key: string): KeptSecret {
+  if (key === TEAM_PASSWORD_KEY) return { kind: 'team-password' }
+  const profile = /^profile:([^:]+):(api-token|proxy-password)$/.exec(key)
+  if (profile) return { kind: profile[2] === 'api-token' ? 'api-token' : 'proxy-password', profileId: profile[1]! }
+  const group = /^group:([^:]+):(.*):token$/s.exec(key)
+  return group ? { kind: 'group-token', profileId: group[1]!, groupId: group[2]! } : { kind: 'other' }
+}

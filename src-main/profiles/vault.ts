@@ -3,7 +3,8 @@ import { AppErrorException } from '../../src-shared/ipc/result'
 import type { SafeStorageLike } from '../ports'
 import type { Database } from '../storage/database'
 import { createKeychain } from './keychain'
-import { secretKeyRange } from './vault-keys'
+import { SecretMatcher } from '../user-api/secret-matcher'
+import { keptSecretOf, MIN_SEARCHED_GROUP_TOKEN_LENGTH, secretKeyRange } from './vault-keys'
 
 /**
  * Every secret the app holds (API tokens, user group tokens), by key (see vault-keys.ts), in the
@@ -34,6 +35,13 @@ export interface SecretVault {
   sessionKeys(): string[]
   /** Sentences for the operator about this launch. */
   notices(): string[]
+  /**
+   * Every secret kept, by any process on this folder (session ones of this process included),
+   * each tagged with its key: what every stored field is redacted of, and what a request may not
+   * carry. Read whole the first time, then only what was kept since; a secret deleted stays
+   * known (redacting it costs nothing, and it was a secret).
+   */
+  knownSecrets(): SecretMatcher
 }
 
 interface SecretRow {
@@ -123,7 +131,35 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     }
   }
 
+  const known = new SecretMatcher()
+  /** The change number of secret_changes read up to; null until the secrets are first read. */
+  let knownUpTo: number | null = null
+  const learn = (key: string, secret: string) => {
+    if (keptSecretOf(key).kind === 'group-token' && secret.length < MIN_SEARCHED_GROUP_TOKEN_LENGTH) return
+    known.add(secret, key)
+  }
+
+  function knownSecrets(): SecretMatcher {
+    const latest = db.get<{ n: number }>('SELECT n FROM secret_changes WHERE id = 1')?.n ?? 0
+    if (knownUpTo !== null && latest <= knownUpTo) return known
+    const rows = db.all<SecretRow & { key: string }>(
+      'SELECT key, storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE change > ?',
+      knownUpTo ?? -1,
+    )
+    for (const found of rows) {
+      try {
+        learn(found.key, decrypt(found))
+      } catch {
+        // A secret this keychain cannot read (another user's, a changed keychain): nothing to search for.
+      }
+    }
+    if (knownUpTo === null) for (const [key, { secret }] of session) learn(key, secret)
+    knownUpTo = latest
+    return known
+  }
+
   const vault: SecretVault = {
+    knownSecrets,
     status: () => keychain.status(),
     notices: () => [...notices],
     sessionKeys: () => [...session.keys()],
@@ -145,6 +181,8 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     },
 
     set(key, secret, storage) {
+      // Known at once, before the commit: what the same transaction records is redacted of it.
+      learn(key, secret)
       db.transaction(() => {
         if (storage === 'session') {
           db.run('DELETE FROM secrets WHERE key = ?', key)

@@ -315,6 +315,36 @@ export const appMigrations: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 13,
+    name: 'secrets: a change number, so a process learns of the secrets another one kept',
+    up(db) {
+      db.exec(`
+        -- A number that grows with every secret written, by any process: each secret row carries
+        -- the number of its last write, so a process reads only the secrets kept since it last
+        -- looked (SecretVault.knownSecrets, which redacts every stored field of them).
+        CREATE TABLE secret_changes (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+        INSERT INTO secret_changes (id, n) VALUES (1, 0);
+        ALTER TABLE secrets ADD COLUMN change INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX secrets_by_change ON secrets (change);
+        CREATE TRIGGER secrets_written AFTER INSERT ON secrets BEGIN
+          UPDATE secret_changes SET n = n + 1;
+          UPDATE secrets SET change = (SELECT n FROM secret_changes) WHERE key = new.key;
+        END;
+        CREATE TRIGGER secrets_rewritten AFTER UPDATE OF ciphertext, secret ON secrets BEGIN
+          UPDATE secret_changes SET n = n + 1;
+          UPDATE secrets SET change = (SELECT n FROM secret_changes) WHERE key = new.key;
+        END;
+      `)
+    },
+  },
+  {
+    version: 14,
+    name: 'run leases: when the holder’s process started, so a holder that died on this machine is taken over at once',
+    up(db) {
+      db.exec('ALTER TABLE bulk_runs ADD COLUMN lease_started TEXT')
+    },
+  },
 ]
 
 export function openAppDatabase(dataDir: string, onNotice?: (notice: string) => void): Database {

@@ -20,7 +20,7 @@ import { dispatcherFor } from './dispatchers'
 import { exchangeJson, ExchangeFailure } from './exchange'
 import { resolveProxyRoute, type ProxyChoice, type ProxyRoute } from './proxy-route'
 import { readAnswer, type Operation } from './read-answer'
-import { createRedactor, redactException, redactSuccess, type Redactor } from './redact'
+import { createRedactor, findSecret, redactException, redactSuccess, SecretMatcher, type Redactor } from './redact'
 import { resolveTrust, type Trust } from './trust'
 
 export const DEFAULT_TIMEOUT_MS = 15_000
@@ -196,6 +196,18 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
   ): Promise<UserApiCallResult<Res>> {
     const redact = createRedactor([options.apiToken, ...extraSecrets, ...proxySecrets])
     const valid = validateRequest(spec.operation, request, redact)
+    // The API token (or the proxy's password) pasted into a group's field never leaves either,
+    // whoever calls: the group service checks every secret the app keeps, this the ones it was given.
+    const own = new SecretMatcher()
+    own.add(options.apiToken, 'API token')
+    for (const secret of proxySecrets) own.add(secret, 'proxy password')
+    const carried = findSecret(valid, own)
+    if (carried)
+      throw new AppErrorException(
+        'refused',
+        `The ${carried.field === 'current_token' ? 'current token' : carried.field} holds the ${carried.tag} this call is sent with. A token or password is never sent in a group’s fields: take it out and send again. Nothing was sent.`,
+        { field: carried.field },
+      )
     const body = JSON.stringify(valid)
     // A pooled socket the server is closing as we write would turn into a false "outcome unknown".
     const ownConnection = spec.operation === 'rotateToken'

@@ -79,6 +79,9 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`
 /** The proxy's refusal of a tunnel, as a sentence: what its status means for the operator. */
 export function proxyRefusalSentence(status: number, url: URL, route: ProxyRoute): string {
   const proxy = route.proxy ? proxyPhrase(route.proxy) : 'the proxy'
+  // A 407 means "no credentials" only when none were sent: otherwise the ones sent were refused.
+  if (status === 407 && route.proxy?.authorization)
+    return `${capitalise(proxy)} refused the user name and password it was sent (HTTP 407): check them in the profile, or in the proxy variable (http://user:password@proxy:port).`
   if (status === 407)
     return `${capitalise(proxy)} asks for credentials (HTTP 407): give the proxy user name and password in the profile, or in the proxy variable (http://user:password@proxy:port).`
   if (status === 403) return `${capitalise(proxy)} refused to connect to ${url.host} (HTTP 403): ask whoever runs the proxy to allow it.`
@@ -130,6 +133,12 @@ function describeNetworkError(
       message: `Could not connect to ${url.host}: the connection was refused. Is the server running, and is the base URL right?`,
     }
   if (phase === 'reading') return { code: 'bad_response', message: cutOffSentence(url) }
+  // The server did answer: with more header than any API sends (undici reads 16 KB of it).
+  if (code === 'UND_ERR_HEADERS_OVERFLOW')
+    return {
+      code: 'bad_response',
+      message: `The server at ${url.host} answered with headers larger than 16 KB, more than any API sends, so the answer was not read: something other than the API may be answering. Check the base URL.`,
+    }
   if (phase === 'waiting')
     return {
       code: 'connect_failed',

@@ -76,6 +76,8 @@ function redirectSentence(status: number, location: string | undefined, context:
     const baseUrl = `${target.origin}${path.slice(0, -suffix.length)}`
     if (userApiUrl(baseUrl) !== context.endpoint)
       return `The server moved to ${baseUrl} (HTTP ${status}): change the base URL to it. ${notFollowed}`
+    // Back to where it was sent: following it would only ask again, and again.
+    return `The server redirected the request to the address it was sent to, ${target.origin}${path} (HTTP ${status}): a redirect loop, not an answer. Something in front of the API (a sign-in page, a load balancer) is answering instead: check the base URL with whoever runs the server. ${notFollowed}`
   }
   return `The server redirected the request to ${target.href} (HTTP ${status}), which is not an /api/user address: check the base URL. ${notFollowed}`
 }

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { writesToProduction } from '../../src-shared/profiles/environment'
 import type { ProfileView } from '../../src-shared/profiles/schemas'
 import { call } from '../lib/api'
-import { useProfiles } from '../lib/profiles'
+import { isProductionProfile, useProfiles } from '../lib/profiles'
 import { queryKeys } from '../lib/query-keys'
 import { toast } from '../ui/toasts'
 import { useNavigation } from './navigation-store'
@@ -16,9 +15,6 @@ function kindBadge(profile: ProfileView): string | null {
     return 'Marked Testing · the server writes Customer'
   return KIND_BADGES[profile.environmentKind]
 }
-
-/** Production, as the header tints it: a Customer profile, or a Testing one whose server writes Customer groups. */
-const isProduction = (profile: ProfileView | undefined) => Boolean(profile && !profile.builtin && writesToProduction(profile))
 
 /**
  * The profile every call goes through, always in view and switchable from any screen, so nobody
@@ -63,7 +59,7 @@ export function ActiveProfile() {
         ))}
       </select>
       {kind ? (
-        <span className={`badge ${isProduction(active) ? 'badge--customer' : 'badge--accent'}`} data-testid="environment-kind">
+        <span className={`badge ${isProductionProfile(active) ? 'badge--customer' : 'badge--accent'}`} data-testid="environment-kind">
           {kind}
         </span>
       ) : null}
@@ -72,10 +68,4 @@ export function ActiveProfile() {
       </button>
     </div>
   )
-}
-
-/** Whether the active profile writes to production: the header is tinted for it. */
-export function useCustomerActive(): boolean {
-  const profiles = useProfiles()
-  return isProduction(profiles.data?.profiles.find((profile) => profile.id === profiles.data?.activeId))
 }

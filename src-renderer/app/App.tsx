@@ -3,7 +3,8 @@ import { ScreenHeader } from '../ui/ScreenHeader'
 import { ToastRegion } from '../ui/toasts'
 import { useCallHandoff } from '../lib/call-handoff'
 import { useHistoryHandoff } from '../lib/history-handoff'
-import { ActiveProfile, useCustomerActive } from './ActiveProfile'
+import { useProductionActive } from '../lib/profiles'
+import { ActiveProfile } from './ActiveProfile'
 import { LaunchNotices } from './LaunchNotices'
 import { useNavigation } from './navigation-store'
 import { sections } from './sections'
@@ -15,7 +16,7 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
   const section = sections.find((candidate) => candidate.id === current) ?? sections[0]!
   const heading = useRef<HTMLHeadingElement>(null)
   const firstRender = useRef(true)
-  const customer = useCustomerActive()
+  const customer = useProductionActive()
 
   // A past call handed over from Activity goes to the Groups screen, which takes it.
   useEffect(() => useCallHandoff.subscribe((state) => state.pending && open('groups')), [open])

@@ -1,4 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
+import { writesToProduction } from '../../src-shared/profiles/environment'
+import type { ProfileView } from '../../src-shared/profiles/schemas'
 import { call } from './api'
 import { queryKeys } from './query-keys'
 
@@ -24,4 +26,21 @@ export function useActiveProfile() {
   const profiles = useProfiles()
   const active = profiles.data?.profiles.find((profile) => profile.id === profiles.data?.activeId)
   return { active, isLoading: profiles.isLoading, error: profiles.error }
+}
+
+/**
+ * Whether the next write through this profile lands in production: a Customer profile, or one
+ * marked Testing whose server put its groups in Customer. Never the built-in sandbox, whatever
+ * its server tags its groups: nothing sent there leaves this machine.
+ */
+export const isProductionProfile = (profile: ProfileView | undefined): boolean =>
+  Boolean(profile && !profile.builtin && writesToProduction(profile))
+
+/** The colour of a button that sends through the profile: production's red, or the usual blue. */
+export const sendButtonClass = (profile: ProfileView | undefined) =>
+  isProductionProfile(profile) ? 'btn btn--production' : 'btn btn--primary'
+
+/** The active profile writes to production: the header, the status bar and every send button say so. */
+export function useProductionActive(): boolean {
+  return isProductionProfile(useActiveProfile().active)
 }

@@ -46,5 +46,7 @@ export const queryKeys = {
     run: (runId: string) => ['bulk', 'run', runId] as const,
     /** A run's rows as the panel shows them; `done` (the rows sent so far) refetches them as the run goes on. */
     items: (runId: string, view: { outcome: string; search: string; done: number }) => ['bulk', 'items', runId, view] as const,
+    /** A plan's rows before it is sent, narrowed to one action ('' for all). */
+    planned: (runId: string, action: string) => ['bulk', 'planned', runId, action] as const,
   },
 }

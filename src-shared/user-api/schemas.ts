@@ -53,8 +53,13 @@ const codePointName = (character: string) => `U+${character.codePointAt(0)!.toSt
  * app refuses to send them (the client, so the screens and the CLI alike).
  */
 export function userGroupIdProblem(id: string): string | undefined {
-  if (/^\s|\s$/u.test(id) && id.trim()) {
-    return `user_group_id ${/^\s/u.test(id) ? 'starts' : 'ends'} with a space: the API would keep it, and file a group that looks like “${id.trim()}” but is another. Remove the space.`
+  // A byte order mark is what a file starts with: at the start of an id, a second file was joined
+  // (or pasted) into this one, and its first line kept it. Not a space, whatever \s says.
+  if (id.startsWith('\uFEFF') && id.length > 1) {
+    return `user_group_id starts with a byte order mark (U+FEFF), the invisible character a file can begin with: a second file was probably joined or pasted here and its first line kept it. The API would file a group that looks like “${id.slice(1)}” but is another. Remove the mark.`
+  }
+  if (/^ | $/u.test(id) && id.trim()) {
+    return `user_group_id ${id.startsWith(' ') ? 'starts' : 'ends'} with a space: the API would keep it, and file a group that looks like “${id.trim()}” but is another. Remove the space.`
   }
   const hidden = INVISIBLE.exec(id)
   if (hidden) {

@@ -45,6 +45,11 @@ test('a file with problems lists them by line and column, sends nothing, and can
 
   await page.getByRole('button', { name: 'Leave the 2 out and plan the 40 valid rows' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Plan for customers.csv' })).toContainText('40 new, 0 changed, 0 unchanged')
+  // The rows themselves, before anything is sent: line, id and what will be done.
+  const planned = page.getByRole('table', { name: 'Planned rows' })
+  await expect(planned.getByRole('row')).toHaveCount(41)
+  await expect(planned.getByRole('row').nth(1)).toHaveText(/^2\s*acme-0\s*New$/)
+  await checkScreen(page, 'bulk-planned')
   await expect(page.getByLabel('Requests a minute')).toHaveValue('')
   await page.getByRole('button', { name: 'Send 40 rows' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Finished.' })).toBeVisible()
@@ -60,7 +65,7 @@ test('a file with problems lists them by line and column, sends nothing, and can
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download CSV' }).click()
   const file = await download
-  expect(file.suggestedFilename()).toMatch(/^embed-console-bulk-[0-9a-f]{8}\.csv$/)
+  expect(file.suggestedFilename()).toBe('customers-results.csv')
   const text = await readFile(await file.path(), 'utf8')
   expect(text.split('\n')[0]).toBe('line,user_group_id,action,outcome,http_status,message,token_last4')
   expect(text.trim().split('\n')).toHaveLength(41)

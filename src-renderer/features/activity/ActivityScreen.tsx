@@ -193,7 +193,19 @@ export default function ActivityScreen() {
       {activity.isSuccess && total === 0 ? <p className="muted">No calls match these filters.</p> : null}
       {entries.length > 0 ? (
         <div className="table-wrap">
-          <table className="table" aria-label="API calls">
+          {/* Laid out to the width there is (fixed columns, Group and Detail sharing the rest):
+              every column, Open included, fits from 1024 px without a sideways scroll. */}
+          <table className="table activity-table" aria-label="API calls">
+            <colgroup>
+              <col className="activity-table__time" />
+              <col className="activity-table__profile" />
+              <col className="activity-table__operation" />
+              <col />
+              <col className="activity-table__outcome" />
+              <col className="activity-table__duration" />
+              <col />
+              <col className="activity-table__open" />
+            </colgroup>
             <thead>
               <tr>
                 <th scope="col">Time</th>
@@ -213,11 +225,11 @@ export default function ActivityScreen() {
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.id}>
-                  <td className="nowrap">{timeFormat.format(new Date(entry.time))}</td>
+                  <td>{timeFormat.format(new Date(entry.time))}</td>
                   <td className="truncate" title={entry.profileName}>
                     {entry.profileName}
                   </td>
-                  <td className="nowrap">{OPERATION_LABELS[entry.operation]}</td>
+                  <td>{OPERATION_LABELS[entry.operation]}</td>
                   <td className="truncate" title={[entry.groupId, entry.groupName].filter(Boolean).join(' · ') || undefined}>
                     {entry.groupId ? <code>{entry.groupId}</code> : '—'}
                     {entry.groupName ? <span className="muted"> {entry.groupName}</span> : null}

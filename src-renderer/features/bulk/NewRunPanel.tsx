@@ -12,6 +12,7 @@ import { toast } from '../../ui/toasts'
 import { useBulkScreen } from './bulk-state'
 import { countFormat } from '../../lib/format'
 import { queryKeys } from '../../lib/query-keys'
+import { PlannedRows } from './PlannedRows'
 
 interface Chosen {
   fileName: string
@@ -242,6 +243,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
               </>
             )}
           </p>
+          <PlannedRows runId={plan.runId} planned={plan.planned} />
           {kind === 'apply' ? (
             <fieldset className="choice">
               <legend>What to send</legend>
@@ -290,7 +292,7 @@ export function NewRunPanel({ initialRate }: { initialRate: number | null }) {
           <div className="row">
             <button
               type="submit"
-              className={kind === 'rotate' ? 'btn btn--danger' : 'btn btn--primary'}
+              className={kind === 'rotate' ? 'btn btn--danger' : customer ? 'btn btn--production' : 'btn btn--primary'}
               disabled={Boolean(blocked) || starter.isPending}
               aria-describedby="bulk-start-reason"
             >

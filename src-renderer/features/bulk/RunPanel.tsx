@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { toast } from '../../ui/toasts'
 import { useBulkScreen } from './bulk-state'
 import { countFormat } from '../../lib/format'
+import { sendButtonClass, useProfiles } from '../../lib/profiles'
 import { queryKeys } from '../../lib/query-keys'
 import { plural } from '../../../src-shared/text/plural'
 
@@ -48,6 +49,7 @@ const duration = (seconds: number) =>
 /** One run: its progress and controls while it goes, its rows, and its results once done. */
 export function RunPanel({ runId }: { runId: string }) {
   const queryClient = useQueryClient()
+  const profiles = useProfiles()
   const pushed = useBulkScreen((state) => state.progress[runId])
   const run = useQuery({ queryKey: queryKeys.bulk.run(runId), queryFn: () => call('bulk.run', { runId }) })
   const [outcome, setOutcome] = useState<BulkOutcome | ''>('')
@@ -123,6 +125,7 @@ export function RunPanel({ runId }: { runId: string }) {
       </p>
     )
   const current = run.data.run
+  const sendClass = sendButtonClass(profiles.data?.profiles.find((profile) => profile.id === current.profileId))
   // What main pushed last is the newest word; the snapshot read with the run only until then.
   const live = pushed ?? run.data.progress
   const state = live?.state ?? current.state
@@ -181,12 +184,12 @@ export function RunPanel({ runId }: { runId: string }) {
           </button>
         ) : null}
         {state === 'paused' && run.data.progress ? (
-          <button type="button" className="btn btn--primary" onClick={() => control.mutate('resume')}>
+          <button type="button" className={sendClass} onClick={() => control.mutate('resume')}>
             Resume
           </button>
         ) : null}
         {(state === 'interrupted' || state === 'planned' || (state === 'paused' && !run.data.progress)) && current.profileId ? (
-          <button type="button" className="btn btn--primary" onClick={() => control.mutate('start')}>
+          <button type="button" className={sendClass} onClick={() => control.mutate('start')}>
             {state === 'planned' ? 'Start' : 'Resume'}
           </button>
         ) : null}

@@ -8,6 +8,7 @@ import { useHistoryHandoff } from '../../lib/history-handoff'
 import { queryKeys } from '../../lib/query-keys'
 import { countFormat } from '../../lib/format'
 import { useDebouncedValue } from '../../lib/use-debounced-value'
+import { EnvironmentTag } from '../../ui/EnvironmentTag'
 
 const ROW_HEIGHT = 52
 /**
@@ -24,6 +25,8 @@ type CatalogAnswer = CallOutput<'catalog.list'>
 export interface CatalogPanelProps {
   profileId: string
   selectedGroupId: string | null
+  /** The built-in sandbox's catalog: its groups are sandbox groups, whatever their tag. */
+  sandbox: boolean
   onOpen(row: CatalogRow): void
 }
 
@@ -34,7 +37,7 @@ const optionId = (index: number) => `catalog-option-${index}`
  * they scroll into view. One Tab stop: the list is a listbox, the arrow keys (Home, End,
  * PageUp, PageDown) move inside it and Enter opens the group.
  */
-export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPanelProps) {
+export function CatalogPanel({ profileId, selectedGroupId, sandbox, onOpen }: CatalogPanelProps) {
   const [search, setSearch] = useState('')
   const [environment, setEnvironment] = useState<CatalogQuery['environment']>('all')
   const [sort, setSort] = useState<`${CatalogQuery['sortBy']}:${CatalogQuery['sortDirection']}`>('updatedAt:desc')
@@ -164,8 +167,8 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
             }}
           >
             <option value="all">Any environment</option>
-            <option value="Customer">Customer</option>
-            <option value="Testing">Testing</option>
+            <option value="Customer">{sandbox ? 'Sandbox (tagged Customer)' : 'Customer'}</option>
+            <option value="Testing">{sandbox ? 'Sandbox (tagged Testing)' : 'Testing'}</option>
             <option value="untagged">Untagged</option>
           </select>
           <select
@@ -241,7 +244,7 @@ export function CatalogPanel({ profileId, selectedGroupId, onOpen }: CatalogPane
                   <>
                     <span className="catalog__id">
                       <code>{row.groupId}</code>
-                      {row.environmentTag ? <span className="badge badge--accent">{row.environmentTag}</span> : null}
+                      {row.environmentTag ? <EnvironmentTag tag={row.environmentTag} sandbox={sandbox} /> : null}
                     </span>
                     <span className="catalog__name muted">{row.name || 'no name'}</span>
                   </>

@@ -20,6 +20,8 @@ export interface GroupFormProps {
   profileId: string
   /** The profile's name, which the send button says: where the request goes. */
   destination: string
+  /** The profile writes to production: the send button is production's red, not the usual blue. */
+  production: boolean
   operation: 'getOrCreate' | 'update'
   /** Why the form cannot be sent right now (no profile, a call in flight), or null. */
   blockedReason: string | null
@@ -47,7 +49,16 @@ function useGroupRequest(fields: GroupFields): { request: GetOrCreateRequest | n
   }, [fields])
 }
 
-export function GroupForm({ profileId, destination, operation, blockedReason, knownGroup, onFillFromCatalog, onSubmit }: GroupFormProps) {
+export function GroupForm({
+  profileId,
+  destination,
+  production,
+  operation,
+  blockedReason,
+  knownGroup,
+  onFillFromCatalog,
+  onSubmit,
+}: GroupFormProps) {
   const { fields, setField } = useWorkspace(profileId)
   const { request, problems } = useGroupRequest(fields)
   const mappingProblem = problems.find((problem) => problem.startsWith('mapping'))
@@ -127,7 +138,12 @@ export function GroupForm({ profileId, destination, operation, blockedReason, kn
         />
       </Field>
       <div className="row">
-        <button type="submit" className="btn btn--primary" disabled={reason !== null} aria-describedby="group-submit-reason">
+        <button
+          type="submit"
+          className={production ? 'btn btn--production' : 'btn btn--primary'}
+          disabled={reason !== null}
+          aria-describedby="group-submit-reason"
+        >
           {submitLabel}
         </button>
         <span id="group-submit-reason" className={reason ? 'submit-reason' : 'muted'}>

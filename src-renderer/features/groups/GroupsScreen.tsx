@@ -8,7 +8,7 @@ import type { SampleCall } from '../../../src-shared/user-api/code-samples'
 import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 import { call, CallError } from '../../lib/api'
 import { useCallHandoff, type CallHandoff } from '../../lib/call-handoff'
-import { useActiveProfile, useProfiles } from '../../lib/profiles'
+import { isProductionProfile, useActiveProfile, useProfiles } from '../../lib/profiles'
 import { needsWriteConfirmation, productionWriteNotice, useCustomerWrites } from '../../lib/customer-writes'
 import { queryKeys } from '../../lib/query-keys'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
@@ -194,6 +194,7 @@ export default function GroupsScreen() {
   // The correction a mismatch offers, while the profile still says otherwise.
   const shown = result?.outcome
   const mismatch = shown?.kind === 'success' ? shown.result.environmentMismatch : undefined
+  const shownProfileId = shown?.kind === 'success' ? shown.result.profileId : undefined
   const resultProfile =
     shown?.kind === 'success' ? profiles.data?.profiles.find((candidate) => candidate.id === shown.result.profileId) : undefined
   const correction =
@@ -208,6 +209,7 @@ export default function GroupsScreen() {
         key={active.id}
         profileId={active.id}
         selectedGroupId={fields.userGroupId || null}
+        sandbox={Boolean(active.builtin)}
         onOpen={(row) => void openRow(row)}
       />
       <div className="card stack groups-form">
@@ -232,6 +234,7 @@ export default function GroupsScreen() {
             <GroupForm
               profileId={active.id}
               destination={active.name}
+              production={isProductionProfile(active)}
               operation={operation}
               blockedReason={blockedReason}
               knownGroup={Boolean(typedGroup.data?.entry)}
@@ -258,6 +261,7 @@ export default function GroupsScreen() {
             outcome={result.outcome}
             profileName={result.profileName}
             baseUrl={result.baseUrl}
+            sandbox={Boolean(profiles.data?.profiles.find((candidate) => candidate.id === shownProfileId)?.builtin)}
             correction={
               correction
                 ? {

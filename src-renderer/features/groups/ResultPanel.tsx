@@ -5,6 +5,7 @@ import { CodeSamples } from '../../ui/CodeSamples'
 import { RotationCheck } from '../../ui/RotationCheck'
 import { toast } from '../../ui/toasts'
 import type { GroupOperation, GroupOutcome } from './group-form-state'
+import { EnvironmentTag } from '../../ui/EnvironmentTag'
 
 /** The raw body is shown as received, except that tokens stay masked like everywhere else. */
 function maskTokens(value: unknown): unknown {
@@ -56,6 +57,8 @@ export interface ResultPanelProps {
   profileName: string
   /** Where the call went (the profile's base URL then), for the code samples. */
   baseUrl: string
+  /** The call went to the built-in sandbox: its group is a sandbox group, whatever its tag. */
+  sandbox: boolean
   /** The server put the group in another environment than the profile says: mark the profile as the server says. */
   correction: { label: string; pending: boolean; run(): void } | null
   /** Get-or-create found the group and did not apply what was given: send it as an update. */
@@ -67,7 +70,7 @@ export interface ResultPanelProps {
  * screen scrolls it into view), so the result is where the eye is, not below the fold.
  */
 export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(function ResultPanel(
-  { outcome, profileName, baseUrl, correction, onUpdateInstead },
+  { outcome, profileName, baseUrl, sandbox, correction, onUpdateInstead },
   heading,
 ) {
   const where = <span className="result__profile">in “{profileName}”</span>
@@ -157,7 +160,7 @@ export const ResultPanel = forwardRef<HTMLHeadingElement, ResultPanelProps>(func
         <dt>Environment</dt>
         <dd>
           {group.api_environment_tag ? (
-            <span className="badge badge--accent">{group.api_environment_tag}</span>
+            <EnvironmentTag tag={group.api_environment_tag} sandbox={sandbox} />
           ) : (
             <span className="muted">not given</span>
           )}

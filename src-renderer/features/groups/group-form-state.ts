@@ -97,7 +97,15 @@ export function useWorkspace(profileId: string) {
   const update = useWorkspaces((state) => state.update)
   return {
     ...workspace,
-    setOperation: (operation: GroupOperation) => update(profileId, { operation }),
+    /**
+     * The Rotate token tab opens on the group selected in the catalog (the one the form holds),
+     * when there is one: the group the operator is looking at is the one they mean.
+     */
+    setOperation: (operation: GroupOperation) =>
+      update(profileId, (current) => {
+        const selected = current.fields.userGroupId.trim()
+        return operation === 'rotateToken' && selected ? { operation, rotateGroupId: selected } : { operation }
+      }),
     setField: <K extends keyof GroupFields>(key: K, value: GroupFields[K]) =>
       update(profileId, (current) => ({ fields: { ...current.fields, [key]: value } })),
     setFields: (fields: GroupFields) => update(profileId, { fields }),

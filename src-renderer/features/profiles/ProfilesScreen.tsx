@@ -151,7 +151,8 @@ export default function ProfilesScreen() {
           Export
         </button>
       </div>
-      <p className="muted vault-status">{data.vault.message}</p>
+      {/* Said once: the open form says it beside the choice of where the token is kept. */}
+      {editing.mode === 'closed' ? <p className="muted vault-status">{data.vault.message}</p> : null}
       {editing.mode !== 'closed' ? (
         <ProfileForm
           key={editing.mode === 'edit' ? editing.profile.id : 'new'}

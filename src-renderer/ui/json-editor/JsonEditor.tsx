@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react'
+import { flushSync } from 'react-dom'
 import type { JsonEditorProps } from './JsonEditorImpl'
 import type { monaco } from './monaco-setup'
 
@@ -29,6 +30,13 @@ export interface LazyJsonEditorProps extends JsonEditorProps {
  * A JSON editor: Monaco with the schema's squiggles, hovers and completion. Eager by default
  * (the site editor's JSON view); deferred until used where `deferUntilUsed` is set.
  */
+/**
+ * How long the plain view must be left alone before Monaco takes it over: a hand-over never
+ * comes between two keys of a burst of typing, so the operator never sees the editor change
+ * under their fingers. (Nothing typed could be lost in one anyway: it is one synchronous step.)
+ */
+const QUIET_MS = 400
+
 export function JsonEditor({
   deferUntilUsed = false,
   id,
@@ -40,22 +48,63 @@ export function JsonEditor({
   const [ready, setReady] = useState(false)
   const [wanted, setWanted] = useState(!deferUntilUsed)
   const light = useRef<HTMLTextAreaElement>(null)
-  const takeOver = useRef<{ editor: monaco.editor.IStandaloneCodeEditor; caret: number | null } | null>(null)
   const height = props.height ?? 160
+  /** Monaco, mounted (hidden) and waiting for the plain view to be quiet. */
+  const waiting = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
+  const lastInputAt = useRef(0)
+  const composing = useRef(false)
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const handOverNow = useRef<() => void>(() => {})
+  useEffect(() => () => clearTimeout(timer.current), [])
 
-  // Monaco is hidden until ready and can take focus (or be revealed by the caller) only once shown.
-  const onMount = props.onMount
-  useEffect(() => {
-    const pending = takeOver.current
-    if (!ready || !pending) return
-    takeOver.current = null
-    if (pending.caret !== null) {
-      const position = pending.editor.getModel()?.getPositionAt(pending.caret)
-      pending.editor.focus()
-      if (position) pending.editor.setPosition(position)
+  /**
+   * Monaco takes over from the plain view in one synchronous step, so no key event can come
+   * between: the text and selection are read from the plain view (not from React state, which
+   * may be a render behind the keyboard), Monaco gets them, is shown and focused, and the plain
+   * view goes. Keys typed after it land in Monaco; keys before it are in the text it took.
+   * While the operator is typing (or composing) in the plain view, it waits for a pause.
+   */
+  const handOver = () => {
+    const onMount = props.onMount
+    const editor = waiting.current
+    if (!editor) return
+    const textarea = light.current
+    const typing = textarea !== null && document.activeElement === textarea
+    const quietFor = performance.now() - lastInputAt.current
+    if (typing && (composing.current || quietFor < QUIET_MS)) {
+      clearTimeout(timer.current)
+      timer.current = setTimeout(() => handOverNow.current(), Math.max(QUIET_MS - quietFor, 50))
+      return
     }
-    onMount?.(pending.editor)
-  }, [ready, onMount])
+    waiting.current = null
+    const text = textarea?.value ?? props.value
+    const selection = typing ? { start: textarea.selectionStart, end: textarea.selectionEnd } : null
+    if (editor.getValue() !== text) editor.setValue(text)
+    flushSync(() => setReady(true))
+    if (selection) {
+      const model = editor.getModel()
+      editor.focus()
+      if (model) {
+        const start = model.getPositionAt(selection.start)
+        const end = model.getPositionAt(selection.end)
+        editor.setSelection({
+          startLineNumber: start.lineNumber,
+          startColumn: start.column,
+          endLineNumber: end.lineNumber,
+          endColumn: end.column,
+        })
+      }
+      // Monaco tells the browser's input (its EditContext, or its hidden textarea) the text and
+      // caret only when it next renders, an animation frame away: a key typed before then was
+      // placed by the stale state, out of order. Rendered now, the next key lands at the caret.
+      editor.render(true)
+    }
+    onMount?.(editor)
+  }
+  // Called from timers only, with the props of the latest render.
+  useEffect(() => {
+    handOverNow.current = handOver
+  })
 
   useEffect(() => {
     if (!wanted || Editor) return
@@ -82,9 +131,16 @@ export function JsonEditor({
           value={props.value}
           placeholder={wanted && !deferUntilUsed ? 'Loading editor…' : undefined}
           onChange={(event) => props.onChange(event.target.value)}
+          onInput={() => (lastInputAt.current = performance.now())}
+          onCompositionStart={() => (composing.current = true)}
+          onCompositionEnd={() => {
+            composing.current = false
+            lastInputAt.current = performance.now()
+          }}
           onPointerEnter={want}
           onFocus={want}
           onKeyDown={(event) => {
+            lastInputAt.current = performance.now()
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
               event.preventDefault()
               props.onSubmitShortcut?.()
@@ -101,10 +157,9 @@ export function JsonEditor({
             {...props}
             height={height}
             onMount={(editor) => {
-              // Take over from the text view where the operator is: focus and caret included.
-              const textarea = light.current
-              takeOver.current = { editor, caret: textarea && document.activeElement === textarea ? textarea.selectionStart : null }
-              setReady(true)
+              waiting.current = editor
+              // From a timer of its own: React would not flush the hand-over inside the wrapper's effect.
+              timer.current = setTimeout(() => handOverNow.current(), 0)
             }}
           />
         </div>

@@ -34,6 +34,7 @@ describe('bulk input: CSV', () => {
       'zero\u200bwidth,,,',
       'array-props,,,"[1,2]"',
       'short-row',
+      '\ufeffjoined,,,',
     ].join('\n')
     const { rows, problems } = parseBulkInput(csv, 'groups.csv', 'apply')
     expect(rows.map((row) => row.request.user_group_id)).toEqual(['ok-1'])
@@ -50,6 +51,8 @@ describe('bulk input: CSV', () => {
       },
       { line: 9, column: 'properties', message: expect.stringMatching(/expected record/i) },
       { line: 10, message: 'This row has 1 cell; the header has 4.' },
+      // A second file joined into this one: its byte order mark is named, not called a space.
+      { line: 11, column: 'user_group_id', message: expect.stringMatching(/^user_group_id starts with a byte order mark \(U\+FEFF\)/) },
     ])
   })
 

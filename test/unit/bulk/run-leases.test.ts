@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process'
 import { mkdtemp } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { BulkJournal, ROTATION_IN_FLIGHT } from '../../../src-main/bulk/bulk-journal'
 import type { PlannedRow } from '../../../src-main/bulk/bulk-plan'
-import { LEASE_TTL_MS, leaseRefusal, SqliteRunLeases, type LeaseOwner } from '../../../src-main/bulk/run-leases'
+import { LEASE_TTL_MS, leaseRefusal, processStart, SqliteRunLeases, type LeaseOwner } from '../../../src-main/bulk/run-leases'
 import { openAppDatabase } from '../../../src-main/storage/app-database'
 import type { Database } from '../../../src-main/storage/database'
 import type { BulkAction } from '../../../src-shared/bulk/schemas'
@@ -109,6 +110,42 @@ describe('run leases', () => {
       'The run of rows.csv has ended: plan the file again to send it again.',
     )
     expect(leases.holder('run-1')).toBeNull()
+  })
+
+  it('are taken over at once from a holder of this machine whose process is gone, or whose pid now names another process', async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'])
+    await new Promise((started) => child.once('spawn', started))
+    const living: LeaseOwner = { id: 'owner-child', pid: child.pid!, host: hostname(), client: 'cli', started: processStart(child.pid!)! }
+    expect(living.started).toMatch(/:\d+$/)
+    plan('run-1')
+    plan('run-2')
+    plan('run-3')
+    leases.acquire('run-1', living, 'x')
+    // Alive: refused, as ever. The same pid with another start time is another process (the pid was reused).
+    expect(() => leases.acquire('run-1', app, 'The run')).toThrow(/is being sent by the command line/)
+    leases.acquire('run-2', { ...living, id: 'owner-reused', started: `${living.started}9` }, 'x')
+    expect(leases.holder('run-2')).toBeNull()
+    expect(leases.acquire('run-2', app, 'x').holder).toBe('owner-app')
+    // A holder on another machine is never presumed gone, whatever its pid.
+    leases.acquire('run-3', { ...living, id: 'owner-elsewhere', host: 'ops-laptop-2', pid: 2 ** 22 + 12345 }, 'x')
+    expect(() => leases.acquire('run-3', app, 'The run')).toThrow(/on ops-laptop-2/)
+
+    child.kill('SIGKILL')
+    await new Promise((exited) => child.once('exit', exited))
+    expect(processStart(child.pid!)).toBeNull()
+    // Killed: no wait for the lease to expire, a new epoch, and the dead holder is fenced out.
+    expect(leases.holder('run-1')).toBeNull()
+    const taken = leases.acquire('run-1', app, 'x')
+    expect(taken).toEqual({ runId: 'run-1', holder: 'owner-app', epoch: 2 })
+    expect(leases.renew({ runId: 'run-1', holder: 'owner-child', epoch: 1 })).toBe(false)
+  })
+
+  it('leave a run whose holder of this machine is gone interrupted, not running, before its lease ends', () => {
+    plan()
+    leases.acquire('run-1', { ...app, id: 'owner-gone', pid: 2 ** 22 + 12345 }, 'x')
+    journal.setState('run-1', 'running')
+    expect(journal.markInterrupted()).toEqual(['run-1'])
+    expect(journal.run('run-1')).toMatchObject({ state: 'interrupted', owner: null })
   })
 
   it('say when the holder on this machine has stopped, and when its lease ends; a holder elsewhere is named with its host', () => {

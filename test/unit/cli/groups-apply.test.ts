@@ -156,20 +156,8 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
         child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
         child.once('exit', (code) => done({ code, stderr }))
       })
-    // The dead process's lease has not expired: nothing takes the run over yet, --resume or not.
-    const early = await rerun(['--resume'])
-    expect(early.code).toBe(1)
-    expect(early.stderr).toMatch(
-      new RegExp(
-        `^The run of rows\\.csv was being sent by the command line, pid ${child.pid}, since \\d\\d:\\d\\d, which has stopped\\. Its lease ends at`,
-      ),
-    )
-    // Time passes past the lease's expiry (30 s), without this test waiting for it.
-    const clock = new Libsql(join(dataDir, 'embed-console.db'))
-    clock.prepare('UPDATE bulk_runs SET lease_expires_at = lease_expires_at - 60000').run()
-    clock.close()
-
-    // The same command without --resume is refused: it would start over.
+    // Its lease had 30 s to go, but its process is gone: the same command without --resume is
+    // refused (it would start over), and --resume takes over at once.
     const again = await rerun([])
     expect(again.code).toBe(2)
     expect(again.stderr).toMatch(/An earlier run of rows\.csv stopped with \d+ rows not sent: add --resume/)
@@ -197,6 +185,47 @@ describe('kill -9 in the middle of a 2,000-row run, then --resume', () => {
       expect((db.prepare("SELECT count(*) AS n FROM catalog WHERE group_id LIKE 'crash-%'").get() as { n: number }).n).toBe(2000)
     } finally {
       db.close()
+    }
+  })
+})
+
+describe('a run whose output nobody reads any more (`| head -1`)', () => {
+  it('pauses, resumable, with a sentence on stderr and no EPIPE stack', { timeout: 120_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ec-cli-pipe-'))
+    const sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
+    const slow = await startFlakyProxy(sandbox.baseUrl, () => null, { delayMs: 5 })
+    try {
+      const path = join(dir, 'rows.csv')
+      await writeFile(path, csv(400, 'piped'))
+      const cli = await nodeScript(resolve('test/helpers/scripts/cli.ts'))
+      const args = ['groups', 'apply', path, '--base-url', slow.baseUrl, '--json', '--data-dir', join(dir, 'data')]
+      const child = spawn(process.execPath, [cli, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer },
+      })
+      let stderr = ''
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+      // What `head -1` does: read a line, then close the pipe.
+      await new Promise<void>((done) => child.stdout!.once('data', () => done()))
+      child.stdout!.destroy()
+      expect(await exited).toBe(1)
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|at .*\(/)
+      expect(stderr).toContain('Standard output was closed (the command reading it ended): pausing the run. Resume it with --resume.')
+      const sent = slow.forwarded
+      expect(sent).toBeLessThan(400)
+
+      const resumed = await new Promise<number | null>((done) =>
+        spawn(process.execPath, [cli, ...args, '--resume'], {
+          stdio: 'ignore',
+          env: { ...process.env, EMBED_CONSOLE_TOKEN: sandbox.tokens.Customer },
+        }).once('exit', done),
+      )
+      expect(resumed).toBe(0)
+      expect(readSandboxData(join(dir, 'sandbox.db')).groups.filter((group) => group.provided_id.startsWith('piped-'))).toHaveLength(400)
+    } finally {
+      await slow.close()
+      await sandbox.close()
     }
   })
 })

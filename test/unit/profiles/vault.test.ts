@@ -268,3 +268,45 @@ describe('the vault, case by case', () => {
     expect(vault.describe(KEY)).toEqual({ set: true, storage: 'file', last4: '4a6c' })
   })
 })
+
+describe('the secrets the vault knows (what stored fields are redacted of)', () => {
+  const found = (vault: ReturnType<typeof open>, text: string) => vault.knownSecrets().findIn(text, [], true)
+
+  it('knows every kept secret, encrypted or in clear or for the session, tagged with its key', async () => {
+    const dataDir = await tempDataDir()
+    const vault = open(dataDir, fakeSafeStorage())
+    vault.set(KEY, SECRET, 'keychain')
+    vault.set('group:p1:acme:token', 'group-token-0123456789', 'session')
+    expect(found(vault, `x ${SECRET.toUpperCase()} y`)).toBe(SECRET)
+    expect(vault.knownSecrets().tagOf(SECRET)).toBe(KEY)
+    expect(found(vault, 'group-token-0123456789')).toBe('group-token-0123456789')
+    // A fresh start reads the encrypted one back through the keychain.
+    expect(found(open(dataDir, fakeSafeStorage()), SECRET)).toBe(SECRET)
+  })
+
+  it('learns what another process kept since it last looked, and only that', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    expect(here.knownSecrets().size).toBe(0)
+    there.set('group:p1:first:token', 'first-group-token-kept-there', 'file')
+    there.set('group:p1:first:token', 'first-group-token-rotated-there', 'file')
+    expect(found(here, 'first-group-token-kept-there')).toBeUndefined()
+    expect(found(here, 'first-group-token-rotated-there')).toBe('first-group-token-rotated-there')
+    const read: string[] = []
+    const spy = here.db.all.bind(here.db)
+    here.db.all = <T>(sql: string, ...params: Parameters<typeof spy>[1][]) => {
+      read.push(sql)
+      return spy<T>(sql, ...params)
+    }
+    here.knownSecrets()
+    expect(read).toEqual([])
+  })
+
+  it('does not search for a group token too short to protect anything', async () => {
+    const vault = open(await tempDataDir())
+    vault.set('group:p1:short:token', 'abc1234', 'session')
+    vault.set('profile:p1:api-token', 'abc1', 'session')
+    expect(vault.knownSecrets().size).toBe(1)
+  })
+})

@@ -82,6 +82,26 @@ describe('the client against a server that resets the connection', () => {
     expect(detailsOf(error).cause).toMatchObject({ code: 'ECONNRESET' })
   })
 
+  it('says an answer whose headers are too large to read is one, not a connection closed without answering', async () => {
+    // 10 MB of headers: more than any API sends, and than undici reads (16 KB).
+    const hugeHeaders: HostileBehaviour = {
+      onRequest: (_received, _res, req) => {
+        const socket = req.socket
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n`)
+        for (let sent = 0; sent < 10; sent += 1) socket.write(`X-Padding-${sent}: ${'p'.repeat(1024 * 1024)}\r\n`)
+        socket.end('\r\n{}')
+      },
+    }
+    const client = await clientFor(hugeHeaders)
+    const error = await failureOf(getOrCreate(client))
+    expect(error.code).toBe('bad_response')
+    expect(error.message).toBe(
+      `The server at 127.0.0.1:${server?.port} answered with headers larger than 16 KB, more than any API sends, so the answer was not read: something other than the API may be answering. Check the base URL.`,
+    )
+    // It did answer: a rotation sent to it may have happened.
+    expect((await failureOf(rotate(client))).code).toBe('outcome_unknown')
+  })
+
   it.each([
     ['before the request was fully sent', resetMidUpload, hugeText],
     ['after the request was sent', resetAfterRequest, GROUP_TOKEN],
@@ -364,6 +384,12 @@ describe('the client’s sentences for HTTP statuses from something that is not 
         'The server redirected the request to https://login.example/sso (HTTP 308), which is not an /api/user address: check the base URL.',
     ],
     ['no address at all', undefined, () => 'The server answered with a redirect (HTTP 308) that names no address: check the base URL.'],
+    [
+      'the address it was sent to (a loop)',
+      '/api/user/',
+      (base: string) =>
+        `The server redirected the request to the address it was sent to, ${base}/api/user (HTTP 308): a redirect loop, not an answer. Something in front of the API (a sign-in page, a load balancer) is answering instead: check the base URL with whoever runs the server.`,
+    ],
   ])('explains a redirect to %s, and a rotation redirected is not outcome unknown', async (_case, location, sentence) => {
     const client = await clientFor({ onRequest: answerWith(308, '', location ? { Location: location } : {}) })
     for (const error of [await failureOf(getOrCreate(client)), await failureOf(rotate(client))]) {

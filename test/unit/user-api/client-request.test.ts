@@ -173,7 +173,8 @@ describe('ids the app will not send', () => {
     ['a leading space', ' acme', 'user_group_id starts with a space'],
     ['a trailing space', 'acme ', 'user_group_id ends with a space'],
     ['a zero-width space', 'ac\u200bme', 'user_group_id holds a hidden character (U+200B, invisible or not a plain space) at position 3'],
-    ['a byte-order mark', '\ufeffacme', 'user_group_id starts with a space'],
+    ['a byte order mark', '\ufeffacme', 'user_group_id starts with a byte order mark (U+FEFF)'],
+    ['a leading tab', '\tacme', 'user_group_id holds a hidden character (U+0009, invisible or not a plain space) at position 1'],
     ['a no-break space', 'ac\u00a0me', 'user_group_id holds a hidden character (U+00A0'],
   ])('refuses an id with %s before anything is sent', async (_case, id, sentence) => {
     const client = await recordingClient()

@@ -156,7 +156,7 @@ describe('the proxy', () => {
     expect(guardedProxy.connects.length).toBe(before + 1)
   })
 
-  it('says when the proxy wants credentials (407), never quoting the password; a rotation it refused is not outcome unknown', async () => {
+  it('says when the proxy refused the credentials sent (407), never quoting the password; a rotation it refused is not outcome unknown', async () => {
     const wrong: NetworkSettings = {
       proxy: { mode: 'custom', url: guardedProxy.url, username: 'alice', password: `${PROXY_PASSWORD}-wrong` },
       caBundlePath: certificates.caFile,
@@ -168,7 +168,7 @@ describe('the proxy', () => {
     ]) {
       expect(error.code).toBe('connect_failed')
       expect(error.message).toBe(
-        `The proxy 127.0.0.1:${guardedProxy.port} (from the profile) asks for credentials (HTTP 407): give the proxy user name and password in the profile, or in the proxy variable (http://user:password@proxy:port).`,
+        `The proxy 127.0.0.1:${guardedProxy.port} (from the profile) refused the user name and password it was sent (HTTP 407): check them in the profile, or in the proxy variable (http://user:password@proxy:port).`,
       )
       expect(JSON.stringify([error.message, error.details])).not.toContain(PROXY_PASSWORD)
     }

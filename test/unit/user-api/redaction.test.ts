@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
-import { createRedactor, REDACTED, redactReturnedTokens, redactSuccess } from '../../../src-main/user-api/redact'
+import { createRedactor, REDACTED, redactReturnedTokens, redactSuccess, SecretMatcher } from '../../../src-main/user-api/redact'
 import { startHostileServer, type HostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
 
 // Distinctive on purpose: if either string shows up anywhere in an error, the test names it.
@@ -132,9 +132,11 @@ describe('the canary: the API token and the token being rotated never appear in 
     return createUserApiClient({ baseUrl: server.baseUrl, apiToken: CANARY_API_TOKEN, timeoutMs })
   }
 
+  // The server echoes the Authorization header, and the rotation's body: a token in a group's own
+  // fields is refused before sending (below), so these fields hold none.
   const calls: [string, (client: UserApiClient) => Promise<unknown>][] = [
-    ['getOrCreate', (client) => client.getOrCreate({ user_group_id: CANARY_API_TOKEN })],
-    ['update', (client) => client.update({ user_group_id: 'acme', name: CANARY_API_TOKEN })],
+    ['getOrCreate', (client) => client.getOrCreate({ user_group_id: 'acme' })],
+    ['update', (client) => client.update({ user_group_id: 'acme', name: 'Acme' })],
     ['rotateToken', (client) => client.rotateToken({ current_token: CANARY_GROUP_TOKEN })],
   ]
   const answers: [string, number, boolean, number?][] = [
@@ -159,6 +161,20 @@ describe('the canary: the API token and the token being rotated never appear in 
       expect(exposed).not.toContain('CANARY')
     })
   }
+
+  it.each([
+    ['the id', { user_group_id: CANARY_API_TOKEN }, 'user_group_id'],
+    ['the name, upper-cased', { user_group_id: 'acme', name: `Acme ${CANARY_API_TOKEN.toUpperCase()}` }, 'name'],
+    ['a property, JSON-escaped', { user_group_id: 'acme', properties: { note: JSON.stringify(CANARY_API_TOKEN) } }, 'properties'],
+  ])('refuses, before sending, a request holding the API token in %s', async (_case, request, field) => {
+    const client = await canaryClient(200, true)
+    const error = await client.getOrCreate(request).catch((thrown: AppErrorException) => thrown)
+    expect(error).toMatchObject({ code: 'refused', details: { field } })
+    expect((error as AppErrorException).message).toBe(
+      `The ${field} holds the API token this call is sent with. A token or password is never sent in a group’s fields: take it out and send again. Nothing was sent.`,
+    )
+    expect(server!.requests).toHaveLength(0)
+  })
 
   it('leaves the server’s words readable around what it redacted', async () => {
     const client = await canaryClient(401, true)
@@ -213,13 +229,19 @@ describe('the redactor, form by form', () => {
     expect(redact('x Pz8_Pw y')).toBe(`x ${REDACTED} y`)
   })
 
-  it('matches any case only for the typed form of a secret that is all hex digits', () => {
-    expect(createRedactor(['zzzz-abcd'])('ZZZZ-ABCD zzzz-ABCD')).toBe('ZZZZ-ABCD zzzz-ABCD')
-    expect(createRedactor(['abcd-zzzz'])('ABCD-zzzz ABCD-ZZZZ')).toBe('ABCD-zzzz ABCD-ZZZZ')
-    // A hex token's base64 is case-sensitive text: another case of it is another text.
+  it('matches a secret in any case, as a server may echo it upper-cased, and its base64 only as it is', () => {
+    expect(createRedactor(['zzzz-abcd'])('ZZZZ-ABCD zzzz-ABCD')).toBe(`${REDACTED} ${REDACTED}`)
+    expect(createRedactor(['Tok-en_9x'])(JSON.stringify({ echo: 'TOK-EN_9X', url: encodeURIComponent('tok-en_9x') }))).toBe(
+      `{"echo":"${REDACTED}","url":"${REDACTED}"}`,
+    )
+    // Letters beyond ASCII, upper-cased whole, and the \u-escapes of the upper-cased secret.
+    expect(createRedactor(['jeton-é-ß'])(`<${'jeton-é-ß'.toUpperCase()}>`)).toBe(`<${REDACTED}>`)
+    const upperEscaped = [...'abcd-efgh'.toUpperCase()].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+    expect(createRedactor(['abcd-efgh'])(`"${upperEscaped}"`)).toBe(`"${REDACTED}"`)
+    // A token's base64 is case-sensitive text: another case of it is another text.
     const hex = 'c0ffee00deadbeef'
     const base64 = Buffer.from(hex).toString('base64')
-    expect(createRedactor([hex])(`${base64} ${hex.toUpperCase()}`)).toBe(`${base64} ${REDACTED}`.replace(base64, REDACTED))
+    expect(createRedactor([hex])(`${base64} ${hex.toUpperCase()}`)).toBe(`${REDACTED} ${REDACTED}`)
     const swapped = [...base64].map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase())).join('')
     expect(createRedactor([hex])(swapped)).toBe(swapped)
   })
@@ -316,5 +338,64 @@ describe('a raw body whose group has no text token', () => {
     const redact = createRedactor(['secret-value'])
     const value = { user_group: { token: 'issued-token', name: 'g' } }
     expect(redactSuccess({ value, raw: { user_group: { name: 'g' } } }, redact).raw).toStrictEqual({ user_group: { name: 'g' } })
+  })
+})
+
+describe('a matcher that knows many secrets', () => {
+  const tokens = Array.from({ length: 3000 }, (_, index) => `sk_live_${index.toString(36).padStart(4, '0')}${'Qx7'.repeat(6)}`)
+  const matcher = new SecretMatcher()
+  for (const token of tokens) matcher.add(token, `group:p:${token}:token`)
+  const redactKnown = createRedactor([], () => matcher)
+  const escaped = (text: string) => [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+
+  it('finds each of thousands sharing a prefix, in every form, and leaves the rest of the text as it was', () => {
+    for (const token of [tokens[0]!, tokens[1234]!, tokens.at(-1)!]) {
+      const text = JSON.stringify({
+        typed: `a ${token} b`,
+        upper: token.toUpperCase(),
+        escaped: `"${escaped(token).toUpperCase().replaceAll('\\U', '\\u')}"`,
+        json: JSON.stringify(JSON.stringify({ token })),
+        url: `?t=${encodeURIComponent(token)}&n=%41`,
+        base64: Buffer.from(token).toString('base64url'),
+        near: `${token.slice(0, -1)}!`,
+      })
+      const redacted = redactKnown(JSON.parse(text) as Record<string, string>)
+      expect(redacted).toEqual({
+        typed: `a ${REDACTED} b`,
+        upper: REDACTED,
+        escaped: `"${REDACTED}"`,
+        json: `"{\\"token\\":\\"${REDACTED}\\"}"`,
+        url: `?t=${REDACTED}&n=%41`,
+        base64: REDACTED,
+        near: `${token.slice(0, -1)}!`,
+      })
+    }
+  })
+
+  it('knows a secret added later at once, without building again what it knew', () => {
+    const later = 'added-later-token-Zz9'
+    expect(redactKnown(`x ${later}`)).toBe(`x ${later}`)
+    matcher.add(later)
+    expect(redactKnown(`x ${later}`)).toBe(`x ${REDACTED}`)
+  })
+
+  it('leaves no trace of a secret written any of its ways among other text, whatever the secret', () => {
+    const tokenLike = fc.stringMatching(/^[A-Za-z0-9_.~-]{8,40}$/)
+    const way = fc.constantFrom<(secret: string) => string>(
+      (secret) => secret,
+      (secret) => secret.toUpperCase(),
+      (secret) => JSON.stringify(secret).slice(1, -1),
+      (secret) => escaped(secret),
+      (secret) => encodeURIComponent(secret),
+      (secret) => Buffer.from(secret).toString('base64'),
+    )
+    fc.assert(
+      fc.property(tokenLike, fc.array(fc.tuple(fc.string(), way), { minLength: 1 }), (secret, pieces) => {
+        const text = pieces.map(([piece, write]) => `${piece}${write(secret)}`).join('')
+        const redacted = createRedactor([secret])(text)
+        for (const [, write] of pieces) expect(redacted).not.toContain(write(secret))
+        expect(redacted.toLowerCase()).not.toContain(secret.toLowerCase())
+      }),
+    )
   })
 })
