@@ -159,6 +159,9 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     // fsyncing every commit (FULL) blocked the main thread 0.3–3 ms a write on these machines.
     native.pragma('synchronous = NORMAL')
     native.pragma('foreign_keys = ON')
+    // A savepoint keeps the pages it changes in a journal of its own until it ends: in memory,
+    // not in a temporary file (a deferred batch has a savepoint a record, each a few dozen pages).
+    native.pragma('temp_store = MEMORY')
     if (options.secureDelete) native.pragma('secure_delete = ON')
   } catch (error) {
     throw storageError(error, path)
