@@ -96,6 +96,9 @@ export interface ItemFilter {
 
 const INSERT_BATCH = 10_000
 
+/** A claim among several that another process's lease refused: none of them is kept. */
+class LeaseLost extends Error {}
+
 /** A rotation row in flight when its run's holder was replaced: it may have happened. */
 export const ROTATION_IN_FLIGHT =
   'The run stopped while this rotation was being sent: the old token may already be invalid. It is never sent again on its own: the next fetch of the group (Check now in Activity) tells whether it happened.'
@@ -165,6 +168,8 @@ export class BulkJournal {
 
   // Stryker disable all: read-only views that shape rows for the screens and decide nothing (mutation testing, docs/testing.md).
   private record(id: string): RunRecord | undefined {
+    // Every view of a run reads it through here or below: the settlements waiting for their batch first.
+    this.db.flush()
     return this.db.get<RunRecord>('SELECT * FROM bulk_runs WHERE id = ?', id)
   }
 
@@ -209,6 +214,7 @@ export class BulkJournal {
   }
 
   planned(id: string): BulkCounts {
+    this.db.flush()
     const counts: BulkCounts = { total: 0, create: 0, update: 0, unchanged: 0, rotate: 0 }
     for (const { action, n } of this.db.all<{ action: BulkAction; n: number }>(
       'SELECT action, count(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY action',
@@ -221,6 +227,7 @@ export class BulkJournal {
   }
 
   tallies(id: string): BulkTallies {
+    this.db.flush()
     const tallies: BulkTallies = { created: 0, updated: 0, unchanged: 0, rotated: 0, failed: 0, unknown: 0, skipped: 0, pending: 0 }
     const rows = this.db.all<{ outcome: BulkOutcome | null; n: number }>(
       'SELECT outcome, count(*) AS n FROM bulk_items WHERE run_id = ? GROUP BY outcome',
@@ -377,41 +384,66 @@ export class BulkJournal {
   }
 
   /**
-   * Claims a row before it is sent, fenced on the lease: false when another process took the
-   * run over (then nothing may be sent). A rotation claimed so is never sent again after a
-   * crash; a get-or-create or update is sent again (it is idempotent) and known to have been tried.
+   * Claims a row before it is sent, fenced on the lease: false when another process took the run
+   * over (then nothing may be sent). A rotation is claimed alone, in the durable transaction that
+   * journals it, and is never sent again after a crash; get-or-create and update rows are claimed
+   * a few at a time (claimRows) and are sent again after a crash, known to have been tried. Their
+   * settlement follows the answer, fenced the same way.
    */
   claimRow(lease: Lease, seq: number, attempts: number): boolean {
-    // Grouped with the other rows of this moment: the runner awaits `committed()` before sending.
-    return this.db.transaction(
-      () =>
-        this.db.run(
-          `UPDATE bulk_items SET state = 'sending', attempts = ?, lease_epoch = ?, updated_at = ?
+    return (
+      this.db.run(
+        `UPDATE bulk_items SET state = 'sending', attempts = ?, lease_epoch = ?, updated_at = ?
           WHERE run_id = ? AND seq = ? AND (state = 'pending' OR (state = 'sending' AND lease_epoch = ?))
             AND EXISTS (SELECT 1 FROM bulk_runs WHERE id = ? AND lease_holder = ? AND lease_epoch = ?)`,
-          attempts,
-          lease.epoch,
-          this.stamp(),
-          lease.runId,
-          seq,
-          lease.epoch,
-          lease.runId,
-          lease.holder,
-          lease.epoch,
-        ).changes === 1,
-      { grouped: true },
+        attempts,
+        lease.epoch,
+        this.stamp(),
+        lease.runId,
+        seq,
+        lease.epoch,
+        lease.runId,
+        lease.holder,
+        lease.epoch,
+      ).changes === 1
     )
   }
 
-  /** Resolves once the claims and settlements written so far are committed. */
+  /**
+   * Claims rows together, on the disk when this returns: all of them, or none when the lease was
+   * lost. They share the commit of the settlements waiting for their batch (one commit for both).
+   */
+  claimRows(lease: Lease, items: ReadonlyArray<{ seq: number; attempts: number }>): boolean {
+    let lost = false
+    let failure: unknown
+    const heard = (error: unknown) => (error instanceof LeaseLost ? (lost = true) : (failure = error))
+    try {
+      this.db.defer(() => {
+        for (const item of items) if (!this.claimRow(lease, item.seq, item.attempts)) throw new LeaseLost()
+      }, heard)
+      this.db.flush()
+    } catch (error) {
+      // Inside a transaction, the claims ran at once, in it.
+      heard(error)
+    }
+    if (failure !== undefined) throw failure
+    return !lost
+  }
+
+  /** Resolves once the settlements written so far are committed. */
   committed(): Promise<void> {
     return this.db.committed()
   }
 
-  /** A row claimed but not sent on (the run paused itself while it waited to try again): pending again. */
-  unclaimRow(lease: Lease, seq: number): void {
+  /**
+   * A row claimed but not sent on (the run paused while it waited, or before its turn came):
+   * pending again, with the attempts it had before the claim when they are given, so a row never
+   * sent is never taken for tried.
+   */
+  unclaimRow(lease: Lease, seq: number, attempts?: number): void {
     this.db.run(
-      "UPDATE bulk_items SET state = 'pending', updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending' AND lease_epoch = ?",
+      "UPDATE bulk_items SET state = 'pending', attempts = coalesce(?, attempts), updated_at = ? WHERE run_id = ? AND seq = ? AND state = 'sending' AND lease_epoch = ?",
+      attempts ?? null,
       this.stamp(),
       lease.runId,
       seq,
@@ -443,25 +475,31 @@ export class BulkJournal {
     )
   }
 
-  /** Grouped: it commits with the call it settles (inside its transaction), or with the rows of this moment. */
-  settle(id: string, seq: number, settlement: ItemSettlement): void {
-    this.db.transaction(
-      () =>
-        this.db.run(
-          `UPDATE bulk_items SET state = ?, outcome = ?, attempts = ?, http_status = ?, error_code = ?, message = ?, token_last4 = coalesce(?, token_last4), updated_at = ?
-       WHERE run_id = ? AND seq = ?`,
-          settlement.state,
-          settlement.outcome,
-          settlement.attempts,
-          settlement.httpStatus ?? null,
-          settlement.errorCode ?? null,
-          settlement.message ? this.redact(settlement.message) : null,
-          settlement.tokenLast4 ?? null,
-          this.stamp(),
-          id,
-          seq,
-        ),
-      { grouped: true },
+  /**
+   * Deferred (Database.defer): inside the transaction of the call it settles (a rotation's), it is
+   * written there; otherwise in the next batch, with the records of the calls around it. `fence`,
+   * for a row that was not claimed (get-or-create, update): written only while this lease holds
+   * the run, so a holder that lost it never settles a row the new holder sends again.
+   */
+  settle(id: string, seq: number, settlement: ItemSettlement, fence?: Lease): void {
+    const at = this.stamp()
+    const message = settlement.message ? this.redact(settlement.message) : null
+    this.db.defer(() =>
+      this.db.run(
+        `UPDATE bulk_items SET state = ?, outcome = ?, attempts = ?, http_status = ?, error_code = ?, message = ?, token_last4 = coalesce(?, token_last4), updated_at = ?
+       WHERE run_id = ? AND seq = ?${fence ? ' AND EXISTS (SELECT 1 FROM bulk_runs WHERE id = ? AND lease_holder = ? AND lease_epoch = ?)' : ''}`,
+        settlement.state,
+        settlement.outcome,
+        settlement.attempts,
+        settlement.httpStatus ?? null,
+        settlement.errorCode ?? null,
+        message,
+        settlement.tokenLast4 ?? null,
+        at,
+        id,
+        seq,
+        ...(fence ? [fence.runId, fence.holder, fence.epoch] : []),
+      ),
     )
   }
 
@@ -476,6 +514,7 @@ export class BulkJournal {
 
   // Stryker disable all: read-only views for the screens and results files, to the end of the file.
   items(id: string, filter: ItemFilter, offset: number, limit: number): { matching: number; items: BulkItem[] } {
+    this.db.flush()
     const where = ['run_id = ?']
     const params: SqlValue[] = [id]
     const narrow = (clause: string, value: SqlValue) => {
@@ -496,6 +535,7 @@ export class BulkJournal {
 
   /** Every row in file order, a batch at a time (for results files). */
   *allItems(id: string, batch = 1000): Generator<BulkItem[]> {
+    this.db.flush()
     for (let after = -1; ;) {
       const rows = this.db.all<ItemRecord>('SELECT * FROM bulk_items WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?', id, after, batch)
       if (rows.length === 0) return

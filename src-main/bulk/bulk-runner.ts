@@ -6,6 +6,7 @@ import {
   type BulkSettings,
   type BulkTallies,
 } from '../../src-shared/bulk/schemas'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import { visibleTail } from '../../src-shared/profiles/schemas'
@@ -57,6 +58,12 @@ const MAX_ATTEMPTS = 4
 const MAX_RATE_LIMITED = 50
 const MAX_BACKOFF_MS = 60_000
 const FETCH_BATCH = 500
+/**
+ * Get-or-create and update rows are claimed this many at a time, in one commit, before they are
+ * sent: after a crash they are known to have been tried (a group already there is the run's own),
+ * at a commit per this many rows. Those a pause keeps from being sent are given back untried.
+ */
+const CLAIM_AHEAD = 32
 const PROGRESS_EVERY_MS = 250
 const RATE_WINDOW_MS = 10_000
 
@@ -208,6 +215,8 @@ export function startRun(options: RunnerOptions): RunControl {
   let lastSeq = -1
   let exhausted = false
   let queue: JournalItem[] = []
+  /** Idempotent rows claimed and not yet taken by a worker (see CLAIM_AHEAD). */
+  let claimed: JournalItem[] = []
   const finishedAt: number[] = []
   let lastProgressAt = 0
   const idleWaiters: Array<(state: BulkRunState) => void> = []
@@ -255,8 +264,8 @@ export function startRun(options: RunnerOptions): RunControl {
   }
   keepLease()
 
-  const record = (item: JournalItem, settlement: ItemSettlement) => {
-    journal.settle(runId, item.seq, settlement)
+  const record = (item: JournalItem, settlement: ItemSettlement, fence?: Lease) => {
+    journal.settle(runId, item.seq, settlement, fence)
     tallies[settlement.outcome ?? 'failed'] += 1
     tallies.pending -= 1
     finishedAt.push(now())
@@ -282,12 +291,39 @@ export function startRun(options: RunnerOptions): RunControl {
   }
 
   function nextItem(): JournalItem | undefined {
+    if (claimed.length) return claimed.shift()
     if (queue.length === 0 && !exhausted) {
       queue = journal.pending(runId, lastSeq, FETCH_BATCH)
       if (queue.length < FETCH_BATCH) exhausted = true
       if (queue.length) lastSeq = queue.at(-1)!.seq
     }
-    return queue.shift()
+    // A rotation is claimed on its own, when it is journaled; the others a few at a time.
+    const idempotentNext = () => queue.length > 0 && queue[0]!.action !== 'rotate'
+    if (!idempotentNext()) return queue.shift()
+    const batch: JournalItem[] = []
+    while (batch.length < CLAIM_AHEAD && idempotentNext()) batch.push(queue.shift()!)
+    let held: boolean
+    try {
+      held = journal.claimRows(
+        lease,
+        batch.map((item) => ({ seq: item.seq, attempts: item.attempts + 1 })),
+      )
+    } catch (error) {
+      // The disk is full, or the database busy for too long: nothing was claimed, nothing is sent.
+      stopFor(`${messageOf(error)} The run is paused; nothing more is sent until it is resumed.`)
+      return undefined
+    }
+    if (!held) {
+      stopFor('Another Embed Console process took this run over: this one stopped sending.')
+      return undefined
+    }
+    claimed = batch
+    return claimed.shift()
+  }
+
+  /** Rows claimed ahead that no worker took (the run is stopping): pending again, as untried as they were. */
+  function giveBackClaimed(): void {
+    for (const item of claimed.splice(0)) journal.unclaimRow(lease, item.seq, item.attempts)
   }
 
   /** What a failure leads to: a wait and another try, or a final outcome. */
@@ -334,7 +370,7 @@ export function startRun(options: RunnerOptions): RunControl {
       await pacer.take()
       // The run stopped itself while this row waited (the server is down, the lease was lost):
       // it was not sent this time, so it waits for the resume as it stands.
-      if (stopReason !== null) return journal.unclaimRow(held, item.seq)
+      if (stopReason !== null) return journal.unclaimRow(held, item.seq, tries === 0 ? item.attempts : undefined)
       attempts += 1
       tries += 1
       const call = followUp || item.action === 'update' ? 'update' : item.action === 'rotate' ? 'rotate' : 'getOrCreate'
@@ -342,6 +378,8 @@ export function startRun(options: RunnerOptions): RunControl {
         if (!journal.claimRow(held, item.seq, attempts))
           throw new AppErrorException('lease_lost', 'Another Embed Console process took this run over: this one stopped sending.')
       }
+      // A rotation is claimed as it is journaled; an idempotent row was claimed ahead, and is settled only while the lease holds.
+      const fence = call === 'rotate' ? undefined : held
 
       let outcome: { settled: true } | { followUp: true } | Retry = { settled: true }
       let heard = false
@@ -350,14 +388,14 @@ export function startRun(options: RunnerOptions): RunControl {
         noteAnswer(settlement.ok ? undefined : settlement.error)
         if (!settlement.ok) {
           const decision = decide(item, tries, attempts, rateLimited, settlement.error)
-          if ('settle' in decision) record(item, decision.settle)
+          if ('settle' in decision) record(item, decision.settle, fence)
           else outcome = decision
           return
         }
         const { sent } = settlement
         const tokenLast4 = visibleTail(sent.group.token) ?? null
         const finish = (result: BulkOutcome, message: string | null = null) =>
-          record(item, { state: 'done', outcome: result, attempts, httpStatus: sent.httpStatus, tokenLast4, message })
+          record(item, { state: 'done', outcome: result, attempts, httpStatus: sent.httpStatus, tokenLast4, message }, fence)
         if (call === 'rotate') return finish('rotated')
         if (call === 'update') return finish('updated')
         if (sent.newUserGroup !== false) return finish('created')
@@ -378,9 +416,7 @@ export function startRun(options: RunnerOptions): RunControl {
           const sent = await sender.rotate(item.groupId, settle, { claim, runId, seq: item.seq })
           if (sent.unsaved) stopFor(sent.unsaved)
         } else {
-          claim()
-          // The claim shares a commit with the rows settled this moment: on the disk before the request leaves.
-          await journal.committed()
+          // Claimed ahead (tried, should the process die); settled after its answer, with the rows around it.
           const sent = call === 'update' ? await sender.update(item.request, settle) : await sender.getOrCreate(item.request, settle)
           if (sent.unsaved) stopFor(sent.unsaved)
         }
@@ -447,6 +483,7 @@ export function startRun(options: RunnerOptions): RunControl {
   /** Runs the workers until they run dry or stop, then settles the run's state. */
   async function cycle(): Promise<void> {
     await Promise.all(Array.from({ length: options.settings.concurrency }, worker))
+    giveBackClaimed()
     if (cancelling) {
       journal.skipPending(runId)
       cancelledRows = tallies.pending

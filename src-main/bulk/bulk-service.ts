@@ -71,11 +71,11 @@ export function profileSender(groups: GroupService, catalog: GroupCatalog, profi
   const hook = (settle: (settlement: SenderSettlement) => void) => ({
     settle: (settlement: CallSettlement) => settle(settlement.ok ? { ok: true, sent: sentOf(settlement.result) } : settlement),
   })
-  // Idempotent calls share group commits (the journal is the truth: one lost with the process is sent again); rotations never do.
-  const grouped = (settle: (settlement: SenderSettlement) => void) => ({ ...hook(settle), grouped: true })
+  // Idempotent calls are recorded after their answer, in batches (the journal is the truth: one lost with the process is sent again); rotations never are.
+  const deferred = (settle: (settlement: SenderSettlement) => void) => ({ ...hook(settle), deferred: true })
   return {
-    getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, grouped(settle))),
-    update: async (request, settle) => sentOf(await groups.update(profileId, request, grouped(settle))),
+    getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, deferred(settle))),
+    update: async (request, settle) => sentOf(await groups.update(profileId, request, deferred(settle))),
     rotate: async (groupId, settle, row) =>
       sentOf(
         await groups.rotateToken(

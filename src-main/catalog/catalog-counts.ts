@@ -128,25 +128,27 @@ export class CatalogCounts {
   }
 
   /**
-   * Adds `delta` to the page holding the row's key in each order (an update by the page's
-   * primary key), cuts a page grown past the largest size in two, drops one left empty.
+   * Adds `delta` to the page holding the row's key in each order (one update of them all, by
+   * their primary keys), cuts a page grown past the largest size in two, drops one left empty.
    */
   private move(profileId: string, sorts: PagedSort[], keys: CatalogRowKeys, delta: number): void {
     const column = ENVIRONMENT_COLUMNS[keys.environment_key]!
+    const pages: Array<{ sort: PagedSort; page: Page }> = []
     for (const sort of sorts) {
       const page = this.pageOf(profileId, sort, keys[PAGED_SORT_COLUMNS[sort]])
-      if (!page) {
-        // The profile's first row in this order: its first page starts below every key.
+      // The profile's first row in this order: its first page starts below every key.
+      if (!page)
         this.db.run(`INSERT INTO catalog_pages (profile_id, sort, first_key, ${column}) VALUES (?, ?, '', ?)`, profileId, sort, delta)
-        continue
-      }
-      this.db.run(
-        `UPDATE catalog_pages SET ${column} = ${column} + ? WHERE profile_id = ? AND sort = ? AND first_key = ?`,
-        delta,
-        profileId,
-        sort,
-        page.first,
-      )
+      else pages.push({ sort, page })
+    }
+    if (pages.length === 0) return
+    this.db.run(
+      `UPDATE catalog_pages SET ${column} = ${column} + ? WHERE profile_id = ? AND (sort, first_key) IN (VALUES ${pages.map(() => '(?, ?)').join(', ')})`,
+      delta,
+      profileId,
+      ...pages.flatMap(({ sort, page }) => [sort, page.first]),
+    )
+    for (const { sort, page } of pages) {
       page.n += delta
       if (page.n > this.pageMax) {
         this.split(profileId, sort, page.first, page.n)

@@ -172,13 +172,8 @@ export class GroupCatalog {
       const stored = this.row(profileId, groupId)
       const previous = stored ? entryOf(stored) : undefined
       const at = seen.at.toISOString()
-      const warnings: string[] = []
+      const warnings = this.changeWarnings(previous, group)
       const tag = group.api_environment_tag
-      if (previous?.environmentTag && tag && previous.environmentTag !== tag) {
-        warnings.push(
-          `Group "${groupId}" was tagged ${previous.environmentTag} before and is now tagged ${tag}. Ids are unique per environment: check that this profile points at the environment you meant.`,
-        )
-      }
       const entry = CatalogEntrySchema.parse({
         profileId,
         groupId,
@@ -195,9 +190,18 @@ export class GroupCatalog {
         updatedAt: at,
         rotatedAt: seen.rotated ? at : previous?.rotatedAt,
       } satisfies CatalogEntry)
-      this.write(entry, stored)
-      return { entry, warnings }
+      // Not written (seen again as it was): the row as it stands.
+      return { entry: this.write(entry, stored) === 0 && previous ? previous : entry, warnings }
     })
+  }
+
+  /** What `record` would warn of, seeing `group` over `previous`: an id that came back under another environment. */
+  changeWarnings(previous: CatalogEntry | undefined, group: UserGroup): string[] {
+    const tag = group.api_environment_tag
+    if (!previous?.environmentTag || !tag || previous.environmentTag === tag) return []
+    return [
+      `Group "${group.provided_id}" was tagged ${previous.environmentTag} before and is now tagged ${tag}. Ids are unique per environment: check that this profile points at the environment you meant.`,
+    ]
   }
 
   /**
@@ -238,7 +242,8 @@ export class GroupCatalog {
   /**
    * Writes the row (over `stored`, the row it replaces) and moves the kept counts with it. A row
    * written again sets only the columns that changed: an index whose columns did not change is
-   * not touched (a group fetched again changes its time and little else).
+   * not touched; one whose only change would be its time is not written at all (a group fetched
+   * again as it was: the row, its time index and the page counts stay as they are).
    */
   private write(given: CatalogEntry, stored: CatalogRowRecord | undefined): number {
     const entry = { ...given, ...this.redact({ name: given.name, mapping: given.mapping, properties: given.properties }) }
@@ -259,7 +264,8 @@ export class GroupCatalog {
     let changes: number
     if (stored) {
       const changed = Object.keys(row).filter((column) => row[column] !== stored[column as keyof CatalogRowRecord])
-      if (changed.length === 0) return 0
+      // A group fetched again as it was is not written: its time says when it last changed.
+      if (changed.every((column) => column === 'updated_at' || column === 'updated_key')) return 0
       changes = this.db.run(
         `UPDATE catalog SET ${changed.map((column) => `${column} = ?`).join(', ')} WHERE id = ?`,
         ...changed.map((column) => row[column]!),

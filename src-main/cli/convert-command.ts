@@ -6,7 +6,7 @@ import { detectConfigFormat } from '../../src-shared/site-config/config-format'
 import { convertMintToDocs, type ConversionNote } from '../../src-shared/site-config/convert-mint'
 import { checkDocsConfig } from '../../src-shared/site-config/docs-validate'
 import { isPlainObject } from '../../src-shared/site-config/schema'
-import { readConfigText } from '../../src-shared/site-config/validate'
+import { parseJsonText } from '../../src-shared/site-config/json-text'
 import { currentVersion, readRegularFile, writeTextAtomically } from '../site-files/file-access'
 import { printJson, UsageError, type CliIo, type Command } from './usage'
 import { plural } from '../../src-shared/text/plural'
@@ -48,12 +48,13 @@ export async function runConvert(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     return fail(2, 'file_io', `${file} cannot be read: ${messageOf(error)}`)
   }
-  const read = readConfigText(text)
+  // JSON.parse for the value; the converter parses the text once more, for where each value is written.
+  const read = parseJsonText(text)
   if (!read.ok)
     return fail(
       2,
       'invalid_config',
-      `${file} is not valid JSON at line ${read.problem.line}, column ${read.problem.column}: fix it before converting.`,
+      `${file} is not valid JSON at line ${read.error.line}, column ${read.error.column}: fix it before converting.`,
     )
   if (!isPlainObject(read.value)) return fail(2, 'invalid_config', `${file} does not hold a JSON object, so it is not a mint.json.`)
   if (detectConfigFormat(read.value, file) === 'docs')

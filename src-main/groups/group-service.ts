@@ -11,6 +11,7 @@ import { visibleTail, type Profile, type TokenStorage } from '../../src-shared/p
 import type { GetOrCreateRequest, Mapping, Properties, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { ActivityLog } from '../activity/activity-log'
 import type { GroupCatalog } from '../catalog/group-catalog'
+import type { CatalogEntry } from '../../src-shared/catalog/schemas'
 import type { Connection, ProfileStore } from '../profiles/profile-store'
 import { fieldsNotApplied, notAppliedWarning } from './not-applied'
 import { secretInRequest, secretInRequestSentence } from './secrets-in-request'
@@ -94,11 +95,13 @@ export interface CallOptions {
   claim?: () => void
   run?: { runId: string; seq: number }
   /**
-   * The call's record (activity entry, token, catalog row, journal row) shares a group commit
-   * with the other calls settled in the same moment (a bulk run's get-or-create and update:
-   * idempotent, so one lost with the process is sent again). Never a rotation's.
+   * The call's record (activity entry, token, catalog row) follows its answer, written in a batch
+   * with the records of the calls around it (Database.defer): for get-or-create and update, which
+   * are idempotent, so a record lost with the process is one the operator or a resumed run asks
+   * again harmlessly. Never a rotation's, which is journaled before it is sent. `settle` is then
+   * called as the answer comes, outside any transaction; what it defers joins the batch.
    */
-  grouped?: boolean
+  deferred?: boolean
 }
 
 /** A rotation about to be sent: journaled first (see RotationJournal). */
@@ -194,7 +197,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     const kept = (body: unknown) => redactReturnedTokens(scrub(body))
     let journaled = false
     try {
-      const connection = await profiles.resolveConnection(profileId)
+      const connection = await profiles.resolveConnection(profileId, profile)
       redact = createRedactor([connection.apiToken, ...secrets], vault.knownSecrets)
       const timeoutMs = options.timeoutMs ?? connection.timeoutMs
       if (rotation) {
@@ -258,27 +261,50 @@ export function createGroupService(deps: GroupServiceDeps) {
       // Refused before anything was journaled or sent (another rotation unsettled, a lost lease):
       // nothing happened, so nothing is logged as if it had.
       if (rotation && !journaled) throw redacted
-      db.transaction(
-        () => {
-          activity.append(entry, { request: kept(request), response: kept(failure.details) })
-          deps.team?.()?.recorded({ entry })
-          if (journaled) {
-            if (failure.code === 'outcome_unknown') rotations.lost(base.id)
-            else rotations.answered(base.id)
-          }
+      const record = () => {
+        activity.append(entry, { request: kept(request), response: kept(failure.details) })
+        deps.team?.()?.recorded({ entry })
+        if (journaled) {
+          if (failure.code === 'outcome_unknown') rotations.lost(base.id)
+          else rotations.answered(base.id)
+        }
+      }
+      if (options.deferred && !rotation)
+        db.deferTogether(() => {
           options.settle?.({ ok: false, error: redacted })
-        },
-        { grouped: options.grouped === true && !rotation },
-      )
+          db.defer(record)
+        })
+      else
+        db.transaction(() => {
+          record()
+          options.settle?.({ ok: false, error: redacted })
+        })
       throw redacted
     }
   }
 
-  /** The group's token as the vault keeps it, if any: a secret to scrub from what the server says. */
+  /**
+   * What the records waiting for their batch will write of a group (its token, the mapping last
+   * sent), by its token key: what a call on the same group reads before the batch is written.
+   */
+  const waiting = new Map<string, { token: string; mapping?: Mapping }>()
+
+  /** The group's token as the vault keeps it (or a record waiting will), if any: a secret to scrub from what the server says. */
   const knownGroupToken = (profileId: string, groupId: string): string[] => {
-    const token = vault.get(groupTokenKey(profileId, groupId))
+    const key = groupTokenKey(profileId, groupId)
+    const token = waiting.get(key)?.token ?? vault.get(key)
     return token ? [token] : []
   }
+
+  /** The group as the catalog has it, with what a record waiting for its batch will write over it. */
+  const catalogEntry = (profileId: string, groupId: string) => {
+    const entry = catalog.get(profileId, groupId)
+    const mapping = waiting.get(groupTokenKey(profileId, groupId))?.mapping
+    return mapping !== undefined && entry ? { ...entry, mapping } : entry
+  }
+
+  /** Every record waiting is written: for what reads the vault, the catalog or the log as a whole. */
+  const recordsWritten = () => db.flush()
 
   /**
    * The call's activity entry, the group's token and its catalog row, in one transaction, with
@@ -296,6 +322,8 @@ export function createGroupService(deps: GroupServiceDeps) {
     rotated: boolean,
     options: CallOptions,
     callWarnings: string[] = [],
+    /** The group's catalog entry as the caller read it before the call, when it did. */
+    before?: { entry: CatalogEntry | undefined },
   ): Promise<GroupCallResult> {
     // The client has redacted the API token and the token it rotated; the group tokens this
     // service knows go too, wherever the server echoed them: the group's token as kept before
@@ -323,33 +351,57 @@ export function createGroupService(deps: GroupServiceDeps) {
       ...(mismatch ? { environmentMismatch: mismatch } : {}),
     }
     const mismatchWarnings = mismatch ? [environmentMismatchWarning(profile.name, mismatch)] : []
+    const tokenKey = groupTokenKey(profileId, group.provided_id)
+    const existing = result.value.new_user_group === false
+
+    /** The record: token, catalog row, the rotations a fetch settles, the activity entry and the team's copy. */
+    const write = (known?: { warnings: string[] }) => {
+      // A group fetched again answers the token kept already: kept where it should be, it is not written again.
+      const storage = groupTokenStorage(profileId)
+      if (!knownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage) vault.set(tokenKey, group.token, storage)
+      const recorded = catalog.record({ profileId, group, sent: scrub(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
+      // The profile as the call read it already says so: nothing to note.
+      if (group.api_environment_tag && profile.serverEnvironment !== group.api_environment_tag)
+        profiles.noteServerEnvironment(profileId, group.api_environment_tag)
+      const settled = existing ? rotations.settle(profileId, group.provided_id, group.token) : []
+      const warnings = known?.warnings ?? [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
+      const name = group.name ?? entry.groupName
+      const logged = scrub({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) })
+      activity.append(logged, scrub(exchange))
+      deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrub(sent), settled })
+      if (rotated) rotations.answered(entry.id)
+      return { warnings, settled }
+    }
+
+    // The answer first, the record in the next batch: unless a fetch has rotations of the group to settle, whose outcome it answers.
+    if (options.deferred && !rotated && !(existing && rotations.unsettled(profileId, group.provided_id).length)) {
+      const previous = before && known.groupId === group.provided_id ? before.entry : catalogEntry(profileId, group.provided_id)
+      const warnings = [...mismatchWarnings, ...callWarnings, ...catalog.changeWarnings(previous, group)]
+      const done: GroupCallResult = { ...answer, warnings }
+      const waits = { token: group.token, ...(sent?.mapping !== undefined ? { mapping: sent.mapping } : {}) }
+      waiting.set(tokenKey, waits)
+      // One work for the batch: the record and what `settle` defers (a bulk run's journal row), atomic together.
+      db.deferTogether(() => {
+        options.settle?.({ ok: true, result: done })
+        db.defer(() => {
+          if (waiting.get(tokenKey) === waits) waiting.delete(tokenKey)
+          write({ warnings })
+        })
+      })
+      return done
+    }
     try {
       // A rotated token is never stored without its catalog row, nor the reverse.
-      return db.transaction(
-        () => {
-          // A group fetched again answers the token kept already: kept where it should be, it is not written again.
-          const tokenKey = groupTokenKey(profileId, group.provided_id)
-          const storage = groupTokenStorage(profileId)
-          if (!knownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage) vault.set(tokenKey, group.token, storage)
-          const recorded = catalog.record({ profileId, group, sent: scrub(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
-          if (group.api_environment_tag) profiles.noteServerEnvironment(profileId, group.api_environment_tag)
-          const settled = result.value.new_user_group === false ? rotations.settle(profileId, group.provided_id, group.token) : []
-          const warnings = [...mismatchWarnings, ...settled.map(settledWarning), ...callWarnings, ...recorded.warnings]
-          const name = group.name ?? entry.groupName
-          const logged = scrub({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) })
-          activity.append(logged, scrub(exchange))
-          deps.team?.()?.recorded({ entry: logged, group, newUserGroup: result.value.new_user_group, sent: scrub(sent), settled })
-          if (rotated) rotations.answered(entry.id)
-          const done: GroupCallResult = {
-            ...answer,
-            warnings,
-            ...(settled.length ? { settledRotations: settled.map(({ id, outcome, at }) => ({ activityId: id, outcome, at })) } : {}),
-          }
-          options.settle?.({ ok: true, result: done })
-          return done
-        },
-        { grouped: options.grouped === true && !rotated },
-      )
+      return db.transaction(() => {
+        const { warnings, settled } = write()
+        const done: GroupCallResult = {
+          ...answer,
+          warnings,
+          ...(settled.length ? { settledRotations: settled.map(({ id, outcome, at }) => ({ activityId: id, outcome, at })) } : {}),
+        }
+        options.settle?.({ ok: true, result: done })
+        return done
+      })
     } catch (error) {
       if (!rotated) throw error
       rotations.unrecorded(entry.id)
@@ -392,7 +444,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const profile = profileOrActive(profileId)
       const id = profile.id
-      const previous = catalog.get(id, request.user_group_id)
+      const previous = catalogEntry(id, request.user_group_id)
       const called = await call(
         'getOrCreate',
         profile,
@@ -407,7 +459,7 @@ export function createGroupService(deps: GroupServiceDeps) {
       const existing = called.result.value.new_user_group === false
       const notApplied = existing ? fieldsNotApplied(request, called.result.value.user_group, previous?.mapping) : []
       const warnings = notApplied.length ? [notAppliedWarning(request.user_group_id, notApplied)] : []
-      const remembered = await remember(called, existing ? undefined : request, false, options, warnings)
+      const remembered = await remember(called, existing ? undefined : request, false, options, warnings, { entry: previous })
       return notApplied.length ? { ...remembered, notApplied } : remembered
     },
 
@@ -427,6 +479,7 @@ export function createGroupService(deps: GroupServiceDeps) {
 
     /** Never retried: a lost answer comes back as `outcome_unknown` and is logged as such. */
     async rotateToken(profileId: string | undefined, source: RotationSource, options: CallOptions = {}): Promise<GroupCallResult> {
+      recordsWritten()
       const profile = profileOrActive(profileId)
       const id = profile.id
       const currentToken = source.kind === 'token' ? source.currentToken : vault.get(groupTokenKey(id, source.groupId))
@@ -460,6 +513,7 @@ export function createGroupService(deps: GroupServiceDeps) {
      * to create says nothing of the rotation, which stays unknown.
      */
     async checkRotation(activityId: string): Promise<RotationCheck> {
+      recordsWritten()
       const entry = activity.get(activityId)
       if (!entry || entry.operation !== 'rotateToken')
         throw new AppErrorException('not_found', 'There is no rotation with this id in the activity log.')
@@ -495,15 +549,18 @@ export function createGroupService(deps: GroupServiceDeps) {
 
     /** Whether the vault still holds this group's token (a rotation from the catalog needs it). */
     tokenKept(profileId: string, groupId: string): boolean {
+      recordsWritten()
       return vault.has(groupTokenKey(profileId, groupId))
     },
 
     /** The groups of this profile whose token is kept for this session only (not in the database). */
     sessionGroupIds(profileId: string): string[] {
+      recordsWritten()
       return vault.sessionKeys().flatMap((key) => groupIdOfTokenKey(profileId, key) ?? [])
     },
 
     async revealToken(profileId: string | undefined, groupId: string): Promise<string> {
+      recordsWritten()
       const id = profileOrActive(profileId).id
       const token = vault.get(groupTokenKey(id, groupId))
       if (!token) throw new AppErrorException('not_found', `No token is kept for group “${groupId}” in this profile.`)

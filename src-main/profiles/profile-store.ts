@@ -57,7 +57,8 @@ export interface ProfileStore {
   exportProfiles(): ProfilesExport
   /** Adds the file's profiles under new ids, renaming any whose name is taken. */
   importProfiles(text: string): Promise<Profile[]>
-  resolveConnection(id: string): Promise<Connection>
+  /** `profile`: the profile as the caller has just read it, not read again. */
+  resolveConnection(id: string, profile?: Profile): Promise<Connection>
   /** The same, with the API token null when none is kept: a diagnosis still checks the way there. */
   connectionForDiagnosis(id: string): Promise<Omit<Connection, 'apiToken'> & { apiToken: string | null }>
   /**
@@ -274,8 +275,8 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
     }
   }
 
-  function connectionOf(id: string) {
-    const profile = get(id)
+  function connectionOf(id: string, read?: Profile) {
+    const profile = read?.id === id ? read : get(id)
     return {
       baseUrl: profile.baseUrl,
       apiToken: vault.get(profileTokenKey(id)),
@@ -477,8 +478,8 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
       db.run('UPDATE profiles SET server_environment = ? WHERE id = ? AND server_environment IS NOT ?', tag, id, tag)
     },
 
-    async resolveConnection(id) {
-      const { apiToken, ...connection } = connectionOf(id)
+    async resolveConnection(id, profile) {
+      const { apiToken, ...connection } = connectionOf(id, profile)
       if (apiToken === null) {
         throw new AppErrorException('refused', `The profile “${get(id).name}” has no API token. Edit the profile and enter one.`)
       }

@@ -48,15 +48,27 @@ export interface Database {
    * `durable`: the commit is synced to the disk before this returns (synchronous = FULL for this
    * commit), for what must survive a power cut, such as a rotation written before it is sent.
    * Only the outermost transaction decides; a durable one inside another is refused.
-   * `grouped` (a group commit): `work` is atomic on its own (a savepoint) but shares one commit
-   * with the other grouped work of the same turn of the event loop: the commit comes when the
-   * turn ends, or before any other transaction or write of this process, or after GROUP_MAX of
-   * them. Until then it may be lost with the process, never half-written: only for what can be
-   * done again (an idempotent call's record, with its journal row as the truth), with `committed()`
-   * awaited before anything that depends on it leaves the process.
    */
-  transaction<T>(work: () => T, options?: { durable?: boolean; grouped?: boolean }): T
-  /** Resolves once the grouped work written so far is committed; rejects if that commit failed. */
+  transaction<T>(work: () => T, options?: { durable?: boolean }): T
+  /**
+   * Writes `work` later, in a batch: the works waiting are written in one transaction (each in a
+   * savepoint of its own) once DEFER_MAX of them wait or DEFER_MS after the first, before any
+   * other write or transaction of this process, at `flush()` and at `close()`. The write lock is
+   * held only while a batch is written, never between batches, so another process's write waits
+   * for one batch at most. Until then the work may be lost with the process: only for what can
+   * be done again (an idempotent call's record, which a resumed run asks again). Reads do not
+   * wait for it: a reader that must see it calls `flush()` first. `onError` hears of a work that
+   * failed (its savepoint rolled back, the others kept) or of a batch that could not be written.
+   * Called inside a transaction, `work` runs at once, in it. Inside a deferred work, transactions
+   * join it without a savepoint of their own: the work is atomic as a whole (a work must not
+   * catch the failure of a transaction it opens and go on).
+   */
+  defer(work: () => void, onError?: (error: unknown) => void): void
+  /** Defers, as one work (one savepoint), every work `gather` defers (see defer). */
+  deferTogether(gather: () => void, onError?: (error: unknown) => void): void
+  /** Writes the deferred work now (see defer). */
+  flush(): void
+  /** Resolves once the deferred work written so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
   /**
    * A number that changes whenever this connection's view may have changed under what it read:
@@ -81,15 +93,15 @@ type Statement = Libsql.Statement<SqlValue[]>
 /** A statement that writes, whatever it answers (libsql's `reader` is true for UPDATE … RETURNING too). */
 const WRITES = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i
 
-/** A group commit holds at most this many transactions: its write lock and what a crash takes back stay small. */
-const GROUP_MAX = 256
+/** A batch of deferred work holds at most this many works, and waits at most this long for them. */
+const DEFER_MAX = 256
+const DEFER_MS = 100
 
-/** The grouped transactions not yet committed, what waits on their commit, and what runs after it. */
-interface OpenGroup {
-  size: number
-  effects: Array<() => void>
+/** Deferred work waiting for its batch (see Database.defer), and who waits on its commit. */
+interface DeferredBatch {
+  works: Array<{ work: () => void; onError?: (error: unknown) => void }>
   waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>
-  turn: ReturnType<typeof setImmediate>
+  timer: ReturnType<typeof setTimeout>
 }
 
 /** libsql adds a `_metadata` field to single rows; nothing downstream should see it. */
@@ -147,6 +159,9 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     // fsyncing every commit (FULL) blocked the main thread 0.3–3 ms a write on these machines.
     native.pragma('synchronous = NORMAL')
     native.pragma('foreign_keys = ON')
+    // A savepoint keeps the pages it changes in a journal of its own until it ends: in memory,
+    // not in a temporary file (a deferred batch has a savepoint a record, each a few dozen pages).
+    native.pragma('temp_store = MEMORY')
     if (options.secureDelete) native.pragma('secure_delete = ON')
   } catch (error) {
     throw storageError(error, path)
@@ -164,7 +179,10 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
   }
   let depth = 0
   let pendingEffects: Array<() => void> = []
-  let group: OpenGroup | null = null
+  let deferred: DeferredBatch | null = null
+  /** The works a deferTogether is gathering, and whether a deferred work is running (its transactions join it). */
+  let gathering: Array<() => void> | null = null
+  let inDeferredWork = false
   let epoch = 0
 
   const guarded = <T>(work: () => T): T => {
@@ -175,15 +193,48 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     }
   }
 
-  /** Commits the open group, if any: its effects run and its waiters are told, or rejected with why it failed. */
-  const commitGroup = () => {
-    const open = group
-    if (!open) return
-    group = null
-    clearImmediate(open.turn)
+  /** Writes the deferred batch before a write that commits on return, so this process's writes reach the file in order. */
+  const settleOpen = () => writeDeferred()
+
+  /** Writes the deferred batch: one transaction, a savepoint a work; a work that throws is rolled back alone. */
+  const writeDeferred = () => {
+    const batch = deferred
+    if (!batch) return
+    deferred = null
+    clearTimeout(batch.timer)
+    const failed = (error: unknown) => {
+      for (const { onError } of batch.works) onError?.(error)
+      for (const waiter of batch.waiters) waiter.reject(error)
+    }
+    epoch += 1
+    try {
+      guarded(() => native.exec('BEGIN IMMEDIATE'))
+    } catch (error) {
+      return failed(error)
+    }
+    depth += 1
+    const effects: Array<() => void> = []
+    for (const { work, onError } of batch.works) {
+      try {
+        guarded(() => native.exec('SAVEPOINT deferred'))
+        inDeferredWork = true
+        work()
+        inDeferredWork = false
+        guarded(() => native.exec('RELEASE deferred'))
+        effects.push(...pendingEffects)
+      } catch (error) {
+        inDeferredWork = false
+        epoch += 1
+        if (native.inTransaction) native.exec('ROLLBACK TO deferred; RELEASE deferred')
+        onError?.(error)
+      }
+      pendingEffects = []
+    }
+    depth -= 1
     try {
       guarded(() => native.exec('COMMIT'))
     } catch (error) {
+      epoch += 1
       if (native.inTransaction) {
         try {
           native.exec('ROLLBACK')
@@ -191,70 +242,40 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
           // Rolled back by SQLite itself meanwhile.
         }
       }
-      epoch += 1
-      for (const waiter of open.waiters) waiter.reject(error)
-      return
+      return failed(error)
     }
-    for (const effect of open.effects) effect()
-    for (const waiter of open.waiters) waiter.resolve()
-  }
-
-  /** Grouped work joins the open group, or opens one that commits when this turn of the event loop ends. */
-  const groupedTransaction = <T>(work: () => T): T => {
-    if (!group) {
-      epoch += 1
-      guarded(() => native.exec('BEGIN IMMEDIATE'))
-      group = { size: 0, effects: [], waiters: [], turn: setImmediate(commitGroup) }
-    }
-    const open = group
-    depth += 1
-    guarded(() => native.exec('SAVEPOINT grouped'))
-    let result: T
-    try {
-      result = work()
-    } catch (error) {
-      depth -= 1
-      pendingEffects = []
-      epoch += 1
-      native.exec('ROLLBACK TO grouped; RELEASE grouped')
-      throw error
-    }
-    depth -= 1
-    guarded(() => native.exec('RELEASE grouped'))
-    open.effects.push(...pendingEffects)
-    pendingEffects = []
-    open.size += 1
-    if (open.size >= GROUP_MAX) commitGroup()
-    return result
+    for (const effect of effects) effect()
+    for (const waiter of batch.waiters) waiter.resolve()
   }
 
   const db: Database = {
     path,
     // A write outside a transaction commits on return, as it always did: the open group first.
     run: (sql, ...params) => {
-      if (depth === 0) commitGroup()
+      if (depth === 0) settleOpen()
       return guarded(() => prepare(sql).run(...params))
     },
     // A write that answers rows (UPDATE … RETURNING) commits on return like any other: the open group first.
     get: <T>(sql: string, ...params: SqlValue[]) => {
-      if (depth === 0 && WRITES.test(sql)) commitGroup()
+      if (depth === 0 && WRITES.test(sql)) settleOpen()
       return guarded(() => plainRow<T>(prepare(sql).get(...params)))
     },
     all: <T>(sql: string, ...params: SqlValue[]) => {
-      if (depth === 0 && WRITES.test(sql)) commitGroup()
+      if (depth === 0 && WRITES.test(sql)) settleOpen()
       return guarded(() => prepare(sql).all(...params) as T[])
     },
     exec: (sql) => {
-      if (depth === 0) commitGroup()
+      if (depth === 0) settleOpen()
       guarded(() => void native.exec(sql))
     },
 
-    transaction<T>(work: () => T, options?: { durable?: boolean; grouped?: boolean }): T {
+    transaction<T>(work: () => T, options?: { durable?: boolean }): T {
       const durable = options?.durable === true
       if (durable && depth > 0) throw new Error('A durable transaction must be the outermost one: its commit is what is synced.')
-      if (options?.grouped && !durable && depth === 0) return groupedTransaction(work)
-      // Any other transaction commits on return: the open group is committed before it begins.
-      if (depth === 0) commitGroup()
+      // Inside a deferred work: part of it, atomic with it (see defer).
+      if (inDeferredWork) return work()
+      // A transaction commits on return: the deferred batch is written before it begins.
+      if (depth === 0) settleOpen()
       const savepoint = `sp${depth}`
       const effectsBefore = pendingEffects.length
       if (durable) guarded(() => native.pragma('synchronous = FULL'))
@@ -310,8 +331,33 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
 
     epoch: () => epoch,
 
+    defer(work, onError) {
+      if (gathering) return void gathering.push(work)
+      // Inside a transaction, the work joins it.
+      if (depth > 0) return work()
+      if (!deferred) deferred = { works: [], waiters: [], timer: setTimeout(() => depth === 0 && settleOpen(), DEFER_MS) }
+      deferred.works.push(onError ? { work, onError } : { work })
+      if (deferred.works.length >= DEFER_MAX && depth === 0) settleOpen()
+    },
+
+    deferTogether(gather, onError) {
+      const works: Array<() => void> = []
+      const outer = gathering
+      gathering = works
+      try {
+        gather()
+      } finally {
+        gathering = outer
+      }
+      if (works.length) db.defer(() => works.forEach((work) => work()), onError)
+    },
+
+    flush: () => {
+      if (depth === 0) settleOpen()
+    },
+
     committed() {
-      const open = group
+      const open = deferred
       return open ? new Promise<void>((resolve, reject) => open.waiters.push({ resolve, reject })) : Promise.resolve()
     },
 
@@ -322,7 +368,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
 
     checkpoint() {
       if (depth > 0) return db.afterCommit(() => db.checkpoint())
-      commitGroup()
+      settleOpen()
       try {
         native.pragma('wal_checkpoint(TRUNCATE)')
       } catch {
@@ -333,7 +379,7 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     schemaVersion: () => db.get<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations')?.version ?? 0,
 
     close() {
-      if (native.open) commitGroup()
+      if (native.open && depth === 0) settleOpen()
       statements.clear()
       if (native.open) native.close()
     },

@@ -2,7 +2,7 @@ import { DOCS_JSON_SCHEMA_URL, DocsConfigSchema } from './docs-schema'
 import { formatProblemPath } from './format'
 import { MINTLIFY_FOOTER_PLATFORMS } from './rule-sets'
 import { isPlainObject } from './schema'
-import { KeyPositions, diffValues, applyValueChanges } from './text-edits'
+import { KeyPositions, applyValueChangesAtOnce, diffValues } from './text-edits'
 
 // mint.json (and the spec's site.json) to docs.json. Every setting docs.json has a place for is
 // carried there, more than Mintlify's own upgradeToDocsConfig keeps (anchor colours, tab icons,
@@ -28,7 +28,8 @@ export interface Conversion {
 type Path = (string | number)[]
 type Json = Record<string, unknown>
 
-const isExternalUrl = (url: unknown) => typeof url === 'string' && /^https?:\/\//i.test(url)
+/** A URL with a scheme (https:, mailto:, tel:…) leads off the site, as Mintlify reads it: it is a link, never a prefix of pages. */
+const isExternalUrl = (url: unknown) => typeof url === 'string' && URL.canParse(url)
 const ensureSlashes = (path: string) => `/${path.replace(/^\/+/, '').replace(/\/+$/, '')}/`
 const within = (page: string, prefix: string) => ensureSlashes(page).startsWith(ensureSlashes(prefix))
 
@@ -50,9 +51,19 @@ const NO_PLACE: Record<string, string> = {
 
 export function convertMintToDocs(text: string, mint: Json): Conversion {
   const used = new Set<string>()
+  // Every key above a taken one: a setting named here has parts taken and parts to name.
+  const above = new Set<string>()
   const changed: ConversionNote[] = []
   const dropped: ConversionNote[] = []
-  const take = (...path: Path) => used.add(formatProblemPath(path))
+  const take = (...path: Path) => {
+    used.add(formatProblemPath(path))
+    // A key in `above` has every key over it there too: the climb stops at the first one known.
+    for (let depth = path.length - 1; depth > 0; depth--) {
+      const id = formatProblemPath(path.slice(0, depth))
+      if (above.has(id)) break
+      above.add(id)
+    }
+  }
   const get = (...path: Path): unknown => {
     let node: unknown = mint
     for (const segment of path) node = isPlainObject(node) || Array.isArray(node) ? (node as Json)[segment as string] : undefined
@@ -207,11 +218,11 @@ export function convertMintToDocs(text: string, mint: Json): Conversion {
   }
 
   // Everything not taken: named with the reason docs.json has no place for it.
+  // The walk stops at a taken key, so a key reached here has no taken key above it.
   const unnamed = (value: unknown, path: Path) => {
     const id = formatProblemPath(path)
-    if (path.length && [...used].some((taken) => taken === id || id.startsWith(`${taken}.`) || id.startsWith(`${taken}[`))) return
-    const inside = path.length === 0 || [...used].some((taken) => taken.startsWith(`${id}.`) || taken.startsWith(`${id}[`))
-    if (inside && (isPlainObject(value) || Array.isArray(value))) {
+    if (path.length && used.has(id)) return
+    if ((path.length === 0 || above.has(id)) && (isPlainObject(value) || Array.isArray(value))) {
       for (const [key, child] of Object.entries(value)) unnamed(child, [...path, Array.isArray(value) ? Number(key) : key])
       return
     }
@@ -223,8 +234,18 @@ export function convertMintToDocs(text: string, mint: Json): Conversion {
     dropped.push({ path: id, message: reason })
   }
   unnamed(mint, [])
-  dropped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { value: docs, text: editedText(text, mint, docs), changed, dropped }
+  return { value: docs, text: editedText(text, mint, docs), changed: once(changed), dropped: once(dropped).sort(byPath) }
+}
+
+const byPath = (a: ConversionNote, b: ConversionNote) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+
+/** The notes without repeats: a tab or anchor shown in several versions is one setting, named once. */
+function once(notes: ConversionNote[]): ConversionNote[] {
+  const seen = new Set<string>()
+  return notes.filter((note) => {
+    const id = `${note.path}\n${note.message}`
+    return seen.has(id) ? false : (seen.add(id), true)
+  })
 }
 
 /** A docs.json holding only `value` at `path` (with the required settings), to ask the schema about one setting. */
@@ -298,7 +319,8 @@ function convertNavigation(mint: Json, tools: NavigationTools): Json {
   const global: Json = {}
   const links = (list: Division[], key: 'tabs' | 'anchors') => {
     const external = list.filter((division) => isPlainObject(division.item) && isExternalUrl(division.item.url))
-    if (external.length) global[key] = external.map((division) => divisionItem(division, tools, mint, true))
+    if (external.length)
+      global[key] = external.map((division) => (shown.add(`${division.kind}:${division.index}`), divisionItem(division, mint, true)))
     return list.filter((division) => isPlainObject(division.item) && !isExternalUrl(division.item.url))
   }
   const internalTabs = links(tabs, 'tabs')
@@ -321,7 +343,7 @@ function convertNavigation(mint: Json, tools: NavigationTools): Json {
       const items = tabsHere
         .map((division, index) => ({
           division,
-          item: { ...divisionItem(division, tools, mint, false), ...withAnchors(parts.matched[index]!, anchorsHere, tools, mint) },
+          item: { ...divisionItem(division, mint, false), ...withAnchors(parts.matched[index]!, anchorsHere, tools, mint) },
         }))
         .filter(({ item }) => item.groups || item.anchors || item.openapi)
         .map(({ division, item }) => (shown.add(`tab:${division.index}`), item))
@@ -353,8 +375,10 @@ function convertNavigation(mint: Json, tools: NavigationTools): Json {
     navigation = locale ? { languages: items } : { versions: items }
   } else navigation = contentFor(null)
   if (Object.keys(global).length) navigation.global = global
-  for (const division of [...internalTabs, ...internalAnchors]) {
-    if (!shown.has(`${division.kind}:${division.index}`)) {
+  // Each tab and anchor named once, however many versions and tabs it shows in.
+  for (const division of [...tabs, ...anchors].filter((division) => isPlainObject(division.item))) {
+    if (shown.has(`${division.kind}:${division.index}`)) noteDivision(division, tools, mint)
+    else {
       drop(
         [`${division.kind}s`, division.index],
         `holds no page of the navigation (none starts with its url ${JSON.stringify(division.url)}) and no OpenAPI file, so docs.json has nothing to show in it`,
@@ -395,7 +419,7 @@ function withAnchors(
   const items = anchors.map((division, index) => ({
     division,
     item: {
-      ...divisionItem(division, tools, mint, false),
+      ...divisionItem(division, mint, false),
       ...(parts.matched[index]!.length ? { groups: converted(parts.matched[index]!) } : {}),
     } as Json,
   }))
@@ -433,11 +457,11 @@ function partition(groups: { group: unknown; index: number; path?: Path }[], div
     if (!isPlainObject(group) || !Array.isArray(group.pages)) return parts.set(-1, group)
     const pagesBy = new Map<number, unknown[]>()
     for (const page of group.pages) {
-      if (typeof page === 'string') {
-        const at = owner(page)
-        pagesBy.set(at, [...(pagesBy.get(at) ?? []), page])
-      } else {
-        for (const [at, part] of split(page)) pagesBy.set(at, [...(pagesBy.get(at) ?? []), part])
+      const parts = typeof page === 'string' ? [[owner(page), page] as const] : split(page)
+      for (const [at, part] of parts) {
+        const pages = pagesBy.get(at)
+        if (pages) pages.push(part)
+        else pagesBy.set(at, [part])
       }
     }
     for (const [at, pages] of pagesBy) parts.set(at, { ...group, pages })
@@ -482,44 +506,51 @@ function convertGroup(group: unknown, path: Path, tools: NavigationTools): unkno
 }
 
 /** A mint.json tab or anchor as docs.json's: name, icon, colour, hidden, OpenAPI (pages generated under its URL), or href for a link. */
-function divisionItem(division: Division, tools: NavigationTools, mint: Json, link: boolean): Json {
-  const { take, drop, changed } = tools
-  const { item, kind, index } = division
-  const path: Path = [kind === 'tab' ? 'tabs' : 'anchors', index]
+function divisionItem(division: Division, mint: Json, link: boolean): Json {
+  const { item, kind } = division
   const result: Json = { [kind]: item.name }
   if (item.icon !== undefined) result.icon = iconOf(item.icon, item.iconType)
   if (kind === 'anchor') {
     const colour = item.color ?? (isPlainObject(mint.colors) ? mint.colors.anchors : undefined)
     if (typeof colour === 'string') result.color = { light: colour, dark: colour }
-    else if (isPlainObject(colour) && typeof colour.from === 'string') {
-      result.color = { light: colour.from, dark: colour.from }
-      changed.push({
-        path: item.color !== undefined ? formatProblemPath([...path, 'color']) : 'colors.anchors',
-        message: 'is a gradient: docs.json anchor colours are one colour per mode, so its first colour is carried',
-      })
-    }
-    if (item.color === undefined && colour !== undefined)
-      changed.push({ path: 'colors.anchors', message: `is carried as the colour of the anchor ${JSON.stringify(item.name)}` })
+    else if (isPlainObject(colour) && typeof colour.from === 'string') result.color = { light: colour.from, dark: colour.from }
   }
   if (item.isDefaultHidden) result.hidden = true
   if (link) result.href = item.url
-  else if (typeof item.url === 'string' && item.url) {
-    changed.push({
-      path: formatProblemPath([...path, 'url']),
-      message: `${JSON.stringify(item.url)} is carried by placement: the pages under it are in this ${kind} of docs.json, which has no URL prefix`,
-    })
-  }
   if (typeof item.openapi === 'string')
     result.openapi = isExternalUrl(item.url)
       ? item.openapi
       : { source: item.openapi, directory: String(item.url).replace(/^\/+|\/+$/g, '') }
-  for (const key of ['name', 'url', 'icon', 'iconType', 'color', 'isDefaultHidden', 'openapi', 'version']) take(...path, key)
-  if (isPlainObject(mint.colors) && mint.colors.anchors !== undefined && kind === 'anchor' && item.color === undefined)
-    take('colors', 'anchors')
-  for (const key of Object.keys(item))
-    if (!['name', 'url', 'icon', 'iconType', 'color', 'isDefaultHidden', 'openapi', 'version'].includes(key))
-      drop([...path, key], `docs.json ${kind}s have no such setting`)
   return result
+}
+
+const DIVISION_KEYS = ['name', 'url', 'icon', 'iconType', 'color', 'isDefaultHidden', 'openapi', 'version']
+
+/** What became of a tab or anchor that docs.json shows (divisionItem): its settings taken, its changes and drops named. */
+function noteDivision(division: Division, tools: NavigationTools, mint: Json): void {
+  const { take, drop, changed } = tools
+  const { item, kind, index } = division
+  const path: Path = [kind === 'tab' ? 'tabs' : 'anchors', index]
+  if (kind === 'anchor') {
+    const colour = item.color ?? (isPlainObject(mint.colors) ? mint.colors.anchors : undefined)
+    const from = item.color !== undefined ? formatProblemPath([...path, 'color']) : 'colors.anchors'
+    if (isPlainObject(colour) && typeof colour.from === 'string')
+      changed.push({
+        path: from,
+        message: 'is a gradient: docs.json anchor colours are one colour per mode, so its first colour is carried',
+      })
+    if (item.color === undefined && colour !== undefined) {
+      changed.push({ path: 'colors.anchors', message: `is carried as the colour of the anchor ${JSON.stringify(item.name)}` })
+      take('colors', 'anchors')
+    }
+  }
+  if (!isExternalUrl(item.url) && typeof item.url === 'string' && item.url)
+    changed.push({
+      path: formatProblemPath([...path, 'url']),
+      message: `${JSON.stringify(item.url)} is carried by placement: the pages under it are in this ${kind} of docs.json, which has no URL prefix`,
+    })
+  for (const key of DIVISION_KEYS) take(...path, key)
+  for (const key of Object.keys(item)) if (!DIVISION_KEYS.includes(key)) drop([...path, key], `docs.json ${kind}s have no such setting`)
 }
 
 function convertApi(
@@ -547,25 +578,7 @@ function convertApi(
   }
   if (Object.keys(mdx).length) api.mdx = mdx
   if (isPlainObject(old.playground)) {
-    const playground: Json = {}
-    const mode = old.playground.mode
-    if (mode !== undefined) {
-      playground.display = mode === 'show' ? 'interactive' : mode === 'hide' ? 'none' : mode
-      if (mode === 'show' || mode === 'hide')
-        changed.push({
-          path: 'api.playground.mode',
-          message: `${JSON.stringify(mode)} is carried as api.playground.display ${JSON.stringify(playground.display)}`,
-        })
-    }
-    if (typeof old.playground.disableProxy === 'boolean') {
-      playground.proxy = !old.playground.disableProxy
-      changed.push({
-        path: 'api.playground.disableProxy',
-        message: `${old.playground.disableProxy} is carried as api.playground.proxy ${playground.proxy}`,
-      })
-    }
-    take('api', 'playground', 'mode')
-    take('api', 'playground', 'disableProxy')
+    const playground = convertPlayground(old.playground, take, drop, changed)
     if (Object.keys(playground).length) api.playground = playground
   }
   const example = isPlainObject(old.request) && isPlainObject(old.request.example) ? old.request.example : null
@@ -595,6 +608,45 @@ function convertApi(
     if (Object.keys(params).length) api.params = params
   }
   return Object.keys(api).length ? api : null
+}
+
+/**
+ * mint.json's playground (mode, disableProxy) as docs.json's (display, proxy). A mint.json written
+ * for the newer format may hold docs.json's own keys (display, proxy, credentials): those are
+ * carried as they are, and win over the older key that says the same.
+ */
+function convertPlayground(
+  old: Json,
+  take: (...path: Path) => void,
+  drop: (path: Path, message: string) => void,
+  changed: ConversionNote[],
+): Json {
+  const playground: Json = {}
+  for (const key of ['display', 'proxy', 'credentials'])
+    if (old[key] !== undefined) {
+      playground[key] = old[key]
+      take('api', 'playground', key)
+    }
+  const { mode, disableProxy } = old
+  if (mode !== undefined && playground.display !== undefined)
+    drop(['api', 'playground', 'mode'], 'api.playground.display is set too, and docs.json keeps that one')
+  else if (mode !== undefined) {
+    playground.display = mode === 'show' ? 'interactive' : mode === 'hide' ? 'none' : mode
+    if (mode === 'show' || mode === 'hide')
+      changed.push({
+        path: 'api.playground.mode',
+        message: `${JSON.stringify(mode)} is carried as api.playground.display ${JSON.stringify(playground.display)}`,
+      })
+    take('api', 'playground', 'mode')
+  }
+  if (typeof disableProxy === 'boolean' && playground.proxy !== undefined)
+    drop(['api', 'playground', 'disableProxy'], 'api.playground.proxy is set too, and docs.json keeps that one')
+  else if (typeof disableProxy === 'boolean') {
+    playground.proxy = !disableProxy
+    changed.push({ path: 'api.playground.disableProxy', message: `${disableProxy} is carried as api.playground.proxy ${playground.proxy}` })
+    take('api', 'playground', 'disableProxy')
+  }
+  return playground
 }
 
 function convertNavbar(
@@ -751,24 +803,28 @@ function convertFonts(
     if (!isPlainObject(details) || typeof details.family !== 'string') return (drop(path, 'a font needs a family'), null)
     const result: Json = { family: details.family }
     if (details.weight !== undefined) result.weight = details.weight
+    const named = details.format
     if (typeof details.url === 'string') {
-      result.source = details.url
-      const format = details.format ?? /\.(woff2?)(\?|$)/i.exec(details.url)?.[1]?.toLowerCase()
-      if (format) result.format = format
-      if (!details.format && format)
-        changed.push({
-          path: formatProblemPath([...path, 'url']),
-          message: `is carried as fonts source with the format "${format}" its name says`,
-        })
-      if (!format) {
-        delete result.source
+      const format = named ?? /\.(woff2?)(\?|$)/i.exec(details.url)?.[1]?.toLowerCase()
+      if (format === 'woff' || format === 'woff2') {
+        result.source = details.url
+        result.format = format
+        if (named === undefined)
+          changed.push({
+            path: formatProblemPath([...path, 'url']),
+            message: `is carried as fonts source with the format "${format}" its name says`,
+          })
+      } else if (named !== undefined) {
+        drop([...path, 'url'], `docs.json takes woff and woff2 font files only, and this one’s format is ${JSON.stringify(named)}`)
+        drop([...path, 'format'], `docs.json takes woff and woff2 font files only: ${JSON.stringify(named)} is neither`)
+      } else
         drop(
           [...path, 'url'],
           'docs.json needs the font file’s format (woff or woff2) with its source, and neither the setting nor the file name says it',
         )
-      }
-    }
-    for (const key of ['family', 'weight', 'url', 'format']) take(...path, key)
+    } else if (named !== undefined)
+      drop([...path, 'format'], 'docs.json takes a font’s format only with its file (url), and this font names no file')
+    for (const key of ['family', 'weight', 'format', ...(typeof details.url === 'string' ? ['url'] : [])]) take(...path, key)
     return result
   }
   if ('family' in mint.font) return font(mint.font, ['font'])
@@ -784,12 +840,14 @@ function convertFonts(
   return Object.keys(result).length ? result : undefined
 }
 
-/** The docs.json as an edit of the mint.json's text: what maps one to one keeps its text; the theme goes after $schema. */
+/**
+ * The docs.json as an edit of the mint.json's text: what maps one to one keeps its text; the theme
+ * goes after $schema. The text is parsed once and written once, however many settings change.
+ */
 function editedText(text: string, mint: Json, docs: Json): string {
   const positions = new KeyPositions()
   positions.remember([], '$schema', ['$schema'])
   positions.remember([], 'theme', ['$schema', 'theme'])
   // A mint.json without "$schema": the first key; "theme" then follows it.
-  const changes = diffValues(mint, docs)
-  return applyValueChanges(text, changes, positions)
+  return applyValueChangesAtOnce(text, diffValues(mint, docs), positions)
 }

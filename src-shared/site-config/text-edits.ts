@@ -207,25 +207,8 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
   }
   const root = parseTree(text)
   if (!root) throw new TextEditError('The text holds no JSON value to edit.')
-  const end = (node: Node) => node.offset + node.length
 
-  if (change.kind === 'reorder') {
-    const list = findNodeAtLocation(root, [...change.path])
-    const items = list?.type === 'array' ? (list.children ?? []) : []
-    if (items.length !== change.order.length)
-      throw new TextEditError(`No list of ${change.order.length} items at ${JSON.stringify(change.path)}.`)
-    const first = change.order.findIndex((from, to) => from !== to)
-    if (first < 0) return []
-    const last = change.order.length - 1 - [...change.order].reverse().findIndex((from, to) => from !== change.order.length - 1 - to)
-    let content = ''
-    for (let position = first; position <= last; position++) {
-      const source = items[change.order[position]!]!
-      content += text.slice(source.offset, end(source))
-      // The separators stay where they were: only the items change places.
-      if (position < last) content += text.slice(end(items[position]!), items[position + 1]!.offset)
-    }
-    return [{ offset: items[first]!.offset, length: end(items[last]!) - items[first]!.offset, content }]
-  }
+  if (change.kind === 'reorder') return reorderEdits(text, root, change)
 
   const parentPath = change.path.slice(0, -1)
   const last = change.path.at(-1)
@@ -286,6 +269,202 @@ function editsFor(text: string, change: ValueChange, style: TextStyle, positions
     (indent, inline) => `${JSON.stringify(last)}: ${render(change.value, style, indent, inline)}`,
     style,
   )
+}
+
+/** The items of the list that change places, rewritten in their new order; the separators stay where they were. */
+function reorderEdits(text: string, root: Node, change: Extract<ValueChange, { kind: 'reorder' }>): Edit[] {
+  const list = findNodeAtLocation(root, [...change.path])
+  const items = list?.type === 'array' ? (list.children ?? []) : []
+  if (items.length !== change.order.length)
+    throw new TextEditError(`No list of ${change.order.length} items at ${JSON.stringify(change.path)}.`)
+  const first = change.order.findIndex((from, to) => from !== to)
+  if (first < 0) return []
+  const last = change.order.length - 1 - [...change.order].reverse().findIndex((from, to) => from !== change.order.length - 1 - to)
+  let content = ''
+  for (let position = first; position <= last; position++) {
+    const source = items[change.order[position]!]!
+    content += text.slice(source.offset, nodeEnd(source))
+    if (position < last) content += text.slice(nodeEnd(items[position]!), items[position + 1]!.offset)
+  }
+  return [{ offset: items[first]!.offset, length: nodeEnd(items[last]!) - items[first]!.offset, content }]
+}
+
+const nodeEnd = (node: Node) => node.offset + node.length
+
+/** A member of an object or list as the changes leave it: one of the text's (`node`), or a new one. */
+type Member = { key?: string; node: Node; value?: never } | { key?: string; node?: never; value: unknown }
+
+/**
+ * Applies `changes` (as diffValues gives them) with one parse of `text`: every edit is worked out
+ * from the same tree and the text is written once, so the cost is one parse however many values
+ * change, where applyValueChanges parses once a change. The text is the one applyValueChanges
+ * writes (a property test holds the two together), except that a key written twice in one object
+ * and then removed is removed in both places.
+ */
+export function applyValueChangesAtOnce(text: string, changes: readonly ValueChange[], positions?: KeyPositions): string {
+  if (changes.length === 0) return text
+  const root = parseTree(text)
+  if (!root) throw new TextEditError('The text holds no JSON value to edit.')
+  const style = detectTextStyle(text)
+  const edits: Edit[] = []
+  // The objects and lists whose members come or go, with their members as the changes leave them.
+  const reshaped = new Map<Node, { path: JsonPath; members: Member[] }>()
+  const membersOf = (container: Node, path: JsonPath) => {
+    let entry = reshaped.get(container)
+    if (!entry) {
+      const members = (container.children ?? []).map((node): Member =>
+        container.type === 'object' ? { key: node.children![0]!.value as string, node } : { node },
+      )
+      reshaped.set(container, (entry = { path, members }))
+    }
+    return entry.members
+  }
+  const at = (path: JsonPath) => {
+    const node = findNodeAtLocation(root, [...path])
+    if (!node) throw new TextEditError(`Nothing at ${JSON.stringify(path)} to change.`)
+    return node
+  }
+  for (const change of changes) {
+    if (change.kind === 'reorder') {
+      edits.push(...reorderEdits(text, root, change))
+      continue
+    }
+    if (change.kind === 'insertItem') {
+      const list = at(change.path)
+      if (list.type !== 'array') throw new TextEditError(`No list at ${JSON.stringify(change.path)}.`)
+      const members = membersOf(list, change.path)
+      if (change.index > members.length) throw new TextEditError(`No item ${change.index} in the list at ${JSON.stringify(change.path)}.`)
+      members.splice(change.index, 0, { value: change.value })
+      continue
+    }
+    if (change.path.length === 0) {
+      if (change.kind === 'remove') throw new TextEditError('The whole file cannot be removed.')
+      edits.push({ offset: root.offset, length: root.length, content: render(change.value, style, lineIndentAt(text, root.offset), false) })
+      continue
+    }
+    const parentPath = change.path.slice(0, -1)
+    const last = change.path.at(-1)!
+    const container = at(parentPath)
+    const members = reshaped.get(container)?.members ?? null
+    if (container.type === 'array') {
+      const items = members ?? (container.children ?? []).map((node): Member => ({ node }))
+      const item = typeof last === 'number' ? items[last] : undefined
+      if (!item?.node) throw new TextEditError(`No item ${String(last)} in the list at ${JSON.stringify(parentPath)}.`)
+      if (change.kind === 'remove') membersOf(container, parentPath).splice(last as number, 1)
+      else
+        edits.push({
+          offset: item.node.offset,
+          length: item.node.length,
+          content: render(change.value, style, lineIndentAt(text, item.node.offset), isInline(text, container)),
+        })
+      continue
+    }
+    if (container.type !== 'object' || typeof last !== 'string') throw new TextEditError(`No object at ${JSON.stringify(parentPath)}.`)
+    if (change.kind === 'remove') {
+      const current = membersOf(container, parentPath)
+      if (!current.some((member) => member.key === last)) continue
+      positions?.remember(
+        parentPath,
+        last,
+        current.map((member) => member.key!),
+      )
+      reshaped.get(container)!.members = current.filter((member) => member.key !== last)
+      continue
+    }
+    const keys = (members ?? (container.children ?? []).map((node): Member => ({ key: node.children![0]!.value as string, node }))).map(
+      (member) => member.key!,
+    )
+    const index = keys.lastIndexOf(last)
+    if (index >= 0 && members && !members[index]!.node) {
+      members[index] = { key: last, value: change.value }
+      continue
+    }
+    const property = index >= 0 ? (members ? members[index]!.node : container.children![index]) : undefined
+    if (property) {
+      const valueNode = property.children![1]!
+      edits.push({
+        offset: valueNode.offset,
+        length: valueNode.length,
+        content: render(change.value, style, lineIndentAt(text, property.offset), isInline(text, container)),
+      })
+      continue
+    }
+    const current = membersOf(container, parentPath)
+    current.splice(positions?.insertionIndex(parentPath, last, keys) ?? keys.length, 0, { key: last, value: change.value })
+  }
+  for (const [container, { members }] of reshaped) edits.push(...memberEdits(text, container, members, style))
+  return applyEditsOnce(text, edits)
+}
+
+/**
+ * The edits that leave `container` holding `members`: members of the text that stay are not
+ * touched (other edits may be inside them), removed ones go with the separator before them (the
+ * one after them, at the start), and new ones are laid out like their siblings, as insertInto does.
+ */
+function memberEdits(text: string, container: Node, members: readonly Member[], style: TextStyle): Edit[] {
+  const originals = container.children ?? []
+  const kept = members.filter((member) => member.node).map((member) => member.node!)
+  if (kept.length === originals.length && members.length === originals.length) return []
+  const write = (member: Member, indent: string, inline: boolean) => {
+    const value = render(member.value, style, indent, inline)
+    return member.key === undefined ? value : `${JSON.stringify(member.key)}: ${value}`
+  }
+  if (kept.length === 0) {
+    const inner = { offset: container.offset + 1, length: container.length - 2 }
+    if (members.length === 0) return [{ ...inner, content: '' }]
+    // An object or list emptied and refilled is laid out as an empty one would be: it follows its parent.
+    const parent = container.parent?.type === 'property' ? container.parent.parent : container.parent
+    const inline =
+      originals.length === 0
+        ? isInline(text, container)
+        : parent
+          ? isInline(text, parent)
+          : !/[\r\n]/.test(text.slice(0, container.offset + 1) + text.slice(nodeEnd(container) - 1))
+    if (inline) return [{ ...inner, content: members.map((member) => write(member, '', true)).join(', ') }]
+    const outer = lineIndentAt(text, container.offset)
+    const indent = outer + style.indent
+    const lines = members.map((member) => write(member, indent, false)).join(`,${style.eol}${indent}`)
+    return [{ ...inner, content: `${style.eol}${indent}${lines}${style.eol}${outer}` }]
+  }
+  const inline = isInline(text, container)
+  const indent = inline ? '' : lineIndentAt(text, kept[0]!.offset)
+  const separator = inline ? ' ' : `${style.eol}${indent}`
+  const edits: Edit[] = []
+  // Members before the first kept one: removed ones and the separators after them go; new ones take their place.
+  const firstKept = members.findIndex((member) => member.node)
+  const head = members.slice(0, firstKept).map((member) => `${write(member, indent, inline)},${separator}`)
+  if (originals[0] !== kept[0] || head.length)
+    edits.push({ offset: originals[0]!.offset, length: kept[0]!.offset - originals[0]!.offset, content: head.join('') })
+  // Between two kept members, and after the last: removed ones go with the separator before them; new ones follow.
+  let member = firstKept
+  for (let index = 0; index < kept.length; index++) {
+    const from = kept[index]!
+    const next = kept[index + 1]
+    const removedUpTo = originals[(next ? originals.indexOf(next) : originals.length) - 1]!
+    if (removedUpTo !== from) edits.push({ offset: nodeEnd(from), length: nodeEnd(removedUpTo) - nodeEnd(from), content: '' })
+    const added: string[] = []
+    for (member++; member < members.length && !members[member]!.node; member++) added.push(write(members[member]!, indent, inline))
+    if (!added.length) continue
+    if (next) edits.push({ offset: next.offset, length: 0, content: added.map((text) => `${text},${separator}`).join('') })
+    else edits.push({ offset: nodeEnd(removedUpTo), length: 0, content: added.map((text) => `,${separator}${text}`).join('') })
+  }
+  return edits
+}
+
+/** The text with every edit made (they must not overlap), written once. */
+function applyEditsOnce(text: string, edits: Edit[]): string {
+  const sorted = edits
+    .map((edit, order) => ({ edit, order }))
+    .sort((a, b) => a.edit.offset - b.edit.offset || a.edit.length - b.edit.length || a.order - b.order)
+  const parts: string[] = []
+  let position = 0
+  for (const { edit } of sorted) {
+    if (edit.offset < position) throw new TextEditError('Two edits of the text overlap.')
+    parts.push(text.slice(position, edit.offset), edit.content)
+    position = edit.offset + edit.length
+  }
+  parts.push(text.slice(position))
+  return parts.join('')
 }
 
 /**
@@ -411,7 +590,7 @@ function isInline(text: string, container: Node): boolean {
   if (first) return !/[\r\n]/.test(text.slice(container.offset, first.offset))
   if (/[\r\n]/.test(text.slice(container.offset, container.offset + container.length))) return false
   const parent = container.parent?.type === 'property' ? container.parent.parent : container.parent
-  return parent ? isInline(text, parent) : !/[\r\n]/.test(text)
+  return parent ? isInline(text, parent) : !/[\r\n]/.test(text.slice(0, container.offset + 1) + text.slice(nodeEnd(container) - 1))
 }
 
 /** The whitespace that starts the line `offset` is on. */

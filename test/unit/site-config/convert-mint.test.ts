@@ -67,6 +67,33 @@ describe.skipIf(!hasCorpus)(`converting the real mint.json files${MINT.skipNote}
     expect(silent).toEqual([])
   })
 
+  it('names each note once, and once in --json too: a tab or anchor shown in several versions or tabs is one setting', async () => {
+    const repeated: string[] = []
+    for (const { name, text, value } of corpus) {
+      const { changed, dropped } = convertMintToDocs(text, value)
+      for (const notes of [changed, dropped]) {
+        const ids = notes.map((note) => `${note.path}: ${note.message}`)
+        repeated.push(...ids.filter((id, index) => ids.indexOf(id) !== index).map((id) => `${name}: ${id}`))
+      }
+    }
+    expect(repeated).toEqual([])
+    // One of the files that named its gradient anchor colour once for every anchor, through the command.
+    const gradient = corpus.find(({ name }) => name === 'flipt-io__docs__mint.json')!
+    const dir = await tempDir('ec-convert-')
+    await writeFile(join(dir, 'mint.json'), gradient.text)
+    const out: string[] = []
+    expect(
+      await runConvert(['--json', join(dir, 'mint.json')], {
+        stdout: (text) => out.push(text),
+        stderr: () => {},
+        stdin: async () => '',
+        env: {},
+      }),
+    ).toBe(0)
+    const { value: result } = JSON.parse(out[0]!) as { value: { changed: { path: string; message: string }[] } }
+    expect(result.changed.filter((note) => note.path === 'colors.anchors' && note.message.startsWith('is a gradient'))).toHaveLength(1)
+  })
+
   it('keeps the text of what maps one to one, and the file’s indentation', () => {
     const tabs = corpus.find(({ text }) => text.startsWith('{\n\t'))!
     const converted = convertMintToDocs(tabs.text, tabs.value).text
@@ -110,6 +137,65 @@ describe('what the converter carries that Mintlify’s drops, and what it names'
     expect(conversion.dropped[0]!.message).toContain('no input prefix')
     expect(conversion.changed.map((note) => note.path)).toEqual(expect.arrayContaining(['layout', 'colors.anchors']))
     expect(validateDocsConfig(structuredClone(conversion.value)).success).toBe(true)
+  })
+})
+
+describe('settings real mint.json files hold that an earlier converter lost or misread', () => {
+  const base = { name: 'Acme', colors: { primary: '#0D9373' }, navigation: [{ group: 'Start', pages: ['index', 'api/users'] }] }
+  const convert = (mint: Record<string, unknown>) => convertMintToDocs(JSON.stringify(mint, null, 2), structuredClone(mint))
+  const paths = (notes: { path: string }[]) => notes.map((note) => note.path)
+
+  it('keeps api.playground.display (docs.json has it), and the older mode gives way to it with a note', () => {
+    const kept = convert({ ...base, api: { playground: { display: 'simple', proxy: false, credentials: true } } })
+    expect((kept.value.api as Record<string, unknown>).playground).toEqual({ display: 'simple', proxy: false, credentials: true })
+    expect(kept.dropped).toEqual([])
+    expect(validateDocsConfig(structuredClone(kept.value)).success).toBe(true)
+
+    const both = convert({ ...base, api: { playground: { display: 'none', mode: 'show', disableProxy: true, proxy: true } } })
+    expect((both.value.api as Record<string, unknown>).playground).toEqual({ display: 'none', proxy: true })
+    expect(both.dropped).toEqual([
+      { path: 'api.playground.disableProxy', message: 'api.playground.proxy is set too, and docs.json keeps that one' },
+      { path: 'api.playground.mode', message: 'api.playground.display is set too, and docs.json keeps that one' },
+    ])
+  })
+
+  it('carries an anchor or tab whose url is mailto: (or any URL with a scheme) as a link, not as a prefix of pages', () => {
+    const conversion = convert({
+      ...base,
+      anchors: [
+        { name: 'API', url: 'api', icon: 'code' },
+        { name: 'Support', url: 'mailto:help@acme.dev', icon: 'envelope' },
+      ],
+      tabs: [{ name: 'Call us', url: 'tel:+15550100' }],
+    })
+    const navigation = conversion.value.navigation as { global: Record<string, unknown[]> }
+    expect(navigation.global).toEqual({
+      tabs: [{ tab: 'Call us', href: 'tel:+15550100' }],
+      anchors: [{ anchor: 'Support', icon: 'envelope', href: 'mailto:help@acme.dev' }],
+    })
+    expect(conversion.dropped).toEqual([])
+    expect(paths(conversion.changed)).not.toContain('anchors[1].url')
+    expect(validateDocsConfig(structuredClone(conversion.value)).success).toBe(true)
+  })
+
+  it('names a font’s format it cannot carry: without a file, or one docs.json does not take', () => {
+    const noFile = convert({
+      ...base,
+      font: { headings: { family: 'Inter', format: 'woff2' }, body: { family: 'Lora', url: 'https://acme.dev/lora.woff' } },
+    })
+    expect(noFile.value.fonts).toEqual({
+      heading: { family: 'Inter' },
+      body: { family: 'Lora', source: 'https://acme.dev/lora.woff', format: 'woff' },
+    })
+    expect(noFile.dropped).toEqual([
+      { path: 'font.headings.format', message: 'docs.json takes a font’s format only with its file (url), and this font names no file' },
+    ])
+    expect(paths(noFile.changed)).toEqual(['font.body.url'])
+
+    const otherFormat = convert({ ...base, font: { family: 'Inter', url: 'https://acme.dev/inter.ttf', format: 'truetype' } })
+    expect(otherFormat.value.fonts).toEqual({ family: 'Inter' })
+    expect(paths(otherFormat.dropped)).toEqual(['font.format', 'font.url'])
+    expect(validateDocsConfig(structuredClone(otherFormat.value)).success).toBe(true)
   })
 })
 

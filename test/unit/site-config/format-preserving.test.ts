@@ -2,9 +2,16 @@ import { copyFile, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { appendItem, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
+import { appendItem, getIn, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
 import { parseJsonText } from '../../../src-shared/site-config/json-text'
-import { detectTextStyle, diffValues, editText, KeyPositions } from '../../../src-shared/site-config/text-edits'
+import {
+  applyValueChanges,
+  applyValueChangesAtOnce,
+  detectTextStyle,
+  diffValues,
+  editText,
+  KeyPositions,
+} from '../../../src-shared/site-config/text-edits'
 import { siteFiles, tempDir } from '../site-files/helpers'
 import { findCorpus } from '../../helpers/corpus'
 
@@ -217,6 +224,56 @@ describe('text edits agree with the values they stand for (property)', () => {
         if (eol === '\r\n') expect(edited.replace(/\r\n/g, '')).not.toContain('\n')
       }),
       { numRuns: 400 },
+    )
+  })
+})
+
+describe('the changes applied at once, from one parse, give the text applied one at a time gives (property)', () => {
+  const key = fc.constantFrom('name', 'favicon', 'logo', 'colors', 'x', 'y y', 'navigation')
+  const leaf = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null))
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leaf, tie('list'), tie('object')),
+    list: fc.array(tie('value'), { maxLength: 5 }),
+    object: fc.dictionary(key, tie('value'), { maxKeys: 5 }),
+  })).object
+  const layout = fc.constantFrom<[string | number, string]>([2, '\n'], [4, '\n'], ['\t', '\n'], [2, '\r\n'], [0, '\n'])
+  const edit = fc.tuple(fc.constantFrom('set', 'append', 'remove'), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), json)
+
+  it('several edits anywhere: keys added and removed, items inserted and removed, values replaced', () => {
+    fc.assert(
+      fc.property(json, fc.array(edit, { maxLength: 6 }), layout, (start, edits, [indent, eol]) => {
+        let after: unknown = start
+        for (const [kind, picks, value] of edits) {
+          const path = pickPath(after, picks)
+          const last = path.at(-1)
+          if (kind === 'set') after = setIn(after, path, value)
+          else if (kind === 'append') after = Array.isArray(getIn(after, path)) ? appendItem(after, path, value) : setIn(after, path, value)
+          else if (typeof last === 'number') after = removeItem(after, path.slice(0, -1), last, false)
+          else if (last !== undefined && path.length > 1) after = setIn(after, path, undefined)
+        }
+        const text = JSON.stringify(start, null, indent).replace(/\n/g, eol)
+        const changes = diffValues(start, after)
+        const once = applyValueChangesAtOnce(text, changes)
+        expect(once).toBe(applyValueChanges(text, changes))
+        expect(JSON.parse(once)).toEqual(after)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('a whole new value, with a key remembered where it stood', () => {
+    fc.assert(
+      fc.property(json, json, layout, (start, after, [indent, eol]) => {
+        const text = JSON.stringify(start, null, indent).replace(/\n/g, eol)
+        const positions = () => {
+          const remembered = new KeyPositions()
+          remembered.remember([], 'name', ['x', 'name', 'logo'])
+          return remembered
+        }
+        const changes = diffValues(start, after)
+        expect(applyValueChangesAtOnce(text, changes, positions())).toBe(applyValueChanges(text, changes, positions()))
+      }),
+      { numRuns: 1000 },
     )
   })
 })
