@@ -18,6 +18,8 @@ import { createRouter, type Handlers, type Router } from './router'
 import { LEGACY_SANDBOX_DATA_FILE, SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
 import type { SiteFileDialogs } from './site-files/file-dialogs'
 import { siteHandlers } from './site-files/site-file-handlers'
+import { FileAccessPolicy } from './site-files/file-access'
+import { createPreviewFiles, type PreviewFiles } from './site-files/preview-files'
 import { openAppDatabase } from './storage/app-database'
 import type { Database } from './storage/database'
 import { importLegacyFiles } from './storage/legacy-import'
@@ -49,6 +51,8 @@ export interface AppServices {
   groups: GroupService
   bulk: BulkService
   team: TeamService
+  /** The site preview's read-only view of docs folders (the frame's pictures), for both transports. */
+  preview: PreviewFiles
   close(): Promise<void>
 }
 
@@ -165,6 +169,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     }
   }
   const profileHandlers = createProfileHandlers(profiles, vault)
+  const preview = createPreviewFiles(new FileAccessPolicy(dataDir))
   const handlers: Handlers = {
     'app.info': () => ({
       name: 'Embed Console',
@@ -180,6 +185,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...siteHandlers(dataDir, {
       dialogs: options.fileDialogs,
       events,
+      preview,
       ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}),
     }),
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
@@ -199,6 +205,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     groups,
     bulk,
     team,
+    preview,
     async close() {
       // Runs going in this process stop taking rows; the rows in flight finish first.
       await bulk.stopAll()

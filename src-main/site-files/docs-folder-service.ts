@@ -26,6 +26,8 @@ export interface DocsFolderService {
   index(documentId: string, folder?: DocsFolderChoice, watch?: readonly string[]): Promise<DocsIndex | null>
   checkOpenApi(documentId: string, files: readonly string[]): Promise<OpenApiCheck[]>
   checkImages(documentId: string, files: readonly string[]): Promise<ImageCheck[]>
+  /** The document's docs folder (its file's folder unless another was chosen), or null for an untitled one. */
+  rootOf(documentId: string): Promise<string | null>
   /** Resolves once the watcher has scanned what it watches: changes from then on are announced. */
   watching(): Promise<void>
   close(): Promise<void>
@@ -138,6 +140,7 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
       const { checkImageFile } = await docsFolder()
       return Promise.all(references.map((reference) => checkImageFile(root, reference)))
     },
+    rootOf: (documentId) => rootOf(documentId),
     watching: () => watched?.ready ?? Promise.resolve(),
     async close() {
       await watched?.watcher.close()
