@@ -5,7 +5,12 @@ import { parseDocument } from 'yaml'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { PREVIEW_FILES_PREFIX } from '../../src-shared/ipc/preview'
 import { docsRelative } from '../../src-shared/site-config/docs-files'
-import { operationSummaries, operationView, type OperationSummary, type OperationView } from '../../src-shared/site-config/openapi-operation'
+import {
+  operationSummaries,
+  operationView,
+  type OperationSummary,
+  type OperationView,
+} from '../../src-shared/site-config/openapi-operation'
 import { isInside, readRegularFile, type FileAccessPolicy } from './file-access'
 
 // The site preview's reads: page and snippet text for the renderer (through IPC), and the folder's
@@ -58,7 +63,11 @@ export interface PreviewFiles {
   /** A page or snippet's text (.md, .mdx), read from inside `root`. */
   readText(root: string, file: string): Promise<string>
   /** An OpenAPI file's operations, and one of them in full when named. */
-  openApi(root: string, file: string, operation?: string): Promise<{ title: string | null; operations: OperationSummary[]; detail: OperationView | null }>
+  openApi(
+    root: string,
+    file: string,
+    operation?: string,
+  ): Promise<{ title: string | null; operations: OperationSummary[]; detail: OperationView | null }>
   /** The answer to GET `/preview-files/<token>/<path>`, for either transport. */
   respond(urlPath: string): Promise<PreviewAnswer>
 }

@@ -17,7 +17,11 @@ export function siteHandlers(
   return createSiteFileHandlers(files, createDocsFolderService({ files, dataDir, ...docsOptions }), preview ?? null)
 }
 
-export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderService, preview: PreviewFiles | null = null): HandlersFor<typeof siteCalls> {
+export function createSiteFileHandlers(
+  files: SiteFileService,
+  docs: DocsFolderService,
+  preview: PreviewFiles | null = null,
+): HandlersFor<typeof siteCalls> {
   /** The document's docs folder for the preview's reads, or a refusal that says why there is none. */
   const previewRoot = async (documentId: string) => {
     const root = await docs.rootOf(documentId)

@@ -275,7 +275,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         'Cache-Control': file.cacheControl,
         ...(file.contentEncoding ? { 'Content-Encoding': file.contentEncoding } : {}),
         ...(file.varies ? { Vary: 'Accept-Encoding' } : {}),
-        ...rendererFileHeaders(url, `http://${allowedHosts().has(req.headers.host ?? '') ? req.headers.host : `127.0.0.1:${port}`}`, options.services.preview),
+        ...rendererFileHeaders(
+          url,
+          `http://${allowedHosts().has(req.headers.host ?? '') ? req.headers.host : `127.0.0.1:${port}`}`,
+          options.services.preview,
+        ),
       })
       res.end(req.method === 'HEAD' ? undefined : file.body)
     })

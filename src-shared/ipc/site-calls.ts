@@ -227,12 +227,14 @@ export const siteCalls = {
     output: z.object({ checks: z.array(ImageCheckSchema) }),
   }),
   'site.previewFiles': defineCall({
-    summary: 'Where the site preview’s frame finds the document’s docs folder: a URL path with a random token, serving its pictures read-only.',
+    summary:
+      'Where the site preview’s frame finds the document’s docs folder: a URL path with a random token, serving its pictures read-only.',
     input: z.object({ documentId: SiteDocumentIdSchema }).strict(),
     output: z.object({ base: z.string().nullable() }),
   }),
   'site.previewText': defineCall({
-    summary: 'A page or snippet of the document’s docs folder (.md or .mdx), as text, for the site preview: never a file outside the folder.',
+    summary:
+      'A page or snippet of the document’s docs folder (.md or .mdx), as text, for the site preview: never a file outside the folder.',
     input: z.object({ documentId: SiteDocumentIdSchema, file: z.string().min(1).max(1000) }).strict(),
     output: z.object({ text: z.string() }),
   }),

@@ -44,7 +44,9 @@ export const OperationViewSchema = z.object({
   servers: z.array(z.string()),
   parameters: z.array(z.object({ location: z.string(), field: SchemaFieldSchema })),
   requestBody: z.object({ contentType: z.string(), required: z.boolean(), fields: z.array(SchemaFieldSchema) }).nullable(),
-  responses: z.array(z.object({ status: z.string(), description: z.string(), contentType: z.string(), fields: z.array(SchemaFieldSchema) })),
+  responses: z.array(
+    z.object({ status: z.string(), description: z.string(), contentType: z.string(), fields: z.array(SchemaFieldSchema) }),
+  ),
 })
 export type OperationView = z.infer<typeof OperationViewSchema>
 
@@ -164,13 +166,23 @@ export function operationView(api: unknown, name: string): OperationView | null 
   if (!isPlainObject(item)) return null
   const operation = item[method]
   if (!isPlainObject(operation)) return null
-  const parameters = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])]
+  const parameters = [
+    ...(Array.isArray(item.parameters) ? item.parameters : []),
+    ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+  ]
     .map((raw) => deref(walk, raw, new Set()).value)
     .filter(isPlainObject)
     .map((parameter) => ({
       location: text(parameter.in) || 'query',
       field: {
-        ...fieldOf(walk, text(parameter.name), parameter.schema ?? {}, parameter.required === true || parameter.in === 'path', 1, new Set()),
+        ...fieldOf(
+          walk,
+          text(parameter.name),
+          parameter.schema ?? {},
+          parameter.required === true || parameter.in === 'path',
+          1,
+          new Set(),
+        ),
         ...(text(parameter.description) ? { description: text(parameter.description) } : {}),
       },
     }))
@@ -182,13 +194,19 @@ export function operationView(api: unknown, name: string): OperationView | null 
   } else {
     // Swagger 2: the body is a parameter `in: body`.
     const bodyParameter = parameters.find((parameter) => parameter.location === 'body')
-    if (bodyParameter) requestBody = { contentType: 'application/json', required: bodyParameter.field.required, fields: bodyParameter.field.children ?? [] }
+    if (bodyParameter)
+      requestBody = { contentType: 'application/json', required: bodyParameter.field.required, fields: bodyParameter.field.children ?? [] }
   }
   const responses = Object.entries(isPlainObject(operation.responses) ? operation.responses : {}).map(([status, raw]) => {
     const response = deref(walk, raw, new Set()).value
     const described = isPlainObject(response) ? response : {}
     const { contentType, schema } = firstContent(walk, described.content)
-    return { status, description: text(described.description), contentType, fields: fieldsOf(walk, schema ?? described.schema, 1, new Set()) }
+    return {
+      status,
+      description: text(described.description),
+      contentType,
+      fields: fieldsOf(walk, schema ?? described.schema, 1, new Set()),
+    }
   })
   const servers = (Array.isArray(operation.servers) ? operation.servers : Array.isArray(api.servers) ? api.servers : [])
     .map((server) => (isPlainObject(server) ? text(server.url) : ''))

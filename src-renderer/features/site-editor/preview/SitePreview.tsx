@@ -47,9 +47,9 @@ function useSpecs(documentId: string | undefined, files: readonly string[]) {
   useEffect(() => {
     if (!documentId || !key) return
     let live = true
-    void Promise.all(
-      key.split('\0').map(async (file) => [file, await operationSummaries(documentId, file).catch(() => [])] as const),
-    ).then((entries) => live && setSpecs(new Map(entries)))
+    void Promise.all(key.split('\0').map(async (file) => [file, await operationSummaries(documentId, file).catch(() => [])] as const)).then(
+      (entries) => live && setSpecs(new Map(entries)),
+    )
     return () => {
       live = false
     }
@@ -94,7 +94,11 @@ export function SitePreview() {
       if (message.kind === 'ready') setReady((count) => count + 1)
       else if (message.kind === 'open') usePreview.setState({ current: message.page, problem: null })
       else if (message.kind === 'select')
-        usePreview.setState((state) => ({ selection: { ...state.selection, [message.level]: message.index }, current: null, problem: null }))
+        usePreview.setState((state) => ({
+          selection: { ...state.selection, [message.level]: message.index },
+          current: null,
+          problem: null,
+        }))
       else if (message.kind === 'focus') focusField(message.segments)
       else if (message.kind === 'problem') usePreview.setState({ problem: message.message })
     }
@@ -110,7 +114,11 @@ export function SitePreview() {
     const index = docs?.lookup.index
     send({
       kind: 'folder',
-      folder: { filesBase, pages: index?.pages.map((page) => page.path) ?? [], files: index ? [...index.files, ...index.pages.map((page) => page.file)] : [] },
+      folder: {
+        filesBase,
+        pages: index?.pages.map((page) => page.path) ?? [],
+        files: index ? [...index.files, ...index.pages.map((page) => page.file)] : [],
+      },
     })
   }, [ready, docs, filesBase])
   useEffect(() => {
@@ -141,12 +149,23 @@ export function SitePreview() {
           <>
             <div className="site-preview__modes" role="group" aria-label="Appearance">
               {(['light', 'dark'] as const).map((choice) => (
-                <button key={choice} type="button" className="btn btn--small btn--ghost" aria-pressed={mode === choice} onClick={() => usePreview.setState({ mode: choice })}>
+                <button
+                  key={choice}
+                  type="button"
+                  className="btn btn--small btn--ghost"
+                  aria-pressed={mode === choice}
+                  onClick={() => usePreview.setState({ mode: choice })}
+                >
                   {choice === 'light' ? 'Light' : 'Dark'}
                 </button>
               ))}
             </div>
-            <button type="button" className="btn btn--small btn--ghost" aria-pressed={full} onClick={() => usePreview.setState({ full: !full })}>
+            <button
+              type="button"
+              className="btn btn--small btn--ghost"
+              aria-pressed={full}
+              onClick={() => usePreview.setState({ full: !full })}
+            >
               {full ? 'Exit full window' : 'Full window'}
             </button>
           </>

@@ -15,7 +15,12 @@ const MAX_SNIPPET_DEPTH = 3
 function frontMatterOperation(text: string): string | null {
   const front = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1]
   const line = front ? /^openapi:[ \t]*(.+)$/m.exec(front)?.[1] : undefined
-  return line ? line.trim().replace(/^(['"])(.*)\1$/, '$2').trim() : null
+  return line
+    ? line
+        .trim()
+        .replace(/^(['"])(.*)\1$/, '$2')
+        .trim()
+    : null
 }
 
 async function readSnippets(documentId: string, text: string, file: string, found: Record<string, string>, depth: number) {
@@ -36,13 +41,22 @@ export async function operationSummaries(documentId: string, file: string): Prom
 }
 
 /** A page of the preview: `guides/setup`, or `<OpenAPI file>#<METHOD path>` for a generated one. */
-export async function loadPage(documentId: string, page: string, docs: DocsLookup | null, specFiles: readonly string[]): Promise<PageContent> {
+export async function loadPage(
+  documentId: string,
+  page: string,
+  docs: DocsLookup | null,
+  specFiles: readonly string[],
+): Promise<PageContent> {
   const empty: PageContent = { page, file: null, text: null, snippets: {}, operation: null, error: null }
   try {
     const hash = page.indexOf('#')
     if (hash >= 0) {
       const { detail } = await call('site.previewOpenApi', { documentId, file: page.slice(0, hash), operation: page.slice(hash + 1) })
-      return { ...empty, operation: detail, error: detail ? null : `${page.slice(hash + 1)} is not an operation of ${page.slice(0, hash)}.` }
+      return {
+        ...empty,
+        operation: detail,
+        error: detail ? null : `${page.slice(hash + 1)} is not an operation of ${page.slice(0, hash)}.`,
+      }
     }
     const entry = docs?.index.pages.find((candidate) => candidate.path === page || candidate.path === `${page}/index`)
     if (!entry) return { ...empty, error: `There is no ${page}.mdx or ${page}.md in the docs folder.` }

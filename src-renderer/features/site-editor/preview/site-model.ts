@@ -1,4 +1,12 @@
-import { apiSources, docsRelative, isExternal, operationOf, pageKey, type DocsIndex, type DocsLookup } from '../../../../src-shared/site-config/docs-files'
+import {
+  apiSources,
+  docsRelative,
+  isExternal,
+  operationOf,
+  pageKey,
+  type DocsIndex,
+  type DocsLookup,
+} from '../../../../src-shared/site-config/docs-files'
 import type { OperationSummary } from '../../../../src-shared/site-config/openapi-operation'
 import { isPlainObject } from '../../../../src-shared/site-config/schema'
 import { isHexColor } from './theme-colors'
@@ -94,14 +102,29 @@ function addPage(walk: Walk, page: string, segments: Segment[], depth: number, s
   const key = pageKey(page)
   const missing = walk.docs && !walk.docs.pages.has(key) ? `There is no ${key}.mdx or ${key}.md in the docs folder.` : null
   const title = titleOf(walk.docs, key)
-  walk.rows.push({ kind: 'page', label: title ?? key.split('/').pop() ?? key, icon: null, depth, page: key, method: null, missing, segments })
+  walk.rows.push({
+    kind: 'page',
+    label: title ?? key.split('/').pop() ?? key,
+    icon: null,
+    depth,
+    page: key,
+    method: null,
+    missing,
+    segments,
+  })
 }
 
 function addGroup(walk: Walk, group: unknown, segments: Segment[], depth: number, inherited: readonly string[]) {
   if (!isPlainObject(group)) return
   const own = apiSources(group.openapi)
   const scope = own.length ? own : inherited
-  walk.rows.push({ kind: 'group', label: text(group.group, 'Untitled group'), icon: iconOf(group.icon), depth, segments: [...segments, 'group'] })
+  walk.rows.push({
+    kind: 'group',
+    label: text(group.group, 'Untitled group'),
+    icon: iconOf(group.icon),
+    depth,
+    segments: [...segments, 'group'],
+  })
   if (typeof group.root === 'string') addPage(walk, group.root, [...segments, 'root'], depth + 1, scope)
   const pages = Array.isArray(group.pages) ? group.pages : null
   if (pages) {
@@ -166,7 +189,9 @@ function docsNavigation(config: Record<string, unknown>, walk: Walk, selection: 
     if (groups) groups.forEach((group, index) => addGroup(walk, group, [...at, 'groups', index], 0, scope))
     else if (pages)
       pages.forEach((page, index) =>
-        typeof page === 'string' ? addPage(walk, page, [...at, 'pages', index], 0, scope) : addGroup(walk, page, [...at, 'pages', index], 0, scope),
+        typeof page === 'string'
+          ? addPage(walk, page, [...at, 'pages', index], 0, scope)
+          : addGroup(walk, page, [...at, 'pages', index], 0, scope),
       )
     else if (apiSources(node.openapi).length) addOperations(walk, apiSources(node.openapi), at, 0)
   } else if (Array.isArray(node)) {
@@ -179,10 +204,13 @@ function docsNavigation(config: Record<string, unknown>, walk: Walk, selection: 
 function mintNavigation(config: Record<string, unknown>, walk: Walk, selection: Selection) {
   const navigation = Array.isArray(config.navigation) ? config.navigation : []
   const switchers: Switcher[] = []
-  const prefixOf = (item: unknown) => (isPlainObject(item) && typeof item.url === 'string' && !isExternal(item.url) ? docsRelative(item.url) : null)
+  const prefixOf = (item: unknown) =>
+    isPlainObject(item) && typeof item.url === 'string' && !isExternal(item.url) ? docsRelative(item.url) : null
   const tabs = Array.isArray(config.tabs) ? config.tabs : []
   const anchors = (Array.isArray(config.anchors) ? config.anchors : []).filter((anchor) => prefixOf(anchor) !== null)
-  const globalLinks = (Array.isArray(config.anchors) ? config.anchors : []).filter((anchor) => prefixOf(anchor) === null).map((anchor) => choiceOf(anchor, 'name'))
+  const globalLinks = (Array.isArray(config.anchors) ? config.anchors : [])
+    .filter((anchor) => prefixOf(anchor) === null)
+    .map((anchor) => choiceOf(anchor, 'name'))
   const firstName = text(isPlainObject(config.topAnchor) ? config.topAnchor.name : undefined, 'Documentation')
   let prefix: string | null = null
   const prefixes = [...tabs, ...anchors].map(prefixOf).filter((entry): entry is string => entry !== null)
@@ -192,13 +220,23 @@ function mintNavigation(config: Record<string, unknown>, walk: Walk, selection: 
   ] as const) {
     if (!list.length) continue
     const selected = Math.min(selection[key] ?? 0, list.length)
-    switchers.push({ level: key, choices: [{ name: firstName, icon: null, href: null, color: null }, ...list.map((item) => choiceOf(item, 'name'))], selected })
+    switchers.push({
+      level: key,
+      choices: [{ name: firstName, icon: null, href: null, color: null }, ...list.map((item) => choiceOf(item, 'name'))],
+      selected,
+    })
     if (selected > 0) prefix = prefixOf(list[selected - 1])
   }
-  const versions = Array.isArray(config.versions) ? config.versions.map((entry) => (typeof entry === 'string' ? entry : text(isPlainObject(entry) ? entry.name : '', '—'))) : []
+  const versions = Array.isArray(config.versions)
+    ? config.versions.map((entry) => (typeof entry === 'string' ? entry : text(isPlainObject(entry) ? entry.name : '', '—')))
+    : []
   const version = versions.length ? versions[Math.min(selection.versions ?? 0, versions.length - 1)] : null
   if (versions.length)
-    switchers.unshift({ level: 'versions', choices: versions.map((name) => ({ name, icon: null, href: null, color: null })), selected: Math.min(selection.versions ?? 0, versions.length - 1) })
+    switchers.unshift({
+      level: 'versions',
+      choices: versions.map((name) => ({ name, icon: null, href: null, color: null })),
+      selected: Math.min(selection.versions ?? 0, versions.length - 1),
+    })
   const scope = apiSources(config.openapi)
   navigation.forEach((group, index) => {
     if (!isPlainObject(group)) return
@@ -214,10 +252,17 @@ function mintNavigation(config: Record<string, unknown>, walk: Walk, selection: 
 export function siteModel({ config, docs, specs, selection, filesBase, current }: ModelInputs): SiteModel {
   const value = isPlainObject(config) ? config : {}
   const walk: Walk = { rows: [], docs, specs }
-  const { switchers, globalLinks } = Array.isArray(value.navigation) ? mintNavigation(value, walk, selection) : docsNavigation(value, walk, selection)
+  const { switchers, globalLinks } = Array.isArray(value.navigation)
+    ? mintNavigation(value, walk, selection)
+    : docsNavigation(value, walk, selection)
   const colors = isPlainObject(value.colors) ? value.colors : {}
   const primaryColour = colour(colors.primary, '#16A34A')
-  const background = isPlainObject(value.background) && isPlainObject(value.background.color) ? value.background.color : isPlainObject(colors.background) ? colors.background : {}
+  const background =
+    isPlainObject(value.background) && isPlainObject(value.background.color)
+      ? value.background.color
+      : isPlainObject(colors.background)
+        ? colors.background
+        : {}
   const logo = value.logo
   const navbar = isPlainObject(value.navbar) ? value.navbar : {}
   const links = (Array.isArray(navbar.links) ? navbar.links : Array.isArray(value.topbarLinks) ? value.topbarLinks : [])
@@ -226,12 +271,17 @@ export function siteModel({ config, docs, specs, selection, filesBase, current }
   const cta = isPlainObject(navbar.primary) ? navbar.primary : isPlainObject(value.topbarCtaButton) ? value.topbarCtaButton : null
   const appearance = isPlainObject(value.appearance) ? value.appearance : isPlainObject(value.modeToggle) ? value.modeToggle : {}
   const defaultMode = appearance.default === 'light' || appearance.default === 'dark' ? appearance.default : 'system'
-  const font = isPlainObject(value.fonts) ? text(value.fonts.family, text(isPlainObject(value.fonts.body) ? value.fonts.body.family : '')) : ''
+  const font = isPlainObject(value.fonts)
+    ? text(value.fonts.family, text(isPlainObject(value.fonts.body) ? value.fonts.body.family : ''))
+    : ''
   return {
     name: text(value.name, 'Untitled docs'),
     theme: text(value.theme, 'mint'),
     colors: { primary: primaryColour, light: colour(colors.light, primaryColour), dark: colour(colors.dark, primaryColour) },
-    background: { light: isHexColor(background.light) ? background.light : null, dark: isHexColor(background.dark) ? background.dark : null },
+    background: {
+      light: isHexColor(background.light) ? background.light : null,
+      dark: isHexColor(background.dark) ? background.dark : null,
+    },
     logo: isPlainObject(logo)
       ? { light: folderUrl(filesBase, logo.light), dark: folderUrl(filesBase, logo.dark ?? logo.light) }
       : { light: folderUrl(filesBase, logo), dark: folderUrl(filesBase, logo) },

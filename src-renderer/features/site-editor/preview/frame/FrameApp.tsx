@@ -49,7 +49,10 @@ export function FrameApp({ state }: { state: FrameState }) {
         {selects.map((switcher) => (
           <label key={switcher.level} className="topbar__select">
             <span className="visually-hidden">{SWITCHER_LABELS[switcher.level] ?? switcher.level}</span>
-            <select value={switcher.selected} onChange={(event) => post({ kind: 'select', level: switcher.level, index: Number(event.target.value) })}>
+            <select
+              value={switcher.selected}
+              onChange={(event) => post({ kind: 'select', level: switcher.level, index: Number(event.target.value) })}
+            >
               {switcher.choices.map((choice, index) => (
                 <option key={index} value={index}>
                   {choice.name}
@@ -68,7 +71,12 @@ export function FrameApp({ state }: { state: FrameState }) {
             </a>
           ))}
           {site.primary ? (
-            <a className={`topbar__primary topbar__primary--${site.primary.type}`} href={site.primary.href} data-external="true" title={site.primary.href}>
+            <a
+              className={`topbar__primary topbar__primary--${site.primary.type}`}
+              href={site.primary.href}
+              data-external="true"
+              title={site.primary.href}
+            >
               {site.primary.type === 'github' ? <Icon name="github" size={14} /> : null}
               {site.primary.type === 'discord' ? <Icon name="discord" size={14} /> : null}
               {site.primary.label}

@@ -113,7 +113,13 @@ function TabSet({ labels, panels, className }: { labels: string[]; panels: React
 
 function Tabs({ children }: Props) {
   const tabs = elementsOf(children)
-  return <TabSet className="tabs" labels={tabs.map((tab, index) => str(tab.props.title) || `Tab ${index + 1}`)} panels={tabs.map((tab) => tab.props.children)} />
+  return (
+    <TabSet
+      className="tabs"
+      labels={tabs.map((tab, index) => str(tab.props.title) || `Tab ${index + 1}`)}
+      panels={tabs.map((tab) => tab.props.children)}
+    />
+  )
 }
 
 const Tab = ({ children }: Props) => <>{children}</>

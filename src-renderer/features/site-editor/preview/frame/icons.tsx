@@ -19,9 +19,22 @@ function lookup(name: string): IconDefinition | undefined {
 }
 
 /** An icon by its Font Awesome name; an unknown name (or a URL, which the preview never loads) shows a dot. */
-export function Icon({ name, size = 16, color, label }: { name: string | null | undefined; size?: number; color?: string; label?: string }) {
+export function Icon({
+  name,
+  size = 16,
+  color,
+  label,
+}: {
+  name: string | null | undefined
+  size?: number
+  color?: string
+  label?: string
+}) {
   const icon = name ? lookup(name) : undefined
-  if (!icon) return <span className="icon icon--unknown" style={{ width: size, height: size }} aria-hidden={label ? undefined : true} title={label} />
+  if (!icon)
+    return (
+      <span className="icon icon--unknown" style={{ width: size, height: size }} aria-hidden={label ? undefined : true} title={label} />
+    )
   const [width, height, , , path] = icon.icon
   return (
     <svg

@@ -23,9 +23,13 @@ window.addEventListener('message', (event: MessageEvent<ToFrame>) => {
 })
 
 // No link navigates the frame: the page's own links open pages through the editor (FrameApp).
-document.addEventListener('click', (event) => {
-  if ((event.target as Element | null)?.closest?.('a')) event.preventDefault()
-}, true)
+document.addEventListener(
+  'click',
+  (event) => {
+    if ((event.target as Element | null)?.closest?.('a')) event.preventDefault()
+  },
+  true,
+)
 
 function Root() {
   const current = useSyncExternalStore(

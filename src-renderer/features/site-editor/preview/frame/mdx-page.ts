@@ -40,7 +40,10 @@ export interface ParsedPage {
   error: string | null
 }
 
-const markdownOptions = { extensions: [frontmatter(['yaml']), gfm()], mdastExtensions: [frontmatterFromMarkdown(['yaml']), gfmFromMarkdown()] }
+const markdownOptions = {
+  extensions: [frontmatter(['yaml']), gfm()],
+  mdastExtensions: [frontmatterFromMarkdown(['yaml']), gfmFromMarkdown()],
+}
 const mdxOptions = {
   extensions: [...markdownOptions.extensions, mdxjs()],
   mdastExtensions: [...markdownOptions.mdastExtensions, mdxFromMarkdown()],
@@ -85,7 +88,8 @@ function literalOf(node: Expression | null | undefined): StaticValue {
       const value: Record<string, unknown> = {}
       for (const property of node.properties) {
         if (property.type !== 'Property' || property.computed || property.kind !== 'init') return NOT_STATIC
-        const key = property.key.type === 'Identifier' ? property.key.name : property.key.type === 'Literal' ? String(property.key.value) : null
+        const key =
+          property.key.type === 'Identifier' ? property.key.name : property.key.type === 'Literal' ? String(property.key.value) : null
         const inner = literalOf(property.value as Expression)
         if (key === null || !inner.ok) return NOT_STATIC
         value[key] = inner.value
@@ -138,7 +142,13 @@ function jsxProperties(node: JsxNode, component: boolean): Properties {
     if (typeof value === 'object' && value !== null) value = JSON.stringify(value)
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue
     // Components' names are attributes of their own (a field's name), never the DOM's `name`.
-    const name = component ? (attribute.name === 'name' ? 'fieldName' : attribute.name === 'id' ? 'anchorId' : attribute.name) : find(html, attribute.name).property
+    const name = component
+      ? attribute.name === 'name'
+        ? 'fieldName'
+        : attribute.name === 'id'
+          ? 'anchorId'
+          : attribute.name
+      : find(html, attribute.name).property
     properties[name] = value as string | number | boolean
   }
   return properties
@@ -160,7 +170,8 @@ function handlers(context: Context): Record<string, Handler> {
   const expression: Handler = (_state, node: { value: string; data?: unknown }) => {
     const found = programValue(estreeOf(node))
     if (found === 'empty') return undefined
-    if (found.ok && (typeof found.value === 'string' || typeof found.value === 'number')) return { type: 'text', value: String(found.value) }
+    if (found.ok && (typeof found.value === 'string' || typeof found.value === 'number'))
+      return { type: 'text', value: String(found.value) }
     return inertExpression(node.value.trim())
   }
   return {

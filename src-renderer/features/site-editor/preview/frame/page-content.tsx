@@ -11,7 +11,22 @@ import { COMPONENT_VIEWS } from './components'
 // that is not in the folder, a link to no page. Pictures from the web are never loaded.
 
 const lowlight = createLowlight(common)
-const LANGUAGE_ALIASES: Record<string, string> = { sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', jsx: 'javascript', tsx: 'typescript', yml: 'yaml', py: 'python', rb: 'ruby', js: 'javascript', ts: 'typescript', curl: 'bash', json5: 'json', jsonc: 'json' }
+const LANGUAGE_ALIASES: Record<string, string> = {
+  sh: 'bash',
+  shell: 'bash',
+  zsh: 'bash',
+  console: 'bash',
+  jsx: 'javascript',
+  tsx: 'typescript',
+  yml: 'yaml',
+  py: 'python',
+  rb: 'ruby',
+  js: 'javascript',
+  ts: 'typescript',
+  curl: 'bash',
+  json5: 'json',
+  jsonc: 'json',
+}
 
 export interface FolderView {
   filesBase: string | null
@@ -119,7 +134,12 @@ function markLink(node: Element, file: string | null, folder: FolderView, proble
     return
   }
   const path = folderPath(href, file)
-  const key = path === null ? null : decode(path).replace(/\.mdx?$/i, '').replace(/\/$/, '')
+  const key =
+    path === null
+      ? null
+      : decode(path)
+          .replace(/\.mdx?$/i, '')
+          .replace(/\/$/, '')
   if (key !== null && (folder.pages.has(key) || folder.pages.has(`${key}/index`) || folder.files.has(decode(path!)))) {
     node.properties.dataPage = folder.pages.has(key) ? key : `${key}/index`
     return

@@ -83,5 +83,11 @@ export const PREVIEW_SCHEMA: Schema = {
     code: [...(defaultSchema.attributes?.code ?? []), ['className', 'mdx-inert'], 'title'],
     div: [...(defaultSchema.attributes?.div ?? []), ['className', 'preview-broken'], 'title'],
   },
-  protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'], src: ['http', 'https'], poster: ['http', 'https'], img: ['http', 'https'] },
+  protocols: {
+    ...defaultSchema.protocols,
+    href: ['http', 'https', 'mailto'],
+    src: ['http', 'https'],
+    poster: ['http', 'https'],
+    img: ['http', 'https'],
+  },
 }

@@ -1,0 +1,107 @@
+import { cp, mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FrameLocator, Page } from '@playwright/test'
+import { expect, test } from './browser-mode'
+import { checkScreen } from './screens'
+
+// The site preview on real docs folders (trimmed copies of public Mintlify repositories, under
+// test/fixtures/preview): hydra (versions, tabs, pages that name their OpenAPI operation, a
+// snippet, components) and formal (groups generated from an OpenAPI file, global anchors).
+// The hydra copy lists get-started/v2/core-concepts without its file: the missing page.
+test.describe.configure({ mode: 'serial' })
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/preview')
+let folder: string
+let page: Page
+
+test.beforeAll(async ({ browser }) => {
+  folder = await mkdtemp(join(tmpdir(), 'ec-e2e-preview-'))
+  await cp(FIXTURES, folder, { recursive: true })
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 960 } })).newPage()
+})
+test.afterAll(() => page.context().close())
+
+const preview = (): FrameLocator => page.frameLocator('iframe[title="Site preview"]')
+const sidebar = () => preview().getByRole('complementary', { name: 'Sidebar' })
+const content = () => preview().getByRole('main')
+
+async function open(url: string, path: string) {
+  await page.goto(url)
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
+  await page.getByLabel('Open a file by its path').fill(path)
+  await page.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
+  await expect(page.getByLabel('Project name')).toBeVisible()
+}
+
+test('shows the sidebar with each page’s front-matter title, and marks the page whose file is missing', async ({ app }) => {
+  await open(app.url, join(folder, 'hydra/docs.json'))
+  await expect(sidebar().getByRole('button', { name: 'Introduction' })).toBeVisible()
+  await expect(sidebar().getByRole('button', { name: 'Quickstart' })).toBeVisible()
+  await expect(sidebar().getByRole('button', { name: 'Knowledge' })).toBeVisible()
+  const missing = sidebar().getByRole('button', { name: /core-concepts.*missing/ })
+  await expect(missing).toBeVisible()
+  await expect(missing).toHaveAttribute('title', /no get-started\/v2\/core-concepts\.mdx/)
+  // The first page opens by itself, with its title from the front matter.
+  await expect(content().getByRole('heading', { level: 1, name: 'Introduction' })).toBeVisible()
+  await expect(preview().getByRole('combobox')).toHaveValue('0')
+  await checkScreen(page, 'site-preview-light')
+  // A click on the missing page goes to its field in the form.
+  await missing.click()
+  await expect(page.locator(':focus')).toHaveValue('get-started/v2/core-concepts')
+})
+
+test('a page with its components: a code group with highlighted code, a callout, and a snippet put in place', async () => {
+  await sidebar().getByRole('button', { name: 'Quickstart' }).click()
+  await expect(content().getByRole('heading', { level: 1, name: 'Quickstart' })).toBeVisible()
+  await expect(content().getByRole('tab', { name: 'Python SDK' })).toHaveAttribute('aria-selected', 'true')
+  await expect(content().locator('.hljs-keyword').first()).toBeVisible()
+  await content().getByRole('tab', { name: 'TypeScript SDK' }).click()
+  await expect(content().getByText('HydraDBClient').first()).toBeVisible()
+  await sidebar().getByRole('button', { name: 'Knowledge' }).click()
+  await expect(content().locator('aside.callout--info')).toContainText('One endpoint, two stores')
+  // import TryIt from "/snippets/try-it.mdx" … <TryIt />: the snippet's Tip, in place.
+  await expect(content().locator('aside.callout--tip')).toContainText('Hit the `Try it` button'.replace(/`/g, ''))
+  await expect(content().getByRole('table')).toBeVisible()
+  await page.getByRole('button', { name: 'Dark', exact: true }).click()
+  await checkScreen(page, 'site-preview-components-dark')
+  await page.getByRole('button', { name: 'Light', exact: true }).click()
+})
+
+test('an API page shows its operation from the OpenAPI file: method, path, body and responses', async () => {
+  await preview().getByRole('navigation', { name: 'Tabs' }).getByRole('button', { name: 'API Reference' }).click()
+  await sidebar().getByRole('button', { name: 'Create Database' }).click()
+  const operation = content().locator('.operation')
+  await expect(operation.locator('.method')).toHaveText('POST')
+  await expect(operation.locator('.operation__path')).toContainText('/databases')
+  await expect(operation.getByRole('heading', { name: /Body/ })).toBeVisible()
+  await expect(operation.getByRole('tablist', { name: 'Response status' }).getByRole('tab').first()).toBeVisible()
+  await checkScreen(page, 'site-preview-openapi')
+})
+
+test('an edit in the form shows in the preview: the project name in the top bar, a version switched', async () => {
+  await page.getByLabel('Project name').fill('Hydra Preview')
+  await expect(preview().getByRole('img', { name: 'Hydra Preview' })).toBeVisible()
+  await preview().getByRole('combobox').selectOption('1')
+  await expect(sidebar().getByRole('button', { name: 'Introduction' })).toBeVisible()
+  await expect(sidebar().getByRole('button', { name: 'Quickstart' })).toHaveCount(0)
+})
+
+test('groups generated from an OpenAPI file list its operations with their method; a generated page shows the operation', async ({
+  app,
+}) => {
+  await open(app.url.split('#')[0]!, join(folder, 'formal/docs.json'))
+  await expect(sidebar().getByRole('button', { name: 'Status' })).toHaveCount(0)
+  await expect(sidebar().getByRole('link', { name: 'Status' })).toBeVisible()
+  await preview().getByRole('navigation', { name: 'Tabs' }).getByRole('button', { name: 'API' }).click()
+  const generated = sidebar().getByRole('button', { name: /POST/ }).first()
+  await expect(generated).toBeVisible()
+  await generated.click()
+  await expect(content().locator('.operation .method')).toHaveText('POST')
+  await expect(content().locator('.operation__path')).toContainText('/core.v1.GroupService/')
+  await page.getByRole('button', { name: 'Full window' }).click()
+  await expect(page.getByRole('region', { name: 'Site preview' })).toHaveClass(/site-preview--full/)
+  await checkScreen(page, 'site-preview-full-window')
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('region', { name: 'Site preview' })).not.toHaveClass(/site-preview--full/)
+})
