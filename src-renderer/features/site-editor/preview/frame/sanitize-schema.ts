@@ -80,8 +80,9 @@ export const PREVIEW_SCHEMA: Schema = {
     img: [...(defaultSchema.attributes?.img ?? []), 'width', 'height', 'title'],
     video: ['src', 'controls', 'autoPlay', 'loop', 'muted', 'playsInline', 'poster', 'width', 'height'],
     source: ['src', 'type'],
-    code: [...(defaultSchema.attributes?.code ?? []), ['className', 'mdx-inert'], 'title'],
-    div: [...(defaultSchema.attributes?.div ?? []), ['className', 'preview-broken'], 'title'],
+    // The first definition of a property is the one checked: the code block's languages and the inert mark together.
+    code: [['className', /^language-./, 'mdx-inert'], 'title'],
+    div: [['className', 'preview-broken'], 'title', ...(defaultSchema.attributes?.div ?? [])],
   },
   protocols: {
     ...defaultSchema.protocols,
