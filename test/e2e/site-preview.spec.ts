@@ -1,4 +1,6 @@
-import { cp, mkdtemp } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FrameLocator, Page } from '@playwright/test'
@@ -104,4 +106,76 @@ test('groups generated from an OpenAPI file list its operations with their metho
   await checkScreen(page, 'site-preview-full-window')
   await page.keyboard.press('Escape')
   await expect(page.getByRole('region', { name: 'Site preview' })).not.toHaveClass(/site-preview--full/)
+})
+
+test('a hostile page stays inert in the real frame: nothing it holds reaches the network, and the frame cannot reach the app', async ({
+  app,
+}) => {
+  const hits: string[] = []
+  const canary = createServer((request, response) => {
+    hits.push(request.url ?? '')
+    response.end('caught')
+  })
+  await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve))
+  const at = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`
+  const root = join(folder, 'hostile')
+  await mkdir(join(root, 'docs'), { recursive: true })
+  await writeFile(join(folder, 'outside.mdx'), 'THE SECRET OUTSIDE')
+  await writeFile(
+    join(root, 'docs.json'),
+    JSON.stringify({
+      $schema: 'https://mintlify.com/docs.json',
+      theme: 'mint',
+      name: 'Hostile',
+      colors: { primary: '#16A34A' },
+      navigation: { groups: [{ group: 'Bad', pages: ['docs/bad'] }] },
+    }),
+  )
+  await writeFile(
+    join(root, 'docs/bad.mdx'),
+    [
+      '---',
+      'title: Hostile page',
+      '---',
+      `import Secret from "../../outside.mdx"`,
+      `export const x = fetch("${at}/export")`,
+      '',
+      `<script>{\`fetch("${at}/script")\`}</script>`,
+      '',
+      `<img src="missing.png" onerror="fetch('${at}/onerror')" />`,
+      '',
+      `Expression: {fetch("${at}/expression")}`,
+      '',
+      `[run me](javascript:fetch("${at}/javascript"))`,
+      '',
+      `![from the web](${at}/pixel.png)`,
+      '',
+      '<Secret />',
+      '',
+    ].join('\n'),
+  )
+  await open(app.url.split('#')[0]!, join(root, 'docs.json'))
+  await expect(content().getByRole('heading', { level: 1, name: 'Hostile page' })).toBeVisible()
+  await expect(content().locator('code.mdx-inert')).toContainText('fetch(')
+  await expect(content().getByText('THE SECRET OUTSIDE')).toHaveCount(0)
+  await content().getByText('run me').click()
+  // The frame has no origin of its own: it cannot read the app's page or call main.
+  const frame = page.frames().find((candidate) => candidate.url().includes('/preview-frame.html'))!
+  const reach = await frame.evaluate(async () => {
+    let parentDocument = 'blocked'
+    try {
+      parentDocument = String(window.parent.document.title)
+    } catch {
+      // Cross-origin: as it should be.
+    }
+    const call = await fetch('/ipc/site.environment', { method: 'POST', body: '{}' }).then(
+      (answer) => `answered ${answer.status}`,
+      () => 'refused',
+    )
+    return { parentDocument, call, origin: window.origin, api: typeof (window as unknown as { api?: unknown }).api }
+  })
+  expect(reach).toEqual({ parentDocument: 'blocked', call: 'refused', origin: 'null', api: 'undefined' })
+  await page.waitForTimeout(500)
+  expect(hits).toEqual([])
+  canary.close()
 })
