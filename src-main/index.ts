@@ -45,7 +45,7 @@ app.on('web-contents-created', (_event, contents) => {
 async function serveApp(request: Request, services: AppServices): Promise<Response> {
   const url = new URL(request.url)
   if (url.pathname.startsWith(PREVIEW_FILES_PREFIX)) {
-    const answer = await services.preview.respond(url.pathname)
+    const answer = await services.preview.respond(`${url.pathname}${url.search}`)
     return new Response(new Uint8Array(answer.body), { status: answer.status, headers: answer.headers })
   }
   if (url.pathname.startsWith(DOWNLOAD_PATH_PREFIX)) {

@@ -12,11 +12,14 @@ import {
   type OperationView,
 } from '../../src-shared/site-config/openapi-operation'
 import { isInside, readRegularFile, type FileAccessPolicy } from './file-access'
+import { createWebPictures, type WebPictures } from './web-pictures'
 
 // The site preview's reads: page and snippet text for the renderer (through IPC), and the folder's
 // images for the preview's frame (through a read-only route both transports serve). Every read
 // goes through the same guard as every other file the editor opens (FileAccessPolicy: never the
 // data folder, links resolved) and must land inside the docs folder once links are resolved.
+// Pictures from the web come through the same route (`…/<token>/?web=<url>`, so the frame's
+// policy stays the folder's alone), fetched by main, for a token given with the operator's leave.
 
 const MAX_PAGE_BYTES = 2_000_000
 const MAX_ASSET_BYTES = 20_000_000
@@ -56,8 +59,12 @@ export interface PreviewAnswer {
 }
 
 export interface PreviewFiles {
-  /** The URL path prefix under which the frame finds `root`'s files: a random token per folder, for this run of the app. */
-  grant(root: string): string
+  /**
+   * The URL path prefix under which the frame finds `root`'s files for a document: a random token
+   * per document, folder and leave, for this run of the app. `web`: the operator allowed pictures
+   * from the web for this document, which the route then fetches (never from a private address).
+   */
+  grant(documentId: string, root: string, web: boolean): string
   /** Whether a token was granted (the frame's page names its folder's token). */
   known(token: string): boolean
   /** A page or snippet's text (.md, .mdx), read from inside `root`. */
@@ -68,8 +75,18 @@ export interface PreviewFiles {
     file: string,
     operation?: string,
   ): Promise<{ title: string | null; operations: OperationSummary[]; detail: OperationView | null }>
-  /** The answer to GET `/preview-files/<token>/<path>`, for either transport. */
+  /** The answer to GET `/preview-files/<token>/<path>` (or `/preview-files/<token>/?web=<url>`), for either transport. */
   respond(urlPath: string): Promise<PreviewAnswer>
+}
+
+export interface PreviewFilesOptions {
+  /** Where pictures from the web come from (tests give one with their own resolver). */
+  webPictures?: WebPictures
+}
+
+interface Grant {
+  root: string
+  web: boolean
 }
 
 const notFound = (message: string): PreviewAnswer => ({
@@ -78,9 +95,10 @@ const notFound = (message: string): PreviewAnswer => ({
   body: Buffer.from(message),
 })
 
-export function createPreviewFiles(policy: FileAccessPolicy): PreviewFiles {
-  const tokens = new Map<string, string>()
-  const byRoot = new Map<string, string>()
+export function createPreviewFiles(policy: FileAccessPolicy, options: PreviewFilesOptions = {}): PreviewFiles {
+  const tokens = new Map<string, Grant>()
+  const byGrant = new Map<string, string>()
+  let webPictures = options.webPictures ?? null
   const specs = new Map<string, { version: string; api: unknown }>()
 
   /** The real path of `file` inside `root`, refused when it leaves the folder (by `..`, an absolute path or a link). */
@@ -108,12 +126,13 @@ export function createPreviewFiles(policy: FileAccessPolicy): PreviewFiles {
   }
 
   return {
-    grant(root) {
-      let token = byRoot.get(root)
+    grant(documentId, root, web) {
+      const key = `${documentId}\0${root}\0${web}`
+      let token = byGrant.get(key)
       if (!token) {
         token = randomBytes(18).toString('base64url')
-        tokens.set(token, root)
-        byRoot.set(root, token)
+        tokens.set(token, { root, web })
+        byGrant.set(key, token)
       }
       return `${PREVIEW_FILES_PREFIX}${token}/`
     },
@@ -133,9 +152,23 @@ export function createPreviewFiles(policy: FileAccessPolicy): PreviewFiles {
       }
     },
     async respond(urlPath) {
-      const match = /^\/preview-files\/([\w-]{24})\/(.+)$/.exec(urlPath.split('?')[0] ?? '')
-      const root = match ? tokens.get(match[1]!) : undefined
-      if (!match || !root) return notFound('No such preview.')
+      const [path = '', query = ''] = urlPath.split('?', 2)
+      const match = /^\/preview-files\/([\w-]{24})\/(.*)$/.exec(path)
+      const grant = match ? tokens.get(match[1]!) : undefined
+      if (!match || !grant) return notFound('No such preview.')
+      if (!match[2]) {
+        const web = new URLSearchParams(query).get('web')
+        if (!web || !grant.web) return notFound('Pictures from the web are shown only once allowed for the document.')
+        webPictures ??= createWebPictures()
+        const picture = await webPictures.fetch(web)
+        if (!picture.contentType) return notFound('Not a picture the preview may show.')
+        return {
+          status: 200,
+          headers: { ...PREVIEW_ASSET_HEADERS, 'Content-Type': picture.contentType, 'Cache-Control': 'private, max-age=600' },
+          body: picture.body,
+        }
+      }
+      const root = grant.root
       let file: string
       try {
         file = decodeURIComponent(match[2]!)

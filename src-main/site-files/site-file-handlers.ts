@@ -45,9 +45,9 @@ export function createSiteFileHandlers(
     'site.docsIndex': async ({ documentId, folder, watch }) => ({ index: await docs.index(documentId, folder, watch) }),
     'site.checkOpenApi': async ({ documentId, files: references }) => ({ checks: await docs.checkOpenApi(documentId, references) }),
     'site.checkImages': async ({ documentId, files: references }) => ({ checks: await docs.checkImages(documentId, references) }),
-    'site.previewFiles': async ({ documentId }) => {
+    'site.previewFiles': async ({ documentId, webPictures }) => {
       const root = await docs.rootOf(documentId)
-      return { base: root === null || preview === null ? null : preview.grant(root) }
+      return { base: root === null || preview === null ? null : preview.grant(documentId, root, webPictures === true) }
     },
     'site.previewText': async ({ documentId, file }) => {
       const { root, preview } = await previewRoot(documentId)

@@ -255,7 +255,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       // carry no session cookie: the random token in the path, handed out only through a call
       // made with the session, is what admits them; the Host check still holds off rebinding.
       if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 403, 'This server answers only on its loopback address.')
-      void options.services.preview.respond(url.pathname).then((answer) => {
+      void options.services.preview.respond(`${url.pathname}${url.search}`).then((answer) => {
         res.writeHead(answer.status, { ...answer.headers, 'Content-Length': answer.body.length })
         res.end(req.method === 'HEAD' ? undefined : answer.body)
       })

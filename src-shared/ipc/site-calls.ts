@@ -228,8 +228,8 @@ export const siteCalls = {
   }),
   'site.previewFiles': defineCall({
     summary:
-      'Where the site preview’s frame finds the document’s docs folder: a URL path with a random token, serving its pictures read-only.',
-    input: z.object({ documentId: SiteDocumentIdSchema }).strict(),
+      'Where the site preview’s frame finds the document’s docs folder: a URL path with a random token, serving its pictures read-only, and with `webPictures` (the operator’s leave, for this document) pictures from the web, fetched by main.',
+    input: z.object({ documentId: SiteDocumentIdSchema, webPictures: z.boolean().optional() }).strict(),
     output: z.object({ base: z.string().nullable() }),
   }),
   'site.previewText': defineCall({

@@ -17,12 +17,18 @@ const folder = {
   filesBase: 'http://127.0.0.1:1/preview-files/token/',
   pages: new Set(['index', 'guides/setup']),
   files: new Set(['images/a.png']),
+  webPictures: false,
 }
 
-function draw(text: string, snippets: Record<string, string> = {}, file = 'guides/page.mdx') {
+function draw(text: string, snippets: Record<string, string> = {}, file = 'guides/page.mdx', webPictures = false) {
   const parsed = parsePage({ text, file, snippets })
-  const marked = markPage(parsed.tree, file, folder)
-  return { html: renderToStaticMarkup(createElement('div', null, renderTree(marked.tree))), problems: marked.problems, parsed }
+  const marked = markPage(parsed.tree, file, { ...folder, webPictures })
+  return {
+    html: renderToStaticMarkup(createElement('div', null, renderTree(marked.tree))),
+    problems: marked.problems,
+    parsed,
+    web: marked.webPictures,
+  }
 }
 
 describe('a hostile page in the preview', () => {
@@ -85,16 +91,32 @@ describe('a hostile page in the preview', () => {
   })
 
   it('loads no picture from the web, and marks a missing picture and a link to nowhere', () => {
-    const { html, problems } = draw(
+    const { html, problems, web } = draw(
       '![web](https://evil.example/pixel.png)\n\n![gone](/images/missing.png)\n\n[nowhere](/no/such/page) [fine](/guides/setup)\n',
     )
     expect(html).not.toContain('src="https://evil.example')
     expect(html).toContain('Picture from the web (evil.example)')
+    expect(web).toEqual(['https://evil.example/pixel.png'])
     expect(problems).toEqual([
       'guides/page.mdx shows the picture /images/missing.png, which is not in the docs folder',
       'guides/page.mdx links to /no/such/page, which is no page of the docs folder',
     ])
     expect(html).toContain('data-page="guides/setup"')
+  })
+
+  it('once allowed, a picture from the web comes through the folder’s route (main fetches it), never straight from the web', () => {
+    const { html, web } = draw(
+      '![web](https://cdn.example/a.png)\n\n<img src="//cdn.example/b.png" />\n\n<video src="https://cdn.example/v.mp4" />\n',
+      {},
+      'guides/page.mdx',
+      true,
+    )
+    expect(web).toEqual(['https://cdn.example/a.png', 'https://cdn.example/b.png'])
+    expect(html).toContain(`src="${folder.filesBase}?web=${encodeURIComponent('https://cdn.example/a.png')}"`)
+    expect(html).toContain(`src="${folder.filesBase}?web=${encodeURIComponent('https://cdn.example/b.png')}"`)
+    expect(html).not.toMatch(/src="(https:)?\/\/cdn\.example/)
+    // A video from the web stays out: the route serves pictures only.
+    expect(html).toContain('Video from the web (cdn.example): not loaded in the preview')
   })
 
   it('shows a page that is not valid MDX as Markdown, saying why', () => {
@@ -130,7 +152,7 @@ describe('main’s reads for the preview', () => {
 
   it('serves the folder’s pictures behind its token, inert, and nothing else', async () => {
     const { root, preview } = await setUp()
-    const base = preview.grant(root)
+    const base = preview.grant('document', root, false)
     const answer = await preview.respond(`${base}images/a.png`)
     expect(answer.status).toBe(200)
     expect(answer.headers['Content-Type']).toBe('image/png')

@@ -11,6 +11,7 @@ import { FromFrameSchema, type ToFrame } from './frame-protocol'
 import { loadPage, operationSummaries } from './page-loader'
 import { siteModel, type Selection } from './site-model'
 import { PREVIEW_FRAME_PATH } from '../../../../src-shared/ipc/preview'
+import { webHost } from './picture-urls'
 
 // The site preview beside the form: the docs site drawn in a sandboxed frame (no same origin, a
 // content security policy of its own) from the open document and its docs folder. Every edit
@@ -23,9 +24,16 @@ interface PreviewState {
   mode: 'light' | 'dark'
   full: boolean
   problem: string | null
+  /** The operator's leave to show pictures from the web, for the open document only. */
+  webPictures: boolean
+  /** The pictures from the web the frame's open page shows. */
+  pagePictures: { page: string; addresses: string[] } | null
 }
 
-export const usePreview = create<PreviewState>(() => ({ selection: {}, current: null, mode: 'light', full: false, problem: null }))
+/** What belongs to one document: another document starts without it (and without leave for web pictures). */
+const DOCUMENT_STATE = { selection: {}, current: null, problem: null, webPictures: false, pagePictures: null } as const
+
+export const usePreview = create<PreviewState>(() => ({ ...DOCUMENT_STATE, mode: 'light', full: false }))
 
 /** The document as its $ref files complete it, worked out again only when one of them changes. */
 function useResolvedConfig() {
@@ -57,29 +65,44 @@ function useSpecs(documentId: string | undefined, files: readonly string[]) {
   return specs
 }
 
+/**
+ * Where the frame finds the document's folder (and, with leave, pictures from the web): asked
+ * again when the folder or the leave changes. Undefined until main answers, so the frame loads
+ * once, with its policy already naming the folder.
+ */
+function useFilesBase(documentId: string | undefined, root: string | null, webPictures: boolean) {
+  const [filesBase, setFilesBase] = useState<string | null | undefined>(undefined)
+  useEffect(() => {
+    if (!documentId) return
+    let live = true
+    void call('site.previewFiles', { documentId, webPictures })
+      .then(({ base }) => live && setFilesBase(base ? `${window.location.origin}${base}` : null))
+      .catch(() => live && setFilesBase(null))
+    return () => {
+      live = false
+    }
+  }, [documentId, root, webPictures])
+  return filesBase
+}
+
 export function SitePreview() {
   const open = useEditorView((state) => state.previewOpen)
-  const { selection, current, mode, full, problem } = usePreview()
+  const { selection, current, mode, full, problem, webPictures, pagePictures } = usePreview()
   const documentId = useEditor((state) => state.document?.documentId)
   const docs = useEditor((state) => state.docs)
   const config = useResolvedConfig()
   const frame = useRef<HTMLIFrameElement>(null)
   // Counts the frame's loads: each new document in the frame is sent everything again.
   const [ready, setReady] = useState(0)
-  const [filesBase, setFilesBase] = useState<string | null>(null)
+  useEffect(() => usePreview.setState(DOCUMENT_STATE), [documentId])
+  const loadedBase = useFilesBase(documentId, docs?.lookup.index.root ?? null, webPictures)
+  const filesBase = loadedBase ?? null
   const specFiles = useMemo(() => openApiFilesOf(config).slice(0, 20), [config])
   const specs = useSpecs(documentId, specFiles)
 
-  useEffect(() => {
-    if (!documentId) return
-    void call('site.previewFiles', { documentId })
-      .then(({ base }) => setFilesBase(base ? `${window.location.origin}${base}` : null))
-      .catch(() => setFilesBase(null))
-  }, [documentId, docs])
-
   const model = useMemo(
-    () => siteModel({ config, docs: docs?.lookup ?? null, specs, selection, filesBase, current }),
-    [config, docs, specs, selection, filesBase, current],
+    () => siteModel({ config, docs: docs?.lookup ?? null, specs, selection, filesBase, current, webPictures }),
+    [config, docs, specs, selection, filesBase, current, webPictures],
   )
   const firstPage = model.sidebar.find((row) => row.kind === 'page' && !row.missing)
   const shown = current ?? (firstPage?.kind === 'page' ? firstPage.page : null)
@@ -101,6 +124,7 @@ export function SitePreview() {
         }))
       else if (message.kind === 'focus') focusField(message.segments)
       else if (message.kind === 'problem') usePreview.setState({ problem: message.message })
+      else if (message.kind === 'web-pictures') usePreview.setState({ pagePictures: { page: message.page, addresses: message.addresses } })
     }
     window.addEventListener('message', onMessage)
     return () => window.removeEventListener('message', onMessage)
@@ -118,9 +142,10 @@ export function SitePreview() {
         filesBase,
         pages: index?.pages.map((page) => page.path) ?? [],
         files: index ? [...index.files, ...index.pages.map((page) => page.file)] : [],
+        webPictures,
       },
     })
-  }, [ready, docs, filesBase])
+  }, [ready, docs, filesBase, webPictures])
   useEffect(() => {
     if (!ready || !documentId || !shown) return
     let live = true
@@ -139,6 +164,7 @@ export function SitePreview() {
   }, [full])
 
   const pageRow = model.sidebar.find((row) => row.kind === 'page' && row.page === shown)
+  const fromTheWeb = [...new Set([...model.webPictures, ...(pagePictures?.page === shown ? pagePictures.addresses : [])])]
   return (
     <section className={`site-preview card${full ? ' site-preview--full' : ''}`} aria-labelledby="site-preview-title">
       <div className="site-preview__header">
@@ -193,7 +219,8 @@ export function SitePreview() {
           </button>
         </div>
       ) : null}
-      {open ? (
+      {open && fromTheWeb.length ? <WebPicturesNotice addresses={fromTheWeb} allowed={webPictures} /> : null}
+      {open && loadedBase !== undefined ? (
         <iframe
           ref={frame}
           id="site-preview-frame"
@@ -207,5 +234,34 @@ export function SitePreview() {
         />
       ) : null}
     </section>
+  )
+}
+
+/**
+ * Pictures from the web, as a mail client treats them: not loaded (loading one tells its server
+ * that someone reads the page) until the operator allows them for this document. Main then
+ * fetches them, never from this computer or its private networks.
+ */
+function WebPicturesNotice({ addresses, allowed }: { addresses: readonly string[]; allowed: boolean }) {
+  const hosts = [...new Set(addresses.map(webHost))]
+  const named = `${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? ` and ${hosts.length - 3} more` : ''}`
+  const count = addresses.length === 1 ? 'One picture' : `${addresses.length} pictures`
+  return (
+    <div className="callout site-preview__pictures" role="status">
+      {allowed ? (
+        <span>
+          Pictures from the web are shown for this document ({named}), fetched by Embed Console, never from this computer or a private
+          network.
+        </span>
+      ) : (
+        <span>
+          {count} from the web {addresses.length === 1 ? 'is' : 'are'} not shown ({named}): loading {addresses.length === 1 ? 'it' : 'them'}{' '}
+          tells {hosts.length === 1 ? 'its server' : 'their servers'} that the page is being read.
+        </span>
+      )}
+      <button type="button" className="btn btn--small" onClick={() => usePreview.setState({ webPictures: !allowed })}>
+        {allowed ? 'Stop showing pictures from the web' : 'Show pictures from the web'}
+      </button>
+    </div>
   )
 }

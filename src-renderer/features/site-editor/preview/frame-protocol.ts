@@ -49,6 +49,8 @@ export const SiteModelSchema = z.object({
   globalLinks: z.array(Choice),
   sidebar: z.array(SidebarRowSchema),
   current: z.string().nullable(),
+  /** The logos from the web the document names (loaded through main once allowed). */
+  webPictures: z.array(z.string()),
 })
 export type SiteModel = z.infer<typeof SiteModelSchema>
 
@@ -70,6 +72,8 @@ export const FolderSchema = z.object({
   filesBase: z.string().nullable(),
   pages: z.array(z.string()),
   files: z.array(z.string()),
+  /** Whether the operator allowed pictures from the web for this document (main fetches them). */
+  webPictures: z.boolean(),
 })
 export type Folder = z.infer<typeof FolderSchema>
 
@@ -87,5 +91,7 @@ export const FromFrameSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('focus'), segments: Segments }),
   z.object({ kind: z.literal('problem'), message: z.string().max(2000) }),
   z.object({ kind: z.literal('rendered'), page: z.string().max(5000) }),
+  /** The pictures from the web the open page shows: what the notice counts and names. */
+  z.object({ kind: z.literal('web-pictures'), page: z.string().max(5000), addresses: z.array(z.string().max(5000)).max(1000) }),
 ])
 export type FromFrame = z.infer<typeof FromFrameSchema>

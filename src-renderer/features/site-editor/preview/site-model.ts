@@ -9,6 +9,7 @@ import {
 } from '../../../../src-shared/site-config/docs-files'
 import type { OperationSummary } from '../../../../src-shared/site-config/openapi-operation'
 import { isPlainObject } from '../../../../src-shared/site-config/schema'
+import { webAddress, webPictureUrl } from './picture-urls'
 import { isHexColor } from './theme-colors'
 import type { Choice, SidebarRow, SiteModel, Switcher } from './frame-protocol'
 
@@ -30,6 +31,8 @@ export interface ModelInputs {
   /** Where the folder's pictures are served, to make the logo's URL. */
   filesBase: string | null
   current: string | null
+  /** Whether the operator allowed pictures from the web for this document. */
+  webPictures: boolean
 }
 
 const LEVELS = [
@@ -55,9 +58,18 @@ function titleOf(docs: DocsLookup | null, key: string): string | null {
   return map.get(key) ?? map.get(`${key}/index`) ?? null
 }
 
-/** A picture of the folder as the frame loads it, an inline one as it is, and nothing from the web. */
-export function folderUrl(filesBase: string | null, reference: unknown): string | null {
-  if (typeof reference !== 'string' || !reference.trim() || isExternal(reference) || reference.startsWith('//')) return null
+/**
+ * A picture of the folder as the frame loads it, an inline one as it is, and one from the web
+ * through main once the operator allowed them (`web.found` collects those the document names).
+ */
+export function folderUrl(filesBase: string | null, reference: unknown, web?: { allowed: boolean; found: string[] }): string | null {
+  if (typeof reference !== 'string' || !reference.trim()) return null
+  const address = webAddress(reference)
+  if (address) {
+    web?.found.push(address)
+    return web?.allowed && filesBase ? webPictureUrl(filesBase, address) : null
+  }
+  if (isExternal(reference) || reference.startsWith('//')) return null
   if (/^data:image\//i.test(reference)) return reference
   if (/^[a-z][a-z0-9+.-]*:/i.test(reference) || !filesBase) return null
   return `${filesBase}${docsRelative(reference).split('/').map(encodeURIComponent).join('/')}`
@@ -249,7 +261,8 @@ function mintNavigation(config: Record<string, unknown>, walk: Walk, selection: 
   return { switchers, globalLinks }
 }
 
-export function siteModel({ config, docs, specs, selection, filesBase, current }: ModelInputs): SiteModel {
+export function siteModel({ config, docs, specs, selection, filesBase, current, webPictures }: ModelInputs): SiteModel {
+  const web = { allowed: webPictures, found: [] as string[] }
   const value = isPlainObject(config) ? config : {}
   const walk: Walk = { rows: [], docs, specs }
   const { switchers, globalLinks } = Array.isArray(value.navigation)
@@ -283,8 +296,8 @@ export function siteModel({ config, docs, specs, selection, filesBase, current }
       dark: isHexColor(background.dark) ? background.dark : null,
     },
     logo: isPlainObject(logo)
-      ? { light: folderUrl(filesBase, logo.light), dark: folderUrl(filesBase, logo.dark ?? logo.light) }
-      : { light: folderUrl(filesBase, logo), dark: folderUrl(filesBase, logo) },
+      ? { light: folderUrl(filesBase, logo.light, web), dark: folderUrl(filesBase, logo.dark ?? logo.light, web) }
+      : { light: folderUrl(filesBase, logo, web), dark: folderUrl(filesBase, logo, web) },
     appearance: { default: defaultMode, strict: appearance.strict === true || appearance.isHidden === true },
     font: font || null,
     links,
@@ -299,6 +312,7 @@ export function siteModel({ config, docs, specs, selection, filesBase, current }
     globalLinks,
     sidebar: walk.rows,
     current,
+    webPictures: [...new Set(web.found)],
   }
 }
 

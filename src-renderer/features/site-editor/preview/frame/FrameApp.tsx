@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, type CSSProperties, type MouseEvent } from 'react'
 import type { Folder, FromFrame, PageContent, SidebarRow, SiteModel } from '../frame-protocol'
+import { readableAccent, readableTextOn } from '../theme-colors'
 import { Icon } from './icons'
 import { parsePage } from './mdx-page'
 import { OperationPage } from './OperationPage'
@@ -20,6 +21,9 @@ const SWITCHER_LABELS: Record<string, string> = {
   menu: 'Menu',
 }
 
+/** The theme's own page colour when the document names none (frame.css's .site and .site--dark). */
+const DEFAULT_BACKGROUND = { light: '#ffffff', dark: '#0b0d12' } as const
+
 export interface FrameState {
   site: SiteModel | null
   mode: 'light' | 'dark'
@@ -30,10 +34,17 @@ export interface FrameState {
 export function FrameApp({ state }: { state: FrameState }) {
   const { site, mode, folder, page } = state
   if (!site) return <p className="frame-empty">Loading the preview…</p>
+  const primary = mode === 'dark' ? site.colors.light : site.colors.primary
+  const background = site.background[mode] ?? DEFAULT_BACKGROUND[mode]
+  const button = mode === 'dark' ? primary : site.colors.dark
   const style = {
-    '--primary': mode === 'dark' ? site.colors.light : site.colors.primary,
+    '--primary': primary,
     '--primary-strong': site.colors.dark,
-    ...(site.background[mode] ? { '--background': site.background[mode] } : {}),
+    // The writer's colours as the theme uses them, made readable where they carry text.
+    '--primary-text': readableAccent(primary, background, 5),
+    '--button': button,
+    '--on-button': readableTextOn(button),
+    '--background': background,
     ...(site.font ? { '--font': `"${site.font}", ui-sans-serif, system-ui, sans-serif` } : {}),
   } as CSSProperties
   const tabs = site.switchers.find((switcher) => switcher.level === 'tabs')
@@ -144,6 +155,7 @@ const ROW_HEIGHT = { group: 36, page: 30 } as const
 
 function Sidebar({ rows, current }: { rows: SidebarRow[]; current: string | null }) {
   const scroller = useRef<HTMLDivElement>(null)
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -194,12 +206,19 @@ function Page({ page, folder }: { page: PageContent | null; folder: Folder }) {
     if (!page) return null
     const parsed = page.text !== null ? parsePage({ text: page.text, file: page.file, snippets: page.snippets }) : null
     const marked = parsed
-      ? markPage(parsed.tree, page.file, { filesBase: folder.filesBase, pages: new Set(folder.pages), files: new Set(folder.files) })
+      ? markPage(parsed.tree, page.file, {
+          filesBase: folder.filesBase,
+          pages: new Set(folder.pages),
+          files: new Set(folder.files),
+          webPictures: folder.webPictures,
+        })
       : null
     return { parsed, marked, body: marked ? renderTree(marked.tree) : null }
   }, [page, folder])
   useEffect(() => {
-    if (page) post({ kind: 'rendered', page: page.page })
+    if (!page) return
+    post({ kind: 'rendered', page: page.page })
+    post({ kind: 'web-pictures', page: page.page, addresses: [...new Set(view?.marked?.webPictures ?? [])].slice(0, 1000) })
   }, [page, view])
   if (!page || !view) return <p className="frame-empty">Choose a page in the sidebar.</p>
   const frontMatter = view.parsed?.frontMatter ?? {}

@@ -8,7 +8,7 @@ import './frame.css'
 // content security policy that allows no connection: it hears only its parent window, and can
 // only answer it. Page content never runs here; it is parsed and drawn (FrameApp).
 
-let state: FrameState = { site: null, mode: 'light', folder: { filesBase: null, pages: [], files: [] }, page: null }
+let state: FrameState = { site: null, mode: 'light', folder: { filesBase: null, pages: [], files: [], webPictures: false }, page: null }
 const listeners = new Set<() => void>()
 
 window.addEventListener('message', (event: MessageEvent<ToFrame>) => {

@@ -2,13 +2,15 @@ import type { Element, ElementContent, Root as HastRoot } from 'hast'
 import { toJsxRuntime } from 'hast-util-to-jsx-runtime'
 import { common, createLowlight } from 'lowlight'
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime'
-import type { ReactNode } from 'react'
+import { useState, type ImgHTMLAttributes, type ReactNode } from 'react'
+import { webAddress, webHost, webPictureUrl } from '../picture-urls'
 import { COMPONENT_VIEWS } from './components'
 
 // The sanitized page tree made ready to draw: code highlighted (lowlight: highlight.js's grammars
 // for 37 common languages, bundled, synchronous, giving a tree rather than HTML), pictures pointed
 // at the folder's read-only route, and what is broken marked where a reader meets it: a picture
-// that is not in the folder, a link to no page. Pictures from the web are never loaded.
+// that is not in the folder, a link to no page. Pictures from the web load only once the operator
+// allows them for the document, and then through main (never from the frame itself).
 
 const lowlight = createLowlight(common)
 const LANGUAGE_ALIASES: Record<string, string> = {
@@ -32,12 +34,16 @@ export interface FolderView {
   filesBase: string | null
   pages: ReadonlySet<string>
   files: ReadonlySet<string>
+  /** The operator allowed pictures from the web for this document: they come through main. */
+  webPictures: boolean
 }
 
 export interface Marked {
   tree: HastRoot
   /** Each broken thing on the page, in order: what a click on its mark says. */
   problems: string[]
+  /** The pictures from the web the page shows (loaded through main once allowed, else not at all). */
+  webPictures: string[]
 }
 
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i
@@ -77,12 +83,13 @@ function brokenMark(label: string, problem: string, index: number): Element {
 /** Marks the page's pictures and links against the folder, and highlights its code. */
 export function markPage(tree: HastRoot, file: string | null, folder: FolderView): Marked {
   const problems: string[] = []
+  const webPictures: string[] = []
   const where = file ?? 'this page'
   const visit = (node: HastRoot | Element): void => {
     node.children = node.children.flatMap((child): ElementContent[] => {
       if (child.type !== 'element') return [child as ElementContent]
       if (child.tagName === 'img' || child.tagName === 'video' || child.tagName === 'source') {
-        const replaced = markPicture(child, file, folder, problems, where)
+        const replaced = markPicture(child, file, folder, { problems, webPictures, where })
         if (replaced !== child) return [replaced]
       } else if (child.tagName === 'a' || (child.tagName === 'Card' && typeof child.properties.href === 'string')) {
         markLink(child, file, folder, problems, where)
@@ -98,24 +105,32 @@ export function markPage(tree: HastRoot, file: string | null, folder: FolderView
     })
   }
   visit(tree)
-  return { tree, problems }
+  return { tree, problems, webPictures }
 }
 
-function markPicture(node: Element, file: string | null, folder: FolderView, problems: string[], where: string): Element {
+interface Found {
+  problems: string[]
+  webPictures: string[]
+  where: string
+}
+
+function markPicture(node: Element, file: string | null, folder: FolderView, { problems, webPictures, where }: Found): Element {
   const src = typeof node.properties.src === 'string' ? node.properties.src : ''
   if (!src) return node
   if (EXTERNAL.test(src) || src.startsWith('//')) {
-    let host = src
-    try {
-      host = new URL(src, 'https://x.invalid').host
-    } catch {
-      // Shown as written.
+    const address = node.tagName === 'img' ? webAddress(src) : null
+    if (address) webPictures.push(address)
+    if (address && folder.webPictures && folder.filesBase) {
+      node.properties.src = webPictureUrl(folder.filesBase, address)
+      node.properties.dataWeb = address
+      return node
     }
+    const what = node.tagName === 'img' ? 'Picture' : 'Video'
     return {
       type: 'element',
       tagName: 'span',
       properties: { className: ['preview-web-image'], title: src },
-      children: [{ type: 'text', value: `Picture from the web (${host}): not loaded in the preview` }],
+      children: [{ type: 'text', value: `${what} from the web (${webHost(src)}): not loaded in the preview` }],
     }
   }
   const path = folderPath(src, file)
@@ -170,13 +185,26 @@ function CodeBlock(props: { children?: ReactNode; 'data-language'?: string; 'dat
   )
 }
 
+/** A picture; one from the web that main would not fetch (a private address, not a picture, too large) says so in its place. */
+function Picture(props: ImgHTMLAttributes<HTMLImageElement> & { 'data-web'?: string }) {
+  const [failed, setFailed] = useState(false)
+  const address = props['data-web']
+  if (address && failed)
+    return (
+      <span className="preview-web-image preview-web-image--refused" title={address}>
+        Picture from the web ({webHost(address)}) could not be loaded: the preview shows only pictures from public addresses.
+      </span>
+    )
+  return <img {...props} onError={address ? () => setFailed(true) : undefined} />
+}
+
 /** The marked tree as React elements: components by name, everything else as the element it is. */
 export const renderTree = (tree: HastRoot) =>
   toJsxRuntime(tree, {
     Fragment,
     jsx,
     jsxs,
-    components: { ...COMPONENT_VIEWS, pre: CodeBlock } as never,
+    components: { ...COMPONENT_VIEWS, pre: CodeBlock, img: Picture } as never,
     ignoreInvalidStyle: true,
     passKeys: true,
   })
