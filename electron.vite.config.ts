@@ -46,7 +46,7 @@ function precompress(): Plugin {
  * The site preview's frame (src-renderer/features/site-editor/preview/frame) is a sandboxed iframe
  * with no origin of its own, which may not load module chunks shared with the app: it gets one
  * classic script and one stylesheet of its own, built beside the renderer (preview-frame.js and
- * .css; its page is public/preview-frame.html).
+ * .css, with their compressed copies; its page is public/preview-frame.html).
  */
 function previewFrame(): Plugin {
   return {
@@ -57,7 +57,7 @@ function previewFrame(): Plugin {
         configFile: false,
         root: resolve('src-renderer'),
         logLevel: 'warn',
-        plugins: [react()],
+        plugins: [react(), precompress()],
         define: { 'process.env.NODE_ENV': JSON.stringify('production') },
         build: {
           outDir: options.dir!,

@@ -1,10 +1,10 @@
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FrameLocator, Page } from '@playwright/test'
-import { expect, test } from './browser-mode'
+import { startProxy } from '../helpers/company-network'
+import { startCanary, startPictureServer } from '../helpers/web-pictures'
+import { expect, launchBrowserMode, openSession, sessionCookie, test } from './browser-mode'
 import { checkScreen } from './screens'
 
 // The site preview on real docs folders (trimmed copies of public Mintlify repositories, under
@@ -111,13 +111,8 @@ test('groups generated from an OpenAPI file list its operations with their metho
 test('a hostile page stays inert in the real frame: nothing it holds reaches the network, and the frame cannot reach the app', async ({
   app,
 }) => {
-  const hits: string[] = []
-  const canary = createServer((request, response) => {
-    hits.push(request.url ?? '')
-    response.end('caught')
-  })
-  await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve))
-  const at = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`
+  const canary = await startCanary()
+  const at = `http://127.0.0.1:${canary.port}`
   const root = join(folder, 'hostile')
   await mkdir(join(root, 'docs'), { recursive: true })
   await writeFile(join(folder, 'outside.mdx'), 'THE SECRET OUTSIDE')
@@ -176,6 +171,101 @@ test('a hostile page stays inert in the real frame: nothing it holds reaches the
   })
   expect(reach).toEqual({ parentDocument: 'blocked', call: 'refused', origin: 'null', api: 'undefined' })
   await page.waitForTimeout(500)
-  expect(hits).toEqual([])
-  canary.close()
+  expect(canary.hits).toEqual([])
+  await canary.close()
+})
+
+/** A docs folder of one page that shows `pictures` (addresses), and its docs.json. */
+async function pictureFolder(name: string, pictures: string[]): Promise<string> {
+  const root = join(folder, name)
+  await mkdir(root, { recursive: true })
+  await writeFile(
+    join(root, 'docs.json'),
+    JSON.stringify({
+      theme: 'mint',
+      name,
+      colors: { primary: '#0D9373' },
+      navigation: { groups: [{ group: 'Pictures', pages: ['index'] }] },
+    }),
+  )
+  await writeFile(
+    join(root, 'index.mdx'),
+    ['---', `title: ${name}`, '---', '', ...pictures.map((src, index) => `![picture ${index + 1}](${src})\n`)].join('\n'),
+  )
+  return join(root, 'docs.json')
+}
+
+test('pictures from the web: blocked with a notice until allowed for the document, then fetched by main through the proxy, never from this computer', async ({
+  browser,
+}) => {
+  // 203.0.113.7 is an address on the web as far as the app can tell; only the company proxy knows
+  // the way there (to a picture server on loopback). The canary is this computer, asked directly.
+  // An app of its own (started with the proxy) and two screens checked: more than one test's time.
+  test.slow()
+  const canary = await startCanary()
+  const pictures = await startPictureServer()
+  const proxy = await startProxy({ '203.0.113.7:80': `127.0.0.1:${pictures.port}` })
+  const proxyUrl = proxy.url
+  const app = await openSession(
+    await launchBrowserMode(undefined, '.', { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: '', no_proxy: '' }),
+  )
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 960 },
+    storageState: { cookies: [sessionCookie(app)], origins: [] },
+  })
+  const tab = await context.newPage()
+  const frame = () => tab.frameLocator('iframe[title="Site preview"]').getByRole('main')
+  const notice = () => tab.getByRole('region', { name: 'Site preview' }).getByRole('status')
+  // Each document opened from the one before it (Open…), in the same page: nothing is reloaded between them.
+  const openIn = async (path: string) => {
+    await tab.getByRole('button', { name: 'Open…' }).click()
+    const dialog = tab.getByRole('dialog', { name: /^Open a/ })
+    await dialog.getByLabel('File path').fill(path)
+    await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+  }
+  const first = await pictureFolder('First', [
+    'http://203.0.113.7/pixel.png',
+    `http://127.0.0.1:${canary.port}/by-address.png`,
+    `http://localhost:${canary.port}/by-name.png`,
+  ])
+  const second = await pictureFolder('Second', ['http://203.0.113.7/other.png'])
+  try {
+    await tab.goto(app.origin)
+    await tab.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
+    await tab.getByLabel('Open a file by its path').fill(first)
+    await tab.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
+    await expect(frame().getByRole('heading', { level: 1, name: 'First' })).toBeVisible()
+    await expect(notice()).toContainText('3 pictures from the web are not shown (203.0.113.7')
+    await expect(frame().getByText('Picture from the web (203.0.113.7): not loaded in the preview')).toBeVisible()
+    await checkScreen(tab, 'site-preview-web-pictures-blocked')
+    expect(proxy.forwarded).toEqual([])
+
+    await notice().getByRole('button', { name: 'Show pictures from the web' }).click()
+    await expect(notice()).toContainText('Pictures from the web are shown for this document')
+    const loaded = frame().getByRole('img', { name: 'picture 1' })
+    await expect(loaded).toBeVisible()
+    await expect.poll(() => loaded.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1)
+    // Even allowed, this computer is refused by main: in its place, a sentence, and the canary heard nothing.
+    await expect(frame().getByText(/Picture from the web \(127\.0\.0\.1:\d+\) could not be loaded/)).toBeVisible()
+    await expect(frame().getByText(/Picture from the web \(localhost:\d+\) could not be loaded/)).toBeVisible()
+    await checkScreen(tab, 'site-preview-web-pictures-allowed')
+    expect(proxy.forwarded).toEqual(['http://203.0.113.7/pixel.png'])
+    expect(canary.hits).toEqual([])
+
+    // The leave is the document's: another document asks again, and so does the first one reopened.
+    await openIn(second)
+    await expect(frame().getByRole('heading', { level: 1, name: 'Second' })).toBeVisible()
+    await expect(notice()).toContainText('One picture from the web is not shown (203.0.113.7)')
+    await openIn(first)
+    await expect(frame().getByRole('heading', { level: 1, name: 'First' })).toBeVisible()
+    await expect(notice().getByRole('button', { name: 'Show pictures from the web' })).toBeVisible()
+    await tab.waitForTimeout(500)
+    expect(proxy.forwarded).toEqual(['http://203.0.113.7/pixel.png'])
+    expect(pictures.hits).toEqual(['/pixel.png'])
+    expect(canary.hits).toEqual([])
+  } finally {
+    await context.close()
+    await app.stop()
+    await Promise.all([canary.close(), pictures.close(), proxy.close()])
+  }
 })

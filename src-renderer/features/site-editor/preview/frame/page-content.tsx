@@ -192,7 +192,8 @@ function Picture(props: ImgHTMLAttributes<HTMLImageElement> & { 'data-web'?: str
   if (address && failed)
     return (
       <span className="preview-web-image preview-web-image--refused" title={address}>
-        Picture from the web ({webHost(address)}) could not be loaded: the preview shows only pictures from public addresses.
+        Picture from the web ({webHost(address)}) could not be loaded: the preview shows only pictures, and never from this computer or a
+        private network.
       </span>
     )
   return <img {...props} onError={address ? () => setFailed(true) : undefined} />
