@@ -4,7 +4,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import { promisify } from 'node:util'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
-import type { Plugin } from 'vite'
+import { build, type Plugin } from 'vite'
 
 /** Files browser mode serves compressed (src-main/static-files.ts reads the copies). */
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|ttf|map)$/
@@ -38,6 +38,41 @@ function precompress(): Plugin {
           await writeFile(join(dir, `${name}.gz`), await gz(body, { level: 9 }))
         }),
       )
+    },
+  }
+}
+
+/**
+ * The site preview's frame (src-renderer/features/site-editor/preview/frame) is a sandboxed iframe
+ * with no origin of its own, which may not load module chunks shared with the app: it gets one
+ * classic script and one stylesheet of its own, built beside the renderer (preview-frame.js and
+ * .css, with their compressed copies; its page is public/preview-frame.html).
+ */
+function previewFrame(): Plugin {
+  return {
+    name: 'embed-console:preview-frame',
+    apply: 'build',
+    async writeBundle(options) {
+      await build({
+        configFile: false,
+        root: resolve('src-renderer'),
+        logLevel: 'warn',
+        plugins: [react(), precompress()],
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+        build: {
+          outDir: options.dir!,
+          emptyOutDir: false,
+          minify: true,
+          copyPublicDir: false,
+          lib: {
+            entry: resolve('src-renderer/features/site-editor/preview/frame/main.tsx'),
+            formats: ['iife'],
+            name: 'previewFrame',
+            fileName: () => 'preview-frame.js',
+            cssFileName: 'preview-frame',
+          },
+        },
+      })
     },
   }
 }
@@ -76,7 +111,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    plugins: [react(), precompress()],
+    plugins: [react(), precompress(), previewFrame()],
     build: {
       outDir: 'out/renderer',
       minify: true,

@@ -18,6 +18,8 @@ import { createRouter, type Handlers, type Router } from './router'
 import { LEGACY_SANDBOX_DATA_FILE, SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
 import type { SiteFileDialogs } from './site-files/file-dialogs'
 import { siteHandlers } from './site-files/site-file-handlers'
+import { FileAccessPolicy } from './site-files/file-access'
+import { createPreviewFiles, type PreviewFiles } from './site-files/preview-files'
 import { openAppDatabase } from './storage/app-database'
 import type { Database } from './storage/database'
 import { importLegacyFiles } from './storage/legacy-import'
@@ -50,6 +52,8 @@ export interface AppServices {
   groups: GroupService
   bulk: BulkService
   team: TeamService
+  /** The site preview's read-only view of docs folders (the frame's pictures), for both transports. */
+  preview: PreviewFiles
   close(): Promise<void>
 }
 
@@ -182,9 +186,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'profiles.create': saved(profileHandlers['profiles.create']),
     'profiles.update': saved(profileHandlers['profiles.update']),
   })
+  const preview = createPreviewFiles(new FileAccessPolicy(dataDir))
   const site = siteHandlers(dataDir, {
     dialogs: options.fileDialogs,
     events,
+    preview,
     ...(options.docsIndexWorker !== undefined ? { workerFile: options.docsIndexWorker } : {}),
   })
   const handlers: Handlers = {
@@ -217,6 +223,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     groups,
     bulk,
     team,
+    preview,
     async close() {
       // The docs folder is no longer watched, nor indexed: nothing of it holds the process.
       await site.close()

@@ -8,7 +8,8 @@ import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
 import { DOWNLOAD_PATH_PREFIX } from '../src-shared/ipc/downloads'
 import { fail } from '../src-shared/ipc/result'
 import { createAppServices, type AppServices } from './app-services'
-import { SECURITY_HEADERS } from './content-security-policy'
+import { PREVIEW_FILES_PREFIX } from '../src-shared/ipc/preview'
+import { rendererFileHeaders, SECURITY_HEADERS } from './content-security-policy'
 import { downloadResponse } from './downloads'
 import { electronFileDialogs } from './shell/file-dialogs'
 import { readRendererFile } from './static-files'
@@ -40,9 +41,13 @@ app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(denyNewWindow((url) => void shell.openExternal(url)))
 })
 
-/** app:// serves the built renderer, and the downloads it fetches from its own origin. */
+/** app:// serves the built renderer, the downloads it fetches from its own origin, and the site preview's pictures. */
 async function serveApp(request: Request, services: AppServices): Promise<Response> {
   const url = new URL(request.url)
+  if (url.pathname.startsWith(PREVIEW_FILES_PREFIX)) {
+    const answer = await services.preview.respond(`${url.pathname}${url.search}`)
+    return new Response(new Uint8Array(answer.body), { status: answer.status, headers: answer.headers })
+  }
   if (url.pathname.startsWith(DOWNLOAD_PATH_PREFIX)) {
     const answer = downloadResponse(services.router, url)
     return new Response(Readable.toWeb(answer.body) as ReadableStream, {
@@ -52,7 +57,9 @@ async function serveApp(request: Request, services: AppServices): Promise<Respon
   }
   const file = await readRendererFile(rendererDir, url.pathname)
   if (!file) return new Response('Not found', { status: 404 })
-  return new Response(new Uint8Array(file.body), { headers: { 'Content-Type': file.contentType, ...SECURITY_HEADERS } })
+  return new Response(new Uint8Array(file.body), {
+    headers: { 'Content-Type': file.contentType, ...rendererFileHeaders(url, `${APP_SCHEME}://${url.host}`, services.preview) },
+  })
 }
 
 function openMainWindow(services: AppServices): BrowserWindow {

@@ -30,6 +30,8 @@ export interface DocsFolderService {
   pages(documentId: string): Promise<PageFacts | null>
   checkOpenApi(documentId: string, files: readonly string[]): Promise<OpenApiCheck[]>
   checkImages(documentId: string, files: readonly string[]): Promise<ImageCheck[]>
+  /** The document's docs folder (its file's folder unless another was chosen), or null for an untitled one. */
+  rootOf(documentId: string): Promise<string | null>
   /** Resolves once the watcher watches what it was given: changes from then on are announced. */
   watching(): Promise<void>
   /** Stops watching and ends any index still running (its worker), so the process can exit at once. */
@@ -180,6 +182,7 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
       const { checkImageFile } = await docsFolder()
       return Promise.all(references.map((reference) => checkImageFile(root, reference)))
     },
+    rootOf: (documentId) => rootOf(documentId),
     watching: async () => void (await watched?.watcher),
     async close() {
       closed = true

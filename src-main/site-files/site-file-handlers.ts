@@ -3,19 +3,36 @@ import type { HandlersFor } from '../router'
 import type { EventHub } from '../event-hub'
 import { createDocsFolderService, type DocsFolderService } from './docs-folder-service'
 import type { SiteFileDialogs } from './file-dialogs'
+import { AppErrorException } from '../../src-shared/ipc/result'
 import { openSiteFiles, type SiteFileService } from './site-file-service'
+import type { PreviewFiles } from './preview-files'
 
 /**
  * The site calls' handlers as the app builds them: files and docs folders, with the system's
  * dialogs where there are some; `close` stops watching and indexing, for the process to exit.
  */
-export function siteHandlers(dataDir: string, options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null } = {}) {
+export function siteHandlers(
+  dataDir: string,
+  options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null; preview?: PreviewFiles } = {},
+) {
+  const { preview, ...docsOptions } = options
   const files = openSiteFiles(dataDir, options.dialogs)
-  const docs = createDocsFolderService({ files, dataDir, ...options })
-  return { handlers: createSiteFileHandlers(files, docs), close: () => docs.close() }
+  const docs = createDocsFolderService({ files, dataDir, ...docsOptions })
+  return { handlers: createSiteFileHandlers(files, docs, preview ?? null), close: () => docs.close() }
 }
 
-export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderService): HandlersFor<typeof siteCalls> {
+export function createSiteFileHandlers(
+  files: SiteFileService,
+  docs: DocsFolderService,
+  preview: PreviewFiles | null = null,
+): HandlersFor<typeof siteCalls> {
+  /** The document's docs folder for the preview's reads, or a refusal that says why there is none. */
+  const previewRoot = async (documentId: string) => {
+    const root = await docs.rootOf(documentId)
+    if (root === null || preview === null)
+      throw new AppErrorException('not_found', 'This document has no docs folder yet: save it, or choose the folder.')
+    return { root, preview }
+  }
   return {
     'site.environment': () => files.environment(),
     'site.new': () => files.create(),
@@ -33,6 +50,18 @@ export function createSiteFileHandlers(files: SiteFileService, docs: DocsFolderS
     'site.docsPages': async ({ documentId }) => ({ facts: await docs.pages(documentId) }),
     'site.checkOpenApi': async ({ documentId, files: references }) => ({ checks: await docs.checkOpenApi(documentId, references) }),
     'site.checkImages': async ({ documentId, files: references }) => ({ checks: await docs.checkImages(documentId, references) }),
+    'site.previewFiles': async ({ documentId, webPictures }) => {
+      const root = await docs.rootOf(documentId)
+      return { base: root === null || preview === null ? null : preview.grant(documentId, root, webPictures === true) }
+    },
+    'site.previewText': async ({ documentId, file }) => {
+      const { root, preview } = await previewRoot(documentId)
+      return { text: await preview.readText(root, file) }
+    },
+    'site.previewOpenApi': async ({ documentId, file, operation }) => {
+      const { root, preview } = await previewRoot(documentId)
+      return preview.openApi(root, file, operation)
+    },
     'site.apiReferenceTarget': ({ documentId }) => files.apiReferenceTarget(documentId),
     'site.writeApiReference': (request) => files.writeApiReference(request),
     'site.recent': async () => ({ files: await files.recent() }),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
+import type { LookupFunction } from 'node:net'
 import type * as Undici from 'undici'
 import type { Dispatcher } from 'undici'
 import type { ProxyRoute } from './proxy-route'
@@ -32,14 +33,16 @@ function loadUndici(): Dispatchers {
  * The undici dispatcher for a route and a trust: an Agent straight to the server, or a
  * ProxyAgent (CONNECT for https, a forwarded request for http, as curl does). `fresh` gives a
  * new one the caller closes, so the call has a connection of its own (a rotation); otherwise one
- * is kept per route and trust, so calls reuse their keep-alive connections.
+ * is kept per route and trust, so calls reuse their keep-alive connections. `lookup` resolves
+ * the server's name for a direct connection (the preview's web pictures check the address they
+ * connect to there); a proxy resolves names itself.
  */
-export function dispatcherFor(route: ProxyRoute, trust: Trust, fresh: boolean): Dispatcher {
-  if (fresh) return build(route, trust)
-  const key = cacheKey(route, trust)
+export function dispatcherFor(route: ProxyRoute, trust: Trust, fresh: boolean, lookup?: LookupFunction): Dispatcher {
+  if (fresh) return build(route, trust, lookup)
+  const key = cacheKey(route, trust, lookup)
   let dispatcher = kept.get(key)
   if (!dispatcher) {
-    dispatcher = build(route, trust)
+    dispatcher = build(route, trust, lookup)
     kept.set(key, dispatcher)
     // Settings change rarely; a handful kept is plenty, and the oldest's sockets are let go.
     if (kept.size > MAX_KEPT) {
@@ -56,26 +59,29 @@ const kept = new Map<string, Dispatcher>()
 let contextIds = new WeakMap<object, number>()
 let nextContextId = 1
 
-function cacheKey(route: ProxyRoute, trust: Trust): string {
-  const context = trust.secureContext
-  let contextId = 0
-  if (context) {
-    contextId = contextIds.get(context) ?? nextContextId++
-    contextIds.set(context, contextId)
-  }
+/** A number per object (a TLS context, a lookup function), for the kept dispatchers' keys. */
+function idOf(value: object | undefined): number {
+  if (!value) return 0
+  const id = contextIds.get(value) ?? nextContextId++
+  contextIds.set(value, id)
+  return id
+}
+
+function cacheKey(route: ProxyRoute, trust: Trust, lookup: LookupFunction | undefined): string {
+  const contextId = idOf(trust.secureContext)
   // Hashed: the key must not keep the proxy's credentials in clear.
   const proxy = route.proxy
     ? createHash('sha256')
         .update(`${route.proxy.url.href}\n${route.proxy.authorization ?? ''}`)
         .digest('hex')
     : 'direct'
-  return `${proxy}/${contextId}`
+  return `${proxy}/${contextId}/${idOf(lookup)}`
 }
 
-function build(route: ProxyRoute, trust: Trust): Dispatcher {
+function build(route: ProxyRoute, trust: Trust, lookup: LookupFunction | undefined): Dispatcher {
   const { Agent, ProxyAgent } = loadUndici()
   const tlsOptions = trust.secureContext ? { secureContext: trust.secureContext } : {}
-  if (!route.proxy) return new Agent({ connect: tlsOptions })
+  if (!route.proxy) return new Agent({ connect: { ...tlsOptions, ...(lookup ? { lookup } : {}) } })
   return new ProxyAgent({
     uri: route.proxy.url.href,
     ...(route.proxy.authorization ? { token: route.proxy.authorization } : {}),

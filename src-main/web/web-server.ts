@@ -4,7 +4,8 @@ import { pipeline } from 'node:stream/promises'
 import type { AddressInfo } from 'node:net'
 import { DOWNLOAD_PATH_PREFIX } from '../../src-shared/ipc/downloads'
 import type { AppServices } from '../app-services'
-import { SECURITY_HEADERS } from '../content-security-policy'
+import { PREVIEW_FILES_PREFIX } from '../../src-shared/ipc/preview'
+import { rendererFileHeaders, SECURITY_HEADERS } from '../content-security-policy'
 import { downloadResponse } from '../downloads'
 import { readRendererFile } from '../static-files'
 
@@ -249,6 +250,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendJson(res, 405, { ok: false, error: { code: 'refused', message: 'Only GET reads the app’s files.' } })
     }
+    if (url.pathname.startsWith(PREVIEW_FILES_PREFIX)) {
+      // The preview's frame has no origin of its own (a sandboxed iframe), so its picture requests
+      // carry no session cookie: the random token in the path, handed out only through a call
+      // made with the session, is what admits them; the Host check still holds off rebinding.
+      if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 403, 'This server answers only on its loopback address.')
+      void options.services.preview.respond(`${url.pathname}${url.search}`).then((answer) => {
+        res.writeHead(answer.status, { ...answer.headers, 'Content-Length': answer.body.length })
+        res.end(req.method === 'HEAD' ? undefined : answer.body)
+      })
+      return
+    }
     // Stryker disable all: the static files' answer (its path guard is readRendererFile's), and listening and closing.
     // The build's brotli or gzip copy when the browser takes it; hashed assets cached for a year.
     void readRendererFile(options.rendererDir, url.pathname, req.headers['accept-encoding']).then((file) => {
@@ -263,7 +275,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         'Cache-Control': file.cacheControl,
         ...(file.contentEncoding ? { 'Content-Encoding': file.contentEncoding } : {}),
         ...(file.varies ? { Vary: 'Accept-Encoding' } : {}),
-        ...SECURITY_HEADERS,
+        ...rendererFileHeaders(
+          url,
+          `http://${allowedHosts().has(req.headers.host ?? '') ? req.headers.host : `127.0.0.1:${port}`}`,
+          options.services.preview,
+        ),
       })
       res.end(req.method === 'HEAD' ? undefined : file.body)
     })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { BaseUrlSchema } from '../profiles/schemas'
 import { DocsIndexSchema, ImageCheckSchema, OpenApiCheckSchema } from '../site-config/docs-files'
+import { OperationSummarySchema, OperationViewSchema } from '../site-config/openapi-operation'
 import { RuleSetSchema } from '../site-config/rule-sets'
 import { MAX_FILES_CHECKED } from '../site-config/diagnose'
 import { PageFactsSchema } from '../site-config/site-pages'
@@ -242,6 +243,25 @@ export const siteCalls = {
     summary: 'Reads the images a config names (logo, favicon, background) from the document’s docs folder: there, and an image?',
     input: z.object({ documentId: SiteDocumentIdSchema, files: z.array(z.string().min(1).max(1000)).max(MAX_FILES_CHECKED) }).strict(),
     output: z.object({ checks: z.array(ImageCheckSchema) }),
+  }),
+  'site.previewFiles': defineCall({
+    summary:
+      'Where the site preview’s frame finds the document’s docs folder: a URL path with a random token, serving its pictures read-only, and with `webPictures` (the operator’s leave, for this document) pictures from the web, fetched by main.',
+    input: z.object({ documentId: SiteDocumentIdSchema, webPictures: z.boolean().optional() }).strict(),
+    output: z.object({ base: z.string().nullable() }),
+  }),
+  'site.previewText': defineCall({
+    summary:
+      'A page or snippet of the document’s docs folder (.md or .mdx), as text, for the site preview: never a file outside the folder.',
+    input: z.object({ documentId: SiteDocumentIdSchema, file: z.string().min(1).max(1000) }).strict(),
+    output: z.object({ text: z.string() }),
+  }),
+  'site.previewOpenApi': defineCall({
+    summary: 'An OpenAPI file of the docs folder as the site preview shows it: its operations, and one of them in full.',
+    input: z
+      .object({ documentId: SiteDocumentIdSchema, file: z.string().min(1).max(1000), operation: z.string().max(2000).optional() })
+      .strict(),
+    output: z.object({ title: z.string().nullable(), operations: z.array(OperationSummarySchema), detail: OperationViewSchema.nullable() }),
   }),
   'site.apiReferenceTarget': defineCall({
     summary: 'Where the API reference of a document goes (openapi.json next to its file), and whether a file is there already.',

@@ -46,13 +46,18 @@ export const sessionCookie = (app: SessionApp) => ({
 
 /**
  * Starts the built `embed-console web` exactly as a user would, on any free port. `appDir` runs
- * another build (a baseline checkout, for a benchmark).
+ * another build (a baseline checkout, for a benchmark); `env` adds variables (a company proxy).
  */
-export async function launchBrowserMode(dataDir?: string, appDir = '.'): Promise<BrowserModeApp & { stop(): Promise<void> }> {
+export async function launchBrowserMode(
+  dataDir?: string,
+  appDir = '.',
+  env: Record<string, string> = {},
+): Promise<BrowserModeApp & { stop(): Promise<void> }> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'ec-e2e-')))
   const child: ChildProcess = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: appDir,
+    env: { ...process.env, ...env },
   })
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))

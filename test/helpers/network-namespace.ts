@@ -13,10 +13,19 @@ export function networkNamespaceSupport(): { ok: true } | { ok: false; reason: s
   return { ok: true }
 }
 
-/** Runs a Node script in a new network namespace with loopback up; resolves with its output. */
-export function runInNetworkNamespace(script: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs a Node script in a new network namespace with loopback up; resolves with its output.
+ * `addresses` are given to the loopback interface too (`203.0.113.7/32`): addresses that are
+ * neither loopback nor private, for a server the script must reach as if it were on the web.
+ */
+export function runInNetworkNamespace(
+  script: string,
+  timeoutMs: number,
+  addresses: readonly string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const setUp = ['ip link set lo up', ...addresses.map((address) => `ip addr add ${address} dev lo`)].join(' && ')
   return new Promise((resolve, reject) => {
-    const child = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, script], {
+    const child = spawn('unshare', ['-n', 'sh', '-c', `${setUp} && exec "$0" "$@"`, process.execPath, script], {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''

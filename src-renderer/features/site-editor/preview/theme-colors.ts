@@ -26,3 +26,28 @@ export function contrastRatio(a: string, b: string): number {
 /** Black or white, whichever reads better on `background`: the writer's colours never make the preview unreadable. */
 export const readableTextOn = (background: string) =>
   contrastRatio(background, '#000000') >= contrastRatio(background, '#FFFFFF') ? '#000000' : '#FFFFFF'
+
+const hexOf = (channels: readonly number[]) =>
+  `#${channels
+    .map((channel) =>
+      Math.round(Math.min(1, Math.max(0, channel)) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`
+
+/**
+ * The writer's colour as text on `background`: itself when it reads well (WCAG AA, 4.5:1), else
+ * mixed towards black or white, whichever the background calls for, just far enough to read. A
+ * pale primary keeps its hue in the preview without leaving a selected page unreadable.
+ */
+export function readableAccent(colour: string, background: string, minimum = 4.5): string {
+  if (contrastRatio(colour, background) >= minimum) return colour
+  const towards = readableTextOn(background) === '#000000' ? 0 : 1
+  const from = channels(colour)
+  for (let step = 1; step <= 20; step++) {
+    const mixed = hexOf(from.map((channel) => channel + (towards - channel) * (step / 20)))
+    if (contrastRatio(mixed, background) >= minimum) return mixed
+  }
+  return readableTextOn(background)
+}

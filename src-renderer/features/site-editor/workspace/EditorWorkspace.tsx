@@ -1,7 +1,7 @@
 import { DocsForm } from '../form/DocsForm'
 import { SiteForm } from '../form/SiteForm'
 import { useFormat } from '../state/editor-store'
-import { ThemePreview } from '../preview/ThemePreview'
+import { SitePreview } from '../preview/SitePreview'
 import { useEditorView } from '../state/view-store'
 import { DocsFolderView } from './DocsFolderView'
 import { DocumentBanners } from './DocumentBanners'
@@ -17,12 +17,14 @@ export function EditorWorkspace() {
     <div className="site-editor">
       <EditorToolbar />
       <DocumentBanners />
-      <ThemePreview />
-      <div className="site-editor__main">
+      <div className="site-editor__main site-editor__main--with-preview">
         <div id="site-view-panel" className="site-editor__view" role="tabpanel" aria-labelledby={`site-view-${view}`}>
           {view === 'form' ? format === 'docs' ? <DocsForm /> : <SiteForm /> : view === 'json' ? <RawJsonView /> : <DocsFolderView />}
         </div>
-        <ProblemsPanel />
+        <div className="site-editor__side">
+          <SitePreview />
+          <ProblemsPanel />
+        </div>
       </div>
     </div>
   )
