@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import Libsql from 'libsql'
+import pgDriver from 'pg'
 import { startPostgres, type PostgresCluster } from '../helpers/postgres'
 import { readSandboxData } from '../helpers/sandbox-data'
 import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
@@ -132,16 +134,40 @@ test('a group another operator rotated: the Groups screen says who, and that the
 })
 
 test('Activity’s Team view lists every machine’s calls with their actor, and filters by actor', async ({ page }) => {
+  // Every call of this machine published first, so the one below is the last the team database records.
+  await expect.poll(async () => ((await ipc(mine, 'team.status', {})) as { outboxBacklog: number }).outboxBacklog).toBe(0)
+  // ops-3 with psql rather than the app, dating a call three hours back by its own clock.
+  const psql = new pgDriver.Client({ connectionString: (cluster as PostgresCluster).url('ops-3', passwords['ops-3']) })
+  await psql.connect()
+  const backdated = {
+    kind: 'call',
+    id: randomUUID(),
+    calledAt: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+    server: serverUrl,
+    profileName: 'psql',
+    operation: 'update',
+    groupId: 'backdated-1',
+    outcome: 'failure',
+    httpStatus: 404,
+    durationMs: 3,
+  }
+  await psql.query('SELECT embed_console.record_calls($1::jsonb)', [JSON.stringify([backdated])])
+  await psql.end()
+
   await page.goto(mine.url)
   await page.keyboard.press('Control+4')
   await page.getByRole('tab', { name: 'Team' }).click()
   const calls = page.getByRole('table', { name: 'The team’s calls' })
   await expect(calls.getByRole('row').filter({ hasText: 'ops-3' }).filter({ hasText: 'Rotate token' })).toHaveCount(1)
   await expect(calls.getByRole('row').filter({ hasText: 'ops-2' }).filter({ hasText: 'mine-only' })).toHaveCount(1)
+  // Shown and ordered by the team database's time: the backdated call comes first, its own clock beside it.
+  const newest = calls.getByRole('row').nth(1)
+  await expect(newest).toContainText('backdated-1')
+  await expect(newest).toContainText(/\(made .+ by its machine’s clock\)/)
   await checkScreen(page, 'activity-team')
   await page.getByLabel('Actor').selectOption('ops-3')
   await expect(calls.getByRole('row').filter({ hasText: 'ops-2' })).toHaveCount(0)
-  await expect(calls.getByRole('row').filter({ hasText: 'ops-3' })).toHaveCount(2)
+  await expect(calls.getByRole('row').filter({ hasText: 'ops-3' })).toHaveCount(3)
   await page.emulateMedia({ colorScheme: 'dark' })
   await checkScreen(page, 'activity-team-dark')
   await page.emulateMedia({ colorScheme: 'light' })
@@ -173,7 +199,9 @@ test('a call the team database refused is parked with its sentence on the Team s
   const { activeId } = (await ipc(mine, 'profiles.list', {})) as { activeId: string }
   await ipc(mine, 'groups.getOrCreate', { profileId: activeId, request: { user_group_id: 'after-parked' } })
   await expect.poll(async () => ((await ipc(mine, 'team.status', {})) as { parkedCount: number }).parkedCount).toBe(1)
-  expect(await ipc(mine, 'team.status', {})).toMatchObject({ outboxBacklog: 0 })
+  // The call after it goes on its own once the refused one is parked: a moment later on a busy machine.
+  await expect.poll(async () => ((await ipc(mine, 'team.status', {})) as { outboxBacklog: number }).outboxBacklog).toBe(0)
+  expect(await ipc(mine, 'team.status', {})).toMatchObject({ parkedCount: 1, outboxBacklog: 0 })
 
   await page.goto(mine.url)
   await page.keyboard.press('Control+6')
