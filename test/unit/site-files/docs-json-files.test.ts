@@ -7,6 +7,8 @@ import type { CliIo } from '../../../src-main/cli/usage'
 import { indexDocsFolder, readFrontMatter } from '../../../src-main/site-files/docs-folder'
 import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { checkPages } from '../../../src-main/site-files/page-checks'
+import { refFilesFor, useRefFiles } from '../../../src-renderer/features/site-editor/state/ref-store'
+import { checkConfig } from '../../../src-shared/site-config/config-format'
 import { docsLookup, docsProblems } from '../../../src-shared/site-config/docs-files'
 import { failureOf } from '../../helpers/failure-of'
 import { siteFiles, tempDir } from './helpers'
@@ -247,6 +249,67 @@ describe('$ref files through the site editor’s calls', () => {
     )
     expect(printed).not.toContain('Private')
     expect(printed).not.toContain('secret-page')
+  })
+})
+
+describe('a $ref fan-out in the editor and the export', () => {
+  it('stops at the cap with the sentence naming it and the chain: the editor’s reads and check, then the export', async () => {
+    const [dataDir, root] = await Promise.all([tempDir('ec-fan-out-data-'), tempDir('ec-fan-out-')])
+    // docs.json names a.json 1,000 times and a.json names b.json 1,000 times: three files, 80 kB.
+    const refs = (file: string) => Array.from({ length: 1000 }, () => ({ $ref: file }))
+    const docsJson = JSON.stringify({ theme: 'mint', name: 'Fan', colors: { primary: '#112233' }, navigation: { groups: refs('a.json') } })
+    await writeFile(join(root, 'docs.json'), docsJson)
+    await writeFile(join(root, 'a.json'), JSON.stringify({ group: 'A', pages: refs('b.json') }))
+    await writeFile(
+      join(root, 'b.json'),
+      JSON.stringify({ group: 'B', pages: Array.from({ length: 3500 }, (_, index) => `page-${index}`) }),
+    )
+    const files = siteFiles(dataDir)
+    const document = await files.open(join(root, 'docs.json'))
+
+    // The editor: main reads the files it asks for, its ref store hands them to the shared check.
+    const read = await files.readRefs(document.documentId, ['a.json', 'b.json'])
+    useRefFiles.setState({
+      files: Object.fromEntries(
+        read.map((file) => [
+          file.ref,
+          { baselineText: file.text, byteOrderMark: file.byteOrderMark, version: file.version, error: file.error },
+        ]),
+      ),
+    })
+    const check = checkConfig(JSON.parse(docsJson), { format: 'docs', rules: 'spec', refs: refFilesFor({}) })
+    expect(check.errors).toEqual([
+      {
+        path: expect.stringMatching(/^navigation\.groups\[0\]\.pages\[\d+\]\.\$ref$/),
+        message: expect.stringMatching(
+          /^names b\.json, which would take the document past 250,000 values or 10 MB of JSON \(docs\.json → a\.json → b\.json\): \$ref files are followed up to that much in all, so it is not followed, nor 1,9\d\d more after it$/,
+        ),
+      },
+    ])
+
+    // The export checks the same in main, with the files it reads itself.
+    const exported = await failureOf(
+      files.exportValid({
+        documentId: document.documentId,
+        text: docsJson,
+        byteOrderMark: false,
+        rules: 'spec',
+        target: { kind: 'path', path: join(root, 'exported.json') },
+      }),
+    )
+    expect(exported).toMatchObject({
+      code: 'invalid_config',
+      message: 'The file has 1 error under Mintlify’s docs.json rules; fix it before exporting.',
+    })
+
+    // One call reads at most 1,000 files; the rest are named as past the cap, not read.
+    await Promise.all(Array.from({ length: 1001 }, (_, index) => writeFile(join(root, `f${index}.json`), '{}')))
+    const many = await files.readRefs(
+      document.documentId,
+      Array.from({ length: 1001 }, (_, index) => `f${index}.json`),
+    )
+    expect(many.filter((file) => file.text === '{}')).toHaveLength(1000)
+    expect(many.at(-1)).toMatchObject({ text: null, error: 'was not read: the $refs of one document name at most 1,000 files' })
   })
 })
 
