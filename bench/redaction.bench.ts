@@ -69,9 +69,11 @@ const cases: Record<string, () => Promise<number>> = Object.fromEntries(
 )
 if (other) {
   cases['other, 2 secrets'] = perCall(() => other.createRedactor([apiToken, groupToken]))
-  // The same secrets the 10,000 matcher knows, as a list: a new group's call has a new list.
-  cases['other, 10,000 secrets'] = perCall((index) =>
-    other.createRedactor([apiToken, groupToken, `${index}`.padEnd(8, 'n'), ...tokensOf10k]),
+  // The secrets the matcher of 100 knows, as a list: a new group's call has a new list.
+  const tokensOf100 = tokensOf10k.slice(0, 98)
+  cases['other, 100 secrets'] = perCall(
+    (index) => other.createRedactor([apiToken, groupToken, `${index}`.padEnd(8, 'n'), ...tokensOf100]),
+    OTHER_CALLS,
   )
 }
 const runs = await interleave(ROUNDS, cases)
