@@ -16,7 +16,10 @@ const RESULT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; 
  */
 export function resultsFileName(inputName: string, format: 'csv' | 'json'): string {
   const base = (inputName.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '')
-  const safe = base.replace(/[^\p{L}\p{N}._ -]+/gu, '_').replace(/^[.\s]+|[.\s]+$/g, '').slice(0, 100)
+  const safe = base
+    .replace(/[^\p{L}\p{N}._ -]+/gu, '_')
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, 100)
   return `${safe || 'bulk-run'}-results.${format}`
 }
 
