@@ -32,7 +32,8 @@ const NO_SESSION: Record<NoSessionReason, ReactNode> = {
   'key-used': (
     <p>
       The key in this address has already been used. A key opens Embed Console once, in one browser, so a copy left in the history opens
-      nothing. Go back to the tab where Embed Console is open, or stop <code>embed-console web</code> and start it again for a new address.
+      nothing. Go back to the tab where Embed Console is open, or run <code>embed-console web --new-link</code> on this machine: it prints
+      (and opens) a new address, without restarting anything.
     </p>
   ),
   'key-wrong': (

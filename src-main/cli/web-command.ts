@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 import { writeFileAtomically } from '../storage/atomic-write'
 import { createAppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
+import { askForNewLink, NEW_LINK_SOCKET, serveNewLinks } from '../web/new-link-socket'
 import { startWebServer } from '../web/web-server'
 import { RENDERER_DIR } from './paths'
 import { serveUntilStopped, UsageError, type CliIo, type Command } from './usage'
@@ -56,11 +57,25 @@ export async function runBrowserMode(argv: string[], io: CliIo): Promise<number>
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       'no-open': { type: 'boolean', default: false },
+      'new-link': { type: 'boolean', default: false },
     },
     strict: true,
   })
   const port = parsePort(values.port)
   const dataDir = values['data-dir'] ?? defaultDataDir(io.env)
+  if (values['new-link']) {
+    if (values.port !== undefined) throw new UsageError('--new-link asks the app already running: it takes no --port.')
+    let link: string
+    try {
+      link = await askForNewLink(dataDir)
+    } catch (error) {
+      io.stderr((error as Error).message)
+      return 1
+    }
+    io.stdout(`Another session of Embed Console (the address opens one browser, once, within 10 minutes): ${link}`)
+    if (!values['no-open']) await openInBrowser(link, dataDir)
+    return 0
+  }
   const services = await createAppServices({ dataDir, transport: 'browser', log: (line) => io.stderr(line) })
   const redirect = join(dataDir, REDIRECT_FILE)
   // The key is spent once: the page that carried it has nothing left to open.
@@ -69,9 +84,17 @@ export async function runBrowserMode(argv: string[], io: CliIo): Promise<number>
   // The terminal is the one place the address is printed; the browser gets it through a file.
   io.stdout(`Embed Console is running at ${server.url}`)
   if (!values['no-open']) await openInBrowser(server.url, dataDir)
+  // Another browser, or a tab closed: `embed-console web --new-link` asks this process for an address.
+  const links = await serveNewLinks(dataDir, () => server.newLink())
+  if ('unavailable' in links) io.stderr(links.unavailable)
+  else io.stderr('For another browser, or after closing the tab: `embed-console web --new-link` prints a new address.')
 
   return serveUntilStopped(async () => {
     forgetRedirect()
+    if (!('unavailable' in links)) {
+      await links.close()
+      await rm(join(dataDir, NEW_LINK_SOCKET), { force: true })
+    }
     await server.close()
     await services.close()
   })
@@ -79,11 +102,15 @@ export async function runBrowserMode(argv: string[], io: CliIo): Promise<number>
 
 export const webCommand: Command = {
   name: 'web',
-  usage: 'embed-console web [--port N] [--data-dir DIR] [--no-open]',
-  examples: ['embed-console web', 'embed-console web --port 8080 --no-open --data-dir ./embed-data'],
+  usage: 'embed-console web [--port N] [--data-dir DIR] [--no-open] | web --new-link [--data-dir DIR] [--no-open]',
+  examples: [
+    'embed-console web',
+    'embed-console web --port 8080 --no-open --data-dir ./embed-data',
+    'embed-console web --new-link    # another browser, or a closed tab: a new address from the app already running',
+  ],
   exitCodes: [
-    [0, 'stopped with Ctrl+C (or SIGTERM)'],
-    [1, 'could not start: the data folder cannot be written, the port is taken'],
+    [0, 'stopped with Ctrl+C (or SIGTERM); with --new-link, the address was printed'],
+    [1, 'could not start: the data folder cannot be written, the port is taken; with --new-link, no app runs on the folder'],
     [2, 'bad usage'],
   ],
   run: runBrowserMode,

@@ -42,7 +42,7 @@ export function secretInRequest(
 
 /** The refusal of a call whose request carries a kept secret. */
 export const secretInRequestSentence = ({ field, whose }: SecretInRequest) =>
-  `The ${field} holds ${whose}. A token or password is never sent in a group’s fields: take it out and send again. Nothing was sent.`
+  `The ${field} ${field === 'properties' ? 'hold' : 'holds'} ${whose}. A token or password is never sent in a group’s fields: take it out and send again. Nothing was sent.`
 
 /** The problem of a bulk file's row that carries a kept secret (the line and column are given beside it). */
 export const secretInRowSentence = ({ whose }: SecretInRequest) =>

@@ -29,9 +29,16 @@ export interface WebServerOptions {
   port?: number
   /** Fixed only by tests; a new random key is made for every launch otherwise. */
   accessKey?: string
-  /** Told once the key is spent (the redirect file that carried it can go). */
+  /** Told each time a key is spent (the redirect file that carried it can go). */
   onKeySpent?: () => void
+  now?: () => number
 }
+
+/** A key handed out later (another browser, a tab closed) opens a session this long after it was made, once. */
+export const NEW_LINK_TTL_MS = 10 * 60 * 1000
+
+/** What a browser that has no session can do about it, in every sentence that refuses one. */
+const ANOTHER_SESSION = 'For another browser, run `embed-console web --new-link` on this machine: it prints (and opens) a new address.'
 
 export interface WebServer {
   port: number
@@ -39,6 +46,12 @@ export interface WebServer {
   accessKey: string
   /** The address to open: the key rides in the fragment, which browsers never send to a server. */
   url: string
+  /**
+   * Another address, with a new one-use key that opens one more session within NEW_LINK_TTL_MS:
+   * for a second browser, or after a tab was closed, without a restart (`web --new-link` asks
+   * the running app for it through an owner-only socket in the data folder).
+   */
+  newLink(): string
   close(): Promise<void>
 }
 
@@ -72,8 +85,12 @@ function cookieValues(header: string | undefined, name: string): string[] {
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const accessKey = options.accessKey ?? randomBytes(24).toString('base64url')
-  let unusedKey: string | null = accessKey
-  let session: string | null = null
+  const now = options.now ?? Date.now
+  /** Keys not spent yet, with when each stops opening anything (the printed one: never). */
+  const unusedKeys = new Map<string, number>([[accessKey, Infinity]])
+  const spentKeys = new Set<string>()
+  /** One per browser that traded a key for it. */
+  const sessions = new Set<string>()
   const { router, events } = options.services
   const streams = new Set<ServerResponse>()
   let port = 0
@@ -111,13 +128,19 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }
 
   const hasSession = (req: IncomingMessage) =>
-    cookieValues(req.headers.cookie, sessionCookieName(port)).some((value) => sameSecret(value, session))
+    cookieValues(req.headers.cookie, sessionCookieName(port)).some((value) => [...sessions].some((session) => sameSecret(value, session)))
+
+  /** The unused key given, if it is one (compared in constant time, each); keys past their time go first. */
+  const unusedKeyGiven = (given: string): string | undefined => {
+    for (const [key, until] of unusedKeys) if (until <= now()) unusedKeys.delete(key)
+    return [...unusedKeys.keys()].find((key) => sameSecret(given, key))
+  }
 
   /** Answers and returns false when the request may not reach the router, the event stream or a download. */
   const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!sameServer(req, res)) return false
     if (!hasSession(req)) {
-      refuse(res, 401, 'This browser has no session with Embed Console. Open the address it printed when it started.')
+      refuse(res, 401, `This browser has no session with Embed Console. Open the address it printed when it started. ${ANOTHER_SESSION}`)
       return false
     }
     return true
@@ -164,21 +187,24 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     } catch {
       key = undefined
     }
-    if (typeof key === 'string' && sameSecret(key, unusedKey)) {
-      unusedKey = null
+    const spending = typeof key === 'string' ? unusedKeyGiven(key) : undefined
+    if (spending) {
+      unusedKeys.delete(spending)
+      spentKeys.add(spending)
       options.onKeySpent?.()
-      session = randomBytes(32).toString('base64url')
+      const session = randomBytes(32).toString('base64url')
+      sessions.add(session)
       res.setHeader('Set-Cookie', `${sessionCookieName(port)}=${session}; Path=/; HttpOnly; SameSite=Strict`)
       return sendJson(res, 200, { ok: true, value: { session: 'opened' } })
     }
     const keyGiven = typeof key === 'string' && key.length > 0
-    const message =
-      keyGiven && unusedKey === null
-        ? 'The key in this address has been used: it opens Embed Console once, in one browser.'
-        : keyGiven
-          ? 'The key in this address is wrong.'
-          : 'This page was opened without the key.'
-    return sendJson(res, 401, { ok: false, error: { code: 'refused', message, details: { keyUsed: keyGiven && unusedKey === null } } })
+    const keyUsed = keyGiven && [...spentKeys].some((spent) => sameSecret(key as string, spent))
+    const message = keyUsed
+      ? `The key in this address has been used: it opens Embed Console once, in one browser. ${ANOTHER_SESSION}`
+      : keyGiven
+        ? 'The key in this address is wrong, or its time to open a session (10 minutes) is up.'
+        : 'This page was opened without the key.'
+    return sendJson(res, 401, { ok: false, error: { code: 'refused', message, details: { keyUsed } } })
   }
 
   const handleCall = async (req: IncomingMessage, res: ServerResponse, name: string) => {
@@ -298,6 +324,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port,
     accessKey,
     url: `http://127.0.0.1:${port}/#key=${accessKey}`,
+    newLink() {
+      const key = randomBytes(24).toString('base64url')
+      unusedKeys.set(key, now() + NEW_LINK_TTL_MS)
+      return `http://127.0.0.1:${port}/#key=${key}`
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const stream of streams) stream.end()

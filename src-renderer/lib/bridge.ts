@@ -52,7 +52,8 @@ const NO_SESSION_RESULT = {
   ok: false as const,
   error: {
     code: 'refused' as const,
-    message: 'This browser has no session with Embed Console. Open the address it printed when it started.',
+    message:
+      'This browser has no session with Embed Console. Open the address it printed when it started, or run `embed-console web --new-link` for a new one.',
   },
 }
 

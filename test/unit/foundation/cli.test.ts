@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -133,5 +133,66 @@ describe('embed-console CLI', () => {
       child.kill('SIGINT')
     })
     expect(exitCode).toBe(0)
+  })
+  it('gives another browser a new one-use address from the app already running (--new-link), through an owner-only socket', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'ec-cli-link-'))
+    const noneYet = spawnSync(process.execPath, ['bin/embed-console.js', 'web', '--new-link', '--no-open', '--data-dir', dataDir], {
+      encoding: 'utf8',
+    })
+    expect(noneYet.status).toBe(1)
+    expect(noneYet.stderr.trim()).toBe(
+      `No browser-mode app is running on ${dataDir}: start one with \`embed-console web\` (with --data-dir if it uses another folder).`,
+    )
+
+    const child = spawn(process.execPath, ['bin/embed-console.js', 'web', '--port', '0', '--no-open', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    const first = await new Promise<URL>((resolve, reject) => {
+      let stdout = ''
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8')
+        const match = /running at (\S+)/.exec(stdout)
+        if (match) resolve(new URL(match[1]!))
+      })
+      child.on('exit', (code) => reject(new Error(`exited early with ${code}`)))
+    })
+    const socket = join(dataDir, 'browser-mode.sock')
+    for (let tries = 0; tries < 100 && !stderr.includes('--new-link'); tries++) await new Promise((next) => setTimeout(next, 20))
+    expect((await stat(socket)).mode & 0o777).toBe(0o600)
+
+    const asked = spawnSync(process.execPath, ['bin/embed-console.js', 'web', '--new-link', '--no-open', '--data-dir', dataDir], {
+      encoding: 'utf8',
+    })
+    expect(asked.status).toBe(0)
+    const match =
+      /^Another session of Embed Console \(the address opens one browser, once, within 10 minutes\): (http:\/\/127\.0\.0\.1:(\d+)\/#key=([\w-]{32}))$/.exec(
+        asked.stdout.trim(),
+      )
+    expect(match).not.toBeNull()
+    expect(Number(match![2])).toBe(Number(first.port))
+    const key = match![3]!
+    expect(key).not.toBe(first.hash.replace('#key=', ''))
+
+    // Two browsers: the printed address and the new one each open a session of their own, once.
+    const trade = (given: string) => fetch(new URL('/session', first), { method: 'POST', body: JSON.stringify({ key: given }) })
+    const sessions = [await trade(first.hash.replace('#key=', '')), await trade(key)]
+    for (const session of sessions) {
+      expect(session.status).toBe(200)
+      const cookie = session.headers.getSetCookie()[0]!.split(';')[0]!
+      const info = await fetch(new URL('/ipc/app.info', first), { method: 'POST', headers: { cookie }, body: '{}' })
+      expect(await info.json()).toMatchObject({ ok: true, value: { transport: 'browser', dataDir } })
+    }
+    const again = await trade(key)
+    expect(again.status).toBe(401)
+    expect(await again.json()).toMatchObject({ error: { details: { keyUsed: true }, message: expect.stringContaining('--new-link') } })
+
+    const exitCode = await new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => resolve(code))
+      child.kill('SIGINT')
+    })
+    expect(exitCode).toBe(0)
+    await expect(stat(socket)).rejects.toThrow(/ENOENT/)
   })
 })

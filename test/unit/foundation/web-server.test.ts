@@ -5,7 +5,7 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { MAX_CALL_BODY_BYTES, sessionCookieName, startWebServer, type WebServer } from '../../../src-main/web/web-server'
+import { MAX_CALL_BODY_BYTES, NEW_LINK_TTL_MS, sessionCookieName, startWebServer, type WebServer } from '../../../src-main/web/web-server'
 
 interface RawResponse {
   status: number
@@ -441,15 +441,39 @@ describe('browser mode server', () => {
       }
       for (const body of ['', 'null', '5', '{}', '{"key": ""}', '{"key": 5}', '{not json'])
         await refusal(body, false, 'This page was opened without the key.')
-      await refusal('{"key": "wrong"}', false, 'The key in this address is wrong.')
+      const wrong = 'The key in this address is wrong, or its time to open a session (10 minutes) is up.'
+      await refusal('{"key": "wrong"}', false, wrong)
       expect(JSON.parse((await openSession(fresh.port, { key: fresh.accessKey })).body)).toEqual({ ok: true, value: { session: 'opened' } })
       await refusal(
         JSON.stringify({ key: fresh.accessKey }),
         true,
-        'The key in this address has been used: it opens Embed Console once, in one browser.',
+        'The key in this address has been used: it opens Embed Console once, in one browser. For another browser, run `embed-console web --new-link` on this machine: it prints (and opens) a new address.',
       )
-      await refusal('{"key": "wrong"}', true, 'The key in this address has been used: it opens Embed Console once, in one browser.')
+      await refusal('{"key": "wrong"}', false, wrong)
       await refusal('{}', false, 'This page was opened without the key.')
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('opens a session for each new link, once, within its time; the sessions before stay open', async () => {
+    let now = Date.parse('2026-11-29T10:00:00Z')
+    const fresh = await startWebServer({ services, rendererDir: tmpdir(), port: 0, now: () => now })
+    try {
+      const keyOf = (link: string) => new URL(link).hash.replace('#key=', '')
+      const first = cookiePair(await openSession(fresh.port, { key: fresh.accessKey }))
+      const second = fresh.newLink()
+      expect(second).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${fresh.port}/#key=[\\w-]{32}$`))
+      const secondCookie = cookiePair(await openSession(fresh.port, { key: keyOf(second) }))
+      expect(secondCookie).not.toBe(first)
+      for (const cookie of [first, secondCookie]) expect((await openSession(fresh.port, {}, { cookie })).status).toBe(200)
+      expect((await openSession(fresh.port, { key: keyOf(second) })).status).toBe(401)
+      // A link not used in time opens nothing.
+      const late = fresh.newLink()
+      now += NEW_LINK_TTL_MS
+      const refused = await openSession(fresh.port, { key: keyOf(late) })
+      expect(refused.status).toBe(401)
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { details: { keyUsed: false } } })
     } finally {
       await fresh.close()
     }

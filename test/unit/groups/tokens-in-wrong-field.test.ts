@@ -99,7 +99,7 @@ describe('a token in the wrong field', () => {
       ok: false,
       error: {
         code: 'refused',
-        message: expect.stringMatching(/^The properties holds the token of the group “first” \(profile “Alpha”\)\./),
+        message: expect.stringMatching(/^The properties hold the token of the group “first” \(profile “Alpha”\)\./),
       },
     })
     // The profile's own API token as the token to rotate: not a group's token.
