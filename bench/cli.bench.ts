@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, bench, describe } from 'vitest'
 import { createAppServices } from '../src-main/app-services'
@@ -14,7 +14,11 @@ import { describeSpread, interleave, report, spread } from './lib/stats'
 // Issue 24's: one `--base-url` call within 1.3× of a bare Node script making the same call, with
 // node:http (bench/scripts/bare-http-call.mjs) and with undici whole (bare-undici-call.mjs).
 
+// BENCH_APP_DIR names another checkout (built, with node_modules): its `--profile` and
+// `--base-url` calls join the rounds, against this run's bare script.
+
 const ROUNDS = 21
+const otherDir = process.env.BENCH_APP_DIR ? resolve(process.env.BENCH_APP_DIR) : undefined
 const run = promisify(execFile)
 const folder = await mkdtemp(join(tmpdir(), 'ec-bench-cli-'))
 const sandbox = await startSandbox({ port: 0, dataFile: join(folder, 'sandbox.db') })
@@ -38,7 +42,18 @@ const timed = (args: string[]) => async () => {
 }
 const cli = (...args: string[]) => timed(['bin/embed-console.js', ...args])
 
-const rounds = await interleave(ROUNDS, {
+const otherCli = (...args: string[]) => timed([join(otherDir ?? '.', 'bin/embed-console.js'), ...args])
+const otherCases: Record<string, () => Promise<number>> = otherDir
+  ? {
+      otherBaseUrl: async () =>
+        otherCli('groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `bench-${seq++}`, '--name', 'Bench')(),
+      otherProfile: async () =>
+        otherCli('groups', 'get-or-create', '--profile', 'Bench', '--data-dir', dataDir, '--user-group-id', `bench-${seq++}`)(),
+    }
+  : {}
+type Case = 'node' | 'version' | 'bareHttp' | 'bareUndici' | 'baseUrl' | 'profile' | 'otherBaseUrl' | 'otherProfile'
+const rounds = (await interleave<string, number>(ROUNDS, {
+  ...otherCases,
   node: timed(['-e', '0']),
   version: cli('--version'),
   bareHttp: async () => timed(['bench/scripts/bare-http-call.mjs', sandbox.baseUrl, `bench-${seq++}`])(),
@@ -46,10 +61,11 @@ const rounds = await interleave(ROUNDS, {
   baseUrl: async () =>
     cli('groups', 'get-or-create', '--base-url', sandbox.baseUrl, '--user-group-id', `bench-${seq++}`, '--name', 'Bench')(),
   profile: async () => cli('groups', 'get-or-create', '--profile', 'Bench', '--data-dir', dataDir, '--user-group-id', `bench-${seq++}`)(),
-})
+})) as Record<Case, number[]>
 // Per round, so each difference is taken at one moment of the machine.
 const over = (name: 'version' | 'baseUrl' | 'profile') => rounds[name].map((ms, index) => ms - rounds.node[index]!)
-const against = (baseline: 'bareHttp' | 'bareUndici') => rounds.baseUrl.map((ms, index) => ms / rounds[baseline][index]!)
+const against = (baseline: 'bareHttp' | 'bareUndici', call: Case = 'baseUrl') =>
+  rounds[call].map((ms, index) => ms / rounds[baseline][index]!)
 
 afterAll(async () => {
   report(`CLI start (issue 12): ${ROUNDS} interleaved rounds, median (min, max)`, [
@@ -64,6 +80,25 @@ afterAll(async () => {
     ['… `groups get-or-create --base-url` ÷ it, per round', describeSpread(spread(against('bareUndici')), '×'), '≤ 1.3×'],
     ['`groups get-or-create --profile` (database, activity log, catalog)', describeSpread(spread(rounds.profile), 'ms'), ''],
     ['… over `node -e 0`, per round', describeSpread(spread(over('profile')), 'ms'), ''],
+    [
+      '… `groups get-or-create --profile` ÷ the bare node:http script, per round',
+      describeSpread(spread(against('bareHttp', 'profile')), '×'),
+      '≤ 1.6×',
+    ],
+    ...(otherDir
+      ? ([
+          [
+            `${otherDir} (BENCH_APP_DIR): \`--base-url\` ÷ the bare node:http script, per round`,
+            describeSpread(spread(against('bareHttp', 'otherBaseUrl')), '×'),
+            '',
+          ],
+          [
+            `${otherDir} (BENCH_APP_DIR): \`--profile\` ÷ the bare node:http script, per round`,
+            describeSpread(spread(against('bareHttp', 'otherProfile')), '×'),
+            '',
+          ],
+        ] as Array<[string, string, string]>)
+      : []),
   ])
   await sandbox.close()
 })

@@ -1,32 +1,25 @@
 import { join } from 'node:path'
 import pkg from '../package.json'
 import type { SandboxStatus } from '../src-shared/ipc/events'
-import { ActivityLog } from './activity/activity-log'
+import { openAppCore } from './app-core'
 import { createBulkDownload, createBulkHandlers } from './bulk/bulk-handlers'
 import { createBulkService, type BulkService } from './bulk/bulk-service'
-import { leaseOwner, type LeaseClient } from './bulk/run-leases'
-import { GroupCatalog } from './catalog/group-catalog'
-import { ensureDataDir } from './data-dir'
+import type { LeaseClient } from './bulk/run-leases'
 import { EventHub } from './event-hub'
 import { createActivityDownload, createGroupHandlers } from './groups/group-handlers'
-import { createGroupService, type GroupService } from './groups/group-service'
-import { RotationJournal } from './groups/rotation-journal'
+import type { GroupService } from './groups/group-service'
 import { createProfileHandlers } from './profiles/profile-handlers'
-import { ACTIVE_PROFILE_SETTING, insertImportedProfile, openProfileStore, type ProfileStore } from './profiles/profile-store'
-import { insertImportedSecret, openSecretVault } from './profiles/vault'
+import type { ProfileStore } from './profiles/profile-store'
 import { createRouter, type Handlers, type Router } from './router'
 import { LEGACY_SANDBOX_DATA_FILE, SANDBOX_DATA_FILE, startSandbox, type Sandbox } from './sandbox/sandbox-server'
 import type { SiteFileDialogs } from './site-files/file-dialogs'
 import { siteHandlers } from './site-files/site-file-handlers'
 import { FileAccessPolicy } from './site-files/file-access'
 import { createPreviewFiles, type PreviewFiles } from './site-files/preview-files'
-import { openAppDatabase } from './storage/app-database'
 import type { Database } from './storage/database'
-import { importLegacyFiles } from './storage/legacy-import'
 import type { SafeStorageLike } from './ports'
 import { createTeamHandlers } from './team/team-handlers'
-import { createTeamService, type TeamService } from './team/team-service'
-import { createRedactor } from './user-api/redact'
+import type { TeamService } from './team/team-service'
 
 export interface AppServicesOptions {
   dataDir: string
@@ -65,51 +58,15 @@ export const SANDBOX_TESTING_PROFILE_ID = 'local-sandbox-testing'
  * one table the router needs. Both transports (Electron and browser mode) and the CLI start here.
  */
 export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
-  const dataDir = ensureDataDir(options.dataDir)
   const events = new EventHub()
   const log = options.log ?? (() => {})
-
-  // Nothing is loaded whole here: the database is opened (and migrated), the files of release
-  // 0.1.0 imported once, and every screen then asks for the rows it shows.
-  const notices: string[] = []
-  const db = openAppDatabase(dataDir, (notice) => notices.push(notice))
-  notices.push(
-    ...(await importLegacyFiles(db, dataDir, {
-      profile: (profile) => insertImportedProfile(db, profile),
-      activeProfile: (id) => db.run('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)', ACTIVE_PROFILE_SETTING, id),
-      secret: (key, stored, last4, updatedAt) => insertImportedSecret(db, key, stored, last4, updatedAt),
-      catalog: (entries) => new GroupCatalog(db).importEntries(entries),
-      activity: (entries) => new ActivityLog(db).importEntries(entries),
-    })),
-  )
-  const vault = openSecretVault({ db, safeStorage: options.safeStorage })
-  // Whatever the app stores is cleared of every secret the vault keeps, whoever wrote it.
-  const redactKept = createRedactor([], vault.knownSecrets)
-  const catalog = new GroupCatalog(db, { redact: redactKept })
-  const activity = new ActivityLog(db, redactKept)
-  const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
-  const owner = leaseOwner(options.client ?? (options.transport === 'electron' ? 'app' : 'browser'))
-  const profileName = (profileId: string) => {
-    try {
-      return profiles.get(profileId).name
-    } catch {
-      return profileId
-    }
-  }
-  // Team mode, when this folder has joined a team (nothing more is loaded otherwise).
-  const team = createTeamService({ db, vault, profiles, catalog, owner, background: owner.client !== 'cli', log })
-  await team.open()
-  const rotations = new RotationJournal(db, activity, profileName, owner.id)
-  const groups = createGroupService({
-    db,
-    profiles,
-    vault,
-    catalog,
-    activity,
-    rotations,
-    recoveryDir: join(dataDir, 'recovered-tokens'),
-    team: team.hooks,
+  const core = await openAppCore({
+    dataDir: options.dataDir,
+    client: options.client ?? (options.transport === 'electron' ? 'app' : 'browser'),
+    log,
+    ...(options.safeStorage ? { safeStorage: options.safeStorage } : {}),
   })
+  const { dataDir, db, vault, catalog, activity, profiles, owner, team, groups, notices } = core
   const bulk = createBulkService({
     db,
     profiles,
@@ -120,17 +77,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     leases: team.leases,
     onProgress: (progress) => events.emit('bulk.progress', progress),
   })
-  rotations.listen({
-    unknown: (run, message) => bulk.journal.rotationUnknown(run, message),
-    settled: (run, outcome, message) => bulk.journal.rotationSettled(run, outcome, message),
-    presumed: (entry) => team.presumed(entry),
-  })
-  // Rotations a process left in flight when it died become unknown, for the operator to settle.
-  const lostRotations = rotations.sweep()
-  if (lostRotations)
-    notices.push(
-      `${lostRotations === 1 ? 'A token rotation was' : `${lostRotations} token rotations were`} being sent when Embed Console last stopped: Activity lists ${lostRotations === 1 ? 'it' : 'them'} as unknown, with Check now.`,
-    )
   const interrupted = bulk.interrupted()
   if (interrupted.length)
     notices.push(
@@ -229,11 +175,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       await site.close()
       // Runs going in this process stop taking rows; the rows in flight finish first.
       await bulk.stopAll()
-      // Calls recorded here reach the team before the process goes, if the team database answers.
-      await team.close()
       await sandbox?.close()
       sandboxStatus = { state: 'stopped' }
-      db.close()
+      await core.close()
     },
   }
 }

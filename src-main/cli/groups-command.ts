@@ -157,10 +157,14 @@ async function callBaseUrl(baseUrl: string, call: Call, io: CliIo, timeoutMs: nu
   }
 }
 
-/** Through a saved profile: the same service as the app, so the call lands in its activity log and catalog. */
+/**
+ * Through a saved profile: the same group service as the app, so the call lands in its activity
+ * log and catalog; only that part of the app is loaded (openAppCore), not the docs site, bulk runs
+ * or the router.
+ */
 async function callProfile(profileName: string, dataDir: string, call: Call, timeoutMs: number | undefined, io: CliIo): Promise<Outcome> {
-  const { createAppServices } = await import('../app-services')
-  const services = await createAppServices({ dataDir, transport: 'browser', client: 'cli', sandbox: false })
+  const { openAppCore } = await import('../app-core')
+  const services = await openAppCore({ dataDir, client: 'cli', log: () => {} })
   try {
     await pullFirst(services.team, io)
     const profile = profileNamed(services.profiles, profileName)

@@ -1,4 +1,9 @@
-import Papa from 'papaparse'
+import { createRequire } from 'node:module'
+import type Papa from 'papaparse'
+
+/** papaparse is loaded at the first export, not with every module that can export (a CLI call loads the activity log). */
+let papa: typeof Papa | undefined
+const loadPapa = () => (papa ??= createRequire(import.meta.url)('papaparse') as typeof Papa)
 
 /**
  * Cells a spreadsheet would run as a formula: a text starting with =, +, -, @, a tab or a carriage
@@ -13,5 +18,5 @@ const FORMULA_START = /^[=+\-@\t\r]/
  * `=HYPERLINK(…)` is shown, never run.
  */
 export function csvRows(rows: readonly (readonly unknown[])[]): string {
-  return `${Papa.unparse(rows as unknown[][], { newline: '\n', escapeFormulae: FORMULA_START })}\n`
+  return `${loadPapa().unparse(rows as unknown[][], { newline: '\n', escapeFormulae: FORMULA_START })}\n`
 }

@@ -7,26 +7,24 @@ import type { ProxyRoute } from './proxy-route'
 import type { Trust } from './trust'
 
 /*
- * undici's two dispatchers, loaded at the first call rather than with the module, and without
- * the rest of undici (fetch, WebSocket, the HTTP cache): about 17 ms here against 45 ms for
- * `require('undici')`, paid by every CLI call that reaches the network. undici 7 has no exports
- * map. Its index.js adds the request APIs to Dispatcher.prototype; ProxyAgent uses one of them,
- * `connect` (a tunnel's CONNECT), added here the same way. company-network.test.ts would fail
- * at once if a newer undici moved these files.
+ * undici's two dispatchers, each loaded at its first use rather than with the module, and
+ * without the rest of undici (fetch, WebSocket, the HTTP cache): a call straight to its server
+ * loads the Agent alone; the ProxyAgent (and the CONNECT it tunnels with) only when a proxy is
+ * configured. undici 7 has no exports map. Its index.js adds the request APIs to
+ * Dispatcher.prototype; ProxyAgent uses one of them, `connect` (a tunnel's CONNECT), added here
+ * the same way. company-network.test.ts would fail at once if a newer undici moved these files.
  */
-type Dispatchers = { Agent: typeof Undici.Agent; ProxyAgent: typeof Undici.ProxyAgent }
-let undici: Dispatchers | undefined
-function loadUndici(): Dispatchers {
-  if (!undici) {
-    const load = createRequire(import.meta.url)
+const load = createRequire(import.meta.url)
+let agent: typeof Undici.Agent | undefined
+let proxyAgent: typeof Undici.ProxyAgent | undefined
+const loadAgent = () => (agent ??= load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent)
+function loadProxyAgent(): typeof Undici.ProxyAgent {
+  if (!proxyAgent) {
     const dispatcherPrototype = (load('undici/lib/dispatcher/dispatcher.js') as { prototype: { connect?: unknown } }).prototype
     dispatcherPrototype.connect ??= load('undici/lib/api/api-connect.js')
-    undici = {
-      Agent: load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent,
-      ProxyAgent: load('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent,
-    }
+    proxyAgent = load('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent
   }
-  return undici
+  return proxyAgent
 }
 
 /**
@@ -79,9 +77,9 @@ function cacheKey(route: ProxyRoute, trust: Trust, lookup: LookupFunction | unde
 }
 
 function build(route: ProxyRoute, trust: Trust, lookup: LookupFunction | undefined): Dispatcher {
-  const { Agent, ProxyAgent } = loadUndici()
   const tlsOptions = trust.secureContext ? { secureContext: trust.secureContext } : {}
-  if (!route.proxy) return new Agent({ connect: { ...tlsOptions, ...(lookup ? { lookup } : {}) } })
+  if (!route.proxy) return new (loadAgent())({ connect: { ...tlsOptions, ...(lookup ? { lookup } : {}) } })
+  const ProxyAgent = loadProxyAgent()
   return new ProxyAgent({
     uri: route.proxy.url.href,
     ...(route.proxy.authorization ? { token: route.proxy.authorization } : {}),
