@@ -16,6 +16,7 @@ import { readVersionedText } from '../site-files/file-access'
 // parses and checks the file alone.
 const docsFolder = () => import('../site-files/docs-folder')
 import { UsageError, type CliIo, type Command } from './usage'
+import { LineStarts } from '../../src-shared/text/line-starts'
 import { plural } from '../../src-shared/text/plural'
 
 /** A problem as the CLI reports it: in which file (when not the one checked) and on which line. */
@@ -147,7 +148,7 @@ async function validateFile(
  */
 class LineFinder {
   /** Each file's tree, parsed when a problem in it first needs a line. */
-  private trees = new Map<string, { tree: Node | undefined; text: string }>()
+  private trees = new Map<string, { tree: Node | undefined; lines: LineStarts }>()
   constructor(
     private text: string,
     private refs: ReadonlyMap<string, RefFile & { text?: string }>,
@@ -162,26 +163,22 @@ class LineFinder {
     const key = located.file ?? ''
     if (!this.trees.has(key)) {
       const text = located.file === null ? this.text : (this.refs.get(key)?.text ?? '')
-      this.trees.set(key, { tree: parseTree(text), text })
+      this.trees.set(key, { tree: parseTree(text), lines: new LineStarts(text) })
     }
-    const { tree, text } = this.trees.get(key)!
-    const line = lineOf(tree, text, located.path)
+    const { tree, lines } = this.trees.get(key)!
+    const line = lineOf(tree, lines, located.path)
     const file = located.file === null ? {} : { file: relative(process.cwd(), join(this.folder, located.file)) }
     return { ...problem, ...file, ...(line === undefined ? {} : { line }) }
   }
 }
 
 /** The line of the value at `path`, or of the nearest place above it that exists (a missing key's object). */
-function lineOf(tree: Node | undefined, text: string, path: readonly (string | number)[]): number | undefined {
+function lineOf(tree: Node | undefined, lines: LineStarts, path: readonly (string | number)[]): number | undefined {
   if (!tree) return undefined
   for (let depth = path.length; depth >= 0; depth--) {
     const node = findNodeAtLocation(tree, [...path.slice(0, depth)])
-    if (node) {
-      const at = node.parent?.type === 'property' ? node.parent.offset : node.offset
-      let line = 1
-      for (let index = text.indexOf('\n'); index !== -1 && index < at; index = text.indexOf('\n', index + 1)) line++
-      return line
-    }
+    // Looked up, not counted from the start: 23,000 problems in a 2.3 MB file counted 23,000 times took minutes.
+    if (node) return lines.at(node.parent?.type === 'property' ? node.parent.offset : node.offset).line
   }
   return undefined
 }

@@ -82,19 +82,41 @@ function browserBridge(session: Promise<NoSessionReason | null>): Bridge {
         }
       }
     },
-    onEvent(listener) {
-      let source: EventSource | null = null
-      let closed = false
-      void session.then((reason) => {
-        if (reason !== null || closed) return
-        source = new EventSource('/events')
-        source.onmessage = (message) => listener(JSON.parse(message.data) as AnyEvent)
-      })
-      return () => {
-        closed = true
+    onEvent: sharedEventStream(session),
+  }
+}
+
+/**
+ * One event stream for the whole page, however many parts listen: a browser keeps at most six
+ * connections to one host, shared by every tab of the origin, and a stream holds one for as long
+ * as it is open. A stream per listener (three on the site editor's screen) left a second tab's
+ * calls queued behind the first tab's streams, never sent.
+ */
+function sharedEventStream(session: Promise<NoSessionReason | null>): Bridge['onEvent'] {
+  const listeners = new Set<(event: AnyEvent) => void>()
+  let source: EventSource | null = null
+  const open = () => {
+    if (source || listeners.size === 0) return
+    source = new EventSource('/events')
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data) as AnyEvent
+      for (const listener of [...listeners]) listener(event)
+    }
+  }
+  return (listener) => {
+    // A function of its own per subscription, so the same listener added twice is removed once per unsubscribe.
+    const entry = (event: AnyEvent) => listener(event)
+    listeners.add(entry)
+    void session.then((reason) => {
+      if (reason === null) open()
+    })
+    return () => {
+      listeners.delete(entry)
+      if (listeners.size === 0) {
         source?.close()
+        source = null
       }
-    },
+    }
   }
 }
 

@@ -6,9 +6,13 @@ import {
   loadDocument,
   markSaved,
   redo,
+  LARGE_TEXT_LENGTH,
   replaceText,
   selectProblemIndex,
   setField,
+  settleTypedText,
+  typeText,
+  TYPING_PAUSE_MS,
   undo,
   useEditor,
 } from '../../../src-renderer/features/site-editor/state/editor-store'
@@ -113,6 +117,40 @@ describe('the editor store', () => {
     expect(name()).toBe('From the form')
     undo()
     expect(name()).toBe('Acme')
+  })
+
+  it('parses a large text typed in the raw view once the typing pauses, or at once when the document is used', () => {
+    vi.useFakeTimers()
+    try {
+      const large = (name: string) =>
+        serializeSiteConfig({ name, navigation: [{ group: 'A', pages: ['a'] }], 'x-padding': 'x'.repeat(LARGE_TEXT_LENGTH) })
+      open(large('Acme'))
+      typeText(large('Acme d'))
+      typeText(large('Acme do'))
+      // Between keys nothing is parsed: the store still holds the text before the typing.
+      expect(name()).toBe('Acme')
+      vi.advanceTimersByTime(TYPING_PAUSE_MS - 1)
+      expect(name()).toBe('Acme')
+      vi.advanceTimersByTime(1)
+      expect(name()).toBe('Acme do')
+      expect(useEditor.getState().text).toBe(large('Acme do'))
+      // A form edit (or a save, an undo) first takes in what was typed: nothing typed is lost.
+      typeText(large('Acme doc'))
+      setField(['navigation', 0, 'group'], 'B')
+      expect(name()).toBe('Acme doc')
+      expect(getIn(useEditor.getState().value, ['navigation', 0, 'group'])).toBe('B')
+      typeText(large('Acme docs'))
+      undo()
+      expect(name()).toBe('Acme doc')
+      // A small text is parsed on the key, as before.
+      open()
+      typeText(serializeSiteConfig({ name: 'Small', navigation: [] }))
+      expect(name()).toBe('Small')
+      settleTypedText()
+      expect(name()).toBe('Small')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('keeps the last valid value while the text does not parse, and refuses form edits meanwhile', () => {

@@ -1,6 +1,6 @@
 import { call } from '../../../lib/api'
 import { toast } from '../../../ui/toasts'
-import { isUnsaved, useEditor } from './editor-store'
+import { isUnsaved, settleTypedText, useEditor } from './editor-store'
 
 /** Unsaved text is autosaved this long after the last change: a crash loses at most this much typing. */
 const DRAFT_DELAY_MS = 800
@@ -21,6 +21,7 @@ function enqueue(task: () => Promise<unknown>) {
 }
 
 function writeDraft() {
+  settleTypedText()
   const state = useEditor.getState()
   const document = state.document
   if (!document) return

@@ -119,7 +119,14 @@ const contentOf = (text: string, fallbackValue: unknown): Omit<EditorContent, 'r
 /** Where the open document's cleared keys stood, so typing them again puts them back there. */
 let keyPositions = new KeyPositions()
 
+/** Typing kept aside for a document being replaced: it is not parsed into the next one. */
+function dropTypedText() {
+  if (typed) clearTimeout(typed.timer)
+  typed = null
+}
+
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
+  dropTypedText()
   setWithoutHistory({ document, docs: null, docsFailure: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS })
   history().clear()
   currentBurst = null
@@ -127,6 +134,7 @@ export function loadDocument(document: OpenDocument, text = document.baselineTex
 }
 
 export function closeDocument(): void {
+  dropTypedText()
   setWithoutHistory(EMPTY)
   history().clear()
 }
@@ -141,6 +149,7 @@ export const formCanEdit = (state: EditorState) => state.document !== null && st
  * Any feature that edits the document (the form, an action that fills several fields) comes here.
  */
 export function editDocument(changes: readonly ValueChange[], burst: string | null = null, nextValue?: unknown): void {
+  settleTypedText()
   const state = useEditor.getState()
   if (!formCanEdit(state) || changes.length === 0) return
   // formCanEdit: no key is written twice, so each value is found at its key's first occurrence.
@@ -161,6 +170,7 @@ export function editFiles(
   refText: (ref: string) => string | undefined,
   burst: string | null = null,
 ): void {
+  settleTypedText()
   const state = useEditor.getState()
   if (!formCanEdit(state) || edits.size === 0) return
   let main: Omit<EditorContent, 'refTexts'> | null = null
@@ -184,6 +194,7 @@ export function editFiles(
  * to the text with editDocument.
  */
 export function editValue(update: (value: unknown) => unknown, burst: string | null = null): void {
+  settleTypedText()
   const state = useEditor.getState()
   if (!formCanEdit(state)) return
   const next = update(state.value)
@@ -193,8 +204,41 @@ export function editValue(update: (value: unknown) => unknown, burst: string | n
 
 export const setField = (path: Path, next: unknown) => editValue((value) => setIn(value, path, next), formatProblemPath(path))
 
+/**
+ * Past this length a keystroke in the raw view does not parse the text at once. A 2.3 MB docs.json
+ * costs a JSON.parse, a duplicate-key scan and the checks of what changed: a tenth of a second or
+ * more, on every key. Its text is kept aside and parsed once the typing pauses (or sooner, when
+ * anything reads or changes the document: settleTypedText), so a key costs Monaco's edit alone.
+ */
+export const LARGE_TEXT_LENGTH = 200_000
+/** How long typing must pause before a large text is parsed. */
+export const TYPING_PAUSE_MS = 250
+
+let typed: { text: string; timer: ReturnType<typeof setTimeout> } | null = null
+
+/** A keystroke in the raw JSON view: a small text at once (replaceText), a large one after a pause. */
+export function typeText(text: string): void {
+  if (text.length < LARGE_TEXT_LENGTH) {
+    settleTypedText()
+    replaceText(text)
+    return
+  }
+  if (typed) clearTimeout(typed.timer)
+  typed = { text, timer: setTimeout(settleTypedText, TYPING_PAUSE_MS) }
+}
+
+/** Parses the raw view's text typed and not yet parsed: what saves, undoes, edits or asks "unsaved?" calls first. */
+export function settleTypedText(): void {
+  if (!typed) return
+  const { text, timer } = typed
+  clearTimeout(timer)
+  typed = null
+  replaceText(text)
+}
+
 /** A change made in the raw JSON view. */
 export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST): void {
+  settleTypedText()
   const { document, text: current, value } = useEditor.getState()
   if (!document || text === current) return
   const content = contentOf(text, value)
@@ -254,11 +298,13 @@ export function markSaved(saved: SavedSiteFile): void {
 }
 
 export function undo(): void {
+  settleTypedText()
   currentBurst = null
   history().undo()
 }
 
 export function redo(): void {
+  settleTypedText()
   currentBurst = null
   history().redo()
 }

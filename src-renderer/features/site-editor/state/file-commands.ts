@@ -7,7 +7,17 @@ import { toast } from '../../../ui/toasts'
 import { closeDialog, openDialog, showDialogError, useEditorDialogs, type PathPurpose, type PendingAction } from './dialog-store'
 import { adoptDraft, discardDraft, forgetDraft, settleDrafts } from './draft-autosave'
 import { showTextPosition } from './view-store'
-import { closeDocument, isUnsaved, loadDocument, markRefsSaved, markSaved, replaceText, updateDocument, useEditor } from './editor-store'
+import {
+  closeDocument,
+  isUnsaved,
+  loadDocument,
+  markRefsSaved,
+  markSaved,
+  replaceText,
+  settleTypedText,
+  updateDocument,
+  useEditor,
+} from './editor-store'
 import { useRefFiles } from './ref-store'
 import { usesFileDialogs } from '../../../lib/file-dialogs'
 import { plural } from '../../../../src-shared/text/plural'
@@ -148,6 +158,7 @@ async function run(action: PendingAction) {
 
 /** New, Open, Restore or Close: asks first when the open document has unsaved changes. */
 export function requestAction(action: PendingAction) {
+  settleTypedText()
   if (isUnsaved(useEditor.getState())) openDialog({ kind: 'unsaved', then: action })
   else void run(action)
 }
@@ -174,6 +185,7 @@ export async function saveAndContinue(action: PendingAction) {
 
 /** Saves to the document's file; an untitled document asks where. True when saved. */
 export async function save(then: PendingAction | null = null): Promise<boolean> {
+  settleTypedText()
   const state = useEditor.getState()
   const document = state.document
   if (!document) return false
@@ -226,6 +238,7 @@ function askToReplace(error: unknown, purpose: 'saveAs' | 'export', then: Pendin
 }
 
 export async function saveAs(target: SaveTarget, then: PendingAction | null) {
+  settleTypedText()
   const state = useEditor.getState()
   if (!state.document) return
   const { documentId, byteOrderMark, rules } = state.document
@@ -250,6 +263,7 @@ export async function saveAs(target: SaveTarget, then: PendingAction | null) {
 }
 
 export async function exportTo(target: SaveTarget) {
+  settleTypedText()
   const { text, document } = useEditor.getState()
   if (!document) return
   const { documentId, byteOrderMark, rules } = document

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { jsonSchemaFor } from '../../../../src-shared/site-config/json-schema'
 import { JsonEditor } from '../../../ui/json-editor/JsonEditor'
 import type { monaco } from '../../../ui/json-editor/monaco-setup'
-import { replaceText, useEditor, useFormat } from '../state/editor-store'
+import { settleTypedText, typeText, useEditor, useFormat } from '../state/editor-store'
 import { useEditorView } from '../state/view-store'
 
 type CodeEditor = monaco.editor.IStandaloneCodeEditor
@@ -21,7 +21,8 @@ function reveal(editor: CodeEditor, position: { line: number; column: number }) 
 
 /**
  * The file as text in Monaco, with the schema's completions and squiggles. Every change goes to
- * the same store as the form's, so undo, the Problems list and the form follow it.
+ * the same store as the form's, so undo, the Problems list and the form follow it (a large text's
+ * after a pause in the typing: typeText).
  */
 export function RawJsonView() {
   const text = useEditor((state) => state.text)
@@ -34,16 +35,20 @@ export function RawJsonView() {
     if (revealRequest && editor.current) reveal(editor.current, revealRequest)
   }, [revealRequest])
 
+  // Typing in a large text is parsed after a pause (typeText): leaving the view parses it at once.
+  useEffect(() => settleTypedText, [])
+
   return (
     <JsonEditor
       path={MODEL_PATH}
       value={text}
-      onChange={(next) => replaceText(next)}
+      onChange={(next) => typeText(next)}
       schema={jsonSchemaFor(rules, format)}
       ariaLabel={format === 'docs' ? 'docs.json text' : 'site.json text'}
       height="max(420px, calc(100vh - 330px))"
       onMount={(mounted) => {
         editor.current = mounted
+        mounted.onDidBlurEditorText(settleTypedText)
         // A syntax error clicked before Monaco loaded: show it now.
         const pending = useEditorView.getState().revealRequest
         if (pending) reveal(mounted, pending)

@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { visit } from 'jsonc-parser'
+import { afterAll, bench, describe } from 'vitest'
+import {
+  closeDocument,
+  loadDocument,
+  selectProblemIndex,
+  settleTypedText,
+  typeText,
+  useEditor,
+} from '../src-renderer/features/site-editor/state/editor-store'
+import { findDuplicateKeys } from '../src-shared/site-config/duplicate-keys'
+import { parseJsonText } from '../src-shared/site-config/json-text'
+import { describeSpread, interleave, report, spread } from './lib/stats'
+
+// A keystroke in the raw JSON view, in process (the editor's store, no browser): a character typed
+// into the last group's name of crewAI's docs.json (2.3 MB) against the same keystroke in a 4.6 kB
+// docs.json of the corpus, interleaved. The keystroke is what runs on the key (typeText); the
+// settle is what runs once the typing pauses (the parse, the duplicate-key scan, the store's
+// commit and the Problems index of the result). No docs folder: the folder part is not in it.
+
+const ROUNDS = 21
+const FILES = join(import.meta.dirname, '../../shared/realworld-docsjson/files')
+const LARGE = join(FILES, 'crewAIInc__crewAI__docs_docs.json')
+const SMALL = join(FILES, 'neus__network__mintlify_docs.json')
+const present = existsSync(LARGE) && existsSync(SMALL)
+
+/** The text with `typed` characters typed after the last group's name opens. */
+function keystrokes(text: string) {
+  const at = text.lastIndexOf('"group": "') + '"group": "'.length
+  let typed = 0
+  return () => text.slice(0, at) + 'x'.repeat(++typed) + text.slice(at)
+}
+
+function open(text: string) {
+  loadDocument({ documentId: 'bench', path: '/docs/docs.json', baselineText: text, version: null, byteOrderMark: false, rules: 'spec' })
+  selectProblemIndex(useEditor.getState())
+}
+
+const timed = (work: () => unknown) => async () => {
+  const started = performance.now()
+  work()
+  return performance.now() - started
+}
+
+/** jsonc-parser's visitor, which the duplicate-key scan used before: the baseline of the scan. */
+const visitorScan = (text: string) => visit(text, { onObjectProperty: () => {} })
+
+function keystrokeCases<Name extends string>(name: Name, text: string): Record<`${Name}Key` | `${Name}Settle`, () => Promise<number>> {
+  const next = keystrokes(text)
+  let typed = ''
+  return {
+    [`${name}Key`]: async () => {
+      open(text)
+      typed = next()
+      return timed(() => typeText(typed))()
+    },
+    [`${name}Settle`]: timed(() => {
+      settleTypedText()
+      selectProblemIndex(useEditor.getState())
+    }),
+  } as Record<`${Name}Key` | `${Name}Settle`, () => Promise<number>>
+}
+
+const rounds = present
+  ? await (async () => {
+      const large = readFileSync(LARGE, 'utf8')
+      const small = readFileSync(SMALL, 'utf8')
+      const results = await interleave(ROUNDS, {
+        ...keystrokeCases('large', large),
+        ...keystrokeCases('small', small),
+        parse: timed(() => parseJsonText(large)),
+        scan: timed(() => findDuplicateKeys(large)),
+        visitor: timed(() => visitorScan(large)),
+      })
+      closeDocument()
+      return results
+    })()
+  : null
+
+afterAll(() => {
+  if (!rounds) return void process.stdout.write(`\nSkipped the raw-view keystroke benchmark: ${LARGE} is not there.\n`)
+  const ms = (values: number[]) => describeSpread(spread(values), 'ms')
+  report(`A keystroke in the raw JSON view, in process: ${ROUNDS} interleaved rounds, median (min, max)`, [
+    ['crewAI (2.3 MB): on the key', ms(rounds.largeKey), '< 50 ms, ≤ 2× the small file'],
+    ['4.6 kB docs.json: on the key (parsed at once)', ms(rounds.smallKey), ''],
+    ['crewAI: once the typing pauses (parse, scan, commit, Problems index)', ms(rounds.largeSettle), ''],
+    ['4.6 kB docs.json: the same, after the key', ms(rounds.smallSettle), ''],
+    ['crewAI: parseJsonText (depth check + JSON.parse)', ms(rounds.parse), ''],
+    ['crewAI: duplicate-key scan', ms(rounds.scan), ''],
+    ['crewAI: jsonc-parser’s visitor, the scan before (baseline)', ms(rounds.visitor), ''],
+  ])
+})
+
+describe('raw view keystroke', () => {
+  bench('reported above, in afterAll', () => {}, { iterations: 1, time: 0 })
+})
