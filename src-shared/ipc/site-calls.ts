@@ -11,6 +11,12 @@ import { defineCall } from './define'
  */
 export const MAX_SITE_FILE_CHARACTERS = 10_000_000
 
+/**
+ * The most folders of a docs folder watched for changes at once, each by one handle of the
+ * system's: the largest real docs.json (crewAI's) names 3,251.
+ */
+export const MAX_WATCHED_FOLDERS = 5000
+
 /** The one file-path schema: every path the renderer names to main, whatever it is for. */
 export const SiteFilePathSchema = z.string().trim().min(1, 'Give the path of a file.').max(4096, 'A file path has at most 4096 characters.')
 
@@ -209,7 +215,7 @@ export const siteCalls = {
           .optional(),
         watch: z
           .array(z.string().max(1000))
-          .max(2000)
+          .max(MAX_WATCHED_FOLDERS)
           .optional()
           .describe('The folders the document can name (relative, "" for the folder itself): only these are watched'),
       })

@@ -38,7 +38,8 @@ async function open(url: string, path: string) {
 
 test('shows the sidebar with each page’s front-matter title, and marks the page whose file is missing', async ({ app }) => {
   await open(app.url, join(folder, 'hydra/docs.json'))
-  await expect(sidebar().getByRole('button', { name: 'Introduction' })).toBeVisible()
+  // Titles come from the pages' front matter, once the docs folder is indexed (on a worker thread).
+  await expect(sidebar().getByRole('button', { name: 'Introduction' })).toBeVisible({ timeout: 30_000 })
   await expect(sidebar().getByRole('button', { name: 'Quickstart' })).toBeVisible()
   await expect(sidebar().getByRole('button', { name: 'Knowledge' })).toBeVisible()
   const missing = sidebar().getByRole('button', { name: /core-concepts.*missing/ })

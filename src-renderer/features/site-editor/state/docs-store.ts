@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import { messageOf } from '../../../../src-shared/ipc/error-message'
+import { MAX_WATCHED_FOLDERS } from '../../../../src-shared/ipc/site-calls'
 import { docsLookup, foldersNamed, imageFilesOf, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs } from '../../../../src-shared/site-config/refs'
 import { call } from '../../../lib/api'
@@ -39,7 +40,7 @@ export async function loadDocs(folder?: { kind: 'dialog' } | { kind: 'path'; pat
   useDocsLoading.setState({ loading: true, error: null, progress: null })
   try {
     // Only the folders this document can name are watched, not a whole tree of files.
-    const watch = foldersNamed(resolvedValue())
+    const watch = foldersNamed(resolvedValue()).slice(0, MAX_WATCHED_FOLDERS)
     const { index } = await call('site.docsIndex', folder ? { documentId, folder, watch } : { documentId, watch })
     if (mine !== serial || useEditor.getState().document?.documentId !== documentId) return
     if (index) setDocs({ lookup: docsLookup(index), openapi: useEditor.getState().docs?.openapi ?? [] })
