@@ -149,7 +149,7 @@ async function openPage(page: Page): Promise<Sample> {
   await page
     .frameLocator('iframe[title="Site preview"]')
     .getByRole('complementary', { name: 'Sidebar' })
-    .getByRole('button', { name: title })
+    .getByRole('button', { name: title, exact: true })
     .click()
   const change = await changePainted(frame, 'title', seen, title)
   const clickAt = await lastFrameClick(frame)
