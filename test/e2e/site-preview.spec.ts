@@ -38,7 +38,8 @@ async function open(url: string, path: string) {
 
 test('shows the sidebar with each page’s front-matter title, and marks the page whose file is missing', async ({ app }) => {
   await open(app.url, join(folder, 'hydra/docs.json'))
-  await expect(sidebar().getByRole('button', { name: 'Introduction' })).toBeVisible()
+  // Titles come from the pages' front matter, once the docs folder is indexed (on a worker thread).
+  await expect(sidebar().getByRole('button', { name: 'Introduction' })).toBeVisible({ timeout: 30_000 })
   await expect(sidebar().getByRole('button', { name: 'Quickstart' })).toBeVisible()
   await expect(sidebar().getByRole('button', { name: 'Knowledge' })).toBeVisible()
   const missing = sidebar().getByRole('button', { name: /core-concepts.*missing/ })
@@ -234,7 +235,8 @@ test('pictures from the web: blocked with a notice until allowed for the documen
     await tab.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
     await tab.getByLabel('Open a file by its path').fill(first)
     await tab.getByRole('form', { name: 'Open a file' }).getByRole('button', { name: 'Open', exact: true }).click()
-    await expect(frame().getByRole('heading', { level: 1, name: 'First' })).toBeVisible()
+    // The first page, once the app (started for this test) has indexed the folder and the frame has loaded.
+    await expect(frame().getByRole('heading', { level: 1, name: 'First' })).toBeVisible({ timeout: 30_000 })
     await expect(notice()).toContainText('3 pictures from the web are not shown (203.0.113.7')
     await expect(frame().getByText('Picture from the web (203.0.113.7): not loaded in the preview')).toBeVisible()
     await checkScreen(tab, 'site-preview-web-pictures-blocked')

@@ -40,6 +40,27 @@ export async function operationSummaries(documentId: string, file: string): Prom
   return (await call('site.previewOpenApi', { documentId, file })).operations
 }
 
+/**
+ * The page's file and text: as the folder's index names it, or, while the index is still coming
+ * (or was cut short on a very large folder), the file Mintlify would look for.
+ */
+async function readPageFile(documentId: string, page: string, docs: DocsLookup | null): Promise<{ file: string; text: string } | null> {
+  const entry = docs?.index.pages.find((candidate) => candidate.path === page || candidate.path === `${page}/index`)
+  const candidates = entry
+    ? [entry.file]
+    : docs && !docs.index.truncated
+      ? []
+      : [`${page}.mdx`, `${page}.md`, `${page}/index.mdx`, `${page}/index.md`]
+  for (const file of candidates) {
+    try {
+      return { file, text: (await call('site.previewText', { documentId, file })).text }
+    } catch (failure) {
+      if (entry) throw failure
+    }
+  }
+  return null
+}
+
 /** A page of the preview: `guides/setup`, or `<OpenAPI file>#<METHOD path>` for a generated one. */
 export async function loadPage(
   documentId: string,
@@ -58,11 +79,11 @@ export async function loadPage(
         error: detail ? null : `${page.slice(hash + 1)} is not an operation of ${page.slice(0, hash)}.`,
       }
     }
-    const entry = docs?.index.pages.find((candidate) => candidate.path === page || candidate.path === `${page}/index`)
-    if (!entry) return { ...empty, error: `There is no ${page}.mdx or ${page}.md in the docs folder.` }
-    const { text } = await call('site.previewText', { documentId, file: entry.file })
+    const found = await readPageFile(documentId, page, docs)
+    if (!found) return { ...empty, error: `There is no ${page}.mdx or ${page}.md in the docs folder.` }
+    const { text } = found
     const snippets: Record<string, string> = {}
-    await readSnippets(documentId, text, entry.file, snippets, 0)
+    await readSnippets(documentId, text, found.file, snippets, 0)
     const named = frontMatterOperation(text)
     let operation: PageContent['operation'] = null
     let error: string | null = null
@@ -78,7 +99,7 @@ export async function loadPage(
         }
       }
     }
-    return { ...empty, file: entry.file, text, snippets, operation, error }
+    return { ...empty, file: found.file, text, snippets, operation, error }
   } catch (failure) {
     return { ...empty, error: messageOf(failure) }
   }

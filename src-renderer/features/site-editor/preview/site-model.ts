@@ -112,7 +112,9 @@ function addPage(walk: Walk, page: string, segments: Segment[], depth: number, s
     return
   }
   const key = pageKey(page)
-  const missing = walk.docs && !walk.docs.pages.has(key) ? `There is no ${key}.mdx or ${key}.md in the docs folder.` : null
+  // A folder too large to index whole may hold a page the index left out: only a whole index says "missing".
+  const missing =
+    walk.docs && !walk.docs.index.truncated && !walk.docs.pages.has(key) ? `There is no ${key}.mdx or ${key}.md in the docs folder.` : null
   const title = titleOf(walk.docs, key)
   walk.rows.push({
     kind: 'page',
@@ -263,6 +265,12 @@ function mintNavigation(config: Record<string, unknown>, walk: Walk, selection: 
 
 export function siteModel({ config, docs, specs, selection, filesBase, current, webPictures }: ModelInputs): SiteModel {
   const web = { allowed: webPictures, found: [] as string[] }
+  // A logo the folder does not hold shows as the site's name (the Problems say it is missing).
+  const logoUrl = (reference: unknown) => {
+    const url = folderUrl(filesBase, reference, web)
+    const ofFolder = url !== null && typeof reference === 'string' && !webAddress(reference) && !/^data:/i.test(reference)
+    return ofFolder && docs && !docs.index.truncated && !docs.files.has(docsRelative(reference)) ? null : url
+  }
   const value = isPlainObject(config) ? config : {}
   const walk: Walk = { rows: [], docs, specs }
   const { switchers, globalLinks } = Array.isArray(value.navigation)
@@ -296,8 +304,8 @@ export function siteModel({ config, docs, specs, selection, filesBase, current, 
       dark: isHexColor(background.dark) ? background.dark : null,
     },
     logo: isPlainObject(logo)
-      ? { light: folderUrl(filesBase, logo.light, web), dark: folderUrl(filesBase, logo.dark ?? logo.light, web) }
-      : { light: folderUrl(filesBase, logo, web), dark: folderUrl(filesBase, logo, web) },
+      ? { light: logoUrl(logo.light), dark: logoUrl(logo.dark ?? logo.light) }
+      : { light: logoUrl(logo), dark: logoUrl(logo) },
     appearance: { default: defaultMode, strict: appearance.strict === true || appearance.isHidden === true },
     font: font || null,
     links,

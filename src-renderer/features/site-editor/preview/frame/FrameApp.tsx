@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef, type CSSProperties, type MouseEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react'
 import type { Folder, FromFrame, PageContent, SidebarRow, SiteModel } from '../frame-protocol'
 import { readableAccent, readableTextOn } from '../theme-colors'
 import { Icon } from './icons'
@@ -31,6 +31,13 @@ export interface FrameState {
   page: PageContent | null
 }
 
+/** The logo, or the site's name where there is none or it does not load (a file not yet indexed, or broken). */
+function Brand({ logo, name }: { logo: string | null; name: string }) {
+  const [failed, setFailed] = useState<string | null>(null)
+  if (!logo || failed === logo) return <span className="topbar__name">{name}</span>
+  return <img className="topbar__logo" src={logo} alt={name} onError={() => setFailed(logo)} />
+}
+
 export function FrameApp({ state }: { state: FrameState }) {
   const { site, mode, folder, page } = state
   if (!site) return <p className="frame-empty">Loading the preview…</p>
@@ -55,7 +62,7 @@ export function FrameApp({ state }: { state: FrameState }) {
     <div className={`site site--${mode} theme--${site.theme}`} style={style}>
       <header className="topbar">
         <div className="topbar__brand">
-          {logo ? <img className="topbar__logo" src={logo} alt={site.name} /> : <span className="topbar__name">{site.name}</span>}
+          <Brand logo={logo} name={site.name} />
         </div>
         {selects.map((switcher) => (
           <label key={switcher.level} className="topbar__select">
