@@ -16,6 +16,8 @@ const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid
 interface DiskBehaviour {
   /** A disk that takes at most this many bytes per write, as a nearly full one does. */
   takesAtMost?: number
+  /** Every write after the first fails with this, as a disk that breaks mid-save. */
+  laterWritesFail?: Error
   /** Opening the folder (for its fsync) fails with this, as on Windows or a folder without read permission. */
   folderOpenFails?: Error
   /** The folder's fsync fails with this, as where folders cannot be synced. */
@@ -30,11 +32,14 @@ interface DiskBehaviour {
  */
 function watchedOpen(disk: DiskBehaviour = {}) {
   const events: string[] = []
+  const paths: string[] = []
+  let writes = 0
   const watched: OpenFile = async (path, flags, mode) => {
     const what = path.endsWith('.tmp') ? 'file' : 'folder'
     if (what === 'folder' && disk.folderOpenFails) throw disk.folderOpenFails
     const handle = await open(path, flags, mode)
     events.push(`open ${what} ${flags}`)
+    paths.push(path)
     const overrides: Partial<FileHandle> = {
       sync: async () => {
         events.push(`sync ${what}`)
@@ -47,7 +52,9 @@ function watchedOpen(disk: DiskBehaviour = {}) {
         return handle.close()
       },
       write: ((data: string | Uint8Array, ...rest: unknown[]) =>
-        shortWrite(handle, data, rest, disk.takesAtMost ?? Infinity)) as FileHandle['write'],
+        writes++ > 0 && disk.laterWritesFail
+          ? Promise.reject(disk.laterWritesFail)
+          : shortWrite(handle, data, rest, disk.takesAtMost ?? Infinity)) as FileHandle['write'],
     }
     return new Proxy(handle, {
       get: (target, key) => {
@@ -57,7 +64,7 @@ function watchedOpen(disk: DiskBehaviour = {}) {
       },
     })
   }
-  return { open: watched, events }
+  return { open: watched, events, paths }
 }
 
 /** FileHandle.write as a disk taking at most `most` bytes: of a buffer's range, or of a string's bytes (write(string, position)). */
@@ -232,6 +239,36 @@ describe('writeFileAtomically on a disk that behaves badly', () => {
     expect(disk.events).toEqual(['open file wx', 'sync file', 'close file', 'open folder r', 'sync folder', 'close folder'])
     // Synced once, with the new file in place and the temporary one gone: the rename was done.
     expect(seenAtFolderSync).toEqual([['new', 'site.json']])
+  })
+
+  it('a disk that takes no byte and names no error: a full disk, not an endless loop, and nothing left behind', async () => {
+    const path = join(dir, 'site.json')
+    await writeFile(path, 'old')
+    const disk = watchedOpen({ takesAtMost: 0 })
+    expect(await failureOf(writeFileAtomically(path, 'new', { open: disk.open }))).toMatchObject({
+      message: expect.stringMatching(/^The disk is full: site\.json was not saved/),
+      details: { errno: 'ENOSPC' },
+    })
+    expect(await readFile(path, 'utf8')).toBe('old')
+    expect(await readdir(dir)).toEqual(['site.json'])
+    expect(disk.events).toEqual(['open file wx', 'close file'])
+  })
+
+  it('a disk that fails mid-save (EIO): its sentence, the original unchanged, the temporary file closed and removed', async () => {
+    const path = join(dir, 'site.json')
+    await writeFile(path, 'old')
+    const disk = watchedOpen({ takesAtMost: 2, laterWritesFail: errno('EIO') })
+    expect(await failureOf(writeFileAtomically(path, 'new text', { open: disk.open }))).toMatchObject({ details: { errno: 'EIO' } })
+    expect(await readFile(path, 'utf8')).toBe('old')
+    expect(await readdir(dir)).toEqual(['site.json'])
+    expect(disk.events).toEqual(['open file wx', 'close file'])
+  })
+
+  it('names its temporary file after itself (hidden, its pid, 12 hex digits), as the leftover sweep expects', async () => {
+    const disk = watchedOpen()
+    await writeFileAtomically(join(dir, 'site.json'), 'x', { open: disk.open })
+    expect(disk.paths[0]).toMatch(new RegExp(`^${dir}/\\.site\\.json\\.${process.pid}-[0-9a-f]{12}\\.tmp$`))
+    expect(disk.paths[1]).toBe(dir)
   })
 
   it('closes every handle it opens, the folder’s included: no descriptor left open after 100 saves', async () => {
