@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { chmod, chown, mkdir, open, readdir, readFile, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { isDiskFull, writeError, writeFileAtomically, type OpenFile } from '../../../src-main/storage/atomic-write'
 import { failureOf } from '../../helpers/failure-of'
@@ -27,12 +27,13 @@ interface DiskBehaviour {
 }
 
 /**
- * Node's open, recording each handle's open, sync and close ("file" is the temporary file,
+ * Node's open, recording each handle's open, sync and close, and its chowns apart ("file" is the temporary file,
  * "folder" its folder), and behaving as the disk described: real files all the same.
  */
 function watchedOpen(disk: DiskBehaviour = {}) {
   const events: string[] = []
   const paths: string[] = []
+  const chowns: string[] = []
   let writes = 0
   const watched: OpenFile = async (path, flags, mode) => {
     const what = path.endsWith('.tmp') ? 'file' : 'folder'
@@ -46,6 +47,10 @@ function watchedOpen(disk: DiskBehaviour = {}) {
         if (what === 'folder') await disk.onFolderSync?.()
         if (what === 'folder' && disk.folderSyncFails) throw disk.folderSyncFails
         return handle.sync()
+      },
+      chown: async (uid: number, gid: number) => {
+        chowns.push(`${what} ${uid}:${gid}`)
+        return handle.chown(uid, gid)
       },
       close: async () => {
         events.push(`close ${what}`)
@@ -64,7 +69,7 @@ function watchedOpen(disk: DiskBehaviour = {}) {
       },
     })
   }
-  return { open: watched, events, paths }
+  return { open: watched, events, paths, chowns }
 }
 
 /** FileHandle.write as a disk taking at most `most` bytes: of a buffer's range, or of a string's bytes (write(string, position)). */
@@ -206,6 +211,28 @@ describe('writeFileAtomically', () => {
   })
 })
 
+describe('writeFileAtomically: the leftovers of a writer run by another user', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('keeps the temporary file of a writer it may not signal (EPERM: alive, as another user), removes a dead one’s', async () => {
+    const dir = await tempDir('ec-atomic-other-user-')
+    const [otherUser, dead] = [deadPid(), deadPid()]
+    const hex = 'a1b2c3d4e5f6'
+    // What kill(pid, 0) answers a user who is not root about another user's live process.
+    const kill = process.kill.bind(process)
+    vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      if (pid === otherUser) throw errno('EPERM')
+      return kill(pid, signal)
+    })
+    await writeFile(join(dir, `.site.json.${otherUser}-${hex}.tmp`), 'saving')
+    await writeFile(join(dir, `.site.json.${dead}-${hex}.tmp`), 'left')
+    await writeFileAtomically(join(dir, 'site.json'), '{}')
+    expect((await readdir(dir)).sort()).toEqual([`.site.json.${otherUser}-${hex}.tmp`, 'site.json'])
+  })
+})
+
 describe('writeFileAtomically on a disk that behaves badly', () => {
   let dir: string
   beforeEach(async () => {
@@ -299,17 +326,31 @@ describe('writeFileAtomically on a disk that behaves badly', () => {
     expect(disk.events.slice(-3)).toEqual(['open folder r', 'sync folder', 'close folder'])
   })
 
-  it('without process.getuid (Windows), replacing a file works and leaves its owner alone', async () => {
+  /** A save over an existing file with process.getuid as given (absent on Windows): its result and the chowns tried. */
+  async function replaceAs(getuid: (() => number) | undefined) {
     const path = join(dir, 'site.json')
     await writeFile(path, 'old')
-    const { getuid } = process
-    Object.assign(process, { getuid: undefined })
+    const { uid, gid } = await stat(path)
+    const disk = watchedOpen()
+    const real = process.getuid
+    Object.assign(process, { getuid })
     try {
-      await writeFileAtomically(path, 'new')
+      await writeFileAtomically(path, 'new', { open: disk.open })
     } finally {
-      Object.assign(process, { getuid })
+      Object.assign(process, { getuid: real })
     }
     expect(await readFile(path, 'utf8')).toBe('new')
     expect(await readdir(dir)).toEqual(['site.json'])
+    return { chowns: disk.chowns, owner: `${uid}:${gid}` }
+  }
+
+  it('without process.getuid (Windows), replacing a file works, and no owner is set', async () => {
+    expect((await replaceAs(undefined)).chowns).toEqual([])
+  })
+
+  it('only root sets the owner of a file it replaces: another user could not, and keeps its own', async () => {
+    expect((await replaceAs(() => 1000)).chowns).toEqual([])
+    const root = await replaceAs(() => 0)
+    expect(root.chowns).toEqual([`file ${root.owner}`])
   })
 })
