@@ -196,6 +196,7 @@ describe('writeFileAtomically', () => {
       `.site.json.${process.pid}-${hex}.tmp`, // this process: a save in progress
       `.site.json.1-${hex}.tmp`, // alive
       `.other.json.${dead}-${hex}.tmp`, // another file's
+      `.data.json.${dead}-${hex}.tmp`, // another file's, whose name is as long
       `.site.json.x${dead}-${hex}.tmp`,
       `.site.json.${dead}-${hex}.tmp.tmp`,
       `.site.json.${dead}-${hex.slice(1)}.tmp`,
