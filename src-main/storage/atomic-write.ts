@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Stats } from 'node:fs'
-import { open, readdir, rename, stat, unlink } from 'node:fs/promises'
+import { open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 
@@ -19,7 +19,14 @@ export interface AtomicWriteOptions {
   mode?: number
   /** Force this mode even when replacing a file (files that hold credentials: 0o600). */
   forceMode?: boolean
+  /**
+   * How the temporary file and its folder are opened. Default: node's `open`. Tests pass a wrapper
+   * around it to be a disk that takes part of each write or a folder that cannot be opened.
+   */
+  open?: OpenFile
 }
+
+export type OpenFile = (path: string, flags: string, mode?: number) => Promise<FileHandle>
 
 /** Errors the disk answers with, as sentences that say what happened and that nothing was lost. */
 const DISK_ERRORS: Record<string, (name: string) => string> = {
@@ -57,6 +64,7 @@ const noProgress = () => Object.assign(new Error('the disk accepted no more byte
  */
 export async function writeFileAtomically(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data
+  const openFile = options.open ?? open
   const existing = await stat(path).catch(() => undefined)
   await removeLeftovers(path)
   const temporary = await writeTemporaryFile(path, bytes, options, existing)
@@ -66,7 +74,7 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
     await unlink(temporary).catch(() => {})
     throw writeError(error, path)
   }
-  await syncFolder(dirname(path))
+  await syncFolder(dirname(path), openFile)
 }
 
 /**
@@ -89,9 +97,10 @@ export async function writeTemporaryFile(
   temporary = temporaryNameOf(path),
 ): Promise<string> {
   const mode = existing && !options.forceMode ? existing.mode & 0o7777 : (options.mode ?? 0o666)
+  const openFile = options.open ?? open
   let handle
   try {
-    handle = await open(temporary, 'wx', mode)
+    handle = await openFile(temporary, 'wx', mode)
     let written = 0
     while (written < bytes.length) {
       const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written)
@@ -139,8 +148,8 @@ async function removeLeftovers(path: string): Promise<void> {
 }
 
 /** Makes a rename in `folder` durable. Best effort: Windows cannot open a folder to sync it. */
-export async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r').catch(() => null)
+export async function syncFolder(folder: string, openFile: OpenFile = open): Promise<void> {
+  const handle = await openFile(folder, 'r').catch(() => null)
   if (!handle) return
   try {
     await handle.sync()
