@@ -408,12 +408,13 @@ const pull: Command = {
 const activity: Command = {
   name: 'team activity',
   usage: [
-    'embed-console team activity [--actor NAME] [--group ID] [--operation OP] [--outcome OUTCOME] [--limit N] [--data-dir DIR] [--json]',
+    'embed-console team activity [--actor NAME] [--group ID] [--operation OP] [--outcome OUTCOME] [--limit N] [--cursor N] [--data-dir DIR] [--json]',
     '',
     'The team’s shared audit log, newest first: time, actor (the database login that made the call),',
     'operation, group, outcome, profile. --json: {"ok": true, "value": {"entries": […], "nextCursor"}}.',
+    'Older entries: --cursor with the number the previous page gave (on stderr, or as nextCursor).',
   ].join('\n'),
-  examples: ['embed-console team activity --actor ops-2 --json'],
+  examples: ['embed-console team activity --actor ops-2 --json', 'embed-console team activity --limit 100 --cursor 81234'],
   exitCodes,
   async run(argv, io) {
     const { values } = parseArgs({

@@ -165,8 +165,18 @@ function docsParts(value: unknown, refs: ReadonlyMap<string, RefFile> | undefine
     return resolved.value
   }
   // What a $ref that could not be followed (or is still being read) would have held is unknown: nothing under it is judged.
-  const unknown = [...resolved.problems.map((problem) => problem.at.slice(0, -1)), ...resolved.pending].map((at) => formatProblemPath(at))
-  const under = (path: string) => unknown.some((at) => at === '$' || path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`))
+  // So is what a $ref left as written once the document reached its cap (refs.ts) would have held.
+  const unknown = new Set(
+    [...[...resolved.problems, ...resolved.unfollowed.map((at) => ({ at }))].map(({ at }) => at.slice(0, -1)), ...resolved.pending].map(
+      (at) => formatProblemPath(at),
+    ),
+  )
+  // A path is under an unknown place when it or one of its ancestors (each prefix ending before a . or [) is one: a look-up a segment.
+  const under = (path: string) => {
+    if (unknown.has('$') || unknown.has(path)) return true
+    for (let at = 0; at < path.length; at++) if ((path[at] === '.' || path[at] === '[') && unknown.has(path.slice(0, at))) return true
+    return false
+  }
   chunks.push(
     chunk(
       'refs',
