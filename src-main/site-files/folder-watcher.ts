@@ -101,6 +101,8 @@ export async function watchFolders(
     notices.push(
       `The document names ${named.length.toLocaleString('en')} folders: the first ${maxFolders.toLocaleString('en')} are watched for changes; Index again shows changes in the others.`,
     )
+  // Named in order whatever order the folders' look-ups ended in.
+  linksOut.sort()
   if (linksOut.length)
     notices.push(
       `${plural(linksOut.length, 'folder')} the document names ${linksOut.length === 1 ? 'is a link' : 'are links'} out of the docs folder, so not watched: ${linksOut.slice(0, 5).join(', ')}${linksOut.length > 5 ? '…' : ''}. Links that lead out of the folder are never followed.`,
