@@ -107,7 +107,13 @@ export function createPreviewFiles(policy: FileAccessPolicy, options: PreviewFil
     if (relative.includes('\0') || isAbsolute(relative)) throw new AppErrorException('refused', `${file} is not a file of the docs folder.`)
     const path = resolve(root, relative)
     if (!isInside(path, root)) throw new AppErrorException('refused', `${file} is outside the docs folder.`)
-    const [real, realRoot] = await Promise.all([policy.resolve(path), realpath(root)])
+    const [real, realRoot] = await Promise.all([
+      policy.resolve(path),
+      // The folder itself may be gone (moved or deleted since the document was opened): said, not an internal error.
+      realpath(root).catch(() => {
+        throw new AppErrorException('not_found', `The docs folder ${root} is no longer there: the preview cannot read ${file}.`)
+      }),
+    ])
     if (!isInside(real, realRoot)) throw new AppErrorException('refused', `${file} leads outside the docs folder.`)
     return real
   }
