@@ -34,7 +34,8 @@ export const monacoHasFocus = (page: Page) => page.evaluate(() => Boolean(docume
 /** Focuses an editor (Monaco loads and takes over) and replaces its text in one edit. */
 export async function setEditorText(page: Page, field: Locator, text: string) {
   await field.focus()
-  await expect.poll(() => monacoHasFocus(page)).toBe(true)
+  // Monaco loads on the first focus: on a busy machine that takes longer than an assertion's 10 s.
+  await expect.poll(() => monacoHasFocus(page), { timeout: 30_000 }).toBe(true)
   await page.keyboard.press('ControlOrMeta+A')
   await page.keyboard.press('Delete')
   if (text) await page.keyboard.insertText(text)
