@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-// The one schema of site.json (specs/site-json.md). The form, the Monaco JSON Schema, the
-// validator, the unknown-key warnings and the tests all derive from it, so a field is added here
-// and nowhere else.
+// The one schema of site.json (Mintlify's older mint.json), as the product's statement of the
+// site file ("the spec" below) defines it. The form, the Monaco JSON Schema, the validator, the
+// unknown-key warnings and the tests all derive from it, so a field is added here and nowhere else.
 //
 // Conventions:
 // - Every field carries the spec's "Meaning" as its description, and the spec's default as

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 /**
- * The /api/user requests and responses, written once from the tables of
- * specs/user-group-api.md. The client, the sandbox and the UI (through `z.toJSONSchema`) all
+ * The /api/user requests and responses, written once from the tables of the product's
+ * statement of its user-group API ("the spec"). The client, the sandbox and the UI (through `z.toJSONSchema`) all
  * derive from these. Where the spec says "not shown", the choice is recorded in
  * docs/api-decisions.md.
  */
