@@ -94,7 +94,7 @@ const appendRun = (log: ActivityLog) => async () => {
 const appendRuns = await interleave(ROUNDS, { indexed: appendRun(indexedLog), plain: appendRun(plainLog) })
 const appendOverhead = appendRuns.indexed.map((value, index) => value - appendRuns.plain[index]!)
 
-// ---------------------------------------------------------------- migration 8 on a log of 1M calls (once, at the first start after the upgrade)
+// ------------------------------------------------ migration 8 on a log of 1M calls (once, at the first start after the upgrade)
 async function oldDatabase(dir: string): Promise<void> {
   const db: Database = openDatabase({
     path: join(dir, APP_DATABASE_FILE),

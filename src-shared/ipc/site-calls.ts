@@ -69,7 +69,10 @@ export const SiteDocumentSchema = z.object({
   draft: SiteDraftSchema.nullable(),
   /** The rule set last chosen for this file, or null where none was. */
   rules: RuleSetSchema.nullable(),
-  /** What was done, as a sentence, with a save of this file and its $ref files that a stopped process left half done (completed or undone). */
+  /**
+   * What was done, as a sentence, with a save of this file and its $ref files that a stopped process left half done
+   * (completed or undone).
+   */
   recovered: z.string().optional(),
 })
 export type SiteDocument = z.infer<typeof SiteDocumentSchema>
