@@ -131,7 +131,6 @@ export const RefFileSchema = z.object({
   version: FileVersionSchema.nullable(),
   error: z.string().nullable(),
 })
-export type RefFileText = z.infer<typeof RefFileSchema>
 
 /** A `$ref` file saved in place with its docs.json: refused, like the docs.json, when it changed on disk. */
 const RefSaveSchema = z

@@ -141,4 +141,3 @@ export const ApiFailureBodySchema = z
     message: z.string().optional().describe('Where some servers put that sentence instead of `error`.'),
   })
   .describe('A failure: `success` is 0, the HTTP status says which kind, and `error` says what went wrong.')
-export type ApiFailureBody = z.infer<typeof ApiFailureBodySchema>
