@@ -260,7 +260,7 @@ describe('the client against a server that sends 20 MB', () => {
     expect(error.message).toBe(`The answer from 127.0.0.1:${server?.port} is larger than 1048576 bytes; it was cut off and not read.`)
     expect(detailsOf(error).receivedBytes).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024)
     // The client hung up: the server's answer closed before its 20 MB were all written.
-    await vi.waitFor(() => expect(written.closed).toBe(true))
+    await vi.waitFor(() => expect(written.closed).toBe(true), { timeout: 5000 })
     expect(written.finished).toBe(false)
   })
 
