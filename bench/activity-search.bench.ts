@@ -12,7 +12,7 @@ import type { ActivityEntry } from '../src-shared/activity/schemas'
 import { BENCH_PROFILE_ID, buildAppFolder } from './lib/fixtures'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
-// Issue 19: the activity log searched in full text (an FTS5 trigram index kept by triggers), at
+// The activity log searched in full text (an FTS5 trigram index kept by triggers), at
 // 1M calls. What it costs: a search against the unfiltered first page the screen shows anyway; a
 // call's log entry with the index's triggers against the same entry without them (the baseline
 // folder is a copy with the index dropped); and the one-time migration of a 1M-call log.
@@ -94,7 +94,7 @@ const appendRun = (log: ActivityLog) => async () => {
 const appendRuns = await interleave(ROUNDS, { indexed: appendRun(indexedLog), plain: appendRun(plainLog) })
 const appendOverhead = appendRuns.indexed.map((value, index) => value - appendRuns.plain[index]!)
 
-// ---------------------------------------------------------------- migration 8 on a log of 1M calls (once, at the first start after the upgrade)
+// ------------------------------------------------ migration 8 on a log of 1M calls (once, at the first start after the upgrade)
 async function oldDatabase(dir: string): Promise<void> {
   const db: Database = openDatabase({
     path: join(dir, APP_DATABASE_FILE),
@@ -132,7 +132,7 @@ for (let round = 0; round < 3; round++) {
 }
 
 afterAll(() => {
-  report(`Activity search (issue 19): ${CALLS.toLocaleString('en')} calls, ${ROUNDS} interleaved rounds unless said, median (min, max)`, [
+  report(`Activity search: ${CALLS.toLocaleString('en')} calls, ${ROUNDS} interleaved rounds unless said, median (min, max)`, [
     [
       `search (any part of a group id or name), first page of 200 + count, median of ${QUERIES} a round`,
       describeSpread(spread(searchRuns.search), 'ms'),

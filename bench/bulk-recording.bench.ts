@@ -11,7 +11,7 @@ import { startFlakyProxy } from '../test/helpers/flaky-proxy'
 import { addBenchProfile } from './lib/fixtures'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
-// Issue 24: a bulk run that records each row (activity entry, catalog row, token, journal: the
+// Target: a bulk run that records each row (activity entry, catalog row, token, journal: the
 // CLI's --profile) within 1.4× of the same run recording nothing (--base-url, at the HTTP floor),
 // rows of one moment sharing a commit. 10,000 new groups through the CLI, end to end, at
 // concurrency 4 (the default) and 8, interleaved; the sandbox in a process of its own, as an API
@@ -173,7 +173,7 @@ const loadAfter = loadavg()[0]!
 afterAll(async () => {
   const figure = (name: keyof typeof within, pick: (value: Inside) => number, unit: string) =>
     describeSpread(spread(within[name].map(pick)), unit)
-  report(`Bulk recording (issue 24): ${ROWS.toLocaleString('en')} new groups, ${ROUNDS} interleaved rounds, median (min, max)`, [
+  report(`Bulk recording: ${ROWS.toLocaleString('en')} new groups, ${ROUNDS} interleaved rounds, median (min, max)`, [
     [
       '`groups apply --base-url` (records nothing: the baseline), concurrency 4, spawn → exit',
       describeSpread(spread(cli['base-4']), 's'),

@@ -9,7 +9,7 @@ import { launchChromium } from '../test/helpers/chromium'
 import { addBenchProfile } from './lib/fixtures'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
-// Issue 9's targets (npm run bench; never timed tests):
+// Bulk runs' targets (npm run bench; never timed tests):
 // - 10,000 new groups against the local sandbox at concurrency 8: < 15 s end to end (plan + run);
 //   the baseline is the same 10,000 sent one call at a time through the router, as before bulk runs
 //   (the CLI took a process per call: about an hour);
@@ -138,7 +138,7 @@ const typing = await interleave(3, {
 })
 
 afterAll(async () => {
-  report('Bulk runs (issue 9): 3 interleaved rounds, median (min, max)', [
+  report('Bulk runs: 3 interleaved rounds, median (min, max)', [
     [
       `${ROWS.toLocaleString('en')} new groups, bulk run at concurrency 8 (plan + run, the sandbox in its own process)`,
       describeSpread(spread(runs.bulk), 's'),

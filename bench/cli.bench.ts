@@ -8,11 +8,11 @@ import { createAppServices } from '../src-main/app-services'
 import { startSandbox } from '../src-main/sandbox/sandbox-server'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
-// Issue 12's CLI targets: `embed-console --version` and one `groups get-or-create` call each
+// The CLI's start targets: `embed-console --version` and one `groups get-or-create` call each
 // < 150 ms over `node -e 0`, medians of interleaved runs (a slow moment of the machine falls on
 // every case alike). Each round runs every command once, as a script would, in a new process.
-// Issue 24's: one `--base-url` call within 1.3× of a bare Node script making the same call, with
-// node:http (bench/scripts/bare-http-call.mjs) and with undici whole (bare-undici-call.mjs).
+// And at the HTTP floor: one `--base-url` call within 1.3× of a bare Node script making the
+// same call, with node:http (bench/scripts/bare-http-call.mjs) and with undici whole (bare-undici-call.mjs).
 
 // BENCH_APP_DIR names another checkout (built, with node_modules): its `--profile` and
 // `--base-url` calls join the rounds, against this run's bare script.
@@ -68,7 +68,7 @@ const against = (baseline: 'bareHttp' | 'bareUndici', call: Case = 'baseUrl') =>
   rounds[call].map((ms, index) => ms / rounds[baseline][index]!)
 
 afterAll(async () => {
-  report(`CLI start (issue 12): ${ROUNDS} interleaved rounds, median (min, max)`, [
+  report(`CLI start: ${ROUNDS} interleaved rounds, median (min, max)`, [
     ['`node -e 0` (the baseline)', describeSpread(spread(rounds.node), 'ms'), ''],
     ['`embed-console --version`', describeSpread(spread(rounds.version), 'ms'), ''],
     ['… over `node -e 0`, per round', describeSpread(spread(over('version')), 'ms'), '< 150 ms'],

@@ -3,6 +3,7 @@ import { loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, bench, describe } from 'vitest'
+import { corpusFile } from './lib/corpus-file'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
 // `embed-console convert` of the largest real mint.json (111 KB) to stdout, spawn to exit, against
@@ -12,7 +13,7 @@ import { describeSpread, interleave, report, spread } from './lib/stats'
 // BENCH_APP_DIR names another checkout (built): its convert joins the rounds.
 
 const ROUNDS = 15
-const MINT_JSON = '../shared/realworld/mint/ActivateLLC__ag2__mint.json'
+const MINT_JSON = corpusFile('mint', 'ActivateLLC__ag2__mint.json')
 const run = promisify(execFile)
 const otherDir = process.env.BENCH_APP_DIR ? resolve(process.env.BENCH_APP_DIR) : undefined
 const loadBefore = loadavg()[0]!

@@ -8,7 +8,7 @@ import { bench, describe } from 'vitest'
 import { nodeScript } from '../test/helpers/node-script'
 import { describeSpread, interleave, percentile, report, spread } from './lib/stats'
 
-// Issue 21's target (npm run bench; never a timed test): indexing a docs folder of 100,000 files
+// The docs folder index's target (npm run bench; never a timed test): indexing a docs folder of 100,000 files
 // keeps every call under 100 ms and the process under 300 MB. The baseline is the same index on
 // main's own thread, as before (the landed code), in the same run; each case in a fresh process.
 

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +5,7 @@ import type { Page } from '@playwright/test'
 import { afterAll, bench, describe } from 'vitest'
 import { launchBrowserMode } from '../test/e2e/browser-mode'
 import { launchChromium } from '../test/helpers/chromium'
+import { corpusFile } from './lib/corpus-file'
 import {
   clearKeystrokeSamples,
   installKeystrokeProbe,
@@ -26,10 +26,8 @@ import { describeSpread, report, spread } from './lib/stats'
 // to the frame after it (bench/lib/keystroke-probe.ts).
 
 const KEYSTROKES = Number(process.env.BENCH_KEYSTROKES ?? 20)
-const SHARED = join(import.meta.dirname, '../../shared/realworld-docsjson/files')
-const LARGEST = join(SHARED, 'crewAIInc__crewAI__docs_docs.json')
-const SMALL = join(SHARED, '00-Aakash-00__kicbac-docs__docs.json')
-const available = existsSync(LARGEST) && existsSync(SMALL)
+const LARGEST = corpusFile('docsjson', 'crewAIInc__crewAI__docs_docs.json')
+const SMALL = corpusFile('docsjson', '00-Aakash-00__kicbac-docs__docs.json')
 
 type Place = 'colour' | 'group' | 'raw'
 const PLACES: Place[] = ['colour', 'group', 'raw']
@@ -117,20 +115,18 @@ let small: Page | null = null
 let stop: (() => Promise<void>) | null = null
 const results = new Map<Place, { large: { dom: number[]; painted: number[] }; small: { dom: number[]; painted: number[] } }>()
 
-if (available) {
-  const [largeRoot, smallRoot] = await Promise.all([folderWith(LARGEST), folderWith(SMALL)])
-  const app = await launchBrowserMode(await mkdtemp(join(tmpdir(), 'ec-bench-docs-data-')), process.env.BENCH_APP_DIR ?? '.')
-  const browser = await launchChromium()
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-  large = await context.newPage()
-  await openIn(large, app.url, join(largeRoot, 'docs.json'))
-  // The key opened one session: the second tab shares its cookie.
-  small = await context.newPage()
-  await openIn(small, app.url.split('#')[0]!, join(smallRoot, 'docs.json'))
-  stop = async () => {
-    await browser.close()
-    await app.stop()
-  }
+const [largeRoot, smallRoot] = await Promise.all([folderWith(LARGEST), folderWith(SMALL)])
+const app = await launchBrowserMode(await mkdtemp(join(tmpdir(), 'ec-bench-docs-data-')), process.env.BENCH_APP_DIR ?? '.')
+const browser = await launchChromium()
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+large = await context.newPage()
+await openIn(large, app.url, join(largeRoot, 'docs.json'))
+// The key opened one session: the second tab shares its cookie.
+small = await context.newPage()
+await openIn(small, app.url.split('#')[0]!, join(smallRoot, 'docs.json'))
+stop = async () => {
+  await browser.close()
+  await app.stop()
 }
 
 async function measure(place: Place) {
@@ -161,7 +157,7 @@ const WHERE: Record<Place, string> = {
 }
 
 afterAll(async () => {
-  if (!large || !small) return void process.stdout.write(`\nSkipped the docs.json keystroke benchmark: ${LARGEST} is not there.\n`)
+  if (!large || !small) return
   const rows: [string, string, string][] = []
   for (const place of PLACES) {
     const measured = results.get(place)

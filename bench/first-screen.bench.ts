@@ -7,7 +7,7 @@ import { afterAll, bench, describe } from 'vitest'
 import { launchChromium } from '../test/helpers/chromium'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
-// Issue 12's first-screen targets, on the built app in browser mode and Debian's Chromium:
+// The first screen's targets, on the built app in browser mode and Debian's Chromium:
 // - the first screen (everything fetched until Groups is usable) < 300 kB transferred;
 // - start (spawning `embed-console web`) → Groups usable < 800 ms, median;
 // - first focus of an editor → Monaco has the caret and shows a typed key < 1 s.
@@ -107,7 +107,7 @@ const rounds = await interleave(ROUNDS, {
 const kB = (bytes: number) => bytes / 1000
 
 afterAll(async () => {
-  report(`First screen (issue 12): ${ROUNDS} interleaved rounds, median (min, max)`, [
+  report(`First screen: ${ROUNDS} interleaved rounds, median (min, max)`, [
     [
       'first screen transferred: Groups usable, compressed, Monaco not loaded',
       describeSpread(spread(rounds.now.map((run) => kB(run.firstScreenBytes))), 'kB'),

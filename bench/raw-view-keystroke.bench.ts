@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { visit } from 'jsonc-parser'
 import { afterAll, bench, describe } from 'vitest'
 import {
@@ -12,6 +11,7 @@ import {
 } from '../src-renderer/features/site-editor/state/editor-store'
 import { findDuplicateKeys } from '../src-shared/site-config/duplicate-keys'
 import { parseJsonText } from '../src-shared/site-config/json-text'
+import { corpusFile } from './lib/corpus-file'
 import { describeSpread, interleave, report, spread } from './lib/stats'
 
 // A keystroke in the raw JSON view, in process (the editor's store, no browser): a character typed
@@ -21,10 +21,8 @@ import { describeSpread, interleave, report, spread } from './lib/stats'
 // commit and the Problems index of the result). No docs folder: the folder part is not in it.
 
 const ROUNDS = 21
-const FILES = join(import.meta.dirname, '../../shared/realworld-docsjson/files')
-const LARGE = join(FILES, 'crewAIInc__crewAI__docs_docs.json')
-const SMALL = join(FILES, 'neus__network__mintlify_docs.json')
-const present = existsSync(LARGE) && existsSync(SMALL)
+const LARGE = corpusFile('docsjson', 'crewAIInc__crewAI__docs_docs.json')
+const SMALL = corpusFile('docsjson', 'neus__network__mintlify_docs.json')
 
 /** The text with `typed` characters typed after the last group's name opens. */
 function keystrokes(text: string) {
@@ -63,24 +61,18 @@ function keystrokeCases<Name extends string>(name: Name, text: string): Record<`
   } as Record<`${Name}Key` | `${Name}Settle`, () => Promise<number>>
 }
 
-const rounds = present
-  ? await (async () => {
-      const large = readFileSync(LARGE, 'utf8')
-      const small = readFileSync(SMALL, 'utf8')
-      const results = await interleave(ROUNDS, {
-        ...keystrokeCases('large', large),
-        ...keystrokeCases('small', small),
-        parse: timed(() => parseJsonText(large)),
-        scan: timed(() => findDuplicateKeys(large)),
-        visitor: timed(() => visitorScan(large)),
-      })
-      closeDocument()
-      return results
-    })()
-  : null
+const large = readFileSync(LARGE, 'utf8')
+const small = readFileSync(SMALL, 'utf8')
+const rounds = await interleave(ROUNDS, {
+  ...keystrokeCases('large', large),
+  ...keystrokeCases('small', small),
+  parse: timed(() => parseJsonText(large)),
+  scan: timed(() => findDuplicateKeys(large)),
+  visitor: timed(() => visitorScan(large)),
+})
+closeDocument()
 
 afterAll(() => {
-  if (!rounds) return void process.stdout.write(`\nSkipped the raw-view keystroke benchmark: ${LARGE} is not there.\n`)
   const ms = (values: number[]) => describeSpread(spread(values), 'ms')
   report(`A keystroke in the raw JSON view, in process: ${ROUNDS} interleaved rounds, median (min, max)`, [
     ['crewAI (2.3 MB): on the key', ms(rounds.largeKey), '< 50 ms, ≤ 2× the small file'],

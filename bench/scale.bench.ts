@@ -8,7 +8,7 @@ import { createUserApiClient } from '../src-main/user-api/client'
 import { BENCH_PROFILE_ID, buildAppFolder } from './lib/fixtures'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
-// Issue 24, flat at any size: every window the Groups and Activity screens ask for costs the same
+// Flat at any size: every window the Groups and Activity screens ask for costs the same
 // at 1M groups as at 1k ("within 3× of the same window at 1k, or under 20 ms"), and the router's
 // price on a call (over the same call made straight to the sandbox) too. Each window is asked
 // through the router as browser mode's renderer asks it, in three folders of 1k, 100k and 1M
@@ -168,7 +168,7 @@ afterAll(async () => {
   ])
   rows.push(['load average (1 min) before / after the rounds, on 2 cores', `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`, ''])
   report(
-    `Windows at 1k, 100k and 1M groups (issue 24): ${ROUNDS} interleaved rounds, median of ${CALLS_PER_ROUND} calls a round, median (min, max)`,
+    `Windows at 1k, 100k and 1M groups: ${ROUNDS} interleaved rounds, median of ${CALLS_PER_ROUND} calls a round, median (min, max)`,
     rows,
   )
   for (const size of Object.keys(SIZES) as Size[]) await services[size].close()

@@ -15,8 +15,8 @@ import {
 } from './lib/keystroke-probe'
 
 // The site editor's keystroke-to-Problems time on the 6,000-page benchmark file and its docs folder
-// (issues 5 and 11: under 50 ms). A keystroke into the primary colour alternates it between valid and invalid, so every
-// keystroke changes the Problems list: the whole file is validated, the list redrawn. The time is
+// (target: under 50 ms). A keystroke into the primary colour alternates it between valid and
+// invalid, so every keystroke changes the Problems list: the whole file is validated, the list redrawn. The time is
 // taken inside the page, from the keydown event's own timestamp to the first moment after the
 // next frame that follows the Problems list's change, so the Node ↔ browser round trip is not in it.
 // (vitest's own table around it times each whole round trip, Playwright included.)

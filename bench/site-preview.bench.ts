@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,7 +6,7 @@ import { afterAll, bench, describe } from 'vitest'
 import { siteModel } from '../src-renderer/features/site-editor/preview/site-model'
 import { launchBrowserMode, openSession, sessionCookie } from '../test/e2e/browser-mode'
 import { launchChromium } from '../test/helpers/chromium'
-import { sharedCandidates } from '../test/helpers/corpus'
+import { corpusFile } from './lib/corpus-file'
 import { docsJsonFolder } from './lib/docs-json-folder'
 import {
   clearKeystrokeSamples,
@@ -45,15 +44,7 @@ const ROUNDS = 4
 /** Showing the preview loads its frame anew: every `SHOW_EVERY` rounds. */
 const SHOW_EVERY = 4
 
-const CREWAI_FILE = 'realworld-docsjson/files/crewAIInc__crewAI__docs_docs.json'
-const crewAi = sharedCandidates()
-  .map((dir) => join(dir, CREWAI_FILE))
-  .find((path) => existsSync(path))
-// A benchmark without its data measures nothing: it says so and fails, rather than pass empty.
-if (!crewAi)
-  throw new Error(
-    `The site preview benchmark needs crewAI's docs.json (${CREWAI_FILE}) and found it in none of ${sharedCandidates().join(', ')}: set EMBED_CONSOLE_SHARED to the shared folder. Nothing was measured.`,
-  )
+const crewAi = corpusFile('docsjson', 'crewAIInc__crewAI__docs_docs.json')
 
 const app = await launchBrowserMode(await mkdtemp(join(tmpdir(), 'ec-bench-preview-data-')), process.env.BENCH_APP_DIR ?? '.')
 const session = await openSession(app)

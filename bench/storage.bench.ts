@@ -14,7 +14,7 @@ import { nodeScript } from '../test/helpers/node-script'
 import { BENCH_PROFILE_ID, buildAppFolder, buildSandbox } from './lib/fixtures'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
-// Issue 8's targets, measured on the database storage (npm run bench; never timed tests):
+// The storage's targets, measured on the database storage (npm run bench; never timed tests):
 // - sandbox create p50 < 1 ms at 1M groups, flat from 1k to 1M (p50 ratio ≤ 1.5); start < 300 ms
 //   at 1M groups; RSS < 150 MB;
 // - app get-or-create through the router with a 100k-group catalog and 1M activity entries
@@ -218,7 +218,7 @@ afterAll(async () => {
     describeSpread(spread(createP50[size]), 'ms'),
     '< 1 ms',
   ]
-  report(`Storage (issue 8): ${ROUNDS} interleaved rounds unless said, median (min, max)`, [
+  report(`Storage: ${ROUNDS} interleaved rounds unless said, median (min, max)`, [
     createRow('1k'),
     createRow('100k'),
     createRow('1M'),

@@ -9,7 +9,7 @@ import { startPostgres } from '../test/helpers/postgres'
 import { addBenchProfile } from './lib/fixtures'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
-// Team mode's price on a call (issue 23): the same calls through the router of a data folder in
+// Team mode's price on a call: the same calls through the router of a data folder in
 // one person's mode and of one joined to a team on a local Postgres, interleaved round by round.
 // A get-or-create adds its outbox row to the transaction that records it (publishing is after,
 // off the call's path); a rotation first claims its group in the team database (one round trip)
@@ -109,7 +109,7 @@ if (typeof cluster === 'string') {
 }
 
 afterAll(async () => {
-  report(`Team mode (issue 23): ${ROUNDS} interleaved rounds against the sandbox and a local Postgres, median (min, max)`, rows)
+  report(`Team mode: ${ROUNDS} interleaved rounds against the sandbox and a local Postgres, median (min, max)`, rows)
   await sandbox.close()
 })
 

@@ -9,7 +9,7 @@ import { createUserApiClient } from '../src-main/user-api/client'
 // What the app's client adds to a get-or-create, against the same sandbox as a bare node:http
 // request with the same body and headers. Both go through Node's global agent, so keep-alive is
 // the same for both. The group exists beforehand: the sandbox answers without writing its file.
-// Target (issue 3): the client adds under 0.5 ms per call. Compare the two medians.
+// Target: the client adds under 0.5 ms per call. Compare the two medians.
 
 const sandbox = await startSandbox({ dataFile: join(await mkdtemp(join(tmpdir(), 'ec-bench-')), 'sandbox.json') })
 const client = createUserApiClient({ baseUrl: sandbox.baseUrl, apiToken: sandbox.tokens.Customer })

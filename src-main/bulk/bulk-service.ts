@@ -71,7 +71,8 @@ export function profileSender(groups: GroupService, catalog: GroupCatalog, profi
   const hook = (settle: (settlement: SenderSettlement) => void) => ({
     settle: (settlement: CallSettlement) => settle(settlement.ok ? { ok: true, sent: sentOf(settlement.result) } : settlement),
   })
-  // Idempotent calls are recorded after their answer, in batches (the journal is the truth: one lost with the process is sent again); rotations never are.
+  // Idempotent calls are recorded after their answer, in batches (the journal is the truth: one lost with the process is sent
+  // again); rotations never are.
   const deferred = (settle: (settlement: SenderSettlement) => void) => ({ ...hook(settle), deferred: true })
   return {
     getOrCreate: async (request, settle) => sentOf(await groups.getOrCreate(profileId, request, deferred(settle))),

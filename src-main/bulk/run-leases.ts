@@ -9,8 +9,8 @@ import type { Database } from '../storage/database'
  * holder (a random id per process, with its pid, host and kind, for the sentence another process
  * shows), is renewed while the run works, and expires if it is not. A holder that died is taken
  * over after expiry, or at once when it was a process of this machine that no longer exists: its
- * pid names no process, or one started at another time (the pid was reused). Each acquisition moves the lease's epoch on, and every row is claimed
- * fenced on the epoch, so a holder that lost its lease can never claim another row.
+ * pid names no process, or one started at another time (the pid was reused). Each acquisition moves the lease's epoch on,
+ * and every row is claimed fenced on the epoch, so a holder that lost its lease can never claim another row.
  *
  * The statements are plain SQL with times in milliseconds, so the same ones run on a server
  * database (team mode moves the leases to Postgres behind this interface).

@@ -47,7 +47,10 @@ export interface DocsFolderServiceOptions {
   workerFile?: string | null
 }
 
-/** Indexes (or reads an index's pages) on a worker thread, relaying its progress; the worker ends with its answer. `running` holds it meanwhile. */
+/**
+ * Indexes (or reads an index's pages) on a worker thread, relaying its progress; the worker ends with its answer. `running`
+ * holds it meanwhile.
+ */
 function onWorker<T>(
   workerFile: string,
   request: IndexRequest,

@@ -69,7 +69,10 @@ export const SiteDocumentSchema = z.object({
   draft: SiteDraftSchema.nullable(),
   /** The rule set last chosen for this file, or null where none was. */
   rules: RuleSetSchema.nullable(),
-  /** What was done, as a sentence, with a save of this file and its $ref files that a stopped process left half done (completed or undone). */
+  /**
+   * What was done, as a sentence, with a save of this file and its $ref files that a stopped process left half done
+   * (completed or undone).
+   */
   recovered: z.string().optional(),
 })
 export type SiteDocument = z.infer<typeof SiteDocumentSchema>
@@ -128,7 +131,6 @@ export const RefFileSchema = z.object({
   version: FileVersionSchema.nullable(),
   error: z.string().nullable(),
 })
-export type RefFileText = z.infer<typeof RefFileSchema>
 
 /** A `$ref` file saved in place with its docs.json: refused, like the docs.json, when it changed on disk. */
 const RefSaveSchema = z

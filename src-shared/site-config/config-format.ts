@@ -15,8 +15,6 @@ export const CONFIG_FORMATS = ['docs', 'site'] as const
 export const ConfigFormatSchema = z.enum(CONFIG_FORMATS)
 export type ConfigFormat = z.infer<typeof ConfigFormatSchema>
 
-export const CONFIG_FORMAT_LABELS: Record<ConfigFormat, string> = { docs: 'docs.json', site: 'site.json (mint.json)' }
-
 const baseName = (path: string) => path.split(/[\\/]/).at(-1)?.toLowerCase() ?? ''
 
 export function detectConfigFormat(value: unknown, path: string | null = null): ConfigFormat {

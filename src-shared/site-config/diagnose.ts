@@ -242,7 +242,10 @@ function folderParts(config: unknown, folder: FolderFacts, cache: DiagnosisCache
   return chunks
 }
 
-/** The pages part, worked out again only when what it reads changed: the folder, the OpenAPI checks, the redirects, or where OpenAPI pages go. */
+/**
+ * The pages part, worked out again only when what it reads changed: the folder, the OpenAPI checks, the redirects, or where
+ * OpenAPI pages go.
+ */
 function pagesPart(
   config: unknown,
   index: DocsIndex,

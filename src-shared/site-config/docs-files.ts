@@ -68,7 +68,10 @@ export const isExternal = (reference: string) => EXTERNAL.test(reference.trim())
 
 const pageKeys = new Map<string, string>()
 
-/** A page as navigation names it, without a leading slash or an extension. Remembered: the editor asks for every page on every keystroke. */
+/**
+ * A page as navigation names it, without a leading slash or an extension. Remembered: the editor asks for every page on
+ * every keystroke.
+ */
 export function pageKey(page: string): string {
   let key = pageKeys.get(page)
   if (key === undefined) {

@@ -339,7 +339,6 @@ export const DocsGroupSchema = z.looseObject({
   graphql: notHere('graphql'),
   ...apiSources,
 })
-export type DocsGroup = z.infer<typeof DocsGroupSchema>
 
 /** A list of pages, where a page may be a group in turn. */
 const PagesSchema: z.ZodType<unknown[]> = z.array(
@@ -918,4 +917,3 @@ export const DocsConfigSchema = z.looseObject({
     .optional()
     .describe('Content variations (the willow theme only).'),
 })
-export type DocsConfig = z.infer<typeof DocsConfigSchema>

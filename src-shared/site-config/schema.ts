@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
-// The one schema of site.json (specs/site-json.md). The form, the Monaco JSON Schema, the
-// validator, the unknown-key warnings and the tests all derive from it, so a field is added here
-// and nowhere else.
+// The one schema of site.json (Mintlify's older mint.json), as the product's statement of the
+// site file ("the spec" below) defines it. The form, the Monaco JSON Schema, the validator, the
+// unknown-key warnings and the tests all derive from it, so a field is added here and nowhere else.
 //
 // Conventions:
 // - Every field carries the spec's "Meaning" as its description, and the spec's default as
@@ -29,7 +29,6 @@ export const HexColorSchema = z
 
 export const IconTypeSchema = z.enum(['brands', 'duotone', 'light', 'sharp-solid', 'solid', 'thin'])
 export const ICON_TYPES = IconTypeSchema.options
-export type IconType = z.infer<typeof IconTypeSchema>
 
 const optionalIconType = IconTypeSchema.optional().meta({
   description: 'One of `brands`, `duotone`, `light`, `sharp-solid`, `solid`, `thin`.',
@@ -40,7 +39,6 @@ export const NavigationGroupSchema = z.looseObject({
   group: z.string().describe('Group name.'),
   pages: z.array(z.string()).describe('Relative paths to the markdown files that are the pages.'),
 })
-export type NavigationGroup = z.infer<typeof NavigationGroupSchema>
 
 export const LogoPathsSchema = z.looseObject({
   light: z.string().describe('Logo path in light mode.'),
@@ -64,13 +62,11 @@ export const ColorsSchema = z.looseObject({
     .optional()
     .describe('Background color, for light and dark mode.'),
 })
-export type Colors = z.infer<typeof ColorsSchema>
 
 export const TopbarLinkSchema = z.looseObject({
   name: z.string().describe('Button name.'),
   url: z.string().describe('Target URL of the button.'),
 })
-export type TopbarLink = z.infer<typeof TopbarLinkSchema>
 
 export const TopbarCtaButtonSchema = z
   .looseObject({
@@ -87,7 +83,6 @@ export const TopbarCtaButtonSchema = z
     // Checked even when another field of the button is wrong, so every problem shows at once.
     when: (payload) => isPlainObject(payload.value),
   })
-export type TopbarCtaButton = z.infer<typeof TopbarCtaButtonSchema>
 
 export const AnchorGradientSchema = z.looseObject({
   from: HexColorSchema.describe('Hex color where the gradient starts.'),

@@ -24,9 +24,6 @@ export function findNotes(config: unknown, rules: RuleSet): SiteConfigNotes {
   return notes
 }
 
-/** The spec's warnings alone. */
-export const findWarnings = (config: unknown): SiteConfigProblem[] => findNotes(config, 'spec').warnings
-
 function extraKeyNotes(config: unknown, rules: RuleSet): SiteConfigNotes {
   const notes: SiteConfigNotes = { warnings: [], info: [] }
   const outsideSpec =

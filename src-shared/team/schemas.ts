@@ -78,7 +78,6 @@ export const ParkedCallSchema = z.object({
   parkedAt: z.string(),
   reason: z.string().describe('Why the team database refused it, as it said'),
 })
-export type ParkedCall = z.infer<typeof ParkedCallSchema>
 
 export const TeamStatusSchema = z.object({
   joined: z.boolean(),

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 /**
- * The /api/user requests and responses, written once from the tables of
- * specs/user-group-api.md. The client, the sandbox and the UI (through `z.toJSONSchema`) all
+ * The /api/user requests and responses, written once from the tables of the product's
+ * statement of its user-group API ("the spec"). The client, the sandbox and the UI (through `z.toJSONSchema`) all
  * derive from these. Where the spec says "not shown", the choice is recorded in
  * docs/api-decisions.md.
  */
@@ -141,4 +141,3 @@ export const ApiFailureBodySchema = z
     message: z.string().optional().describe('Where some servers put that sentence instead of `error`.'),
   })
   .describe('A failure: `success` is 0, the HTTP status says which kind, and `error` says what went wrong.')
-export type ApiFailureBody = z.infer<typeof ApiFailureBodySchema>

@@ -35,7 +35,7 @@ test('create a profile, test it and make it active', async ({ page, app }) => {
   await form.getByLabel('Name', { exact: true }).fill('Staging')
   await form.getByLabel('Environment label').fill('Staging')
   await form.getByLabel('Base URL').fill(sandbox.baseUrl)
-  // A Testing profile holds the Testing token: one holding the Customer token is called out (issue 19).
+  // A Testing profile holds the Testing token: one holding the Customer token is called out as the wrong environment's.
   await form.getByLabel('API token').fill(sandbox.tokens.Testing)
   await form.getByLabel('Testing', { exact: true }).check()
   await expect(form.getByText('No system keychain')).toBeVisible()

@@ -3,7 +3,7 @@ import { expect, test } from './browser-mode'
 import { editor, idField, nameField, ownAppAndSandbox, result, setEditorText } from './groups-page'
 import { checkScreen } from './screens'
 
-// Issue 19: what the operator sees and sends belongs to the profile and environment they think.
+// What the operator sees and sends belongs to the profile and environment they think.
 // One app and one sandbox for the file, the steps in order.
 test.describe.configure({ mode: 'serial' })
 

@@ -278,8 +278,11 @@ test('unsaved changes are asked about before New, and restored after a crash', a
   await question.getByRole('button', { name: 'Cancel' }).click()
   await expect(page.getByLabel('Base URL')).not.toHaveValue('')
 
-  // The autosave writes a draft within a second; then the tab dies without a chance to ask.
-  await page.waitForTimeout(1500)
+  // Once the autosave has written the draft with the last edit in it (the authentication "Use active profile" filled in),
+  // the tab dies without a chance to ask.
+  const drafts = join(app.dataDir, 'site-drafts')
+  const draftTexts = async () => Promise.all((await readdir(drafts).catch(() => [])).map((name) => readFile(join(drafts, name), 'utf8')))
+  await expect.poll(async () => (await draftTexts()).join('\n'), { timeout: 5000 }).toContain('Authorization')
   await page.close({ runBeforeUnload: false })
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
   await openSiteEditor(app.url)

@@ -5,7 +5,7 @@ import { expect, launchBrowserMode, test } from './browser-mode'
 import { editor, idField, monacoHasFocus, nameField, ownAppAndSandbox, result, setEditorText } from './groups-page'
 import { checkScreen, SCREENSHOT_DIR } from './screens'
 
-// The groups workspace as operators use it (issue 12): one app for the file, steps in order.
+// The groups workspace as operators use it: one app for the file, steps in order.
 test.describe.configure({ mode: 'serial' })
 
 const own = ownAppAndSandbox('ec-e2e-workspace-')

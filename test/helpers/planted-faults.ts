@@ -4,7 +4,7 @@ import { forEachPage, operationOf, pageKey, referencedFiles } from '../../src-sh
 import { formatProblemPath } from '../../src-shared/site-config/format'
 import { isPlainObject } from '../../src-shared/site-config/schema'
 
-// Plants the five faults of issue 22 in a copy of a docs folder, each where a writer would make
+// Plants five faults writers make in a copy of a docs folder, each where a writer would make
 // it, and says how each must be named: a page's file removed, the logo removed, a broken OpenAPI
 // file named by the navigation, an in-page link to a page that does not exist, and broken front
 // matter. The folder's own config is rewritten as JSON only for the OpenAPI fault.

@@ -1,4 +1,4 @@
-// Issue 20's seven calls, in a network namespace that holds only loopback (started by
+// A company network's seven calls, in a network namespace that holds only loopback (started by
 // test/unit/user-api/company-network-namespace.test.ts through `unshare -n`): a proxy that alone
 // knows where api.embed.test is, a TLS gateway with a private CA's certificate that compresses on
 // request, the sandbox behind it, and the built `embed-console` (CLI and browser mode) as a

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createAppServices, type AppServices } from '../../../src-main/app-services'
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
 import type { BulkProgress, BulkSettings } from '../../../src-shared/bulk/schemas'
@@ -221,7 +221,8 @@ describe('a bulk run against the sandbox', () => {
       settings: settings(),
     })
     const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 2, ratePerMinute: 3000 }))
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Paused once some rows are sent: the journal says so, whatever the machine's speed.
+    await vi.waitFor(() => expect(services.bulk.run(plan.runId!).tallies.created).toBeGreaterThan(0), { timeout: 10_000 })
     runner.pause()
     expect(await runner.idle()).toBe('paused')
     const paused = services.bulk.run(plan.runId!)
@@ -234,7 +235,7 @@ describe('a bulk run against the sandbox', () => {
     expect(readSandboxData(sandboxFile).groups.length).toBe(sentWhilePaused)
 
     runner.resume()
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await vi.waitFor(() => expect(services.bulk.run(plan.runId!).tallies.created).toBeGreaterThan(sentWhilePaused), { timeout: 10_000 })
     runner.cancel()
     expect(await runner.done).toBe('cancelled')
     const cancelled = services.bulk.run(plan.runId!)

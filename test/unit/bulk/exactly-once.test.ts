@@ -340,10 +340,8 @@ describe('a run into a server that is down', () => {
       const env = { EMBED_CONSOLE_TOKEN: token, EMBED_CONSOLE_DATA_DIR: join(dir, 'data') }
       const args = ['groups', 'apply', file, '--base-url', `http://127.0.0.1:${port}`, '--json', '--rate', '100000']
 
-      const started = performance.now()
       const down = io(env)
       expect(await main(args, down)).toBe(1)
-      const seconds = (performance.now() - started) / 1000
       const paused = JSON.parse(down.out.at(-1)!) as {
         ok: false
         error: { code: string; message: string; details: Record<string, number | string> }
@@ -353,8 +351,7 @@ describe('a run into a server that is down', () => {
       expect(paused.error.details.pausedReason).toMatch(
         /^The server is not answering: 5 requests in a row failed \(the last: .+\)\. The run is paused; resume it when the server is back\.$/,
       )
-      // Not 90 s of retries: the first row's backoffs (0.25 to 3 s in all) at most.
-      expect(seconds).toBeLessThan(20)
+      // Paused by the breaker, not 90 s of retries: no row used up its retries (failed: 0 above).
 
       const sandbox = await startSandbox({ port, dataFile: sandboxFile, customerToken: token })
       closers.push(() => sandbox.close())

@@ -80,8 +80,8 @@ async function call(name: string, body: unknown, raw = false): Promise<{ status:
 
 /**
  * Keeps every effect inside the temporary folders: any file or folder path (site.json files, a
- * docs folder, a bulk run's results) becomes a name in the test's own folder, and a base URL that parses becomes a loopback one (no request ever leaves
- * this machine). Everything else goes as generated.
+ * docs folder, a bulk run's results) becomes a name in the test's own folder, and a base URL that parses becomes a loopback
+ * one (no request ever leaves this machine). Everything else goes as generated.
  */
 function confined(name: string, input: unknown, pick: number): unknown {
   const walk = (value: unknown, key?: string): unknown => {

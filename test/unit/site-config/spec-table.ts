@@ -9,7 +9,7 @@ export const MINIMAL_CONFIG = {
   navigation: [{ group: 'Get started', pages: ['introduction'] }],
 }
 
-/** One row of a table of specs/site-json.md, as data. */
+/** One row of a table of the site file's statement (the spec), as data. */
 export interface SpecRow {
   field: string
   /** The message when the field is left out; none when leaving it out is fine. */

@@ -22,7 +22,7 @@ import {
 import { validateSiteConfig } from '../../../src-shared/site-config/validate'
 import { MINIMAL_CONFIG, testSpecTable, type SpecRow } from './spec-table'
 
-// One describe per table of specs/site-json.md, each row as data (spec-table.ts runs them).
+// One describe per table of the site file's statement (the spec), each row as data (spec-table.ts runs them).
 
 const inFile = (key: string) => (object: Record<string, unknown>) => ({ ...MINIMAL_CONFIG, [key]: object })
 const asFirstItemOf = (key: string) => (object: Record<string, unknown>) => ({ ...MINIMAL_CONFIG, [key]: [object] })

@@ -6,7 +6,7 @@ import type { CliIo } from '../../../src-main/cli/usage'
 import { plantFaults } from '../../helpers/planted-faults'
 import { tempDir } from './helpers'
 
-// The five faults of issue 22 planted in docs folders, each of which `validate --json` must name
+// Five faults a writer makes, planted in docs folders, each of which `validate --json` must name
 // with its place: in folders built for the tests (docs.json and mint.json), and in real docs
 // repositories when REAL_DOCS_FOLDERS names a folder holding copies of them (one per subfolder).
 const FIXTURES = join(import.meta.dirname, '../../fixtures/site-config')

@@ -88,7 +88,7 @@ describe('new and open', () => {
   })
 })
 
-describe('what a file call never touches (issue 10)', () => {
+describe('what a file call never touches', () => {
   it('refuses the data folder, which holds the vault and the sandbox’s tokens, however the path is spelled', async () => {
     await writeFile(join(dataDir, 'vault.plain.json'), '{"tokens": {"p": "secret-token"}}')
     await writeFile(join(dataDir, 'sandbox.json'), '{"tokens": {}}')

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BulkJournal } from '../../../src-main/bulk/bulk-journal'
 import { leaseOwner, SqliteRunLeases } from '../../../src-main/bulk/run-leases'
 import { openAppDatabase } from '../../../src-main/storage/app-database'
@@ -62,8 +62,6 @@ function standIn() {
   return { team, calls, state }
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10))
-
 describe('team run leases', () => {
   it('in one person’s mode they are the local leases alone', async () => {
     const db = await folder()
@@ -85,10 +83,10 @@ describe('team run leases', () => {
         throw new Error('the journal refused')
       }),
     ).toThrow('the journal refused')
-    await settle()
-    expect(calls).toEqual([])
     db.transaction(() => leases.acquire('run-1', leaseOwner('cli'), 'The run of rows.csv'))
+    // Acquisitions run in order, so one scheduled by the rolled-back transaction would have been asked first (epoch 1).
     expect(await leases.sharedLease('run-1')).toEqual({ runId: 'run-1', holder: 'me', epoch: 1 })
+    expect(calls).toEqual(['acquire run-1'])
   })
 
   it('stop the run when the team’s lease went to another holder, naming it', async () => {
@@ -100,8 +98,8 @@ describe('team run leases', () => {
     await leases.sharedLease('run-1')
     state.renewals = false
     expect(leases.renew(lease)).toBe(true)
-    await settle()
-    expect(leases.renew(lease)).toBe(false)
+    // The refusal arrives asynchronously; each renewal asks the team again until one is refused.
+    await vi.waitFor(() => expect(leases.renew(lease)).toBe(false))
 
     state.takenBy = 'ops-9'
     db.transaction(() => leases.acquire('run-1', owner, 'The run of rows.csv'))

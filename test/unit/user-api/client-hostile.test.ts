@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, OUTCOME_UNKNOWN_SENTENCE, type UserApiClient } from '../../../src-main/user-api/client'
 import { answerWith, closedPort, startHostileServer, type HostileBehaviour, type HostileServer } from '../../helpers/hostile-server'
@@ -34,14 +34,12 @@ const STALL_TIMEOUT_MS = 1000
 describe('the client against a server that stalls', () => {
   it('times out the whole request with a sentence that says how long it waited', async () => {
     const client = await clientFor({ onRequest: () => {} }, { timeoutMs: STALL_TIMEOUT_MS })
-    const started = performance.now()
+    // A client that never gave up would hang here until the test's own timeout fails it.
     const error = await failureOf(getOrCreate(client))
     expect(error.code).toBe('timeout')
     expect(error.message).toBe(
       `No complete answer from 127.0.0.1:${server?.port} within 1 s: the request timed out while waiting for the answer.`,
     )
-    // It stops at its timeout, not at some later point of the stalled exchange.
-    expect(performance.now() - started).toBeLessThan(STALL_TIMEOUT_MS * 5)
   })
 
   it('times out a server that sends headers and then stalls in the body', async () => {
@@ -120,8 +118,8 @@ describe('the client against a server that resets the connection', () => {
   it('reports a body cut off mid-way as bad_response, and as outcome unknown for a rotation', async () => {
     const truncate = (_received: unknown, res: ServerResponse) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '200' })
-      res.write('{"success":1,"user_group":{"team_id":7,"tok')
-      setTimeout(() => res.socket?.destroy(), 20)
+      // Cut once the partial body has left: the client has read the headers and part of the body.
+      res.write('{"success":1,"user_group":{"team_id":7,"tok', () => res.socket?.destroy())
     }
     const error = await failureOf(getOrCreate(await clientFor({ onRequest: truncate })))
     expect(error.code).toBe('bad_response')
@@ -240,8 +238,9 @@ describe('the client against a server that sends 20 MB', () => {
   const TWENTY_MB = 20 * 1024 * 1024
 
   it('stops reading past the limit quickly, without buffering the rest', async () => {
-    const written = { bytes: 0, finished: false }
+    const written = { bytes: 0, finished: false, closed: false }
     const flood = (_received: unknown, res: ServerResponse) => {
+      res.on('close', () => (written.closed = true))
       res.writeHead(200, { 'Content-Type': 'application/json' })
       const chunk = Buffer.alloc(64 * 1024, 'a')
       const pump = () => {
@@ -256,13 +255,12 @@ describe('the client against a server that sends 20 MB', () => {
       pump()
     }
     const client = await clientFor({ onRequest: flood }, { maxResponseBytes: 1024 * 1024 })
-    const started = performance.now()
     const error = await failureOf(getOrCreate(client))
     expect(error.code).toBe('response_too_large')
     expect(error.message).toBe(`The answer from 127.0.0.1:${server?.port} is larger than 1048576 bytes; it was cut off and not read.`)
-    expect(performance.now() - started).toBeLessThan(2000)
     expect(detailsOf(error).receivedBytes).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // The client hung up: the server's answer closed before its 20 MB were all written.
+    await vi.waitFor(() => expect(written.closed).toBe(true), { timeout: 5000 })
     expect(written.finished).toBe(false)
   })
 

@@ -9,7 +9,7 @@ import { checkConnection, CONNECTION_CHECK_GROUP_ID } from '../../../src-main/us
 import { failureOf } from '../../helpers/failure-of'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
-// The contract: every rule of specs/user-group-api.md and every decision of docs/api-decisions.md,
+// The contract: every rule of the user-group API's statement and every decision of docs/api-decisions.md,
 // checked through the real client against the real sandbox.
 
 let sandbox: Sandbox

@@ -5,8 +5,8 @@ import { networkNamespaceSupport, runInNetworkNamespace } from '../../helpers/ne
 import { nodeScript } from '../../helpers/node-script'
 
 /*
- * Issue 20's seven calls as a new user makes them, in a network namespace that holds only
- * loopback (`unshare -n`): the built embed-console, CLI and browser mode, through a proxy that
+ * Seven calls through a company network as a new user makes them, in a network namespace that
+ * holds only loopback (`unshare -n`): the built embed-console, CLI and browser mode, through a proxy that
  * alone can reach api.embed.test, to a TLS gateway whose certificate comes from a private CA and
  * that compresses. No DNS answer can come from outside, so an answer proves the proxy carried the
  * call. Where no namespace can be made this says why and skips; under CI it fails instead.
@@ -24,14 +24,14 @@ type Envelope = { ok: boolean; value?: Record<string, unknown>; error?: { code: 
 const envelope = (run: Run) => JSON.parse(run.stdout) as Envelope
 
 if (!support.ok && !underCi)
-  console.warn(`Skipping issue 20's calls in a network namespace: ${support.reason}. Run as root on Linux (CI=true makes this a failure).`)
+  console.warn(`Skipping the proxied calls in a network namespace: ${support.reason}. Run as root on Linux (CI=true makes this a failure).`)
 if (!support.ok && underCi) {
   it('needs a network namespace under CI (CI=true)', () => {
     throw new Error(`The company-network test cannot run: ${support.reason}. CI runs as root on a machine with unshare; fix the runner.`)
   })
 }
 
-describe.skipIf(!support.ok)(`issue 20's seven calls in a network namespace${support.ok ? '' : ` (skipped: ${support.reason})`}`, () => {
+describe.skipIf(!support.ok)(`seven proxied calls in a network namespace${support.ok ? '' : ` (skipped: ${support.reason})`}`, () => {
   let report: Record<string, unknown>
 
   beforeAll(async () => {

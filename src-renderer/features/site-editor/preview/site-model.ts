@@ -323,8 +323,3 @@ export function siteModel({ config, docs, specs, selection, filesBase, current, 
     webPictures: [...new Set(web.found)],
   }
 }
-
-/** Every OpenAPI file the navigation at this selection uses (generated pages and "GET /…" entries), to read their operations. */
-export function specsInSidebar(model: SiteModel): string[] {
-  return [...new Set(model.sidebar.flatMap((row) => (row.kind === 'page' && row.method ? [row.page.split('#')[0]!] : [])))].filter(Boolean)
-}

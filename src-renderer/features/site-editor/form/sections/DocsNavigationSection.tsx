@@ -98,7 +98,10 @@ const labelKey = (kind: RowKind) => (kind === 'group' ? 'group' : kind === 'page
 const kindName = (kind: RowKind) =>
   kind === 'page' ? 'page' : kind === 'group' ? 'group' : DIVISIONS[kind] === 'item' ? 'menu item' : DIVISIONS[kind]
 
-/** Whether a dragged row may be dropped at another row's place: pages and groups among pages, groups among groups, an item among its own kind. */
+/**
+ * Whether a dragged row may be dropped at another row's place: pages and groups among pages, groups among groups, an item
+ * among its own kind.
+ */
 function canDrop(dragged: Row, target: Row): boolean {
   const listKey = String(target.list.at(-1))
   if (dragged.kind === 'page' || dragged.kind === 'group') return listKey === 'pages' || (listKey === 'groups' && dragged.kind === 'group')
