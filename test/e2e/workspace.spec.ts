@@ -340,6 +340,9 @@ test('the rotation picker offers only groups whose token is still kept, and says
     await page.getByRole('button', { name: /^Get or create in / }).click()
     await expect(result(page)).toContainText('Get or create succeeded')
     await page.getByRole('tab', { name: 'Rotate token' }).click()
+    // The tab opens on the group selected in the catalog; cleared, it offers what it can rotate and says what it cannot.
+    await expect(page.getByLabel('Group', { exact: true })).toHaveValue('kept-now')
+    await page.getByLabel('Group', { exact: true }).fill('')
     await expect(page.getByText('1 known group has no kept token and is not offered: paste its current token instead.')).toBeVisible()
     const offered = await page
       .locator('#rotation-choices option')
