@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { DOCS_THEMES } from './docs-schema'
 import { checkDocsConfig, type DocsCheckCache } from './docs-validate'
-import { formatProblemPath } from './format'
-import { resolveRefs, type RefFile } from './refs'
+import { resolveRefs, unknownUnder, type RefFile } from './refs'
 import type { RuleSet } from './rule-sets'
 import { isPlainObject } from './schema'
 import { checkSiteConfig, readConfigText, type SiteConfigProblem } from './validate'
@@ -58,18 +57,8 @@ export function checkConfig(value: unknown, { format, rules, refs, cache }: Chec
   const resolved = resolveRefs(value, refs ?? new Map())
   const check = checkDocsConfig(resolved.value, cache)
   if (resolved.problems.length === 0 && resolved.pending.length === 0) return { format, ...check }
-  // What a $ref that could not be followed (or is still being read) would have held is unknown: nothing under it is judged.
-  const unknown = new Set(
-    [...[...resolved.problems, ...resolved.unfollowed.map((at) => ({ at }))].map(({ at }) => at.slice(0, -1)), ...resolved.pending].map(
-      (at) => formatProblemPath(at),
-    ),
-  )
-  // A path is under an unknown place when it or one of its ancestors (each prefix ending before a . or [) is one: a look-up a segment.
-  const under = (path: string) => {
-    if (unknown.has('$') || unknown.has(path)) return true
-    for (let at = 0; at < path.length; at++) if ((path[at] === '.' || path[at] === '[') && unknown.has(path.slice(0, at))) return true
-    return false
-  }
+  // What a $ref that could not be followed (or is still being read, or was left at the cap) would have held is unknown: nothing under it is judged.
+  const under = unknownUnder(resolved)
   const errors = [
     ...resolved.problems.map(({ path, message }) => ({ path, message })),
     ...check.errors.filter((problem) => !under(problem.path)),

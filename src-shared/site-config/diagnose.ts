@@ -11,10 +11,9 @@ import {
 } from './docs-files'
 import { checkDocsConfig, type DocsCheckCache, type KeyCheck } from './docs-validate'
 import { duplicateKeyProblems, findDuplicateKeys, type DuplicateKey } from './duplicate-keys'
-import { formatProblemPath } from './format'
 import { jsonErrorSentence, parseJsonText, type JsonSyntaxError } from './json-text'
 import type { SiteConfigProblem } from './problem'
-import { resolveRefs, type RefFile } from './refs'
+import { resolveRefs, unknownUnder, type RefFile } from './refs'
 import { mintlifySuggestion } from './rule-suggestion'
 import type { RuleSet } from './rule-sets'
 import { pageProblems, sitePages, type PageFacts, type SitePages } from './site-pages'
@@ -164,19 +163,8 @@ function docsParts(value: unknown, refs: ReadonlyMap<string, RefFile> | undefine
     chunks.push(chunk('schema', 'error', check.errors), chunk('rules', 'warning', check.warnings))
     return resolved.value
   }
-  // What a $ref that could not be followed (or is still being read) would have held is unknown: nothing under it is judged.
-  // So is what a $ref left as written once the document reached its cap (refs.ts) would have held.
-  const unknown = new Set(
-    [...[...resolved.problems, ...resolved.unfollowed.map((at) => ({ at }))].map(({ at }) => at.slice(0, -1)), ...resolved.pending].map(
-      (at) => formatProblemPath(at),
-    ),
-  )
-  // A path is under an unknown place when it or one of its ancestors (each prefix ending before a . or [) is one: a look-up a segment.
-  const under = (path: string) => {
-    if (unknown.has('$') || unknown.has(path)) return true
-    for (let at = 0; at < path.length; at++) if ((path[at] === '.' || path[at] === '[') && unknown.has(path.slice(0, at))) return true
-    return false
-  }
+  // What a $ref that could not be followed (or is still being read, or was left at the cap) would have held is unknown: nothing under it is judged.
+  const under = unknownUnder(resolved)
   chunks.push(
     chunk(
       'refs',

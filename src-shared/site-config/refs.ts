@@ -232,3 +232,21 @@ export function locateInFiles(
   // A sibling under an outer site's ref lives where that ref object is written: found by the outer site.
   return { file: best.file, path: path.slice(best.at.length) }
 }
+
+/**
+ * Whether a problem's path lies where the document's content is unknown: under a `$ref` that could
+ * not be followed, is still being read, or was left as written at the cap. Nothing there is judged.
+ * The test looks up the path and each of its ancestors (each prefix ending before a . or [) once.
+ */
+export function unknownUnder(resolved: ResolvedRefs): (path: string) => boolean {
+  const unknown = new Set(
+    [...[...resolved.problems, ...resolved.unfollowed.map((at) => ({ at }))].map(({ at }) => at.slice(0, -1)), ...resolved.pending].map(
+      (at) => formatProblemPath(at),
+    ),
+  )
+  return (path) => {
+    if (unknown.has('$') || unknown.has(path)) return true
+    for (let at = 0; at < path.length; at++) if ((path[at] === '.' || path[at] === '[') && unknown.has(path.slice(0, at))) return true
+    return false
+  }
+}
