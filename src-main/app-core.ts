@@ -69,13 +69,7 @@ export async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   const activity = new ActivityLog(db, redactKept)
   const profiles = openProfileStore({ db, vault, onDelete: (profileId) => catalog.removeProfile(profileId) })
   const owner = leaseOwner(options.client)
-  const profileName = (profileId: string) => {
-    try {
-      return profiles.get(profileId).name
-    } catch {
-      return profileId
-    }
-  }
+  const profileName = (profileId: string) => profiles.nameOf(profileId) ?? profileId
   // Team mode, when this folder has joined a team (nothing more is loaded otherwise).
   const team = createTeamService({ db, vault, profiles, catalog, owner, background: owner.client !== 'cli', log })
   await team.open()

@@ -160,13 +160,7 @@ export function createBulkService(deps: BulkServiceDeps) {
     if (!pacer) pacers.set(key, (pacer = new Pacer(null)))
     return pacer
   }
-  const profileName = (profileId: string) => {
-    try {
-      return profiles.get(profileId).name
-    } catch {
-      return null
-    }
-  }
+  const profileName = (profileId: string) => profiles.nameOf(profileId)
 
   const profileNameOr = (profileId: string) => profileName(profileId) ?? profileId
 

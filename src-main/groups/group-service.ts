@@ -134,14 +134,6 @@ export function createGroupService(deps: GroupServiceDeps) {
   const now = deps.now ?? (() => new Date())
   const createClient = deps.createClient ?? ((connection: Connection) => createUserApiClient(connection))
 
-  const profileNameOf = (profileId: string) => {
-    try {
-      return profiles.get(profileId).name
-    } catch {
-      return profileId
-    }
-  }
-
   /** The one rule for which profile a call means: the one it names, else the active one, else none. */
   const profileNamedOrActive = (profileId: string | undefined): string | null => profileId ?? profiles.activeId()
 
@@ -177,7 +169,7 @@ export function createGroupService(deps: GroupServiceDeps) {
   ): Promise<Called<T>> {
     const profileId = profile.id
     // Before anything is journaled, sent or logged: a kept secret in a group's fields never leaves.
-    const secret = secretInRequest(request, vault.knownSecrets(), profileNameOf)
+    const secret = secretInRequest(request, vault.knownSecrets(), (id) => profiles.nameOf(id) ?? id)
     if (secret) throw new AppErrorException('refused', secretInRequestSentence(secret), { field: secret.field })
     const startedAt = now()
     const started = performance.now()

@@ -45,6 +45,8 @@ export interface ProfileStore {
   /** Built-in profiles first, then the saved ones in the order they were made. */
   list(): Profile[]
   get(id: string): Profile
+  /** The profile's name, or null when there is no such profile (deleted since): for sentences and records. */
+  nameOf(id: string): string | null
   /** The stored choice if that profile exists, else the first in the list (a built-in if any). */
   activeId(): string | null
   setActive(id: string): Promise<string>
@@ -290,6 +292,13 @@ export function openProfileStore(options: ProfileStoreOptions): ProfileStore {
   return {
     list,
     get,
+    nameOf(id) {
+      try {
+        return get(id).name
+      } catch {
+        return null
+      }
+    },
     notices: () => [...unreadable],
 
     activeId() {
