@@ -2,4 +2,4 @@ import { defineConfig } from 'vitest/config'
 import unit, { SECURITY_TESTS } from './vitest.config'
 
 /** `npm run test:security`: the IPC fuzz, the Electronegativity scan and the packaging run. */
-export default defineConfig({ test: { ...unit.test, include: SECURITY_TESTS, exclude: ['**/node_modules/**'] } })
+export default defineConfig({ test: { ...unit.test, include: SECURITY_TESTS, exclude: ['**/node_modules/**'], maxWorkers: 1 } })

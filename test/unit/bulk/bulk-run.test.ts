@@ -139,18 +139,18 @@ describe('a bulk run against the sandbox', () => {
       kind: 'apply',
       target: { profileId },
       fileName: 'g.csv',
-      text: csv(newRows(60)),
+      text: csv(newRows(20)),
       excludeInvalid: false,
       settings: settings(),
     })
     const runner = services.bulk.launch(plan.runId!, settings({ concurrency: 4 }))
     expect(await runner.done).toBe('finished')
     const run = services.bulk.run(plan.runId!)
-    expect(run.tallies).toMatchObject({ created: 60, failed: 0, unknown: 0, pending: 0 })
+    expect(run.tallies).toMatchObject({ created: 20, failed: 0, unknown: 0, pending: 0 })
     expect(proxy!.refused).toBeGreaterThan(0)
     expect(runner.progress().retried).toBe(proxy!.refused)
     expect([...proxy!.created.values()].every((count) => count === 1)).toBe(true)
-    expect(proxy!.created.size).toBe(60)
+    expect(proxy!.created.size).toBe(20)
   })
 
   it('sends get-or-create again after a 5xx, up to a limit, and then fails the row', async () => {
