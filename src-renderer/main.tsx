@@ -3,6 +3,7 @@ import { StrictMode, type ReactNode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { z } from 'zod'
 import { App } from './app/App'
+import { installSectionShortcuts } from './app/navigation-store'
 import './app/styles.css'
 import { installBridge } from './lib/api'
 import { connectBridge, type NoSessionReason } from './lib/bridge'
@@ -54,6 +55,7 @@ const NO_SESSION: Record<NoSessionReason, ReactNode> = {
 // with the page that says why.
 const { bridge, transport, session } = connectBridge()
 installBridge(bridge)
+installSectionShortcuts(window)
 root.render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

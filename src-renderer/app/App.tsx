@@ -12,10 +12,9 @@ import { Sidebar } from './Sidebar'
 import { StatusBar } from './StatusBar'
 
 export function App({ transport }: { transport: 'electron' | 'browser' }) {
-  const { current, open } = useNavigation()
+  const { current, opened, open } = useNavigation()
   const section = sections.find((candidate) => candidate.id === current) ?? sections[0]!
   const heading = useRef<HTMLHeadingElement>(null)
-  const firstRender = useRef(true)
   const customer = useProductionActive()
 
   // A past call handed over from Activity goes to the Groups screen, which takes it.
@@ -24,23 +23,13 @@ export function App({ transport }: { transport: 'electron' | 'browser' }) {
   useEffect(() => useHistoryHandoff.subscribe((state) => state.pending && open('activity')), [open])
 
   useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
-      const target = sections.find((candidate) => candidate.shortcut === event.key)
-      if (!target) return
-      event.preventDefault()
-      open(target.id)
-    }
-    window.addEventListener('keydown', onKeyDown)
-    return () => window.removeEventListener('keydown', onKeyDown)
-  }, [open])
-
-  useEffect(() => {
     document.title = `${section.label} · Embed Console`
-    // Move focus to the new screen's title, except on launch where the page's own focus stays.
-    if (firstRender.current) firstRender.current = false
-    else heading.current?.focus()
   }, [section])
+  // A section opened (even before the first screen was drawn) moves the focus to its title; on a
+  // launch where none was, the page's own focus stays.
+  useEffect(() => {
+    if (opened > 0) heading.current?.focus()
+  }, [opened])
 
   return (
     <div className="app">
