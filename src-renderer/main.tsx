@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client'
 import { z } from 'zod'
 import { App } from './app/App'
 import { installSectionShortcuts } from './app/navigation-store'
+import { sections } from './app/sections'
 import './app/styles.css'
 import { installBridge } from './lib/api'
 import { connectBridge, type NoSessionReason } from './lib/bridge'
@@ -55,7 +56,7 @@ const NO_SESSION: Record<NoSessionReason, ReactNode> = {
 // with the page that says why.
 const { bridge, transport, session } = connectBridge()
 installBridge(bridge)
-installSectionShortcuts(window)
+installSectionShortcuts(window, sections)
 root.render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { sections, type SectionId } from './sections'
+import type { Section, SectionId } from './sections'
 
 interface NavigationState {
   current: SectionId
@@ -18,7 +18,10 @@ export const useNavigation = create<NavigationState>((set) => ({
  * Ctrl/Cmd + a section's digit opens it, from the moment the page's script runs: a shortcut typed
  * while the first screen is still being drawn is not lost. Returns the uninstaller.
  */
-export function installSectionShortcuts(target: Pick<Window, 'addEventListener' | 'removeEventListener'>): () => void {
+export function installSectionShortcuts(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'>,
+  sections: readonly Pick<Section, 'id' | 'shortcut'>[],
+): () => void {
   const onKeyDown = (event: KeyboardEvent) => {
     if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
     const section = sections.find((candidate) => candidate.shortcut === event.key)

@@ -11,6 +11,13 @@ const key = (digit: string, modifiers: Partial<Record<'ctrlKey' | 'metaKey' | 'a
     ...modifiers,
   })
 
+/** The sections' ids and digits as sections.ts has them (its screens are not loaded here). */
+const SECTIONS = [
+  { id: 'groups', shortcut: '1' },
+  { id: 'site', shortcut: '3' },
+  { id: 'bulk', shortcut: '5' },
+] as const
+
 describe('section shortcuts, installed as the page script runs', () => {
   const target = new EventTarget()
   let uninstall = () => {}
@@ -20,7 +27,7 @@ describe('section shortcuts, installed as the page script runs', () => {
   })
 
   it('open the section of a digit with Ctrl or Cmd, and count as an opening', () => {
-    uninstall = installSectionShortcuts(target as unknown as Window)
+    uninstall = installSectionShortcuts(target as unknown as Window, SECTIONS)
     const ctrl3 = key('3')
     target.dispatchEvent(ctrl3)
     expect(useNavigation.getState()).toMatchObject({ current: 'site', opened: 1 })
@@ -30,7 +37,7 @@ describe('section shortcuts, installed as the page script runs', () => {
   })
 
   it('leave other keys to the page: no modifier, Shift or Alt, a digit no section has', () => {
-    uninstall = installSectionShortcuts(target as unknown as Window)
+    uninstall = installSectionShortcuts(target as unknown as Window, SECTIONS)
     for (const event of [key('3', {}), key('3', { ctrlKey: true, shiftKey: true }), key('3', { ctrlKey: true, altKey: true }), key('9')]) {
       target.dispatchEvent(event)
       expect(event.defaultPrevented).toBe(false)
@@ -39,7 +46,7 @@ describe('section shortcuts, installed as the page script runs', () => {
   })
 
   it('stop when uninstalled', () => {
-    installSectionShortcuts(target as unknown as Window)()
+    installSectionShortcuts(target as unknown as Window, SECTIONS)()
     target.dispatchEvent(key('3'))
     expect(useNavigation.getState().current).toBe('groups')
   })
