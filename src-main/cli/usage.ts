@@ -60,10 +60,17 @@ export const usageFailure = (message: string, usage: string): JsonEnvelope<never
  */
 export function serveUntilStopped(shutdown: () => Promise<void>): Promise<number> {
   return new Promise((resolve) => {
+    let stopping = false
     const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      void shutdown().then(() => resolve(0))
+      // A signal repeated while shutting down (a supervisor, a second Ctrl+C) must not kill the
+      // process half-way through: the handlers stay until the shutdown is done.
+      if (stopping) return
+      stopping = true
+      void shutdown().then(() => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+        resolve(0)
+      })
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)

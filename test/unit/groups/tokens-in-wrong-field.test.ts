@@ -41,8 +41,22 @@ function answer(received: ReceivedRequest, res: ServerResponse) {
   )
 }
 
-/** Every file of the data folder that holds one of the secrets, in any case. */
+/**
+ * Every file of the data folder that holds one of the secrets, in any case. A closed libsql
+ * database lets go of its -wal and -shm files when the handle is collected, folding the log into
+ * the database file: a file gone mid-scan starts the scan again, so what moved is read where it went.
+ */
 async function filesHolding(dir: string, secrets: string[]): Promise<string[]> {
+  for (;;) {
+    try {
+      return await scanForSecrets(dir, secrets)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+}
+
+async function scanForSecrets(dir: string, secrets: string[]): Promise<string[]> {
   const holding: string[] = []
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue
