@@ -15,14 +15,26 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * headings with its parent's, all of moderate impact, which this check does not fail on.
  */
 async function violationsIn(frame: Frame, options: RunOptions): Promise<Result[]> {
-  if (frame.isDetached() || frame.url() === 'about:blank') return []
-  if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(AXE_SOURCE)
-  const results = await frame.evaluate(
-    (runOptions) =>
-      (window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe.run(document, runOptions),
-    options,
-  )
-  return results.violations
+  // A frame that loads a new document while it is checked (the preview drawing another page) is
+  // checked again in that document: what the operator sees next is still checked, never skipped.
+  for (let attempt = 1; ; attempt++) {
+    if (frame.isDetached() || frame.url() === 'about:blank') return []
+    try {
+      if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(AXE_SOURCE)
+      const results = await frame.evaluate(
+        (runOptions) =>
+          (window as unknown as { axe: { run(context: Document, options: RunOptions): Promise<AxeResults> } }).axe.run(
+            document,
+            runOptions,
+          ),
+        options,
+      )
+      return results.violations
+    } catch (error) {
+      if (attempt === 3 || !/Execution context was destroyed|Frame was detached/.test(String(error))) throw error
+      await frame.waitForLoadState('load').catch(() => undefined)
+    }
+  }
 }
 
 /**
