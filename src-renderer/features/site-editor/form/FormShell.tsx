@@ -4,7 +4,6 @@ import { fieldId } from '../state/view-store'
 import { sectionHeadingId } from './controls/FormSection'
 import { useShapeAt } from './controls/use-field'
 import { WrongShapeNote } from './controls/WrongShapeNote'
-import { useFocusRequests } from './use-focus-requests'
 
 /**
  * What every format's form stands in: the index of its sections, and nothing editable while the
@@ -12,7 +11,6 @@ import { useFocusRequests } from './use-focus-requests'
  * above says where it breaks); one that is not an object says so.
  */
 export function FormShell({ sections, children }: { sections: readonly { id: string; label: string }[]; children: ReactNode }) {
-  useFocusRequests()
   const rootShape = useShapeAt([])
   const waiting = useEditor((state) => state.syntaxError !== null || state.duplicates.length > 0)
   if (rootShape === 'missing') return null

@@ -1,5 +1,6 @@
 import { DocsForm } from '../form/DocsForm'
 import { SiteForm } from '../form/SiteForm'
+import { useFocusRequests } from '../form/use-focus-requests'
 import { useFormat } from '../state/editor-store'
 import { SitePreview } from '../preview/SitePreview'
 import { useEditorView } from '../state/view-store'
@@ -11,6 +12,8 @@ import { RawJsonView } from './RawJsonView'
 
 /** An open document: toolbar, banners, the theme preview, the form, the JSON or the docs folder, and the Problems list beside them. */
 export function EditorWorkspace() {
+  // Here, not in the form: a problem clicked in the JSON view asks for its field before the form is drawn.
+  useFocusRequests()
   const view = useEditorView((state) => state.view)
   const format = useFormat()
   return (

@@ -2,7 +2,7 @@ import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, us
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { CONTENT_ORDER, DIVISIONS, type DivisionKey } from '../../../../../src-shared/site-config/docs-schema'
 import { formatProblemPath } from '../../../../../src-shared/site-config/format'
 import { isPlainObject } from '../../../../../src-shared/site-config/schema'
@@ -108,23 +108,33 @@ function canDrop(dragged: Row, target: Row): boolean {
   return listKey === String(dragged.list.at(-1))
 }
 
-/** The rows open in each document's tree, kept while the form is away (the JSON view, the docs folder view, another section). */
+/**
+ * The rows open in each document's tree as it was last drawn, kept while the form is away (the JSON view, the docs folder
+ * view, another section) so the tree comes back as it was left.
+ */
 const openRows = new Map<string, ReadonlySet<string>>()
+/** The last focus request the tree has answered: one made while it was away is answered when it is drawn again. */
+let answeredRequest = 0
+
+/** `open` with the rows above a navigation place added, so the place is drawn. */
+function withRowsAbove(open: ReadonlySet<string>, segments: Path): ReadonlySet<string> {
+  const next = new Set(open)
+  for (let depth = 2; depth < segments.length; depth++)
+    if (typeof segments[depth] === 'number') next.add(formatProblemPath(segments.slice(0, depth + 1)))
+  return next
+}
 
 export function DocsNavigationSection() {
   const navigation = useEditor((state) => resolvedFor(state.value, state.refTexts).value) as Record<string, unknown> | undefined
   const documentId = useEditor((state) => state.document?.documentId ?? '')
   const navigationValue = isPlainObject(navigation) ? navigation.navigation : undefined
-  const [expanded, setExpandedHere] = useState<ReadonlySet<string>>(() => openRows.get(documentId) ?? allExpandable(navigationValue))
-  const setExpanded = useCallback(
-    (update: ReadonlySet<string> | ((open: ReadonlySet<string>) => ReadonlySet<string>)) =>
-      setExpandedHere((open) => {
-        const next = typeof update === 'function' ? update(open) : update
-        openRows.set(documentId, next)
-        return next
-      }),
-    [documentId],
-  )
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => openRows.get(documentId) ?? allExpandable(navigationValue))
+  // Kept from the moment the tree is drawn, not from its first toggle: worked out again on the next mount, the defaults
+  // could differ from what was shown (a $ref file read since, rows added past EXPAND_ALL_UP_TO) and unfold rows.
+  const drawn = isPlainObject(navigationValue)
+  useEffect(() => {
+    if (drawn) openRows.set(documentId, expanded)
+  }, [documentId, expanded, drawn])
   const rows = useMemo(
     () => flatten(navigationValue, expanded).map((row) => ({ ...row, file: fileOfPlace(row.path) })),
     [navigationValue, expanded],
@@ -142,21 +152,18 @@ export function DocsNavigationSection() {
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   )
 
-  // A problem clicked inside the navigation: open the rows above it and scroll to it.
-  useEffect(
-    () =>
-      useEditorView.subscribe((state, previous) => {
-        const request = state.focusRequest
-        if (!request || request === previous.focusRequest || request.segments[0] !== 'navigation') return
-        setExpanded((open) => {
-          const next = new Set(open)
-          for (let depth = 2; depth < request.segments.length; depth++)
-            if (typeof request.segments[depth] === 'number') next.add(formatProblemPath(request.segments.slice(0, depth + 1)))
-          return next
-        })
-      }),
-    [setExpanded],
-  )
+  // A problem clicked inside the navigation: open the rows above it and scroll to it. Clicked while the tree was away
+  // (in the JSON view, say), it is answered as the tree is drawn again; an answered one is not, so rows folded after
+  // it stay folded.
+  useEffect(() => {
+    const answer = (request: { segments: Path; serial: number } | null) => {
+      if (!request || request.serial <= answeredRequest) return
+      answeredRequest = request.serial
+      if (request.segments[0] === 'navigation') setExpanded((open) => withRowsAbove(open, request.segments))
+    }
+    answer(useEditorView.getState().focusRequest)
+    return useEditorView.subscribe((state) => answer(state.focusRequest))
+  }, [])
   useEffect(() => {
     const request = useEditorView.getState().focusRequest
     if (!request || request.segments[0] !== 'navigation') return
