@@ -41,7 +41,7 @@ export type EnvironmentKind = z.infer<typeof EnvironmentKindSchema>
 
 // The base URL's rule lives in a module of its own: the API client and the CLI's --base-url load
 // it without every profile schema (zod builds each one when its module loads).
-export { BaseUrlSchema, baseUrlProblem } from './base-url'
+export { BaseUrlSchema } from './base-url'
 
 /**
  * Whether two base URLs reach the same server: the same scheme, host and port (default ports

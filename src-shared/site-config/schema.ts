@@ -106,7 +106,6 @@ export const AnchorSchema = z.looseObject({
   }),
   iconType: optionalIconType,
 })
-export type Anchor = z.infer<typeof AnchorSchema>
 
 export const TopAnchorSchema = z.looseObject({
   name: z.string().optional().meta({ description: 'Name of the top-most anchor.', default: 'Documentation' }),
@@ -118,7 +117,6 @@ export const TabSchema = z.looseObject({
   name: z.string().describe('Tab label.'),
   url: z.string().describe('Start of the URL that decides which pages belong to the tab; generally the folder name.'),
 })
-export type Tab = z.infer<typeof TabSchema>
 
 export const ApiAuthSchema = z.looseObject({
   method: z.enum(['bearer', 'basic', 'key']).optional().describe('Authentication strategy used for all API endpoints.'),

@@ -126,13 +126,6 @@ export const lastJson = (stdout: string) =>
     error?: { code: string; message: string; details?: Record<string, unknown> }
   }
 
-/** Every JSON line a `--json` run printed. */
-export const jsonLines = (stdout: string) =>
-  stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-
 /** Time passing for a data folder without waiting: its run leases (and, with `rotations`, rotations in flight) expire. */
 export function letLocalLeasesExpire(dataDir: string, { rotations = true } = {}) {
   const db = new Libsql(join(dataDir, 'embed-console.db'))
