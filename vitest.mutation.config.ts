@@ -36,12 +36,14 @@ export default defineConfig({
       'test/unit/groups/group-service.test.ts',
       'test/unit/groups/echoed-secrets.test.ts',
     ],
-    // Run in npm test, not once per mutant: the kill -9 test writes through child processes (which
-    // cannot see a mutant), and the bounds test writes 5,001 pages in as many folders for each run.
+    // Run in npm test, not once per mutant: the kill -9 test writes through child processes, as
+    // the SIGTERM test watches (neither can see a mutant), and the bounds test writes 5,001 pages
+    // in as many folders for each run.
     exclude: [
       ...(base.test?.exclude ?? []),
       'test/unit/site-files/atomic-save-crash.test.ts',
       'test/unit/site-files/one-answer-bounds.test.ts',
+      'test/unit/site-files/docs-index-sigterm.test.ts',
     ],
   },
 })

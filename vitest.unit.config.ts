@@ -12,6 +12,7 @@ export const ISOLATED_TESTS = [
   'test/unit/site-files/electron-file-dialogs.test.ts',
   'test/unit/site-files/one-answer-bounds.test.ts',
   'test/unit/site-files/docs-index.test.ts',
+  'test/unit/site-files/docs-index-sigterm.test.ts',
 ]
 
 /**
