@@ -83,6 +83,16 @@ export default tseslint.config(
       { group: ['electron'], message: 'Only the Electron shell imports electron; pass what you need in.' },
     ]),
   },
+  {
+    // Storage is main's floor: the features keep their data through it, so it imports none of them
+    // (the app's own migration list, which names the features' tables, lives above them).
+    files: ['src-main/storage/**/*.ts'],
+    rules: restrict([
+      { group: ['**/src-renderer/**'], message: 'Main never imports the renderer.' },
+      { group: ['electron'], message: 'Only the Electron shell imports electron; pass what you need in.' },
+      { regex: '^\\.\\./(?!\\.\\./)', message: 'storage/ imports no feature of main: the features build on it.' },
+    ]),
+  },
   // Layout is Prettier's (npm run format:check): no rule of ESLint's may disagree with it.
   prettier,
 )

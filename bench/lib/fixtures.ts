@@ -5,7 +5,7 @@ import { GroupCatalog } from '../../src-main/catalog/group-catalog'
 import { openProfileStore } from '../../src-main/profiles/profile-store'
 import { openSecretVault } from '../../src-main/profiles/vault'
 import { openSandboxStore } from '../../src-main/sandbox/sandbox-store'
-import { openAppDatabase } from '../../src-main/storage/app-database'
+import { openAppDatabase } from '../../src-main/app-database'
 import type { ActivityEntry } from '../../src-shared/activity/schemas'
 import type { CatalogEntry } from '../../src-shared/catalog/schemas'
 

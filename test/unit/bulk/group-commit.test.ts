@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { BulkJournal } from '../../../src-main/bulk/bulk-journal'
 import { startRun, type BulkSender, type SenderSettlement } from '../../../src-main/bulk/bulk-runner'
 import { leaseOwner, SqliteRunLeases } from '../../../src-main/bulk/run-leases'
-import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/storage/app-database'
+import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/app-database'
 
 /*
  * A run's idempotent rows are settled after their answers, in batches, and the write lock is

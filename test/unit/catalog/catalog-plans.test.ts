@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
 import { groupTokenKey } from '../../../src-main/profiles/vault-keys'
-import { openAppDatabase } from '../../../src-main/storage/app-database'
+import { openAppDatabase } from '../../../src-main/app-database'
 import type { Database, SqlValue } from '../../../src-main/storage/database'
 import {
   CatalogEnvironmentFilterSchema,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
-import { appMigrations, openAppDatabase } from '../../../src-main/storage/app-database'
+import { appMigrations, openAppDatabase } from '../../../src-main/app-database'
 import { openDatabase, type Database } from '../../../src-main/storage/database'
 import {
   CATALOG_SEARCH_LISTED,

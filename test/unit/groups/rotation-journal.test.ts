@@ -12,7 +12,7 @@ import {
   tokenFingerprint,
   type RotationListener,
 } from '../../../src-main/groups/rotation-journal'
-import { openAppDatabase } from '../../../src-main/storage/app-database'
+import { openAppDatabase } from '../../../src-main/app-database'
 import type { Database } from '../../../src-main/storage/database'
 import { failureOf } from '../../helpers/failure-of'
 

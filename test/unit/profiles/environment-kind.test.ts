@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { APP_DATABASE_FILE, appMigrations, openAppDatabase } from '../../../src-main/storage/app-database'
+import { APP_DATABASE_FILE, appMigrations, openAppDatabase } from '../../../src-main/app-database'
 import { openDatabase } from '../../../src-main/storage/database'
 import { draft, openProfiles, tempDataDir } from './helpers'
 

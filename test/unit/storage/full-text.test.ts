@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ActivityLog } from '../../../src-main/activity/activity-log'
-import { appMigrations, openAppDatabase } from '../../../src-main/storage/app-database'
+import { appMigrations, openAppDatabase } from '../../../src-main/app-database'
 import { openDatabase } from '../../../src-main/storage/database'
 import { createFullTextIndex, fullTextCondition, type FullTextIndex } from '../../../src-main/storage/full-text'
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import Libsql from 'libsql'
 import { describe, expect, it } from 'vitest'
 import { SANDBOX_PROFILE_ID } from '../../../src-main/app-services'
-import { appMigrations } from '../../../src-main/storage/app-database'
+import { appMigrations } from '../../../src-main/app-database'
 import { nodeScript } from '../../helpers/node-script'
 
 const run = promisify(execFile)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BulkJournal } from '../../../src-main/bulk/bulk-journal'
 import { leaseOwner, SqliteRunLeases } from '../../../src-main/bulk/run-leases'
-import { openAppDatabase } from '../../../src-main/storage/app-database'
+import { openAppDatabase } from '../../../src-main/app-database'
 import type { Database } from '../../../src-main/storage/database'
 import { TeamRunLeases, type SharedLeases, type SharedRunLease } from '../../../src-main/team/team-run-leases'
 

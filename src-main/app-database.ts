@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import { openDatabase, type Database, type Migration } from './database'
-import { createFullTextIndex } from './full-text'
-import { ACTIVITY_SEARCH } from '../activity/activity-search'
-import { migrateCatalogToKeys } from '../catalog/catalog-schema'
+import { openDatabase, type Database, type Migration } from './storage/database'
+import { createFullTextIndex } from './storage/full-text'
+import { ACTIVITY_SEARCH } from './activity/activity-search'
+import { migrateCatalogToKeys } from './catalog/catalog-schema'
 
 /** The app's own data: profiles, secrets, the catalog of groups and the activity log. */
 export const APP_DATABASE_FILE = 'embed-console.db'
