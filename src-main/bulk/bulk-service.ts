@@ -162,8 +162,6 @@ export function createBulkService(deps: BulkServiceDeps) {
   }
   const profileName = (profileId: string) => profiles.nameOf(profileId)
 
-  const profileNameOr = (profileId: string) => profileName(profileId) ?? profileId
-
   const runOrThrow = (runId: string): BulkRun => {
     const run = journal.run(runId, profileName)
     if (!run) throw new AppErrorException('not_found', 'This bulk run does not exist: it may have been deleted.')
@@ -225,7 +223,7 @@ export function createBulkService(deps: BulkServiceDeps) {
       const known = vault.knownSecrets()
       const secretProblems: BulkProblem[] = []
       const clean = parsed.rows.filter((row) => {
-        const secret = secretInRequest(row.request, known, profileNameOr)
+        const secret = secretInRequest(row.request, known, profileName)
         if (secret) secretProblems.push({ line: row.line, column: secret.field, message: secretInRowSentence(secret) })
         return !secret
       })
@@ -311,12 +309,12 @@ export function createBulkService(deps: BulkServiceDeps) {
       const run = runOrThrow(runId)
       if (run.state === 'finished' || run.state === 'cancelled') return
       // Cancelling is sending nothing more: it needs the lease too, so a run going elsewhere is not cut under its holder.
+      const runLease = leaseFor(run)
       db.transaction(() => {
-        const lease = leases.acquire(runId, owner, labelOf(run))
-        journal.takeOver(runId, lease)
+        const lease = runLease.acquire()
         journal.skipPending(runId)
         journal.setState(runId, 'cancelled')
-        leases.release(lease)
+        runLease.release(lease)
       })
       runner?.cancel()
     },

@@ -169,7 +169,7 @@ export function createGroupService(deps: GroupServiceDeps) {
   ): Promise<Called<T>> {
     const profileId = profile.id
     // Before anything is journaled, sent or logged: a kept secret in a group's fields never leaves.
-    const secret = secretInRequest(request, vault.knownSecrets(), (id) => profiles.nameOf(id) ?? id)
+    const secret = secretInRequest(request, vault.knownSecrets(), (id) => profiles.nameOf(id))
     if (secret) throw new AppErrorException('refused', secretInRequestSentence(secret), { field: secret.field })
     const startedAt = now()
     const started = performance.now()

@@ -17,7 +17,7 @@ export interface SecretInRequest {
 export function secretInRequest(
   request: unknown,
   known: SecretMatcher,
-  profileName: (profileId: string) => string,
+  profileName: (profileId: string) => string | null,
 ): SecretInRequest | undefined {
   const rotation = request !== null && typeof request === 'object' && 'current_token' in request
   let found = findSecret(request, known, (field) => rotation && field === 'current_token')
@@ -27,13 +27,15 @@ export function secretInRequest(
   }
   if (!found) return undefined
   const kept = keptSecretOf(found.tag ?? '')
+  // A profile deleted since its secret was kept is named by its id.
+  const nameOf = (profileId: string) => profileName(profileId) ?? profileId
   const whose =
     kept.kind === 'api-token'
-      ? `the API token of the profile “${profileName(kept.profileId)}”`
+      ? `the API token of the profile “${nameOf(kept.profileId)}”`
       : kept.kind === 'proxy-password'
-        ? `the proxy password of the profile “${profileName(kept.profileId)}”`
+        ? `the proxy password of the profile “${nameOf(kept.profileId)}”`
         : kept.kind === 'group-token'
-          ? `the token of the group “${kept.groupId}” (profile “${profileName(kept.profileId)}”)`
+          ? `the token of the group “${kept.groupId}” (profile “${nameOf(kept.profileId)}”)`
           : kept.kind === 'team-password'
             ? 'the password of this folder’s team database'
             : 'a secret this app keeps'
