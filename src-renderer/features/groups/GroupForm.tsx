@@ -1,7 +1,7 @@
 import { useMemo, type FormEvent } from 'react'
 import { z } from 'zod'
 import { MappingSchema, PropertiesSchema, userGroupIdProblem, type GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
-import { readJsonText } from '../../lib/json-text'
+import { readJsonField } from './json-field'
 import { Field } from '../../ui/Field'
 import { JsonEditor } from '../../ui/json-editor/JsonEditor'
 import { useWorkspace, type GroupFields } from './group-form-state'
@@ -34,8 +34,8 @@ export interface GroupFormProps {
 function useGroupRequest(fields: GroupFields): { request: GetOrCreateRequest | null; problems: string[] } {
   return useMemo(() => {
     const problems: string[] = []
-    const mapping = readJsonText(fields.mappingText, MappingSchema, 'mapping')
-    const properties = readJsonText(fields.propertiesText, PropertiesSchema, 'properties')
+    const mapping = readJsonField(fields.mappingText, MappingSchema, 'mapping')
+    const properties = readJsonField(fields.propertiesText, PropertiesSchema, 'properties')
     const idProblem = fields.userGroupId.trim() ? userGroupIdProblem(fields.userGroupId) : 'Enter a user_group_id.'
     if (idProblem) problems.push(idProblem)
     if (mapping.state === 'invalid') problems.push(mapping.reason)
