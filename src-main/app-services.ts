@@ -6,7 +6,7 @@ import { createBulkDownload, createBulkHandlers } from './bulk/bulk-handlers'
 import { createBulkService, type BulkService } from './bulk/bulk-service'
 import type { LeaseClient } from './bulk/run-leases'
 import { EventHub } from './event-hub'
-import { createActivityDownload, createGroupHandlers } from './groups/group-handlers'
+import { createGroupHandlers } from './groups/group-handlers'
 import type { GroupService } from './groups/group-service'
 import { createProfileHandlers } from './profiles/profile-handlers'
 import type { ProfileStore } from './profiles/profile-store'
@@ -20,6 +20,8 @@ import type { Database } from './storage/database'
 import type { SafeStorageLike } from './ports'
 import { createTeamHandlers } from './team/team-handlers'
 import type { TeamService } from './team/team-service'
+import { createActivityDownload, createActivityHandlers } from './activity/activity-handlers'
+import { createCatalogHandlers } from './catalog/catalog-handlers'
 
 export interface AppServicesOptions {
   dataDir: string
@@ -150,7 +152,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       notices: [...notices, ...vault.notices(), ...profiles.notices()],
     }),
     ...profileHandlers,
-    ...createGroupHandlers(groups, catalog, activity),
+    ...createGroupHandlers(groups),
+    ...createCatalogHandlers(catalog, groups),
+    ...createActivityHandlers(activity),
     ...site.handlers,
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
     ...createTeamHandlers(team, () => profiles.activeId()),

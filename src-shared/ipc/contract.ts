@@ -1,6 +1,8 @@
 import type { z } from 'zod'
+import { activityCalls } from './activity-calls'
 import { appCalls } from './app-calls'
 import { bulkCalls } from './bulk-calls'
+import { catalogCalls } from './catalog-calls'
 import { groupCalls } from './group-calls'
 import { profileCalls } from './profile-calls'
 import type { Result } from './result'
@@ -17,6 +19,8 @@ export const contract = {
   ...appCalls,
   ...profileCalls,
   ...groupCalls,
+  ...catalogCalls,
+  ...activityCalls,
   ...siteCalls,
   ...bulkCalls,
   ...teamCalls,

@@ -1,12 +1,11 @@
 import { z } from 'zod'
-import { ActivityDetailSchema, ActivityEntrySchema, ActivityFilterSchema, RotationSettlementSchema } from '../activity/schemas'
-import { CatalogEntrySchema, CatalogQuerySchema, CatalogRowSchema } from '../catalog/schemas'
+import { RotationSettlementSchema } from '../activity/schemas'
 import { EnvironmentKindSchema } from '../profiles/schemas'
 import { EnvironmentTagSchema, GetOrCreateRequestSchema, UpdateRequestSchema, UserGroupSchema } from '../user-api/schemas'
 import { defineCall } from './define'
 
 /** Which profile a call goes through; omitted means the active one. */
-const ProfileChoice = { profileId: z.string().optional() }
+export const ProfileChoice = { profileId: z.string().optional() }
 
 /** What every group operation answers: the group as returned, the raw body, and what to know. */
 export const GroupCallResultSchema = z.object({
@@ -89,40 +88,5 @@ export const groupCalls = {
     summary: 'The last known token of a group in the catalog, for copying on request.',
     input: z.object({ ...ProfileChoice, groupId: z.string().min(1) }).strict(),
     output: z.object({ token: z.string() }),
-  }),
-  'catalog.list': defineCall({
-    summary:
-      'A window of the groups this app has seen through a profile, searched, filtered and sorted: after or before a row (by its key), or at a position.',
-    input: CatalogQuerySchema.partial({ profileId: true }),
-    output: z.object({
-      profileId: z.string(),
-      total: z.number().int().describe('Groups of this profile'),
-      matching: z.number().int().describe('Groups that match the search and filter: at most CATALOG_SEARCH_LISTED when `more`'),
-      more: z.boolean().describe('A search matched more groups than are listed: the first of them, in order'),
-      position: z.number().int().nullable().describe('The first row’s position in the list, when the window was asked by position'),
-      rows: z.array(CatalogRowSchema),
-    }),
-  }),
-  'catalog.get': defineCall({
-    summary: 'Everything the catalog knows of one group (its token stays in the vault), and whether its token is kept.',
-    input: z.object({ ...ProfileChoice, groupId: z.string().min(1) }).strict(),
-    output: z.object({ entry: CatalogEntrySchema.nullable(), tokenKept: z.boolean() }),
-  }),
-  'activity.list': defineCall({
-    summary: 'A page of the API calls made from this app, newest first, filtered; tokens redacted.',
-    input: ActivityFilterSchema.extend({
-      cursor: z.number().int().positive().optional().describe('From the previous page: the entries older than it'),
-      limit: z.number().int().min(1).max(1000).default(200),
-    }).strict(),
-    output: z.object({
-      entries: z.array(ActivityEntrySchema),
-      total: z.number().int().nullable().describe('Matching entries, counted on the first page only'),
-      nextCursor: z.number().int().nullable(),
-    }),
-  }),
-  'activity.get': defineCall({
-    summary: 'One call of the activity log with the request it sent and the response it got, redacted.',
-    input: z.object({ id: z.string().min(1).max(64) }).strict(),
-    output: z.object({ entry: ActivityDetailSchema.nullable() }),
   }),
 }
