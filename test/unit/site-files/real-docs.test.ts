@@ -1,4 +1,4 @@
-import { cp, writeFile } from 'node:fs/promises'
+import { appendFile, cp, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runValidate } from '../../../src-main/cli/validate-command'
@@ -64,6 +64,26 @@ describe('anchors a page gets from the snippets it imports (dubinc/docs)', () =>
     const messages = (await validate(root)).map((problem) => problem.message)
     expect(messages).toEqual([
       'links to /docs/sdks/client-side/introduction#param-data-attribution-model, but that page has no heading with the anchor #param-data-attribution-model',
+    ])
+  })
+})
+
+describe('files Mintlify serves itself (firecrawl/firecrawl-docs)', () => {
+  it('a link to /llms.txt is good; one to a file that is neither served nor in the folder is not', async () => {
+    expect(await warningsOf(join(REAL_DOCS, 'firecrawl-docs'))).toEqual([])
+    const root = await tempDir('ec-real-docs-')
+    await cp(join(REAL_DOCS, 'firecrawl-docs'), root, { recursive: true })
+    await appendFile(
+      join(root, 'api-reference/v2-introduction.mdx'),
+      '\nSee [the index](/llms-index.txt) and [the full text](/llms-full.txt).\n',
+    )
+    expect(await validate(root)).toEqual([
+      {
+        path: '$',
+        file: 'api-reference/v2-introduction.mdx',
+        line: 14,
+        message: 'links to /llms-index.txt, which is not in the docs folder',
+      },
     ])
   })
 })
