@@ -86,7 +86,10 @@ function customHeadingIds(text: string): { text: string; ids: string[] } {
   const lines = text.split('\n').map((line) => {
     const opening = /^\s*(`{3,}|~{3,})/.exec(line)
     if (fence !== null) {
-      if (opening && opening[1]![0] === fence[0] && opening[1]!.length >= fence.length) fence = null
+      // A closing fence is the opening's character, at least as long, and nothing after it but spaces
+      // (CommonMark): "```shell" inside a block is a line of its code.
+      if (opening && opening[1]![0] === fence[0] && opening[1]!.length >= fence.length && !line.slice(opening[0].length).trim())
+        fence = null
       return line
     }
     if (opening) {

@@ -87,3 +87,23 @@ describe('files Mintlify serves itself (firecrawl/firecrawl-docs)', () => {
     ])
   })
 })
+
+describe('a fenced block holding a line that opens another fence (bazel-contrib/bazel-docs, navigation by $ref)', () => {
+  it('ends at the bare fence: the custom heading id after it is read, the page is valid MDX', async () => {
+    expect(await warningsOf(join(REAL_DOCS, 'bazel-docs'))).toEqual([])
+  })
+
+  it('a custom id inside a fenced block is code, so a link to it is still warned of', async () => {
+    const root = await tempDir('ec-real-docs-')
+    await cp(join(REAL_DOCS, 'bazel-docs'), root, { recursive: true })
+    await appendFile(join(root, 'contribute/docs-style-guide.mdx'), '\n```md\n## In code {#in-code}\n```\n\nSee [it](#in-code).\n')
+    expect(await validate(root)).toEqual([
+      {
+        path: '$',
+        file: 'contribute/docs-style-guide.mdx',
+        line: 28,
+        message: 'links to #in-code, but this page has no heading with that anchor',
+      },
+    ])
+  })
+})
