@@ -10,6 +10,7 @@ import { frontmatter } from 'micromark-extension-frontmatter'
 import { gfm } from 'micromark-extension-gfm'
 import { mdxjs } from 'micromark-extension-mdxjs'
 import { pageKey, type DocsIndex } from '../../src-shared/site-config/docs-files'
+import { normalizeRefPath } from '../../src-shared/site-config/refs'
 import {
   isFileLink,
   linkedFileKey,
@@ -85,7 +86,10 @@ function customHeadingIds(text: string): { text: string; ids: string[] } {
   const lines = text.split('\n').map((line) => {
     const opening = /^\s*(`{3,}|~{3,})/.exec(line)
     if (fence !== null) {
-      if (opening && opening[1]![0] === fence[0] && opening[1]!.length >= fence.length) fence = null
+      // A closing fence is the opening's character, at least as long, and nothing after it but spaces
+      // (CommonMark): "```shell" inside a block is a line of its code.
+      if (opening && opening[1]![0] === fence[0] && opening[1]!.length >= fence.length && !line.slice(opening[0].length).trim())
+        fence = null
       return line
     }
     if (opening) {
@@ -109,6 +113,8 @@ function customHeadingIds(text: string): { text: string; ids: string[] } {
 interface ParsedPage {
   apiPage: boolean
   anchors: Set<string>
+  /** The Markdown snippets the page imports (`import Part from "/snippets/part.mdx"`), as written. */
+  imports: string[]
   links: PageLink[]
   problems: { line: number; message: string }[]
 }
@@ -154,8 +160,12 @@ function parsePage(file: string, original: string): ParsedPage {
     links.push({ target: target.trim(), line: node.position?.start.line ?? 1, image })
   }
   let apiPage = false
+  const imports: string[] = []
   const visit = (node: Nodes) => {
     switch (node.type) {
+      case 'mdxjsEsm':
+        for (const match of node.value.matchAll(/\bfrom\s*["']([^"']+\.mdx?)["']/g)) imports.push(match[1]!)
+        break
       case 'yaml':
         apiPage = /^(openapi|openapi-schema|asyncapi)\s*:/m.test(node.value)
         break
@@ -201,7 +211,7 @@ function parsePage(file: string, original: string): ParsedPage {
     if ('children' in node) for (const child of node.children) visit(child as Nodes)
   }
   visit(tree)
-  return { apiPage, anchors, links, problems }
+  return { apiPage, anchors, links, problems, imports }
 }
 
 function textOf(node: Nodes): string {
@@ -298,6 +308,7 @@ export interface PageReadLimits {
 export async function readPageFacts(index: DocsIndex, limits: PageReadLimits = {}): Promise<PageFacts> {
   const chosen = index.pages.slice(0, limits.maxPages ?? MAX_PAGES_CHECKED)
   const facts = new Map<string, PageFact>()
+  const imports = new Map<string, string[]>()
   await mapLimited(chosen, READS_AT_ONCE, async (page) => {
     const fact: PageFact = { path: page.path, file: page.file, anchors: [], links: [], problems: [] }
     if (page.frontMatterError) fact.problems.push(page.frontMatterError)
@@ -308,6 +319,7 @@ export async function readPageFacts(index: DocsIndex, limits: PageReadLimits = {
       fact.links = parsed.links
       fact.problems.push(...parsed.problems)
       if (parsed.apiPage) fact.apiPage = true
+      if (parsed.imports.length) imports.set(page.path, parsed.imports)
     } else fact.problems.push(read)
     facts.set(page.path, fact)
   })
@@ -326,9 +338,50 @@ export async function readPageFacts(index: DocsIndex, limits: PageReadLimits = {
       checked[key] = await fileProblem(index.root, target.path, link.image, files)
     }
   }
-  for (const page of pages)
+  const snippets = new Map<string, Promise<string[]>>()
+  for (const page of pages) {
     if (!linkedWithAnchor.has(page.path) && !linkedWithAnchor.has(page.path.replace(/\/index$/, ''))) page.anchors = []
+    else if (imports.has(page.path))
+      page.anchors = [...new Set([...page.anchors, ...(await snippetAnchors(index.root, page.file, imports.get(page.path)!, snippets))])]
+  }
   return { pages, total: index.pages.length, files: checked }
+}
+
+/** How deep snippets that import snippets are followed. */
+const MAX_SNIPPET_DEPTH = 5
+
+/**
+ * The anchors a page's imported snippets render into it (Mintlify inlines an imported snippet
+ * where its component is used: its headings and fields are the page's). A path with a leading
+ * slash is from the docs folder, another from the importing file's folder; a snippet that cannot
+ * be read adds nothing, nor does one that imports a snippet it is imported by. Each snippet is
+ * read once per folder (`known`).
+ */
+async function snippetAnchors(
+  root: string,
+  fromFile: string,
+  sources: readonly string[],
+  known: Map<string, Promise<string[]>>,
+  chain: readonly string[] = [],
+): Promise<string[]> {
+  if (chain.length >= MAX_SNIPPET_DEPTH) return []
+  const folder = fromFile.includes('/') ? fromFile.slice(0, fromFile.lastIndexOf('/')) : ''
+  const found: string[] = []
+  for (const source of sources) {
+    const file = normalizeRefPath(source.startsWith('/') ? source : `${folder}/${source}`).replace(/^\/+/, '')
+    if (file.startsWith('../') || chain.includes(file)) continue
+    let anchors = known.get(file)
+    if (!anchors) {
+      anchors = readPage(root, file).then((text) => {
+        if (typeof text !== 'string') return []
+        const parsed = parsePage(file, text)
+        return snippetAnchors(root, file, parsed.imports, known, [...chain, file]).then((nested) => [...parsed.anchors, ...nested])
+      })
+      known.set(file, anchors)
+    }
+    found.push(...(await anchors))
+  }
+  return found
 }
 
 /** Why a local file a page points at is wrong, or null. */

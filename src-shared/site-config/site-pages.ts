@@ -69,6 +69,12 @@ export const linkedFileKey = (path: string, image: boolean) => `${image ? 'image
 /** Whether a link's target names a file other than a page (an image, a PDF…), checked as a file. */
 export const isFileLink = (path: string, image: boolean) => image || (/\.[a-z0-9]+$/i.test(path) && !/\.mdx?$/i.test(path))
 
+/**
+ * Files Mintlify serves at the root of every site without one in the docs folder: the llms.txt
+ * files it writes from the pages, and the sitemap. A link to one is good.
+ */
+export const SERVED_FILES: ReadonlySet<string> = new Set(['llms.txt', 'llms-full.txt', 'sitemap.xml'])
+
 /** How an anchor is compared: decoded, as the browser matches the id Mintlify rendered. */
 export const anchorKey = (anchor: string) => decodeSafe(anchor).toLowerCase()
 
@@ -230,6 +236,7 @@ export function pageProblems(config: unknown, index: DocsIndex, facts: PageFacts
       const key = pageKey(target.path)
       const isPage = site.has(key)
       if (!isPage && isFileLink(target.path, link.image)) {
+        if (!link.image && SERVED_FILES.has(target.path)) continue
         const wrong = facts.files[linkedFileKey(target.path, link.image)]
         if (wrong) problems.push({ ...where, message: `${link.image ? 'shows the image' : 'links to'} ${link.target}, which ${wrong}` })
         continue

@@ -70,7 +70,7 @@ describe('a real docs folder, skeletonised (box/box-mintlify: languages, API pag
 const REAL = process.env.REAL_DOCS_FOLDERS
 if (!REAL) console.warn('Skipping planted faults in real docs folders: set REAL_DOCS_FOLDERS to a folder of docs repositories.')
 describe.skipIf(!REAL)('planted faults in real docs folders (REAL_DOCS_FOLDERS)', () => {
-  it('are all named', { timeout: 300_000 }, async () => {
+  it('are all named', { timeout: 1_200_000 }, async () => {
     const folders = []
     for (const name of (await readdir(REAL!)).sort()) if ((await stat(join(REAL!, name))).isDirectory()) folders.push(name)
     let planted = 0
