@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { brotliCompress, constants, gzip } from 'node:zlib'
 import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 import { build, type Plugin } from 'vite'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import { afterAll, bench, describe } from 'vitest'
-import { createRedactor, SecretMatcher, type Redactor } from '../src-main/user-api/redact'
+import { createRedactor, type Redactor, SecretMatcher } from '../src-main/user-api/redact'
 import { describeSpread, interleave, median, report, spread } from './lib/stats'
 
 // What redacting a call's record costs when the app knows every token it keeps (the vault's

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { flipFuses, FuseV1Options, FuseVersion, type FuseConfig } from '@electron/fuses'
+import { flipFuses, type FuseConfig, FuseV1Options, FuseVersion } from '@electron/fuses'
 import type { AfterPackContext } from 'electron-builder'
 
 /**

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import { openDatabase, type Database, type Migration } from './storage/database'
-import { createFullTextIndex } from './storage/full-text'
 import { ACTIVITY_SEARCH } from './activity/activity-search'
 import { migrateCatalogToKeys } from './catalog/catalog-schema'
+import { type Database, type Migration, openDatabase } from './storage/database'
+import { createFullTextIndex } from './storage/full-text'
 
 /** The app's own data: profiles, secrets, the catalog of groups and the activity log. */
 export const APP_DATABASE_FILE = 'embed-console.db'

@@ -1,4 +1,4 @@
-import { events, type AnyEvent, type EventName, type EventPayload } from '../src-shared/ipc/events'
+import { type AnyEvent, type EventName, type EventPayload, events } from '../src-shared/ipc/events'
 
 export type EventListener = (event: AnyEvent) => void
 

@@ -6,13 +6,12 @@ import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron'
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../src-shared/ipc/channels'
 import { DOWNLOAD_PATH_PREFIX } from '../src-shared/ipc/downloads'
-import { fail } from '../src-shared/ipc/result'
-import { createAppServices, type AppServices } from './app-services'
 import { PREVIEW_FILES_PREFIX } from '../src-shared/ipc/preview'
+import { fail } from '../src-shared/ipc/result'
+import { type AppServices, createAppServices } from './app-services'
 import { rendererFileHeaders, SECURITY_HEADERS } from './content-security-policy'
 import { downloadResponse } from './downloads'
 import { electronFileDialogs } from './shell/file-dialogs'
-import { readRendererFile } from './static-files'
 import {
   answerPermissionCheck,
   answerPermissionRequest,
@@ -25,6 +24,7 @@ import {
   isTrustedSender,
   mainWindowOptions,
 } from './shell/window-policy'
+import { readRendererFile } from './static-files'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const rendererDir = join(here, '../renderer')

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { messageOf } from '../src-shared/ipc/error-message'
-import { tooDeepMessage, valueTooDeep } from '../src-shared/json/depth'
-import { contract, isCallName, type CallName, type Contract } from '../src-shared/ipc/contract'
+import { type CallName, type Contract, contract, isCallName } from '../src-shared/ipc/contract'
 import type { CallSpec } from '../src-shared/ipc/define'
-import { downloads, isDownloadName, type DownloadName, type Downloads } from '../src-shared/ipc/downloads'
+import { type DownloadName, type Downloads, downloads, isDownloadName } from '../src-shared/ipc/downloads'
+import { messageOf } from '../src-shared/ipc/error-message'
 import { AppErrorException, fail, ok, type Result } from '../src-shared/ipc/result'
+import { tooDeepMessage, valueTooDeep } from '../src-shared/json/depth'
 
 /** Who is calling; handlers may use it (the activity log names the transport). */
 export interface CallContext {

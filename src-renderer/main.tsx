@@ -1,3 +1,5 @@
+// ./app/styles.css is imported after the components, so its rules follow theirs in the cascade.
+/* eslint-disable simple-import-sort/imports */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode, type ReactNode } from 'react'
 import { createRoot } from 'react-dom/client'

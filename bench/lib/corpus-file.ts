@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { findCorpus, type CorpusName } from '../../test/helpers/corpus'
+import { type CorpusName, findCorpus } from '../../test/helpers/corpus'
 
 /**
  * A file of a real-file corpus, found where the tests find it (test/helpers/corpus.ts: EMBED_CONSOLE_SHARED, or `shared/`

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { AppServices } from '../../src-main/app-services'
 import { ActivityLog } from '../../src-main/activity/activity-log'
+import { openAppDatabase } from '../../src-main/app-database'
+import type { AppServices } from '../../src-main/app-services'
 import { GroupCatalog } from '../../src-main/catalog/group-catalog'
 import { openProfileStore } from '../../src-main/profiles/profile-store'
 import { openSecretVault } from '../../src-main/profiles/vault'
 import { openSandboxStore } from '../../src-main/sandbox/sandbox-store'
-import { openAppDatabase } from '../../src-main/app-database'
 import type { ActivityEntry } from '../../src-shared/activity/schemas'
 import type { CatalogEntry } from '../../src-shared/catalog/schemas'
 

@@ -1,16 +1,16 @@
 import {
   ACTIVITY_COLUMNS,
-  ActivityEntrySchema,
   type ActivityDetail,
   type ActivityEntry,
+  ActivityEntrySchema,
   type ActivityExportFormat,
   type ActivityFilter,
   type RotationSettlement,
 } from '../../src-shared/activity/schemas'
 import { csvRows } from '../storage/csv-export'
 import type { Database, SqlValue } from '../storage/database'
-import type { Redactor } from '../user-api/redact'
 import { fullTextCondition } from '../storage/full-text'
+import type { Redactor } from '../user-api/redact'
 import { ACTIVITY_SEARCH } from './activity-search'
 
 interface ActivityRecord {

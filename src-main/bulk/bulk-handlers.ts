@@ -2,9 +2,9 @@ import type { bulkCalls } from '../../src-shared/ipc/bulk-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { DownloadHandlers, HandlersFor } from '../router'
 import { FileAccessPolicy, resolveUserPath } from '../site-files/file-access'
+import type { SiteFileDialogs } from '../site-files/file-dialogs'
 import { UserFileWrites } from '../site-files/user-file-writes'
 import { writeFileAtomically } from '../storage/atomic-write'
-import type { SiteFileDialogs } from '../site-files/file-dialogs'
 import type { BulkService } from './bulk-service'
 
 const RESULT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const

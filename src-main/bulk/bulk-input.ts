@@ -1,9 +1,9 @@
 import { extname } from 'node:path'
-import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser'
+import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
 import Papa from 'papaparse'
-import { MAX_BULK_ROWS, type BulkFormat, type BulkKind, type BulkProblem } from '../../src-shared/bulk/schemas'
-import { plural } from '../../src-shared/text/plural'
+import { type BulkFormat, type BulkKind, type BulkProblem, MAX_BULK_ROWS } from '../../src-shared/bulk/schemas'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../src-shared/json/depth'
+import { plural } from '../../src-shared/text/plural'
 import { checkOutgoing } from '../../src-shared/user-api/outgoing'
 import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 

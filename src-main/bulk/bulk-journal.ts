@@ -13,9 +13,9 @@ import type {
 } from '../../src-shared/bulk/schemas'
 import type { GetOrCreateRequest } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
+import type { Redactor } from '../user-api/redact'
 import type { PlannedRow } from './bulk-plan'
 import { holderGone, type Lease } from './run-leases'
-import type { Redactor } from '../user-api/redact'
 
 interface RunRecord {
   id: string

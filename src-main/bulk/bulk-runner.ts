@@ -8,11 +8,11 @@ import {
 } from '../../src-shared/bulk/schemas'
 import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import { visibleTail } from '../../src-shared/profiles/schemas'
+import type { GetOrCreateRequest, UserGroup } from '../../src-shared/user-api/schemas'
 import type { BulkJournal, ItemSettlement, JournalItem } from './bulk-journal'
 import { rowDiffers } from './bulk-plan'
-import { LEASE_RENEW_EVERY_MS, type Lease } from './run-leases'
+import { type Lease, LEASE_RENEW_EVERY_MS } from './run-leases'
 
 /** What one request came back with. */
 export interface SentGroup {

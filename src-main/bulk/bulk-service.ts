@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import {
   BULK_RESULT_COLUMNS,
-  MAX_BULK_FILE_CHARACTERS,
   type BulkCounts,
   type BulkFormat,
   type BulkItem,
@@ -11,11 +10,14 @@ import {
   type BulkResultsFormat,
   type BulkRun,
   type BulkSettings,
+  MAX_BULK_FILE_CHARACTERS,
 } from '../../src-shared/bulk/schemas'
-import { AppErrorException } from '../../src-shared/ipc/result'
 import type { GroupCallResult } from '../../src-shared/ipc/group-calls'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import { plural } from '../../src-shared/text/plural'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { CallSettlement, GroupService } from '../groups/group-service'
+import { secretInRequest, secretInRowSentence } from '../groups/secrets-in-request'
 import type { ProfileStore } from '../profiles/profile-store'
 import type { SecretVault } from '../profiles/vault'
 import { groupTokenKey } from '../profiles/vault-keys'
@@ -23,13 +25,11 @@ import { csvRows } from '../storage/csv-export'
 import type { Database } from '../storage/database'
 import type { UserApiClient } from '../user-api/client'
 import { createRedactor } from '../user-api/redact'
-import { secretInRequest, secretInRowSentence } from '../groups/secrets-in-request'
 import { parseBulkInput } from './bulk-input'
 import { BulkJournal, type ItemFilter } from './bulk-journal'
 import { countActions, planRows } from './bulk-plan'
-import { Pacer, startRun, type BulkSender, type RunControl, type RunLease, type SenderSettlement, type SentGroup } from './bulk-runner'
-import { leaseRefusal, SqliteRunLeases, type LeaseOwner, type RunLeases } from './run-leases'
-import { plural } from '../../src-shared/text/plural'
+import { type BulkSender, Pacer, type RunControl, type RunLease, type SenderSettlement, type SentGroup, startRun } from './bulk-runner'
+import { type LeaseOwner, leaseRefusal, type RunLeases, SqliteRunLeases } from './run-leases'
 
 /** At most this many problems travel back with a plan; the count says how many there are. */
 const PROBLEMS_SHOWN = 500

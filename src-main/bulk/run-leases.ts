@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { randomUUID } from 'node:crypto'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { Database } from '../storage/database'
 

@@ -1,5 +1,5 @@
 import type { Database } from '../storage/database'
-import { PAGED_SORT_COLUMNS, type CatalogRowKeys, type PagedSort } from './catalog-keys'
+import { type CatalogRowKeys, PAGED_SORT_COLUMNS, type PagedSort } from './catalog-keys'
 
 /*
  * Counts kept with the catalog, in the transaction that changes a row, so that no window ever

@@ -1,5 +1,5 @@
 import type { CatalogEntry, CatalogQuery } from '../../src-shared/catalog/schemas'
-import { foldText, wordStartText, type FullTextIndex } from '../storage/full-text'
+import { foldText, type FullTextIndex, wordStartText } from '../storage/full-text'
 
 /*
  * Every order the catalog is listed in is one text column per row, unique in its profile: the

@@ -1,7 +1,7 @@
 import type { Database } from '../storage/database'
 import { createFullTextIndex } from '../storage/full-text'
 import { createCatalogCounts } from './catalog-counts'
-import { CATALOG_SEARCH, rowKeys, searchTextOf, type CatalogColumns } from './catalog-keys'
+import { CATALOG_SEARCH, type CatalogColumns, rowKeys, searchTextOf } from './catalog-keys'
 
 /** Rows copied per statement batch by migration 9. */
 const COPY_BATCH = 5000

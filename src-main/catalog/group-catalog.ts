@@ -1,27 +1,27 @@
 import {
   CATALOG_SEARCH_LISTED,
-  CatalogEntrySchema,
   type CatalogEntry,
+  CatalogEntrySchema,
   type CatalogQuery,
   type CatalogRow,
 } from '../../src-shared/catalog/schemas'
 import type { Mapping, Properties, UserGroup } from '../../src-shared/user-api/schemas'
 import { groupTokenKeySql, secretKeyRange } from '../profiles/vault-keys'
 import type { Database, SqlValue } from '../storage/database'
-import type { Redactor } from '../user-api/redact'
 import { fullTextMatch, fullTextTerms } from '../storage/full-text'
+import type { Redactor } from '../user-api/redact'
 import { CatalogCounts } from './catalog-counts'
 import {
   CATALOG_SEARCH,
+  type CatalogColumns,
+  type CatalogRowKeys,
   environmentCursor,
   environmentKeyOf,
   joinEnvironmentCursor,
   rowKeys,
   searchTextOf,
-  sortOrder,
-  type CatalogColumns,
-  type CatalogRowKeys,
   type SortOrder,
+  sortOrder,
 } from './catalog-keys'
 
 export interface SeenGroup {

@@ -1,6 +1,6 @@
 import type { AppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
-import { pullFirst, reportLeftBehind, type CliIo } from './usage'
+import { type CliIo, pullFirst, reportLeftBehind } from './usage'
 
 /**
  * Runs `work` with the data folder's services (no sandbox), loaded only now, and closes them

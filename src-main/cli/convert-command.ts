@@ -1,15 +1,15 @@
 import { resolve } from 'node:path'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { MAX_SITE_FILE_CHARACTERS } from '../../src-shared/ipc/site-calls'
 import { detectConfigFormat } from '../../src-shared/site-config/config-format'
-import { convertMintToDocs, type ConversionNote } from '../../src-shared/site-config/convert-mint'
+import { type ConversionNote, convertMintToDocs } from '../../src-shared/site-config/convert-mint'
 import { checkDocsConfig } from '../../src-shared/site-config/docs-validate'
-import { isPlainObject } from '../../src-shared/site-config/schema'
 import { parseJsonText } from '../../src-shared/site-config/json-text'
-import { currentVersion, readRegularFile, writeTextAtomically } from '../site-files/file-access'
-import { printJson, UsageError, type CliIo, type Command } from './usage'
+import { isPlainObject } from '../../src-shared/site-config/schema'
 import { plural } from '../../src-shared/text/plural'
+import { currentVersion, readRegularFile, writeTextAtomically } from '../site-files/file-access'
+import { type CliIo, type Command, printJson, UsageError } from './usage'
 
 interface ConvertResult {
   out: string | null

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
-import { DIAGNOSIS_STEP_LABELS, type Diagnosis } from '../../src-shared/user-api/diagnosis'
+import { type Diagnosis, DIAGNOSIS_STEP_LABELS } from '../../src-shared/user-api/diagnosis'
 import { defaultDataDir } from '../data-dir'
 import { ENVIRONMENT_NETWORK } from '../user-api/client'
 import { diagnoseConnection, type DiagnosisTarget } from '../user-api/diagnose'
-import { parseTimeoutSeconds, printJson, profileNamed, TOKEN_ENV, UsageError, type CliIo, type Command } from './usage'
+import { type CliIo, type Command, parseTimeoutSeconds, printJson, profileNamed, TOKEN_ENV, UsageError } from './usage'
 
 const USAGE = [
   'embed-console doctor (--profile NAME | --base-url URL) [--timeout SECONDS] [--data-dir DIR] [--json]',

@@ -1,29 +1,29 @@
 import { open } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
+import { decodeInput, INPUT_ENCODINGS, type InputEncoding } from '../../src-shared/bulk/decode'
 import {
-  DEFAULT_BULK_CONCURRENCY,
-  defaultRateFor,
-  MAX_BULK_CONCURRENCY,
-  MAX_BULK_FILE_CHARACTERS,
   type BulkKind,
   type BulkProblem,
   type BulkProgress,
   type BulkSettings,
   type BulkTallies,
+  DEFAULT_BULK_CONCURRENCY,
+  defaultRateFor,
+  MAX_BULK_CONCURRENCY,
+  MAX_BULK_FILE_CHARACTERS,
 } from '../../src-shared/bulk/schemas'
-import { decodeInput, INPUT_ENCODINGS, type InputEncoding } from '../../src-shared/bulk/decode'
-import { plural } from '../../src-shared/text/plural'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { isLoopbackHostname } from '../../src-shared/net/loopback'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
+import { plural } from '../../src-shared/text/plural'
 import { createAppServices } from '../app-services'
 import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import { refuseSystemPath } from '../site-files/system-folders'
 import { createUserApiClient } from '../user-api/client'
-import { profileNamed, pullFirst, reportLeftBehind, UsageError, type CliIo, TOKEN_ENV, type JsonEnvelope } from './usage'
-import { isLoopbackHostname } from '../../src-shared/net/loopback'
+import { type CliIo, type JsonEnvelope, profileNamed, pullFirst, reportLeftBehind, TOKEN_ENV, UsageError } from './usage'
 
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */
 async function readInput(path: string, encoding: InputEncoding): Promise<string> {

@@ -2,17 +2,19 @@ import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import type { z } from 'zod'
 import type { ApiOperation } from '../../src-shared/activity/schemas'
-import { AppErrorException } from '../../src-shared/ipc/result'
-import type { EnvironmentMismatch } from '../../src-shared/profiles/environment'
-import { BaseUrlSchema } from '../../src-shared/profiles/base-url'
-import { MappingSchema, PropertiesSchema, type GetOrCreateRequest } from '../../src-shared/user-api/schemas'
-import { defaultDataDir } from '../data-dir'
 import { messageOf } from '../../src-shared/ipc/error-message'
-import { refuseSystemPath } from '../site-files/system-folders'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import { BaseUrlSchema } from '../../src-shared/profiles/base-url'
+import type { EnvironmentMismatch } from '../../src-shared/profiles/environment'
+import { type GetOrCreateRequest, MappingSchema, PropertiesSchema } from '../../src-shared/user-api/schemas'
+import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
+import { refuseSystemPath } from '../site-files/system-folders'
 import { createUserApiClient } from '../user-api/client'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
 import {
+  type CliIo,
+  type Command,
   parseTimeoutSeconds,
   printJson,
   profileNamed,
@@ -20,8 +22,6 @@ import {
   reportLeftBehind,
   TOKEN_ENV,
   UsageError,
-  type CliIo,
-  type Command,
 } from './usage'
 
 const OPERATIONS = {

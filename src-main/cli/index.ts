@@ -1,8 +1,8 @@
 import v8 from 'node:v8'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import pkg from '../../package.json'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { closeDispatchers } from '../user-api/dispatchers'
-import { printJson, usageFailure, UsageError, type CliIo, type Command } from './usage'
+import { type CliIo, type Command, printJson, UsageError, usageFailure } from './usage'
 
 /**
  * Every command, by name, with the sentence `--help` lists. A command's module (and what it

@@ -3,7 +3,7 @@ import { messageOf } from '../../src-shared/ipc/error-message'
 import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { buildOpenApiDocument, openApiFileText, type OpenApiOptions } from '../../src-shared/user-api/openapi'
 import { writeFileAtomically } from '../storage/atomic-write'
-import { UsageError, type CliIo, type Command } from './usage'
+import { type CliIo, type Command, UsageError } from './usage'
 
 function writeFailure(error: unknown): string {
   switch ((error as { details?: { errno?: string } }).details?.errno) {

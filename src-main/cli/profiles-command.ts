@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
-import type { ProfileView } from '../../src-shared/profiles/schemas'
 import type { Result } from '../../src-shared/ipc/result'
+import type { ProfileView } from '../../src-shared/profiles/schemas'
 import type { AppServices } from '../app-services'
 import { withCliServices } from './cli-services'
-import { folderOptions, printJson, profileNamed, UsageError, type CliIo, type Command } from './usage'
+import { type CliIo, type Command, folderOptions, printJson, profileNamed, UsageError } from './usage'
 
 /*
  * `embed-console profiles …`: what a command-line-only operator needs of the saved profiles:

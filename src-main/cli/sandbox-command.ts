@@ -1,10 +1,10 @@
 import { join } from 'node:path'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { defaultDataDir } from '../data-dir'
-import { SANDBOX_DATA_FILE, startSandbox, type Sandbox } from '../sandbox/sandbox-server'
-import { serveUntilStopped, UsageError, type CliIo, type Command } from './usage'
+import { type Sandbox, SANDBOX_DATA_FILE, startSandbox } from '../sandbox/sandbox-server'
+import { type CliIo, type Command, serveUntilStopped, UsageError } from './usage'
 import { parsePort } from './web-command'
 
 /** Runs the sandbox alone until SIGINT or SIGTERM; resolves with the exit code. */

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { APP_ROOT } from './paths'
-import { runBrowserMode } from './web-command'
 import type { CliIo, Command } from './usage'
+import { runBrowserMode } from './web-command'
 
 /**
  * The Electron binary's path, or null where it was never downloaded (offline machines). Read

@@ -8,11 +8,11 @@ import {
   ProfileNameSchema,
   TimeoutSecondsSchema,
 } from '../../src-shared/profiles/schemas'
-import { TeamActivityQuerySchema, type TeamActivityEntry, type TeamStatus } from '../../src-shared/team/schemas'
+import { type TeamActivityEntry, TeamActivityQuerySchema, type TeamStatus } from '../../src-shared/team/schemas'
+import { plural } from '../../src-shared/text/plural'
 import type { AppServices } from '../app-services'
 import { withCliServices } from './cli-services'
-import { folderOptions, printJson, UsageError, type CliIo, type Command } from './usage'
-import { plural } from '../../src-shared/text/plural'
+import { type CliIo, type Command, folderOptions, printJson, UsageError } from './usage'
 
 /*
  * `embed-console team …`: an admin creates the shared schema and operators' login roles; an

@@ -1,23 +1,23 @@
 import { dirname, join, relative, resolve } from 'node:path'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import { parseArgs } from 'node:util'
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser'
+import { findNodeAtLocation, type Node, parseTree } from 'jsonc-parser'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { detectConfigFormat, type ConfigFormat } from '../../src-shared/site-config/config-format'
-import { diagnoseDocument, problemsOf, readDocumentText, type DiagnosedProblem } from '../../src-shared/site-config/diagnose'
+import { type ConfigFormat, detectConfigFormat } from '../../src-shared/site-config/config-format'
+import { diagnoseDocument, type DiagnosedProblem, problemsOf, readDocumentText } from '../../src-shared/site-config/diagnose'
 import type { DocsIndex } from '../../src-shared/site-config/docs-files'
 import { parseProblemPath } from '../../src-shared/site-config/format'
-import { locateInFiles, resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
-import { RULE_SETS, RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
+import { locateInFiles, type RefFile, resolveRefs } from '../../src-shared/site-config/refs'
+import { RULE_SETS, type RuleSet, RuleSetSchema } from '../../src-shared/site-config/rule-sets'
 import type { SiteConfigProblem } from '../../src-shared/site-config/validate'
 import { gatherDocumentFacts } from '../site-files/document-facts'
 import { readVersionedText } from '../site-files/file-access'
 // The folder's indexer loads only when a folder is checked: with --no-files the command reads,
 // parses and checks the file alone.
 const docsFolder = () => import('../site-files/docs-folder')
-import { UsageError, type CliIo, type Command } from './usage'
 import { LineStarts } from '../../src-shared/text/line-starts'
 import { plural } from '../../src-shared/text/plural'
+import { type CliIo, type Command, UsageError } from './usage'
 
 /** A problem as the CLI reports it: in which file (when not the one checked) and on which line. */
 interface CliProblem extends SiteConfigProblem {

@@ -3,13 +3,13 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { writeFileAtomically } from '../storage/atomic-write'
 import { createAppServices } from '../app-services'
 import { defaultDataDir } from '../data-dir'
+import { writeFileAtomically } from '../storage/atomic-write'
 import { askForNewLink, NEW_LINK_SOCKET, serveNewLinks } from '../web/new-link-socket'
 import { startWebServer } from '../web/web-server'
 import { RENDERER_DIR } from './paths'
-import { serveUntilStopped, UsageError, type CliIo, type Command } from './usage'
+import { type CliIo, type Command, serveUntilStopped, UsageError } from './usage'
 
 export function parsePort(value: string | undefined): number {
   if (value === undefined) return 0

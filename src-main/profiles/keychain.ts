@@ -1,5 +1,5 @@
-import type { VaultStatus } from '../../src-shared/profiles/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import type { VaultStatus } from '../../src-shared/profiles/schemas'
 import type { SafeStorageLike } from '../ports'
 
 const CHOOSE_ANOTHER_PLACE = 'Choose: keep the token for this session only, or store it in an owner-only file, unencrypted.'

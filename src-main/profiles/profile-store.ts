@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
-  ProfileSchema,
-  proxySettingsProblem,
-  sameOrigin,
+  type EnvironmentKind,
   type Profile,
   type ProfileChanges,
-  type EnvironmentKind,
   type ProfileDraft,
+  ProfileSchema,
   type ProfilesExport,
+  proxySettingsProblem,
+  sameOrigin,
   type TokenState,
   type TokenStorage,
 } from '../../src-shared/profiles/schemas'
 import type { EnvironmentTag } from '../../src-shared/user-api/schemas'
-import { isUniqueViolation, type Database } from '../storage/database'
+import { type Database, isUniqueViolation } from '../storage/database'
 import type { NetworkSettings } from '../user-api/client'
 import { readPemCertificates } from '../user-api/trust'
 import { buildProfilesExport, parseProfilesExport, uniqueName } from './profile-transfer'

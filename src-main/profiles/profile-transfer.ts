@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
-  PROFILE_NAME_MAX_LENGTH,
-  ProfilesExportSchema,
   type ExportedProfile,
   type Profile,
+  PROFILE_NAME_MAX_LENGTH,
   type ProfilesExport,
+  ProfilesExportSchema,
 } from '../../src-shared/profiles/schemas'
 
 /** The export file's content: settings only, so the file can be shared or committed safely. */

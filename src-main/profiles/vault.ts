@@ -1,9 +1,9 @@
-import { visibleTail, type TokenState, type TokenStorage, type VaultStatus } from '../../src-shared/profiles/schemas'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { type TokenState, type TokenStorage, type VaultStatus, visibleTail } from '../../src-shared/profiles/schemas'
 import type { SafeStorageLike } from '../ports'
 import type { Database } from '../storage/database'
-import { createKeychain } from './keychain'
 import { SecretMatcher } from '../user-api/secret-matcher'
+import { createKeychain } from './keychain'
 import { keptSecretOf, MIN_SEARCHED_GROUP_TOKEN_LENGTH, secretKeyRange } from './vault-keys'
 
 /**

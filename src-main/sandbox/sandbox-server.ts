@@ -3,14 +3,14 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
+  type EnvironmentTag,
   GetOrCreateRequestSchema,
   RotateTokenRequestSchema,
   UpdateRequestSchema,
   USER_API_PATH,
-  type EnvironmentTag,
 } from '../../src-shared/user-api/schemas'
 import { SandboxGroups } from './sandbox-groups'
-import { parseRequest, readBody, Refusal, refuseUnstorable, sendJson, type ParsedRequest } from './sandbox-requests'
+import { type ParsedRequest, parseRequest, readBody, Refusal, refuseUnstorable, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
 
 /** The database's name in the app's data folder, for the app and `embed-console sandbox` alike. */

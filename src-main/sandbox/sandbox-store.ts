@@ -1,10 +1,10 @@
 import { open, rename } from 'node:fs/promises'
 import { z } from 'zod'
 import { MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
-import { EnvironmentTagSchema, MappingSchema, PropertiesSchema, type EnvironmentTag } from '../../src-shared/user-api/schemas'
-import { openDatabase, type Database, type Migration } from '../storage/database'
-import { readJsonFile } from '../storage/json-file'
 import { plural } from '../../src-shared/text/plural'
+import { type EnvironmentTag, EnvironmentTagSchema, MappingSchema, PropertiesSchema } from '../../src-shared/user-api/schemas'
+import { type Database, type Migration, openDatabase } from '../storage/database'
+import { readJsonFile } from '../storage/json-file'
 
 /*
  * The sandbox's data: one SQLite database (WAL), so a create is one indexed insert whatever the

@@ -9,10 +9,10 @@ import type { EventHub } from '../event-hub'
 // The indexer, watcher and OpenAPI parser load on the first docs-folder call: the app's start and
 // a CLI call through a profile do not pay for them.
 const docsFolder = () => import('./docs-folder')
-import type { SiteFileDialogs } from './file-dialogs'
-import type { SiteFileService } from './site-file-service'
 import type { IndexMessage, IndexRequest } from './docs-index-worker'
+import type { SiteFileDialogs } from './file-dialogs'
 import type { FolderWatcher } from './folder-watcher'
+import type { SiteFileService } from './site-file-service'
 const folderWatcher = () => import('./folder-watcher')
 
 /**

@@ -1,20 +1,20 @@
 import { open } from 'node:fs/promises'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { validate as validateOpenApi } from '@readme/openapi-parser'
 import ignore from 'ignore'
 import { imageSize } from 'image-size'
-import { glob } from 'tinyglobby'
 import { load as loadYaml } from 'js-yaml'
+import { glob } from 'tinyglobby'
 import { parseDocument } from 'yaml'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import {
-  docsRelative,
-  pageKey,
   type DocsIndex,
   type DocsPage,
+  docsRelative,
   type ImageCheck,
   type OpenApiCheck,
+  pageKey,
 } from '../../src-shared/site-config/docs-files'
 import { decodeUtf8, isInside, readRegularFile, realPathInside } from './file-access'
 

@@ -1,9 +1,9 @@
 import { dirname } from 'node:path'
 import { messageOf } from '../../src-shared/ipc/error-message'
 import type { ConfigFormat } from '../../src-shared/site-config/config-format'
-import { MAX_FILES_CHECKED, type DocumentText, type FolderFacts } from '../../src-shared/site-config/diagnose'
-import { imageFilesOf, openApiFilesOf, type DocsIndex } from '../../src-shared/site-config/docs-files'
-import { resolveRefs, type RefFile } from '../../src-shared/site-config/refs'
+import { type DocumentText, type FolderFacts, MAX_FILES_CHECKED } from '../../src-shared/site-config/diagnose'
+import { type DocsIndex, imageFilesOf, openApiFilesOf } from '../../src-shared/site-config/docs-files'
+import { type RefFile, resolveRefs } from '../../src-shared/site-config/refs'
 import { loadRefFiles } from './ref-files'
 
 // What diagnoseDocument (src-shared/site-config/diagnose.ts) needs to know of a document's disk,

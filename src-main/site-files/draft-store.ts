@@ -1,9 +1,9 @@
 import { mkdir, readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { SiteDraftSchema, type SiteDraft, type SiteDraftSummary } from '../../src-shared/ipc/site-calls'
-import { createSerialQueue } from '../storage/serial-queue'
+import { type SiteDraft, SiteDraftSchema, type SiteDraftSummary } from '../../src-shared/ipc/site-calls'
 import { readJsonFile, writeJsonFile } from '../storage/json-file'
+import { createSerialQueue } from '../storage/serial-queue'
 
 export const DRAFTS_FOLDER = 'site-drafts'
 

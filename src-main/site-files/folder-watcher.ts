@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs'
+import { type FSWatcher, watch } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { MAX_WATCHED_FOLDERS } from '../../src-shared/ipc/site-calls'

@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import slugify, { slugifyWithCounter } from '@sindresorhus/slugify'
 import type { Nodes, Root } from 'mdast'
 import { fromMarkdown } from 'mdast-util-from-markdown'
@@ -9,23 +8,24 @@ import { mdxFromMarkdown } from 'mdast-util-mdx'
 import { frontmatter } from 'micromark-extension-frontmatter'
 import { gfm } from 'micromark-extension-gfm'
 import { mdxjs } from 'micromark-extension-mdxjs'
-import { pageKey, type DocsIndex } from '../../src-shared/site-config/docs-files'
+import { messageOf } from '../../src-shared/ipc/error-message'
+import { AppErrorException } from '../../src-shared/ipc/result'
+import { type DocsIndex, pageKey } from '../../src-shared/site-config/docs-files'
 import { normalizeRefPath } from '../../src-shared/site-config/refs'
 import {
   isFileLink,
   linkedFileKey,
   MAX_PAGES_CHECKED,
-  pageProblems,
-  resolveLink,
-  sitePages,
   type PageFact,
   type PageFacts,
   type PageLink,
   type PageProblem,
+  pageProblems,
+  resolveLink,
+  sitePages,
 } from '../../src-shared/site-config/site-pages'
-import { checkImageFile } from './docs-folder'
-import { AppErrorException } from '../../src-shared/ipc/result'
 import { firstInvalidUtf8, lineAt } from '../../src-shared/text/utf8'
+import { checkImageFile } from './docs-folder'
 import { fileExists, megabytes, notUtf8Sentence, readRegularFile, realPathInside } from './file-access'
 
 // What is inside the pages: MDX that does not parse, front matter that does not, every heading's

@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto'
 import { realpath } from 'node:fs/promises'
 import { extname, isAbsolute, resolve } from 'node:path'
 import { parseDocument } from 'yaml'
-import { AppErrorException } from '../../src-shared/ipc/result'
 import { PREVIEW_FILES_PREFIX } from '../../src-shared/ipc/preview'
+import { AppErrorException } from '../../src-shared/ipc/result'
 import { docsRelative } from '../../src-shared/site-config/docs-files'
 import {
   operationSummaries,
-  operationView,
   type OperationSummary,
   type OperationView,
+  operationView,
 } from '../../src-shared/site-config/openapi-operation'
-import { isInside, readRegularFile, type FileAccessPolicy } from './file-access'
+import { type FileAccessPolicy, isInside, readRegularFile } from './file-access'
 import { createWebPictures, type WebPictures } from './web-pictures'
 
 // The site preview's reads: page and snippet text for the renderer (through IPC), and the folder's

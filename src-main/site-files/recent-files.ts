@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { z } from 'zod'
-import { RecentSiteFileSchema, type RecentSiteFile } from '../../src-shared/ipc/site-calls'
-import { createSerialQueue } from '../storage/serial-queue'
+import { type RecentSiteFile, RecentSiteFileSchema } from '../../src-shared/ipc/site-calls'
 import { readJsonFile, writeJsonFile } from '../storage/json-file'
+import { createSerialQueue } from '../storage/serial-queue'
 
 export const RECENT_FILES_FILE = 'site-recent-files.json'
 export const MAX_RECENT_FILES = 10

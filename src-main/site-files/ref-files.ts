@@ -7,8 +7,8 @@ import {
   MAX_REF_FILES,
   PAST_REF_CHARACTERS,
   PAST_REF_FILES,
-  refsIn,
   type RefFile,
+  refsIn,
 } from '../../src-shared/site-config/refs'
 import { readConfigText } from '../../src-shared/site-config/validate'
 import { isInside, readVersionedText, realPathInside } from './file-access'

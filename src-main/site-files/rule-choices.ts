@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { z } from 'zod'
-import { RuleSetSchema, type RuleSet } from '../../src-shared/site-config/rule-sets'
-import { createSerialQueue } from '../storage/serial-queue'
+import { type RuleSet, RuleSetSchema } from '../../src-shared/site-config/rule-sets'
 import { readJsonFile, writeJsonFile } from '../storage/json-file'
+import { createSerialQueue } from '../storage/serial-queue'
 
 export const RULE_CHOICES_FILE = 'site-rule-choices.json'
 /** Enough for every site a writer keeps; the oldest choices go first. */

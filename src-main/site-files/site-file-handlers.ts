@@ -1,11 +1,11 @@
+import { AppErrorException } from '../../src-shared/ipc/result'
 import type { siteCalls } from '../../src-shared/ipc/site-calls'
-import type { HandlersFor } from '../router'
 import type { EventHub } from '../event-hub'
+import type { HandlersFor } from '../router'
 import { createDocsFolderService, type DocsFolderService } from './docs-folder-service'
 import type { SiteFileDialogs } from './file-dialogs'
-import { AppErrorException } from '../../src-shared/ipc/result'
-import { openSiteFiles, type SiteFileService } from './site-file-service'
 import type { PreviewFiles } from './preview-files'
+import { openSiteFiles, type SiteFileService } from './site-file-service'
 
 /**
  * The site calls' handlers as the app builds them: files and docs folders, with the system's

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { plural } from '../../src-shared/text/plural'
 import type {
   ApiReferenceTarget,
   FileVersion,
@@ -13,24 +12,25 @@ import type {
   SiteDraft,
   SiteDraftSummary,
 } from '../../src-shared/ipc/site-calls'
+import { isLoopbackUrl } from '../../src-shared/net/loopback'
 import { API_REFERENCE_FILE } from '../../src-shared/site-config/api-reference'
 import { apiReferenceGroups, apiReferencePageText } from '../../src-shared/site-config/api-reference-pages'
+import { detectConfigFormat } from '../../src-shared/site-config/config-format'
+import { countsOf, diagnoseDocument, type Diagnosis, readDocumentText } from '../../src-shared/site-config/diagnose'
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
+import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
 import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
-import { detectConfigFormat } from '../../src-shared/site-config/config-format'
-import { countsOf, diagnoseDocument, readDocumentText, type Diagnosis } from '../../src-shared/site-config/diagnose'
-import { gatherDocumentFacts } from './document-facts'
-import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
+import { plural } from '../../src-shared/text/plural'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
-import { recoverFileSets, type RecoveredSet } from '../storage/file-set'
+import { type RecoveredSet, recoverFileSets } from '../storage/file-set'
 import { createSerialQueue } from '../storage/serial-queue'
-import { openDraftStore, type DraftStore } from './draft-store'
-import { UserFileWrites } from './user-file-writes'
+import { gatherDocumentFacts } from './document-facts'
+import { type DraftStore, openDraftStore } from './draft-store'
 import {
   currentVersion,
-  fileExists,
   FileAccessPolicy,
+  fileExists,
   isInside,
   readVersionedText,
   resolveUserPath,
@@ -40,9 +40,9 @@ import {
 } from './file-access'
 import type { SiteFileDialogs } from './file-dialogs'
 import { openRecentFiles, type RecentFiles } from './recent-files'
-import { readRefFiles, type LoadedRef } from './ref-files'
+import { type LoadedRef, readRefFiles } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
-import { isLoopbackUrl } from '../../src-shared/net/loopback'
+import { UserFileWrites } from './user-file-writes'
 
 export interface SaveRequest {
   documentId: string

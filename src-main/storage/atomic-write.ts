@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Stats } from 'node:fs'
-import { open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises'
+import { type FileHandle, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 

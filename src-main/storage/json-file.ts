@@ -1,7 +1,7 @@
 import { readFile, rename } from 'node:fs/promises'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import { basename } from 'node:path'
 import type { z } from 'zod'
+import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { writeFileAtomically } from './atomic-write'
 

@@ -3,13 +3,13 @@ import { access, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { z } from 'zod'
-import { ActivityEntrySchema, type ActivityEntry } from '../../src-shared/activity/schemas'
-import { CatalogEntrySchema, type CatalogEntry } from '../../src-shared/catalog/schemas'
+import { type ActivityEntry, ActivityEntrySchema } from '../../src-shared/activity/schemas'
+import { type CatalogEntry, CatalogEntrySchema } from '../../src-shared/catalog/schemas'
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../../src-shared/json/depth'
-import { ProfileIdSchema, ProfileSchema, type Profile } from '../../src-shared/profiles/schemas'
+import { type Profile, ProfileIdSchema, ProfileSchema } from '../../src-shared/profiles/schemas'
+import { plural } from '../../src-shared/text/plural'
 import type { Database } from './database'
 import { readJsonFile } from './json-file'
-import { plural } from '../../src-shared/text/plural'
 
 /*
  * Release 0.1.0 kept the app's data in JSON files. On the first start of a database release each

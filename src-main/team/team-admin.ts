@@ -4,7 +4,7 @@ import { AppErrorException } from '../../src-shared/ipc/result'
 import { OperatorNameSchema } from '../../src-shared/team/schemas'
 import { generatePassword, scramVerifier } from './scram'
 import { teamError } from './team-link'
-import { migrateTeamSchema, readSchemaVersion, TEAM_SCHEMA_VERSION, type MigrationOutcome } from './team-schema'
+import { migrateTeamSchema, type MigrationOutcome, readSchemaVersion, TEAM_SCHEMA_VERSION } from './team-schema'
 import { parseTeamUrl, pgConnection, type TeamAddress } from './team-url'
 
 /*

@@ -1,6 +1,6 @@
 import { visibleTail } from '../../src-shared/profiles/schemas'
 import type { TeamRecordedCall } from '../groups/group-service'
-import { tokenFingerprint, type SettledRotation } from '../groups/rotation-journal'
+import { type SettledRotation, tokenFingerprint } from '../groups/rotation-journal'
 
 /*
  * What the team database is told of a call: the activity entry's fields, the server it went to

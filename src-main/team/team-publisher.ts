@@ -1,6 +1,6 @@
-import type { OutboxRow, TeamOutbox } from './team-outbox'
 import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import type { OutboxRow, TeamOutbox } from './team-outbox'
 
 /*
  * Publishes the outbox to the team database, oldest first, a batch a statement: after each

@@ -5,7 +5,7 @@ import type { ProfileStore } from '../profiles/profile-store'
 import { insertImportedProfile } from '../profiles/profile-store'
 import type { Database } from '../storage/database'
 import type { SharedGroupRow, SharedProfileRow, TeamLink } from './team-link'
-import { markBackfill, readBackfillMarks, readSyncState, START_OF_CHANGES, updateSyncState, type ChangeCursor } from './team-settings'
+import { type ChangeCursor, markBackfill, readBackfillMarks, readSyncState, START_OF_CHANGES, updateSyncState } from './team-settings'
 import { serverKey } from './team-url'
 
 /*

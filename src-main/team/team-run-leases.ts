@@ -1,5 +1,5 @@
 import { AppErrorException } from '../../src-shared/ipc/result'
-import { LEASE_TTL_MS, type Lease, type LeaseHolder, type LeaseOwner, type RunLeases } from '../bulk/run-leases'
+import { type Lease, LEASE_TTL_MS, type LeaseHolder, type LeaseOwner, type RunLeases } from '../bulk/run-leases'
 import type { Database } from '../storage/database'
 
 /*

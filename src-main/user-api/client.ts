@@ -1,26 +1,26 @@
 import type { z } from 'zod'
-import { checkOutgoing, type OutgoingOperation } from '../../src-shared/user-api/outgoing'
-import { AppErrorException } from '../../src-shared/ipc/result'
 import { messageOf } from '../../src-shared/ipc/error-message'
+import { AppErrorException } from '../../src-shared/ipc/result'
 import { BaseUrlSchema } from '../../src-shared/profiles/base-url'
+import { checkOutgoing, type OutgoingOperation } from '../../src-shared/user-api/outgoing'
 import {
-  GetOrCreateResponseSchema,
-  RotateTokenResponseSchema,
-  UpdateResponseSchema,
-  userApiUrl,
   type GetOrCreateRequest,
   type GetOrCreateResponse,
+  GetOrCreateResponseSchema,
   type RotateTokenRequest,
   type RotateTokenResponse,
+  RotateTokenResponseSchema,
   type UpdateRequest,
   type UpdateResponse,
+  UpdateResponseSchema,
+  userApiUrl,
 } from '../../src-shared/user-api/schemas'
 import { ACCEPT_ENCODING } from './decode-body'
 import { dispatcherFor } from './dispatchers'
-import { exchangeJson, ExchangeFailure } from './exchange'
-import { resolveProxyRoute, type ProxyChoice, type ProxyRoute } from './proxy-route'
-import { readAnswer, type Operation } from './read-answer'
-import { createRedactor, findSecret, redactException, redactSuccess, SecretMatcher, type Redactor } from './redact'
+import { ExchangeFailure, exchangeJson } from './exchange'
+import { type ProxyChoice, type ProxyRoute, resolveProxyRoute } from './proxy-route'
+import { type Operation, readAnswer } from './read-answer'
+import { createRedactor, findSecret, redactException, type Redactor, redactSuccess, SecretMatcher } from './redact'
 import { resolveTrust, type Trust } from './trust'
 
 export const DEFAULT_TIMEOUT_MS = 15_000

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { queryKeys } from '../lib/query-keys'
 import { call } from '../lib/api'
+import { queryKeys } from '../lib/query-keys'
 
 /**
  * What main has to say about this launch (data carried over from an earlier release, a record

@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from 'react'
+import { type KeyboardEvent, useRef } from 'react'
 import { useNavigation } from './navigation-store'
 import { sections } from './sections'
 

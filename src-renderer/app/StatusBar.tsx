@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { SandboxStatus } from '../../src-shared/ipc/events'
-import { queryKeys } from '../lib/query-keys'
+import type { ProfileView } from '../../src-shared/profiles/schemas'
 import { call, useMainEvent } from '../lib/api'
 import { isProductionProfile, useActiveProfile } from '../lib/profiles'
-import type { ProfileView } from '../../src-shared/profiles/schemas'
+import { queryKeys } from '../lib/query-keys'
 
 const hostOf = (baseUrl: string) => {
   try {

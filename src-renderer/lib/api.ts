@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import type { Bridge } from '../../src-shared/ipc/bridge'
 import type { CallInput, CallName, CallOutput, InvokeOptions } from '../../src-shared/ipc/contract'
-import { downloadPath, type DownloadName, type DownloadQuery } from '../../src-shared/ipc/downloads'
+import { type DownloadName, downloadPath, type DownloadQuery } from '../../src-shared/ipc/downloads'
 import type { EventName, EventPayload } from '../../src-shared/ipc/events'
 import type { AppError } from '../../src-shared/ipc/result'
 

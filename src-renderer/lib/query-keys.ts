@@ -1,5 +1,5 @@
-import type { ActivityFilter } from '../../src-shared/activity/schemas'
 import type { z } from 'zod'
+import type { ActivityFilter } from '../../src-shared/activity/schemas'
 import type { CatalogQuerySchema } from '../../src-shared/catalog/schemas'
 import type { TeamActivityQuerySchema } from '../../src-shared/team/schemas'
 

@@ -2,9 +2,9 @@ import { useId, useState } from 'react'
 import {
   buildCodeSample,
   SAMPLE_LANGUAGES,
-  variableList,
   type SampleCall,
   type SampleLanguage,
+  variableList,
 } from '../../src-shared/user-api/code-samples'
 import { copyText } from '../lib/clipboard'
 import { toast } from './toasts'

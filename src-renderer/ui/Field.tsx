@@ -1,4 +1,4 @@
-import { useId, type ReactElement, type ReactNode } from 'react'
+import { type ReactElement, type ReactNode, useId } from 'react'
 import { cloneElement } from 'react'
 
 interface FieldProps {

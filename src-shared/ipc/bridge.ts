@@ -1,5 +1,5 @@
-import type { AnyEvent } from './events'
 import type { Invoke } from './contract'
+import type { AnyEvent } from './events'
 
 /**
  * What the renderer gets, and nothing more: in Electron the preload exposes it as `window.api`;

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { defineCall } from './define'
 import { ProfileChangesSchema, ProfileDraftSchema, ProfileIdSchema, ProfileViewSchema, VaultStatusSchema } from '../profiles/schemas'
 import { DiagnosisSchema } from '../user-api/diagnosis'
+import { defineCall } from './define'
 
 const byId = z.object({ id: ProfileIdSchema }).strict()
 const activeIdSchema = ProfileIdSchema.nullable()

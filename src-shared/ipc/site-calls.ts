@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { BaseUrlSchema } from '../profiles/schemas'
+import { MAX_FILES_CHECKED } from '../site-config/diagnose'
 import { DocsIndexSchema, ImageCheckSchema, OpenApiCheckSchema } from '../site-config/docs-files'
 import { OperationSummarySchema, OperationViewSchema } from '../site-config/openapi-operation'
 import { RuleSetSchema } from '../site-config/rule-sets'
-import { MAX_FILES_CHECKED } from '../site-config/diagnose'
 import { PageFactsSchema } from '../site-config/site-pages'
 import { defineCall } from './define'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { EnvironmentTagSchema } from '../user-api/schemas'
 import { isLoopbackHostname } from '../net/loopback'
+import { EnvironmentTagSchema } from '../user-api/schemas'
 import { BaseUrlSchema } from './base-url'
 
 /*

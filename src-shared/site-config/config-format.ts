@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { DOCS_THEMES } from './docs-schema'
 import { checkDocsConfig, type DocsCheckCache } from './docs-validate'
-import { resolveRefs, unknownUnder, type RefFile } from './refs'
+import { type RefFile, resolveRefs, unknownUnder } from './refs'
 import type { RuleSet } from './rule-sets'
 import { isPlainObject } from './schema'
 import { checkSiteConfig, readConfigText, type SiteConfigProblem } from './validate'

@@ -2,7 +2,7 @@ import { DOCS_JSON_SCHEMA_URL, DocsConfigSchema } from './docs-schema'
 import { formatProblemPath } from './format'
 import { MINTLIFY_FOOTER_PLATFORMS } from './rule-sets'
 import { isPlainObject } from './schema'
-import { KeyPositions, applyValueChangesAtOnce, diffValues } from './text-edits'
+import { applyValueChangesAtOnce, diffValues, KeyPositions } from './text-edits'
 
 // mint.json (and the spec's site.json) to docs.json. Every setting docs.json has a place for is
 // carried there, more than Mintlify's own upgradeToDocsConfig keeps (anchor colours, tab icons,

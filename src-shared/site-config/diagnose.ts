@@ -1,22 +1,22 @@
-import { detectConfigFormat, type ConfigFormat } from './config-format'
+import { type ConfigFormat, detectConfigFormat } from './config-format'
 import {
-  docsLookup,
-  docsProblemChunks,
-  imageFilesOf,
-  openApiFilesOf,
   type DocsIndex,
   type DocsLookup,
+  docsLookup,
+  docsProblemChunks,
   type ImageCheck,
+  imageFilesOf,
   type OpenApiCheck,
+  openApiFilesOf,
 } from './docs-files'
 import { checkDocsConfig, type DocsCheckCache, type KeyCheck } from './docs-validate'
-import { duplicateKeyProblems, findDuplicateKeys, type DuplicateKey } from './duplicate-keys'
-import { jsonErrorSentence, parseJsonText, type JsonSyntaxError } from './json-text'
+import { type DuplicateKey, duplicateKeyProblems, findDuplicateKeys } from './duplicate-keys'
+import { jsonErrorSentence, type JsonSyntaxError, parseJsonText } from './json-text'
 import type { SiteConfigProblem } from './problem'
-import { resolveRefs, unknownUnder, type RefFile } from './refs'
-import { mintlifySuggestion } from './rule-suggestion'
+import { type RefFile, resolveRefs, unknownUnder } from './refs'
 import type { RuleSet } from './rule-sets'
-import { pageProblems, sitePages, type PageFacts, type SitePages } from './site-pages'
+import { mintlifySuggestion } from './rule-suggestion'
+import { type PageFacts, pageProblems, type SitePages, sitePages } from './site-pages'
 import { checkSiteConfig } from './validate'
 
 // What is wrong with a document and its folder: one answer for the editor (which indexes it), the

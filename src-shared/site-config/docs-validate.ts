@@ -1,11 +1,11 @@
 import type { z } from 'zod'
-import { CONTENT_ORDER, DIVISIONS, DocsConfigSchema, NAVIGATION_CONTENT_KEYS, type DivisionKey } from './docs-schema'
+import { CONTENT_ORDER, type DivisionKey, DIVISIONS, DocsConfigSchema, NAVIGATION_CONTENT_KEYS } from './docs-schema'
 import { formatProblemPath } from './format'
 import { problemsFromIssues } from './issue-messages'
-import { knownShapeFor, walkExtraKeys, type KnownShape } from './known-keys'
+import { type KnownShape, knownShapeFor, walkExtraKeys } from './known-keys'
 import { createNavigationChecker } from './navigation-check'
-import { isPlainObject } from './schema'
 import type { SiteConfigProblem, SiteConfigReport } from './problem'
+import { isPlainObject } from './schema'
 import { closestKnownKey } from './warnings'
 
 // docs.json's checks. Errors are exactly what Mintlify's validator refuses (held to it on the

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { MintlifySiteConfigSchema, type RuleSet } from './rule-sets'
-import { SiteConfigSchema } from './schema'
 import type { ConfigFormat } from './config-format'
 import { DocsConfigSchema } from './docs-schema'
+import { MintlifySiteConfigSchema, type RuleSet } from './rule-sets'
+import { SiteConfigSchema } from './schema'
 
 /**
  * site.json's JSON Schema for Monaco's JSON language service: completions, hovers (the spec's

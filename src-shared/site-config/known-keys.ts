@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FILE_KEYS, MINTLIFY_ONLY_SETTINGS, siteConfigSchemaFor, type RuleSet } from './rule-sets'
+import { FILE_KEYS, MINTLIFY_ONLY_SETTINGS, type RuleSet, siteConfigSchemaFor } from './rule-sets'
 import { isPlainObject } from './schema'
 
 /**

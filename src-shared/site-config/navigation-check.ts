@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { CONTENT_ORDER, DIVISION_ITEM_SCHEMAS, DIVISIONS, DocsGroupSchema, DocsNavigationSchema, type DivisionKey } from './docs-schema'
-import { walkExtraKeys, type KnownShape } from './known-keys'
+import { CONTENT_ORDER, DIVISION_ITEM_SCHEMAS, type DivisionKey, DIVISIONS, DocsGroupSchema, DocsNavigationSchema } from './docs-schema'
+import { type KnownShape, walkExtraKeys } from './known-keys'
 import { isPlainObject } from './schema'
 
 // docs.json's navigation checked part by part. The whole navigation is one top-level setting (2.3

@@ -1,6 +1,6 @@
+import { plural } from '../text/plural'
 import { FOOTER_PLATFORMS, isPlainObject } from './schema'
 import { checkSiteConfig, type SiteConfigCheck } from './validate'
-import { plural } from '../text/plural'
 
 const specPlatforms = new Set<string>(FOOTER_PLATFORMS)
 

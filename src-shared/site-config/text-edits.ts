@@ -1,11 +1,11 @@
 import {
   applyEdits,
   createScanner,
-  findNodeAtLocation,
-  parseTree,
   type Edit,
+  findNodeAtLocation,
   type JSONScanner,
   type Node,
+  parseTree,
   type SyntaxKind as Token,
 } from 'jsonc-parser'
 

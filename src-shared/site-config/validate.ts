@@ -1,9 +1,9 @@
 import { duplicateKeyProblems, findDuplicateKeys } from './duplicate-keys'
 import { problemsFromIssues } from './issue-messages'
 import { jsonErrorSentence, parseJsonText } from './json-text'
-import { siteConfigSchemaFor, type RuleSet } from './rule-sets'
-import { findNotes } from './warnings'
 import type { SiteConfigCheck, SiteConfigProblem, SiteConfigReport } from './problem'
+import { type RuleSet, siteConfigSchemaFor } from './rule-sets'
+import { findNotes } from './warnings'
 
 export type { SiteConfigCheck, SiteConfigProblem, SiteConfigReport } from './problem'
 

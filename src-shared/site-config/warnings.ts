@@ -1,8 +1,8 @@
 import { formatProblemPath } from './format'
 import { forEachExtraKey } from './known-keys'
+import type { SiteConfigProblem } from './problem'
 import type { RuleSet } from './rule-sets'
 import { isPlainObject } from './schema'
-import type { SiteConfigProblem } from './problem'
 
 export interface SiteConfigNotes {
   /** What is allowed but probably not meant: unknown keys, versions no anchor can reach… */

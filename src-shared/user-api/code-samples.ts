@@ -1,4 +1,4 @@
-import { userApiUrl, type GetOrCreateRequest } from './schemas'
+import { type GetOrCreateRequest, userApiUrl } from './schemas'
 
 /*
  * The same /api/user call as code to paste into a terminal, a script or a support ticket: curl,

@@ -4,18 +4,18 @@ import { API_EXAMPLES, type ApiExample, type SharedResponseName } from './openap
 import {
   ApiFailureBodySchema,
   EnvironmentTagSchema,
+  type GetOrCreateRequest,
   GetOrCreateRequestSchema,
   GetOrCreateResponseSchema,
   MappingSchema,
   PropertiesSchema,
   RotateTokenRequestSchema,
   RotateTokenResponseSchema,
+  type UpdateRequest,
   UpdateRequestSchema,
   UpdateResponseSchema,
-  UserGroupSchema,
   USER_API_PATH,
-  type GetOrCreateRequest,
-  type UpdateRequest,
+  UserGroupSchema,
 } from './schemas'
 
 /*

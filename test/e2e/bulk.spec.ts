@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startSandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
+import { type BrowserModeApp, expect, launchBrowserMode, openSession, type SessionApp, sessionCookie, test } from './browser-mode'
 import { checkScreen } from './screens'
 
 // One story, in order: the steps share an app of their own (with its local sandbox, preselected),

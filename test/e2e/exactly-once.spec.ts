@@ -1,7 +1,7 @@
 import { join } from 'node:path'
-import { startFlakyProxy, type FlakyProxy } from '../helpers/flaky-proxy'
+import { type FlakyProxy, startFlakyProxy } from '../helpers/flaky-proxy'
 import { readSandboxData } from '../helpers/sandbox-data'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
+import { type BrowserModeApp, expect, launchBrowserMode, openSession, type SessionApp, sessionCookie, test } from './browser-mode'
 import { checkScreen } from './screens'
 
 // A rotation whose answer is lost on the way back (the server acted), as an operator meets it:

@@ -1,5 +1,5 @@
-import { checkScreen } from './screens'
 import { expect, launchBrowserMode, NO_SESSION, test } from './browser-mode'
+import { checkScreen } from './screens'
 
 test.describe('the app in browser mode', () => {
   test('loads, hides the key from the address bar and shows where data lives', async ({ page, app }) => {

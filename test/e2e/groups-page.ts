@@ -2,8 +2,8 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type SessionApp } from './browser-mode'
+import { type Sandbox, startSandbox } from '../../src-main/sandbox/sandbox-server'
+import { expect, launchBrowserMode, openSession, type SessionApp, sessionCookie, test } from './browser-mode'
 
 /**
  * A test file's own browser-mode app (so its steps start from a first launch, whatever ran

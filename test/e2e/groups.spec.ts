@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
+import { type Sandbox, startSandbox } from '../../src-main/sandbox/sandbox-server'
 import { expect, launchBrowserMode, test } from './browser-mode'
 import { checkScreen } from './screens'
 

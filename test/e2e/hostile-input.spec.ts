@@ -1,4 +1,4 @@
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
+import { type BrowserModeApp, expect, launchBrowserMode, openSession, type SessionApp, sessionCookie, test } from './browser-mode'
 import { checkScreen } from './screens'
 
 // Bad input as a careless hand gives it: each gets a sentence and loses nothing. An app of its

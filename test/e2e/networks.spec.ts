@@ -1,18 +1,18 @@
-import { createServer, type Server } from 'node:http'
 import { mkdtemp } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/sandbox-server'
+import { type Sandbox, startSandbox } from '../../src-main/sandbox/sandbox-server'
 import {
   API_HOST,
-  makeCertificates,
-  startGateway,
-  startProxy,
   type Certificates,
   type Gateway,
+  makeCertificates,
   type Proxy,
+  startGateway,
+  startProxy,
 } from '../helpers/company-network'
 import { expect, test } from './browser-mode'
 import { checkScreen } from './screens'

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process'
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { validate } from '@readme/openapi-parser'
 import type { Page } from '@playwright/test'
+import { validate } from '@readme/openapi-parser'
 import { buildOpenApiDocument } from '../../src-shared/user-api/openapi'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
+import { type BrowserModeApp, expect, launchBrowserMode, openSession, type SessionApp, sessionCookie, test } from './browser-mode'
 import { checkScreen } from './screens'
 
 // "Add the API reference" in the site editor, as an operator does it: a site.json in a folder of

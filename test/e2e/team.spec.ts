@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import Libsql from 'libsql'
 import pgDriver from 'pg'
-import { startPostgres, type PostgresCluster } from '../helpers/postgres'
+import { type PostgresCluster, startPostgres } from '../helpers/postgres'
 import { readSandboxData } from '../helpers/sandbox-data'
-import { expect, launchBrowserMode, openSession, sessionCookie, test, type BrowserModeApp, type SessionApp } from './browser-mode'
+import { type BrowserModeApp, expect, launchBrowserMode, openSession, type SessionApp, sessionCookie, test } from './browser-mode'
 import { checkScreen } from './screens'
 
 // Team mode as operators meet it: two machines (two browser-mode apps, each its own data folder)

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from '@playwright/test'
+import { type Browser, chromium } from '@playwright/test'
 
 // Debian's Chromium: Playwright cannot download its own browser on these machines (docs/platform-notes.md).
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

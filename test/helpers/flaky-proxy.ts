@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { AppServices } from '../../src-main/app-services'
 

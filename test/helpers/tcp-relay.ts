@@ -1,4 +1,4 @@
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net'
 
 /**
  * A loopback TCP relay to another port: one machine's own way to a shared server (the team's

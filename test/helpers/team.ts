@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -6,10 +6,10 @@ import { join, resolve } from 'node:path'
 import Libsql from 'libsql'
 import pg from 'pg'
 import { afterAll, afterEach } from 'vitest'
-import { createAppServices, type AppServices } from '../../src-main/app-services'
+import { type AppServices, createAppServices } from '../../src-main/app-services'
 import { addOperator, migrateTeam } from '../../src-main/team/team-admin'
 import { nodeScript } from './node-script'
-import { startPostgres, type PostgresCluster } from './postgres'
+import { type PostgresCluster, startPostgres } from './postgres'
 
 /*
  * Team mode in tests: a real Postgres cluster migrated by its admin, operators with their own

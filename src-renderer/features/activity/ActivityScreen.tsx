@@ -1,26 +1,26 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
 import { useDeferredValue, useEffect, useState } from 'react'
 import {
-  ActivityOutcomeSchema,
-  ApiOperationSchema,
-  OPERATION_LABELS,
-  OUTCOME_LABELS,
   type ActivityExportFormat,
   type ActivityFilter,
   type ActivityOutcome,
+  ActivityOutcomeSchema,
   type ApiOperation,
+  ApiOperationSchema,
+  OPERATION_LABELS,
+  OUTCOME_LABELS,
 } from '../../../src-shared/activity/schemas'
 import { call } from '../../lib/api'
-import { useHistoryHandoff } from '../../lib/history-handoff'
-import { queryKeys } from '../../lib/query-keys'
 import { saveDownload } from '../../lib/download'
+import { countFormat } from '../../lib/format'
+import { useHistoryHandoff } from '../../lib/history-handoff'
 import { useProfiles } from '../../lib/profiles'
+import { queryKeys } from '../../lib/query-keys'
+import { useDebouncedValue } from '../../lib/use-debounced-value'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 import { CallDetail } from './CallDetail'
 import { FilterSelect } from './FilterSelect'
-import { countFormat } from '../../lib/format'
-import { useDebouncedValue } from '../../lib/use-debounced-value'
 
 const PAGE_SIZE = 200
 

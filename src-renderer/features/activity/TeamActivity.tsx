@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import { ActivityOutcomeSchema, OPERATION_LABELS, OUTCOME_LABELS } from '../../../src-shared/activity/schemas'
-import { TeamOperationSchema, type TeamActivityEntry, type TeamActivityQuery } from '../../../src-shared/team/schemas'
+import { type TeamActivityEntry, type TeamActivityQuery, TeamOperationSchema } from '../../../src-shared/team/schemas'
 import { call } from '../../lib/api'
 import { countFormat } from '../../lib/format'
 import { queryKeys } from '../../lib/query-keys'

@@ -2,13 +2,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef } from 'react'
 import { defaultRateFor } from '../../../src-shared/bulk/schemas'
 import { call, useMainEvent } from '../../lib/api'
+import { countFormat } from '../../lib/format'
 import { useActiveProfile } from '../../lib/profiles'
+import { queryKeys } from '../../lib/query-keys'
 import { EmptyState } from '../../ui/EmptyState'
 import { useBulkScreen } from './bulk-state'
 import { NewRunPanel } from './NewRunPanel'
 import { RunPanel } from './RunPanel'
-import { countFormat } from '../../lib/format'
-import { queryKeys } from '../../lib/query-keys'
 
 const STATE_LABELS = {
   planned: 'Planned',

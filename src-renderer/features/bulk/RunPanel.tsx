@@ -1,16 +1,16 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import type { BulkOutcome, BulkResultsFormat, BulkRun } from '../../../src-shared/bulk/schemas'
+import { plural } from '../../../src-shared/text/plural'
 import { call, CallError } from '../../lib/api'
 import { saveDownload } from '../../lib/download'
 import { useFileDialogs } from '../../lib/file-dialogs'
-import { ConfirmDialog } from '../../ui/ConfirmDialog'
-import { toast } from '../../ui/toasts'
-import { useBulkScreen } from './bulk-state'
 import { countFormat } from '../../lib/format'
 import { sendButtonClass, useProfiles } from '../../lib/profiles'
 import { queryKeys } from '../../lib/query-keys'
-import { plural } from '../../../src-shared/text/plural'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import { toast } from '../../ui/toasts'
+import { useBulkScreen } from './bulk-state'
 
 const PAGE = 200
 

@@ -1,10 +1,10 @@
-import { useMemo, type FormEvent } from 'react'
+import { type FormEvent, useMemo } from 'react'
 import { z } from 'zod'
-import { MappingSchema, PropertiesSchema, userGroupIdProblem, type GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
-import { readJsonField } from './json-field'
+import { type GetOrCreateRequest, MappingSchema, PropertiesSchema, userGroupIdProblem } from '../../../src-shared/user-api/schemas'
 import { Field } from '../../ui/Field'
 import { JsonEditor } from '../../ui/json-editor/JsonEditor'
-import { useWorkspace, type GroupFields } from './group-form-state'
+import { type GroupFields, useWorkspace } from './group-form-state'
+import { readJsonField } from './json-field'
 
 // Derived once from the shared zod schemas: Monaco validates exactly what the client will.
 const mappingJsonSchema = z.toJSONSchema(MappingSchema)

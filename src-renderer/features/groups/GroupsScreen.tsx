@@ -7,9 +7,9 @@ import type { ProfileView } from '../../../src-shared/profiles/schemas'
 import type { SampleCall } from '../../../src-shared/user-api/code-samples'
 import type { GetOrCreateRequest } from '../../../src-shared/user-api/schemas'
 import { call, CallError } from '../../lib/api'
-import { useCallHandoff, type CallHandoff } from '../../lib/call-handoff'
-import { isProductionProfile, useActiveProfile, useProfiles } from '../../lib/profiles'
+import { type CallHandoff, useCallHandoff } from '../../lib/call-handoff'
 import { needsWriteConfirmation, productionWriteNotice, useCustomerWrites } from '../../lib/customer-writes'
+import { isProductionProfile, useActiveProfile, useProfiles } from '../../lib/profiles'
 import { queryKeys } from '../../lib/query-keys'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { EmptyState } from '../../ui/EmptyState'
@@ -20,10 +20,10 @@ import { CatalogPanel } from './CatalogPanel'
 import {
   fieldsFromCatalog,
   fieldsFromRequest,
-  useWorkspace,
-  useWorkspaces,
   type GroupOperation,
   type GroupOutcome,
+  useWorkspace,
+  useWorkspaces,
 } from './group-form-state'
 import { GroupForm } from './GroupForm'
 import { ResultPanel } from './ResultPanel'

@@ -2,10 +2,10 @@ import { forwardRef, useState } from 'react'
 import { maskedToken } from '../../../src-shared/profiles/schemas'
 import { copySecret } from '../../lib/clipboard'
 import { CodeSamples } from '../../ui/CodeSamples'
+import { EnvironmentTag } from '../../ui/EnvironmentTag'
 import { RotationCheck } from '../../ui/RotationCheck'
 import { toast } from '../../ui/toasts'
 import type { GroupOperation, GroupOutcome } from './group-form-state'
-import { EnvironmentTag } from '../../ui/EnvironmentTag'
 
 /** The raw body is shown as received, except that tokens stay masked like everywhere else. */
 function maskTokens(value: unknown): unknown {

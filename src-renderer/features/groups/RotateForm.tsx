@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { RotationSource } from '../../../src-shared/ipc/group-calls'
 import { call } from '../../lib/api'
-import { queryKeys } from '../../lib/query-keys'
-import { Field } from '../../ui/Field'
 import { countFormat } from '../../lib/format'
+import { queryKeys } from '../../lib/query-keys'
 import { useDebouncedValue } from '../../lib/use-debounced-value'
+import { Field } from '../../ui/Field'
 
 /** Suggestions shown for the typed id: the catalog may hold 100,000 groups, so it is searched, not listed. */
 const SUGGESTIONS = 20

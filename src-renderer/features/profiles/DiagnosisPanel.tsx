@@ -1,4 +1,4 @@
-import { DIAGNOSIS_STEP_LABELS, type Diagnosis, type DiagnosisStep } from '../../../src-shared/user-api/diagnosis'
+import { type Diagnosis, DIAGNOSIS_STEP_LABELS, type DiagnosisStep } from '../../../src-shared/user-api/diagnosis'
 
 const OUTCOME: Record<DiagnosisStep['outcome'], { mark: string; word: string; tone: string }> = {
   ok: { mark: '✓', word: 'passed', tone: 'success' },

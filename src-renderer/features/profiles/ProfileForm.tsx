@@ -1,16 +1,16 @@
-import { useState, type FormEvent } from 'react'
+import { type FormEvent, useState } from 'react'
 import {
   baseUrlWarning,
-  ProfileChangesSchema,
-  ProfileDraftSchema,
-  sameOrigin,
-  tokenTailHint,
   type EnvironmentKind,
-  type ProxyMode,
   type ProfileChanges,
+  ProfileChangesSchema,
   type ProfileDraft,
+  ProfileDraftSchema,
   type ProfileView,
+  type ProxyMode,
+  sameOrigin,
   type TokenStorage,
+  tokenTailHint,
   type VaultStatus,
 } from '../../../src-shared/profiles/schemas'
 import { Field } from '../../ui/Field'

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState, type ChangeEvent } from 'react'
+import { type ChangeEvent, useRef, useState } from 'react'
 import type { ConnectionTest } from '../../../src-shared/ipc/group-calls'
-import { tokenTailHint, type ProfileView } from '../../../src-shared/profiles/schemas'
+import { type ProfileView, tokenTailHint } from '../../../src-shared/profiles/schemas'
+import { plural } from '../../../src-shared/text/plural'
 import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { call } from '../../lib/api'
 import { downloadText } from '../../lib/download'
@@ -11,7 +12,6 @@ import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
 import { DiagnosisPanel } from './DiagnosisPanel'
 import { ProfileForm, type ProfileFormSubmit } from './ProfileForm'
-import { plural } from '../../../src-shared/text/plural'
 
 type Editing = { mode: 'closed' } | { mode: 'new' } | { mode: 'edit'; profile: ProfileView }
 

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState, type FormEvent } from 'react'
+import { type FormEvent, useState } from 'react'
 import type { TeamStatus } from '../../../src-shared/team/schemas'
+import { plural } from '../../../src-shared/text/plural'
 import { call, CallError } from '../../lib/api'
 import { copySecret } from '../../lib/clipboard'
 import { queryKeys } from '../../lib/query-keys'
@@ -8,7 +9,6 @@ import { teamTime, useTeamStatus } from '../../lib/team'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { Field } from '../../ui/Field'
 import { toast } from '../../ui/toasts'
-import { plural } from '../../../src-shared/text/plural'
 
 const ADDRESS_EXAMPLE = 'postgres://ops-2@db.example.com:5432/embed_team?sslmode=verify-full'
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ComponentType } from 'react'
+import { type ComponentType, useEffect, useRef, useState } from 'react'
 import { flushSync } from 'react-dom'
 import type { JsonEditorProps } from './JsonEditorImpl'
 import type { monaco } from './monaco-setup'

@@ -1,6 +1,6 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
-import { registerJsonSchema, type monaco } from './monaco-setup'
+import { type monaco, registerJsonSchema } from './monaco-setup'
 
 export interface JsonEditorProps {
   /** Unique per editor on screen: the model's path, which its schema is matched to. */

@@ -1,11 +1,11 @@
 // Monaco, bundled locally and loaded only when an editor first shows (docs/platform-notes.md): the
 // tree-shakeable entry, the JSON language alone, and workers from our own origin. No CDN.
+import 'monaco-editor/features/register.all'
 import { loader } from '@monaco-editor/react'
 import * as monaco from 'monaco-editor/editor'
-import 'monaco-editor/features/register.all'
-import { jsonDefaults } from 'monaco-editor/languages/features/json/register'
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
 import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker'
+import { jsonDefaults } from 'monaco-editor/languages/features/json/register'
 
 self.MonacoEnvironment = {
   getWorker: (_workerId: string, label: string) => (label === 'json' ? new JsonWorker() : new EditorWorker()),

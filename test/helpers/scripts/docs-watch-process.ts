@@ -2,8 +2,8 @@
 // its shutdown): opens a docs.json, indexes and watches its folder through the router as a
 // caller may (`watch` given as argv[4], JSON, or left out), says "watching" with the index's
 // notices, and then waits to be stopped. argv: data folder, docs.json, worker file or "inline".
-import { appThroughRouter } from '../app-calls'
 import { serveUntilStopped } from '../../../src-main/cli/usage'
+import { appThroughRouter } from '../app-calls'
 
 const [dataDir, docsJson, worker, watch] = process.argv.slice(2) as [string, string, string, string | undefined]
 const { services, call } = await appThroughRouter(dataDir, worker)

@@ -2,10 +2,10 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import type { BulkProgress, BulkSettings } from '../../../src-shared/bulk/schemas'
-import { badGateway, startFlakyProxy, tooManyRequests, type FlakyProxy } from '../../helpers/flaky-proxy'
+import { badGateway, type FlakyProxy, startFlakyProxy, tooManyRequests } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
 const settings = (overrides: Partial<BulkSettings> = {}): BulkSettings => ({

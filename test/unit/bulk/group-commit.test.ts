@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Libsql from 'libsql'
 import { describe, expect, it } from 'vitest'
-import { BulkJournal } from '../../../src-main/bulk/bulk-journal'
-import { startRun, type BulkSender, type SenderSettlement } from '../../../src-main/bulk/bulk-runner'
-import { leaseOwner, SqliteRunLeases } from '../../../src-main/bulk/run-leases'
 import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/app-database'
+import { BulkJournal } from '../../../src-main/bulk/bulk-journal'
+import { type BulkSender, type SenderSettlement, startRun } from '../../../src-main/bulk/bulk-runner'
+import { leaseOwner, SqliteRunLeases } from '../../../src-main/bulk/run-leases'
 
 /*
  * A run's idempotent rows are settled after their answers, in batches, and the write lock is

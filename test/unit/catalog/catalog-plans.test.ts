@@ -2,16 +2,16 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { openAppDatabase } from '../../../src-main/app-database'
 import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
 import { groupTokenKey } from '../../../src-main/profiles/vault-keys'
-import { openAppDatabase } from '../../../src-main/app-database'
 import type { Database, SqlValue } from '../../../src-main/storage/database'
 import {
-  CatalogEnvironmentFilterSchema,
-  CatalogSortKeySchema,
   CATALOG_SEARCH_LISTED,
-  CatalogQuerySchema,
+  CatalogEnvironmentFilterSchema,
   type CatalogQuery,
+  CatalogQuerySchema,
+  CatalogSortKeySchema,
 } from '../../../src-shared/catalog/schemas'
 import { randomCatalog } from './catalog-fixtures'
 

@@ -2,14 +2,14 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
 import { appMigrations, openAppDatabase } from '../../../src-main/app-database'
-import { openDatabase, type Database } from '../../../src-main/storage/database'
+import { GroupCatalog } from '../../../src-main/catalog/group-catalog'
+import { type Database, openDatabase } from '../../../src-main/storage/database'
 import {
   CATALOG_SEARCH_LISTED,
-  CatalogQuerySchema,
   type CatalogEntry,
   type CatalogQuery,
+  CatalogQuerySchema,
   type CatalogRow,
 } from '../../../src-shared/catalog/schemas'
 import { checkCatalogCounts, randomCatalog, referenceOrder } from './catalog-fixtures'

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppServices } from '../../../src-main/app-services'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { startFlakyProxy } from '../../helpers/flaky-proxy'
 
 function io(env: NodeJS.ProcessEnv = {}, stdin = ''): CliIo & { out: string[]; err: string[] } {

@@ -1,10 +1,10 @@
-import { describe, expect, it, vi } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
-import { createRouter, type Handlers } from '../../../src-main/router'
-import { createAppServices } from '../../../src-main/app-services'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import { createAppServices } from '../../../src-main/app-services'
+import { createRouter, type Handlers } from '../../../src-main/router'
+import { AppErrorException } from '../../../src-shared/ipc/result'
 
 const context = { transport: 'test' } as const
 

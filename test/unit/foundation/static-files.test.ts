@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
 import { acceptedEncodings, PRECOMPRESSED } from '../../../src-main/static-files'
 import { startWebServer, type WebServer } from '../../../src-main/web/web-server'
 

@@ -1,10 +1,10 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { connect } from 'node:net'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
 import { MAX_CALL_BODY_BYTES, NEW_LINK_TTL_MS, sessionCookieName, startWebServer, type WebServer } from '../../../src-main/web/web-server'
 
 interface RawResponse {

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 
 // A distinctive API token that the sandbox accepts: after a full session of calls it must appear
 // in no IPC answer, no event, no log line and no file but the database that keeps it.

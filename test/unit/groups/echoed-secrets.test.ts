@@ -1,10 +1,10 @@
-import type { ServerResponse } from 'node:http'
 import { mkdtemp, readdir, readFile } from 'node:fs/promises'
+import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { startHostileServer, type HostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { type HostileServer, type ReceivedRequest, startHostileServer } from '../../helpers/hostile-server'
 
 // Distinctive secrets: none may come back from main, nor be written to the data folder. The API
 // token is kept for the session only, so no file holds it legitimately either.

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 
 const context = { transport: 'test' } as const
 

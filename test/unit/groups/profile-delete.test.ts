@@ -2,8 +2,8 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 
 describe('deleting a profile', () => {
   let sandbox: Sandbox | undefined

@@ -3,17 +3,17 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ActivityEntry } from '../../../src-shared/activity/schemas'
 import { ActivityLog } from '../../../src-main/activity/activity-log'
+import { openAppDatabase } from '../../../src-main/app-database'
 import {
   RotationJournal,
+  type RotationListener,
   settledMessage,
   STOPPED_WHILE_SENDING,
   tokenFingerprint,
-  type RotationListener,
 } from '../../../src-main/groups/rotation-journal'
-import { openAppDatabase } from '../../../src-main/app-database'
 import type { Database } from '../../../src-main/storage/database'
+import type { ActivityEntry } from '../../../src-shared/activity/schemas'
 import { failureOf } from '../../helpers/failure-of'
 
 const TIMEOUT_MS = 10_000

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Libsql from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { AppErrorException } from '../../../src-shared/ipc/result'
-import { startFlakyProxy, type FlakyOptions, type FlakyProxy, createOpsProfile } from '../../helpers/flaky-proxy'
+import { createOpsProfile, type FlakyOptions, type FlakyProxy, startFlakyProxy } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 
 interface Setup {
   services: AppServices

@@ -1,11 +1,11 @@
-import type { ServerResponse } from 'node:http'
 import { mkdtemp, readdir, readFile } from 'node:fs/promises'
+import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ActivityLog } from '../../../src-main/activity/activity-log'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
-import { startHostileServer, type HostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { type HostileServer, type ReceivedRequest, startHostileServer } from '../../helpers/hostile-server'
 
 // Tokens that are not hex (so only a search in any case finds them upper-cased), kept for the
 // session only: no file of the data folder may hold any of them, in any case, whatever was typed

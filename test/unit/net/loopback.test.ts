@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
+import { resolveProxyRoute } from '../../../src-main/user-api/proxy-route'
 import { isLoopbackHostname, isLoopbackUrl } from '../../../src-shared/net/loopback'
 import { baseUrlWarning } from '../../../src-shared/profiles/schemas'
-import { resolveProxyRoute } from '../../../src-main/user-api/proxy-route'
 
 const THIS_COMPUTER = [
   'http://127.0.0.1:8765',

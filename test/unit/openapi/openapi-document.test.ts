@@ -3,7 +3,7 @@ import { OpenApiToEndpointConverter } from '@mintlify/validation'
 import { compileErrors, dereference, validate } from '@readme/openapi-parser'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
-import { buildOpenApiDocument, openApiFileText, type OpenApiDocument } from '../../../src-shared/user-api/openapi'
+import { buildOpenApiDocument, type OpenApiDocument, openApiFileText } from '../../../src-shared/user-api/openapi'
 import { API_EXAMPLES } from '../../../src-shared/user-api/openapi-examples'
 import {
   GetOrCreateRequestSchema,

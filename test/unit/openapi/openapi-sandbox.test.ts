@@ -1,14 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { request, type IncomingHttpHeaders } from 'node:http'
+import { type IncomingHttpHeaders, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import Libsql from 'libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SANDBOX_MAX_BODY_BYTES } from '../../../src-main/sandbox/sandbox-requests'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { buildOpenApiDocument } from '../../../src-shared/user-api/openapi'
 import { API_EXAMPLES, type ApiExample } from '../../../src-shared/user-api/openapi-examples'
-import Libsql from 'libsql'
 
 // Every example of the document, sent again to a real sandbox on loopback in the order they were
 // made: the answer must have the documented status, headers and schema, and be the example itself

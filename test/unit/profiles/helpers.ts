@@ -1,13 +1,13 @@
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { z } from 'zod'
+import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/app-database'
 import type { SafeStorageLike } from '../../../src-main/ports'
 import { openProfileStore } from '../../../src-main/profiles/profile-store'
 import { openSecretVault } from '../../../src-main/profiles/vault'
-import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/app-database'
 import type { Database } from '../../../src-main/storage/database'
 import { ProfileDraftSchema } from '../../../src-shared/profiles/schemas'
-import type { z } from 'zod'
 
 export const tempDataDir = () => mkdtemp(join(tmpdir(), 'ec-profiles-'))
 

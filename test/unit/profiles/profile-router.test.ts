@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createRouter, type Handlers } from '../../../src-main/router'
 import type { SafeStorageLike } from '../../../src-main/ports'
 import { createProfileHandlers } from '../../../src-main/profiles/profile-handlers'
+import { createRouter, type Handlers } from '../../../src-main/router'
 import { ProfilesExportSchema, type TokenStorage } from '../../../src-shared/profiles/schemas'
 import { fakeSafeStorage, filesUnder, openProfiles, tempDataDir } from './helpers'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ACTIVE_PROFILE_SETTING } from '../../../src-main/profiles/profile-store'
 import { groupTokenKey, profileTokenKey } from '../../../src-main/profiles/vault-keys'
-import { databasePath, draft, fakeSafeStorage, fileMode, filesUnder, openProfiles, storedSecretKeys, tempDataDir } from './helpers'
 import { failureOf } from '../../helpers/failure-of'
+import { databasePath, draft, fakeSafeStorage, fileMode, filesUnder, openProfiles, storedSecretKeys, tempDataDir } from './helpers'
 
 const TOKEN = 'api-token-0123456789abcdef'
 const SANDBOX = { id: 'local-sandbox', name: 'Local sandbox', baseUrl: 'http://127.0.0.1:43210', environmentLabel: 'Sandbox' }

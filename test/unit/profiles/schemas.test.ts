@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import {
   BaseUrlSchema,
+  baseUrlWarning,
   ProfileChangesSchema,
   ProfileDraftSchema,
   ProfilesExportSchema,
   ProfileViewSchema,
-  baseUrlWarning,
 } from '../../../src-shared/profiles/schemas'
 
 const messageOf = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>

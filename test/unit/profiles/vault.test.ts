@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
+import { openAppDatabase } from '../../../src-main/app-database'
 import type { SafeStorageLike } from '../../../src-main/ports'
 import { insertImportedSecret, openSecretVault } from '../../../src-main/profiles/vault'
-import { openAppDatabase } from '../../../src-main/app-database'
 import { failureOf } from '../../helpers/failure-of'
 import { databasePath, fakeSafeStorage, fileMode, storedSecretKeys, tempDataDir } from './helpers'
 

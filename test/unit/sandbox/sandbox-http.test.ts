@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises'
-import { request, type IncomingHttpHeaders } from 'node:http'
+import { type IncomingHttpHeaders, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Libsql from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SANDBOX_MAX_BODY_BYTES } from '../../../src-main/sandbox/sandbox-requests'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
-import Libsql from 'libsql'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
 // The sandbox's own HTTP behaviour, through raw node:http requests (no client in between).

@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createAppServices, type AppServices } from '../../../src-main/app-services'
+import { type AppServices, createAppServices } from '../../../src-main/app-services'
 import { startWebServer, type WebServer } from '../../../src-main/web/web-server'
-import { contract, type CallName } from '../../../src-shared/ipc/contract'
+import { type CallName, contract } from '../../../src-shared/ipc/contract'
 import { AppErrorSchema } from '../../../src-shared/ipc/result'
-import { arbitraryNear, mutated, type JsonSchema } from '../../helpers/json-schema-arbitrary'
 import { isLoopbackHostname } from '../../../src-shared/net/loopback'
+import { arbitraryNear, type JsonSchema, mutated } from '../../helpers/json-schema-arbitrary'
 
 /*
  * Every call of the contract, fuzzed through the real browser-mode transport: the HTTP host on

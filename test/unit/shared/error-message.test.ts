@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { z } from 'zod'
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { readJsonFile } from '../../../src-main/storage/json-file'
 import { messageOf } from '../../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../../src-shared/ipc/result'
-import { readJsonFile } from '../../../src-main/storage/json-file'
 
 describe('messageOf: the sentence of anything thrown', () => {
   it('is an Error’s message, without its name or stack', () => {

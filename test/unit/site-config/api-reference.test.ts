@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { baseUrlListToChoose, planApiReference, type ApiReferenceOptions } from '../../../src-shared/site-config/api-reference'
-import { checkSiteConfigText } from '../../../src-shared/site-config/validate'
-import { applyValueChanges } from '../../../src-shared/site-config/text-edits'
+import { type ApiReferenceOptions, baseUrlListToChoose, planApiReference } from '../../../src-shared/site-config/api-reference'
 import { apiReferenceGroups, apiReferencePageText } from '../../../src-shared/site-config/api-reference-pages'
+import { applyValueChanges } from '../../../src-shared/site-config/text-edits'
+import { checkSiteConfigText } from '../../../src-shared/site-config/validate'
 import { buildOpenApiDocument } from '../../../src-shared/user-api/openapi'
 
 // What "Add the API reference" makes of site.json: worked out once, shown by the dialog, applied

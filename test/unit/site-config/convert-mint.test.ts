@@ -7,8 +7,8 @@ import { runConvert } from '../../../src-main/cli/convert-command'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { convertMintToDocs } from '../../../src-shared/site-config/convert-mint'
 import { formatProblemPath } from '../../../src-shared/site-config/format'
-import { tempDir } from '../site-files/helpers'
 import { findCorpus } from '../../helpers/corpus'
+import { tempDir } from '../site-files/helpers'
 
 // mint.json → docs.json on the 179 real files: what Mintlify accepts converts to a docs.json it
 // accepts, and no setting is lost without its name.

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { visit } from 'jsonc-parser'
 import { describe, expect, it } from 'vitest'
-import { findDuplicateKeys, type DuplicateKey } from '../../../src-shared/site-config/duplicate-keys'
+import { type DuplicateKey, findDuplicateKeys } from '../../../src-shared/site-config/duplicate-keys'
 import { findCorpus } from '../../helpers/corpus'
 
 /** The reference: jsonc-parser's visitor, which tokenises the whole text (what the scan replaced for speed). */

@@ -12,8 +12,8 @@ import {
   editText,
   KeyPositions,
 } from '../../../src-shared/site-config/text-edits'
-import { siteFiles, tempDir } from '../site-files/helpers'
 import { findCorpus } from '../../helpers/corpus'
+import { siteFiles, tempDir } from '../site-files/helpers'
 
 // "Nothing changes but what was changed": on the real-world-shaped fixtures (tabs, 4 spaces,
 // CRLF, a BOM, inline arrays, nested groups, duplicate keys) and on 179 real mint.json files.

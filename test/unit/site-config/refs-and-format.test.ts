@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkConfig, detectConfigFormat } from '../../../src-shared/site-config/config-format'
 import { checkDocsConfig, type DocsCheckCache } from '../../../src-shared/site-config/docs-validate'
+import { locateInFiles, type RefFile, refsIn, resolveRefs } from '../../../src-shared/site-config/refs'
 import { applyValueChanges, diffValues } from '../../../src-shared/site-config/text-edits'
-import { locateInFiles, refsIn, resolveRefs, type RefFile } from '../../../src-shared/site-config/refs'
 import { findCorpus } from '../../helpers/corpus'
 
 const DOCS_JSON = findCorpus('docsjson')

@@ -11,8 +11,8 @@ import {
 import { mintlifySuggestion } from '../../../src-shared/site-config/rule-suggestion'
 import { SiteConfigSchema } from '../../../src-shared/site-config/schema'
 import { checkSiteConfig, checkSiteConfigText, validateSiteConfig } from '../../../src-shared/site-config/validate'
-import { MINIMAL_CONFIG } from './spec-table'
 import { findCorpus } from '../../helpers/corpus'
+import { MINIMAL_CONFIG } from './spec-table'
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/site-config/real-world-shaped')
 // The shared folder beside the checkout holds the 179 real files; without it these tests are skipped.

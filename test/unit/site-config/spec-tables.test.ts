@@ -20,7 +20,7 @@ import {
   TopbarLinkSchema,
 } from '../../../src-shared/site-config/schema'
 import { validateSiteConfig } from '../../../src-shared/site-config/validate'
-import { MINIMAL_CONFIG, testSpecTable, type SpecRow } from './spec-table'
+import { MINIMAL_CONFIG, type SpecRow, testSpecTable } from './spec-table'
 
 // One describe per table of the site file's statement (the spec), each row as data (spec-table.ts runs them).
 

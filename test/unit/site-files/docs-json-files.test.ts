@@ -1,18 +1,18 @@
-import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { readdirSync } from 'node:fs'
+import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runValidate } from '../../../src-main/cli/validate-command'
 import type { CliIo } from '../../../src-main/cli/usage'
+import { runValidate } from '../../../src-main/cli/validate-command'
 import { indexDocsFolder, readFrontMatter } from '../../../src-main/site-files/docs-folder'
 import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { checkPages } from '../../../src-main/site-files/page-checks'
 import { refFilesFor, useRefFiles } from '../../../src-renderer/features/site-editor/state/ref-store'
 import { checkConfig } from '../../../src-shared/site-config/config-format'
 import { docsLookup, docsProblems } from '../../../src-shared/site-config/docs-files'
+import { findCorpus } from '../../helpers/corpus'
 import { failureOf } from '../../helpers/failure-of'
 import { siteFiles, tempDir } from './helpers'
-import { findCorpus } from '../../helpers/corpus'
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/site-config/docs-json-site')
 const DOCS_JSON = findCorpus('docsjson')

@@ -4,11 +4,10 @@ import { createServer } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
 import {
   currentVersion,
-  fileExists,
   FileAccessPolicy,
+  fileExists,
   isInside,
   readRegularFile,
   readVersionedText,
@@ -18,6 +17,7 @@ import {
   writeTextAtomically,
 } from '../../../src-main/site-files/file-access'
 import { systemFolderOf } from '../../../src-main/site-files/system-folders'
+import { AppErrorException } from '../../../src-shared/ipc/result'
 import { failureOf } from '../../helpers/failure-of'
 import { tempDir } from './helpers'
 

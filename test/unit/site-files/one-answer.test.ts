@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findCorpus } from '../../helpers/corpus'
 import { tempDir } from './helpers'
-import { threeAnswers, type Said } from './one-answer-helpers'
+import { type Said, threeAnswers } from './one-answer-helpers'
 
 // The editor, the CLI and the export give the same problems on real docs.json files of the shared
 // corpus, each in a folder without its pages. Three full diagnoses per file cost seconds under

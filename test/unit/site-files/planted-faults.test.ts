@@ -1,8 +1,8 @@
 import { cp, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runValidate } from '../../../src-main/cli/validate-command'
 import type { CliIo } from '../../../src-main/cli/usage'
+import { runValidate } from '../../../src-main/cli/validate-command'
 import { plantFaults } from '../../helpers/planted-faults'
 import { tempDir } from './helpers'
 

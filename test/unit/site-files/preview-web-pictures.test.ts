@@ -8,7 +8,7 @@ import { createWebPictures, isPrivateAddress } from '../../../src-main/site-file
 import { closeDispatchers } from '../../../src-main/user-api/dispatchers'
 import { networkNamespaceSupport, runInNetworkNamespace } from '../../helpers/network-namespace'
 import { nodeScript } from '../../helpers/node-script'
-import { startCanary, type CountingServer } from '../../helpers/web-pictures'
+import { type CountingServer, startCanary } from '../../helpers/web-pictures'
 
 // The preview's pictures from the web, as main fetches them once the operator allows them for a
 // document: never from this computer or a private network, whatever the name or address says.

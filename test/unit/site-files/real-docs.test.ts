@@ -1,8 +1,8 @@
 import { appendFile, cp, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runValidate } from '../../../src-main/cli/validate-command'
 import type { CliIo } from '../../../src-main/cli/usage'
+import { runValidate } from '../../../src-main/cli/validate-command'
 import { tempDir } from './helpers'
 
 // Skeletons of real docs folders (test/fixtures/real-docs, each README names its repository and

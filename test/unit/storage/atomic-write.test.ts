@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { chmod, chown, mkdir, open, readdir, readFile, stat, writeFile, type FileHandle } from 'node:fs/promises'
+import { chmod, chown, type FileHandle, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { isDiskFull, type OpenFile, writeError, writeFileAtomically } from '../../../src-main/storage/atomic-write'
 import { AppErrorException } from '../../../src-shared/ipc/result'
-import { isDiskFull, writeError, writeFileAtomically, type OpenFile } from '../../../src-main/storage/atomic-write'
 import { failureOf } from '../../helpers/failure-of'
 import { tempDir } from '../site-files/helpers'
 

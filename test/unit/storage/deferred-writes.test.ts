@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Libsql from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from '../../../src-main/storage/database'
+import { type Database, openDatabase } from '../../../src-main/storage/database'
 
 /*
  * Deferred writes: works deferred are written later in one transaction, each atomic on its own

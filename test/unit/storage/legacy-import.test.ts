@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, appendFile } from 'node:fs/promises'
+import { appendFile, cp, mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import Libsql from 'libsql'
 import { describe, expect, it } from 'vitest'
-import { SANDBOX_PROFILE_ID } from '../../../src-main/app-services'
 import { appMigrations } from '../../../src-main/app-database'
+import { SANDBOX_PROFILE_ID } from '../../../src-main/app-services'
 import { nodeScript } from '../../helpers/node-script'
 
 const run = promisify(execFile)

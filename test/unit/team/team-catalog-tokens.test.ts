@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { loginsEndedAfterEach, teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { loginsEndedAfterEach, type TeamCluster, teamForThisFile } from '../../helpers/team'
 
 /*
  * Which token the team's catalog holds as a group's current one, whatever the order calls are

@@ -5,21 +5,21 @@ import Libsql from 'libsql'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { tokenFingerprint } from '../../../src-main/groups/rotation-journal'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { serverKey } from '../../../src-main/team/team-url'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
-import { startFlakyProxy, type FlakyOptions, type FlakyProxy } from '../../helpers/flaky-proxy'
+import { type FlakyOptions, type FlakyProxy, startFlakyProxy } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
 import {
   cliProcess,
+  closedAfterEach,
   joinedFolder,
   lastJson,
   letLocalLeasesExpire,
   letTeamLeasesExpire,
   openFolder,
   profileIdOf,
-  teamForThisFile,
-  closedAfterEach,
   type TeamCluster,
+  teamForThisFile,
 } from '../../helpers/team'
 
 /*

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
 import { addOperator, migrateTeam } from '../../../src-main/team/team-admin'
 import { migrateTeamSchema, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src-main/team/team-schema'
-import { fingerprintOf, loginsEndedAfterEach, publishedCall, sqlState, teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { AppErrorException } from '../../../src-shared/ipc/result'
+import { fingerprintOf, loginsEndedAfterEach, publishedCall, sqlState, type TeamCluster, teamForThisFile } from '../../helpers/team'
 
 /*
  * The shared database as an operator meets it: its schema, migrated once and version-checked;

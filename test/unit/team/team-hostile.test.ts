@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fingerprintOf, loginsEndedAfterEach, publishedCall, recordCalls, teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { fingerprintOf, loginsEndedAfterEach, publishedCall, recordCalls, type TeamCluster, teamForThisFile } from '../../helpers/team'
 
 /*
  * A hostile operator: her own database login, psql in hand (a pg client here, never the app),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { serverKey } from '../../../src-main/team/team-url'
-import { closedAfterEach, joinedFolder, openFolder, profileIdOf, teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { closedAfterEach, joinedFolder, openFolder, profileIdOf, type TeamCluster, teamForThisFile } from '../../helpers/team'
 
 /*
  * A machine that joins a team that has worked for a while: every profile it has, shares or

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tokenFingerprint } from '../../../src-main/groups/rotation-journal'
-import { groupTokenKey } from '../../../src-main/profiles/vault-keys'
 import { openSecretVault } from '../../../src-main/profiles/vault'
+import { groupTokenKey } from '../../../src-main/profiles/vault-keys'
 import { startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { startFlakyProxy } from '../../helpers/flaky-proxy'
 import { startTcpRelay } from '../../helpers/tcp-relay'
@@ -14,8 +14,8 @@ import {
   letTeamLeasesExpire,
   openFolder,
   profileIdOf,
-  teamForThisFile,
   type TeamCluster,
+  teamForThisFile,
 } from '../../helpers/team'
 
 /*

@@ -5,19 +5,19 @@ import { describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { TEAM_PASSWORD_KEY } from '../../../src-main/profiles/vault-keys'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { addOperator, migrateTeam } from '../../../src-main/team/team-admin'
 import { parseTeamUrl, sameServerBySchemes, serverKey } from '../../../src-main/team/team-url'
-import { startFlakyProxy, type FlakyProxy } from '../../helpers/flaky-proxy'
+import { type FlakyProxy, startFlakyProxy } from '../../helpers/flaky-proxy'
 import {
   cliProcess,
+  closedAfterEach,
   joinedFolder,
   lastJson,
   openFolder,
   profileIdOf,
-  teamForThisFile,
-  closedAfterEach,
   type TeamCluster,
+  teamForThisFile,
 } from '../../helpers/team'
 
 /*

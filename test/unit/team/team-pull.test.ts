@@ -7,9 +7,9 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { sharedProfileId } from '../../../src-main/team/team-puller'
-import { joinedFolder, openFolder, profileIdOf, teamForThisFile, closedAfterEach, type TeamCluster } from '../../helpers/team'
+import { closedAfterEach, joinedFolder, openFolder, profileIdOf, type TeamCluster, teamForThisFile } from '../../helpers/team'
 
 /*
  * What each machine pulls from the team: the admin's shared profiles (settings only: each

@@ -2,11 +2,11 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { openAppDatabase } from '../../../src-main/app-database'
 import { BulkJournal } from '../../../src-main/bulk/bulk-journal'
 import { leaseOwner, SqliteRunLeases } from '../../../src-main/bulk/run-leases'
-import { openAppDatabase } from '../../../src-main/app-database'
 import type { Database } from '../../../src-main/storage/database'
-import { TeamRunLeases, type SharedLeases, type SharedRunLease } from '../../../src-main/team/team-run-leases'
+import { type SharedLeases, type SharedRunLease, TeamRunLeases } from '../../../src-main/team/team-run-leases'
 
 /*
  * Run leases in a joined folder, against a team database stand-in that records what it is asked

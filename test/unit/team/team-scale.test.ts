@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { activityQuery, changesQuery } from '../../../src-main/team/team-link'
 import type { TeamActivityQuery } from '../../../src-shared/team/schemas'
-import { loginsEndedAfterEach, publishedCall, recordCalls, teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { loginsEndedAfterEach, publishedCall, recordCalls, type TeamCluster, teamForThisFile } from '../../helpers/team'
 
 /*
  * The team database at the size of a team that has worked for years: every filter the Team view

@@ -4,8 +4,8 @@ import { createAppServices } from '../../../src-main/app-services'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { storableEvent } from '../../../src-main/team/team-events'
-import { startHostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
-import { closedAfterEach, joinedFolder, openFolder, profileIdOf, teamForThisFile, type TeamCluster } from '../../helpers/team'
+import { type ReceivedRequest, startHostileServer } from '../../helpers/hostile-server'
+import { closedAfterEach, joinedFolder, openFolder, profileIdOf, type TeamCluster, teamForThisFile } from '../../helpers/team'
 
 /*
  * Values the API accepts and Postgres does not: a NUL (valid JSON, refused by every text and

@@ -3,19 +3,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSecretVault } from '../../../src-main/profiles/vault'
+import { groupTokenKey, profileTokenKey, TEAM_PASSWORD_KEY } from '../../../src-main/profiles/vault-keys'
 import { startSandbox } from '../../../src-main/sandbox/sandbox-server'
-import { TEAM_PASSWORD_KEY, groupTokenKey, profileTokenKey } from '../../../src-main/profiles/vault-keys'
 import { startFlakyProxy } from '../../helpers/flaky-proxy'
 import { readSandboxData } from '../../helpers/sandbox-data'
 import {
   cliProcess,
+  closedAfterEach,
   joinedFolder,
   lastJson,
   openFolder,
   profileIdOf,
-  teamForThisFile,
-  closedAfterEach,
   type TeamCluster,
+  teamForThisFile,
 } from '../../helpers/team'
 
 /*

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, OUTCOME_UNKNOWN_SENTENCE, type UserApiClient } from '../../../src-main/user-api/client'
-import { answerWith, closedPort, startHostileServer, type HostileBehaviour, type HostileServer } from '../../helpers/hostile-server'
+import type { AppErrorException } from '../../../src-shared/ipc/result'
 import { failureOf } from '../../helpers/failure-of'
+import { answerWith, closedPort, type HostileBehaviour, type HostileServer, startHostileServer } from '../../helpers/hostile-server'
 
 const API_TOKEN = 'hostile-test-api-token-0001'
 const GROUP_TOKEN = 'hostile-test-group-token-0002'

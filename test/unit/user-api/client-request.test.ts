@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
-import { answerWith, closedPort, startHostileServer, type HostileServer } from '../../helpers/hostile-server'
+import { AppErrorException } from '../../../src-shared/ipc/result'
+import { answerWith, closedPort, type HostileServer, startHostileServer } from '../../helpers/hostile-server'
 
 const API_TOKEN = 'request-test-api-token'
 const group = { team_id: 1, token: 't', name: 'n', provided_id: 'acme', properties: null, api_environment_tag: 'Testing' }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
 import { buildCodeSample, type SampleCall, type SampleLanguage } from '../../../src-shared/user-api/code-samples'
 

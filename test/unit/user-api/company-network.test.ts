@@ -5,23 +5,23 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
-import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
+import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { createUserApiClient, type NetworkSettings, type UserApiClient } from '../../../src-main/user-api/client'
 import { diagnoseConnection, type DiagnosisTarget } from '../../../src-main/user-api/diagnose'
 import { closeDispatchers } from '../../../src-main/user-api/dispatchers'
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/sandbox-server'
+import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import {
   API_HOST,
-  makeCertificates,
-  startGateway,
-  startProxy,
   type Certificates,
   type Gateway,
   type GatewayMode,
+  makeCertificates,
   type Proxy,
+  startGateway,
+  startProxy,
 } from '../../helpers/company-network'
-import { closedPort } from '../../helpers/hostile-server'
 import { failureOf } from '../../helpers/failure-of'
+import { closedPort } from '../../helpers/hostile-server'
 
 /*
  * The client in a company network, on loopback: a proxy that alone knows where api.embed.test is,

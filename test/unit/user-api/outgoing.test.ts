@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { AppErrorException } from '../../../src-shared/ipc/result'
-import { checkOutgoing } from '../../../src-shared/user-api/outgoing'
 import { parseBulkInput } from '../../../src-main/bulk/bulk-input'
 import { createUserApiClient } from '../../../src-main/user-api/client'
+import type { AppErrorException } from '../../../src-shared/ipc/result'
+import { checkOutgoing } from '../../../src-shared/user-api/outgoing'
 
 // One check decides what may leave the app; the client at send and a bulk plan row by row read the
 // same answer, so a row the plan accepts is never refused at send, and the other way round.

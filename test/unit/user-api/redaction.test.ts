@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppErrorException } from '../../../src-shared/ipc/result'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
 import { createRedactor, REDACTED, redactReturnedTokens, redactSuccess, SecretMatcher } from '../../../src-main/user-api/redact'
-import { startHostileServer, type HostileServer, type ReceivedRequest } from '../../helpers/hostile-server'
+import { AppErrorException } from '../../../src-shared/ipc/result'
+import { type HostileServer, type ReceivedRequest, startHostileServer } from '../../helpers/hostile-server'
 
 // Distinctive on purpose: if either string shows up anywhere in an error, the test names it.
 const CANARY_API_TOKEN = 'CANARY-api-token-7f3a9c1e5b'

@@ -1,9 +1,9 @@
 import { messageOf } from '../../../../src-shared/ipc/error-message'
-import { docsRelative, type DocsLookup } from '../../../../src-shared/site-config/docs-files'
+import { type DocsLookup, docsRelative } from '../../../../src-shared/site-config/docs-files'
 import type { OperationSummary } from '../../../../src-shared/site-config/openapi-operation'
 import { call } from '../../../lib/api'
-import type { PageContent } from './frame-protocol'
 import { snippetImports } from './frame/snippet-imports'
+import type { PageContent } from './frame-protocol'
 
 // What the preview shows of a page, read through main: its text (a page file of the docs folder),
 // the snippets it imports (read the same way, three levels deep at most), and for an API page the

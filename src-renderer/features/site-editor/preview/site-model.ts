@@ -1,17 +1,17 @@
 import {
   apiSources,
+  type DocsIndex,
+  type DocsLookup,
   docsRelative,
   isExternal,
   operationOf,
   pageKey,
-  type DocsIndex,
-  type DocsLookup,
 } from '../../../../src-shared/site-config/docs-files'
 import type { OperationSummary } from '../../../../src-shared/site-config/openapi-operation'
 import { isPlainObject } from '../../../../src-shared/site-config/schema'
+import type { Choice, SidebarRow, SiteModel, Switcher } from './frame-protocol'
 import { webAddress, webPictureUrl } from './picture-urls'
 import { isHexColor } from './theme-colors'
-import type { Choice, SidebarRow, SiteModel, Switcher } from './frame-protocol'
 
 // The site as the chosen theme lays it out, worked out from the document (docs.json, or a
 // mint.json/site.json) and its docs folder: the top bar, the switchers (products, languages,

@@ -1,5 +1,5 @@
-import { API_REFERENCE_FILE, planApiReference, type ApiReferenceOptions } from '../../../../src-shared/site-config/api-reference'
 import { messageOf } from '../../../../src-shared/ipc/error-message'
+import { API_REFERENCE_FILE, type ApiReferenceOptions, planApiReference } from '../../../../src-shared/site-config/api-reference'
 import { apiReferenceGroups } from '../../../../src-shared/site-config/api-reference-pages'
 import { buildOpenApiDocument } from '../../../../src-shared/user-api/openapi'
 import { call, CallError } from '../../../lib/api'

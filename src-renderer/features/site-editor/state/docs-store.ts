@@ -1,10 +1,10 @@
 import { create } from 'zustand'
 import { messageOf } from '../../../../src-shared/ipc/error-message'
+import { MAX_WATCHED_FOLDERS } from '../../../../src-shared/ipc/site-calls'
+import { MAX_FILES_CHECKED } from '../../../../src-shared/site-config/diagnose'
 import { docsLookup, foldersNamed, imageFilesOf, openApiFilesOf } from '../../../../src-shared/site-config/docs-files'
 import { resolveRefs } from '../../../../src-shared/site-config/refs'
-import { MAX_FILES_CHECKED } from '../../../../src-shared/site-config/diagnose'
 import { call } from '../../../lib/api'
-import { MAX_WATCHED_FOLDERS } from '../../../../src-shared/ipc/site-calls'
 import { setDocs, setDocsFailure, useEditor } from './editor-store'
 import { refFilesFor, useRefFiles } from './ref-store'
 

@@ -1,12 +1,13 @@
-import type { SaveTarget, SiteDocument, SiteDraft } from '../../../../src-shared/ipc/site-calls'
 import { messageOf } from '../../../../src-shared/ipc/error-message'
+import type { SaveTarget, SiteDocument, SiteDraft } from '../../../../src-shared/ipc/site-calls'
 import { SITE_CONFIG_TEMPLATE } from '../../../../src-shared/site-config/format'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
+import { plural } from '../../../../src-shared/text/plural'
 import { call, CallError } from '../../../lib/api'
+import { usesFileDialogs } from '../../../lib/file-dialogs'
 import { toast } from '../../../ui/toasts'
-import { closeDialog, openDialog, showDialogError, useEditorDialogs, type PathPurpose, type PendingAction } from './dialog-store'
+import { closeDialog, openDialog, type PathPurpose, type PendingAction, showDialogError, useEditorDialogs } from './dialog-store'
 import { adoptDraft, discardDraft, forgetDraft, settleDrafts } from './draft-autosave'
-import { showTextPosition } from './view-store'
 import {
   closeDocument,
   isUnsaved,
@@ -19,8 +20,7 @@ import {
   useEditor,
 } from './editor-store'
 import { useRefFiles } from './ref-store'
-import { usesFileDialogs } from '../../../lib/file-dialogs'
-import { plural } from '../../../../src-shared/text/plural'
+import { showTextPosition } from './view-store'
 
 // The File commands. Each reports its outcome itself (a toast, a dialog, a banner) so that a
 // button, a shortcut and a dialog can all just call it.

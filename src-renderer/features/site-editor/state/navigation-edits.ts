@@ -1,4 +1,4 @@
-import { appendItem, getIn, isObject, removeItem, setIn, type Path } from './json-path'
+import { appendItem, getIn, isObject, type Path, removeItem, setIn } from './json-path'
 
 export interface GroupPlace {
   /** Where the group object is: ['navigation', 2] or, nested, ['navigation', 0, 'pages', 3]. */

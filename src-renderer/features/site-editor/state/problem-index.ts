@@ -6,10 +6,10 @@ import {
   type FolderFacts,
 } from '../../../../src-shared/site-config/diagnose'
 import type { DocsLookup, ImageCheck, OpenApiCheck } from '../../../../src-shared/site-config/docs-files'
-import type { RefFile } from '../../../../src-shared/site-config/refs'
 import type { DuplicateKey } from '../../../../src-shared/site-config/duplicate-keys'
 import { formatProblemPath, parseProblemPath } from '../../../../src-shared/site-config/format'
 import type { JsonSyntaxError } from '../../../../src-shared/site-config/json-text'
+import type { RefFile } from '../../../../src-shared/site-config/refs'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import type { PageFacts } from '../../../../src-shared/site-config/site-pages'
 import type { Path } from './json-path'

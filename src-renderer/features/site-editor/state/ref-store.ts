@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { FileVersion } from '../../../../src-shared/ipc/site-calls'
 import { parseJsonText } from '../../../../src-shared/site-config/json-text'
-import { resolveRefs, type RefFile, type ResolvedRefs } from '../../../../src-shared/site-config/refs'
+import { type RefFile, type ResolvedRefs, resolveRefs } from '../../../../src-shared/site-config/refs'
 
 /**
  * The `$ref` files of the open docs.json as last read from (or written to) disk: their text,

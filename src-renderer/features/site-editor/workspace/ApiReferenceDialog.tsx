@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react'
 import type { ApiReferenceTarget } from '../../../../src-shared/ipc/site-calls'
+import { isLoopbackUrl } from '../../../../src-shared/net/loopback'
 import {
   API_REFERENCE_FILE,
+  type ApiReferenceField,
   baseUrlListToChoose,
   planApiReference,
-  type ApiReferenceField,
 } from '../../../../src-shared/site-config/api-reference'
 import { applyValueChanges } from '../../../../src-shared/site-config/text-edits'
 import { useActiveProfile } from '../../../lib/profiles'
@@ -14,7 +15,6 @@ import { useEditor } from '../state/editor-store'
 import { folderOf, formatWhen } from './format-time'
 import { Modal } from './Modal'
 import { TextDiff } from './TextDiff'
-import { isLoopbackUrl } from '../../../../src-shared/net/loopback'
 
 const FIELD_LABELS: Record<string, string> = {
   openapi: 'OpenAPI file',

@@ -1,14 +1,14 @@
+import { type DragEvent, type FormEvent, useMemo, useState } from 'react'
+import { type DocsPage, isExternal, pageKey, referencedFiles, unlistedPages } from '../../../../src-shared/site-config/docs-files'
+import { plural } from '../../../../src-shared/text/plural'
+import { useFileDialogs } from '../../../lib/file-dialogs'
 import { countFormat } from '../../../lib/format'
-import { useMemo, useState, type DragEvent, type FormEvent } from 'react'
-import { isExternal, pageKey, referencedFiles, unlistedPages, type DocsPage } from '../../../../src-shared/site-config/docs-files'
 import { openDialog } from '../state/dialog-store'
 import { loadDocs, useDocsLoading } from '../state/docs-store'
 import { editValue, useEditor } from '../state/editor-store'
-import { useFileDialogs } from '../../../lib/file-dialogs'
 import { isObject, type Path } from '../state/json-path'
 import { placePage } from '../state/navigation-edits'
 import { focusField } from '../state/view-store'
-import { plural } from '../../../../src-shared/text/plural'
 
 /** What a dragged page carries: the page, and where it was listed (null for a page no group lists). */
 const PAGE_DRAG_TYPE = 'application/x-embed-console-page'

@@ -1,7 +1,7 @@
 import { jsonErrorSentence } from '../../../../src-shared/site-config/json-text'
 import { useEditorDialogs } from '../state/dialog-store'
-import { chooseRules, chooseWhereToWrite, fileNameOf, reloadFromDisk } from '../state/file-commands'
 import { useEditor, useProblemIndex } from '../state/editor-store'
+import { chooseRules, chooseWhereToWrite, fileNameOf, reloadFromDisk } from '../state/file-commands'
 import { showTextPosition, useEditorView } from '../state/view-store'
 
 /**

@@ -1,9 +1,9 @@
-import { useMemo, useState, type FormEvent } from 'react'
-import { closeDialog, useEditorDialogs, type EditorDialog, type PathPurpose } from '../state/dialog-store'
-import { toast } from '../../../ui/toasts'
+import { type FormEvent, useMemo, useState } from 'react'
 import { detectConfigFormat } from '../../../../src-shared/site-config/config-format'
+import { plural } from '../../../../src-shared/text/plural'
+import { toast } from '../../../ui/toasts'
+import { closeDialog, type EditorDialog, type PathPurpose, useEditorDialogs } from '../state/dialog-store'
 import { editValue, useEditor, useProblemIndex } from '../state/editor-store'
-import { groupsOf, placePage } from '../state/navigation-edits'
 import {
   declineDraft,
   discardAndContinue,
@@ -14,12 +14,12 @@ import {
   saveAndContinue,
   saveAs,
 } from '../state/file-commands'
+import { groupsOf, placePage } from '../state/navigation-edits'
 import { ApiReferenceDialog } from './ApiReferenceDialog'
-import { UpgradeDialog } from './UpgradeDialog'
 import { folderOf, formatWhen } from './format-time'
 import { Modal } from './Modal'
 import { RecentFiles } from './RecentFiles'
-import { plural } from '../../../../src-shared/text/plural'
+import { UpgradeDialog } from './UpgradeDialog'
 
 /** The one modal the editor may show at a time, from the dialog store. */
 export function EditorDialogs() {

@@ -1,13 +1,13 @@
 import { API_REFERENCE_FILE } from '../../../../src-shared/site-config/api-reference'
 import { RULE_SET_LABELS, RULE_SETS, type RuleSet } from '../../../../src-shared/site-config/rule-sets'
+import { plural } from '../../../../src-shared/text/plural'
+import { TabList } from '../../../ui/TabList'
 import { startApiReference } from '../state/api-reference'
 import { useEditorDialogs } from '../state/dialog-store'
-import { chooseFileToOpen, chooseRules, chooseWhereToWrite, fileNameOf, requestAction, save } from '../state/file-commands'
 import { formCanEdit, redo, undo, useCanRedo, useCanUndo, useEditor, useFormat, useIsUnsaved, useProblemIndex } from '../state/editor-store'
+import { chooseFileToOpen, chooseRules, chooseWhereToWrite, fileNameOf, requestAction, save } from '../state/file-commands'
+import { type EditorView, showView, stepProblem, useEditorView } from '../state/view-store'
 import { UpgradeButton } from './UpgradeDialog'
-import { showView, stepProblem, useEditorView, type EditorView } from '../state/view-store'
-import { TabList } from '../../../ui/TabList'
-import { plural } from '../../../../src-shared/text/plural'
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform)
 const shortcut = (key: string) => (isMac ? `⌘${key}` : `Ctrl+${key}`)

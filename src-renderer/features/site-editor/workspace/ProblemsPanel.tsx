@@ -1,9 +1,9 @@
 import { memo, useState } from 'react'
+import { plural } from '../../../../src-shared/text/plural'
 import { useEditor, useFormat, useProblemIndex } from '../state/editor-store'
 import { labelOf } from '../state/field-labels'
 import type { Problem } from '../state/problem-index'
 import { showProblem } from '../state/view-store'
-import { plural } from '../../../../src-shared/text/plural'
 
 /** Drawing thousands of rows on every keystroke would cost more than the validation; the rest are counted. */
 const MAX_LISTED = 200

@@ -1,5 +1,5 @@
 import { editValue } from '../../state/editor-store'
-import { getIn, setIn, type Path } from '../../state/json-path'
+import { getIn, type Path, setIn } from '../../state/json-path'
 import { fieldId } from '../../state/view-store'
 import { ListField } from './ListField'
 import { TextField } from './TextField'

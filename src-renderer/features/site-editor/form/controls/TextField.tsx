@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react'
+import { plural } from '../../../../../src-shared/text/plural'
 import { setField } from '../../state/editor-store'
 import type { Path } from '../../state/json-path'
-import { FieldFrame, type ControlProps } from './FieldFrame'
-import { focusSoon, useValueAt } from './use-field'
 import { fieldId } from '../../state/view-store'
-import { plural } from '../../../../../src-shared/text/plural'
+import { type ControlProps, FieldFrame } from './FieldFrame'
+import { focusSoon, useValueAt } from './use-field'
 
 export interface TextFieldProps {
   path: Path

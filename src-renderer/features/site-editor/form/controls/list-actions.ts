@@ -1,6 +1,6 @@
-import { closestCenter, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core'
+import { closestCenter, type DragEndEvent, PointerSensor, useSensor, useSensors } from '@dnd-kit/core'
 import { editValue } from '../../state/editor-store'
-import { appendItem, moveItem, removeItem, type Path } from '../../state/json-path'
+import { appendItem, moveItem, type Path, removeItem } from '../../state/json-path'
 import { fieldId } from '../../state/view-store'
 import { focusSoon } from './use-field'
 

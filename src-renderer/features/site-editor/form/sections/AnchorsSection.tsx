@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { AnchorSchema, ICON_TYPES, TopAnchorSchema } from '../../../../../src-shared/site-config/schema'
 import { editValue } from '../../state/editor-store'
-import { getIn, isObject, setIn, type Path } from '../../state/json-path'
+import { getIn, isObject, type Path, setIn } from '../../state/json-path'
 import { fieldId } from '../../state/view-store'
 import { ChoiceField, choicesOf, YES_NO } from '../controls/ChoiceField'
 import { ColorField } from '../controls/ColorField'

@@ -1,3 +1,4 @@
+import { isLoopbackUrl } from '../../../../../src-shared/net/loopback'
 import { API_REFERENCE_AUTH } from '../../../../../src-shared/site-config/api-reference'
 import { ApiAuthSchema, ApiSchema, SiteConfigSchema } from '../../../../../src-shared/site-config/schema'
 import { useActiveProfile } from '../../../../lib/profiles'
@@ -11,7 +12,6 @@ import { OneOrManyField } from '../controls/OneOrManyField'
 import { TextField } from '../controls/TextField'
 import { useValueAt } from '../controls/use-field'
 import { meaningOf, unsetLabelOf } from '../schema-hints'
-import { isLoopbackUrl } from '../../../../../src-shared/net/loopback'
 
 const playgroundMode = ApiSchema.shape.playground.unwrap().shape.mode
 

@@ -1,11 +1,12 @@
-import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core'
+import { closestCenter, DndContext, type DragEndEvent, KeyboardSensor, PointerSensor, useSensor, useSensors } from '@dnd-kit/core'
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable'
 import { CSS } from '@dnd-kit/utilities'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { CONTENT_ORDER, DIVISIONS, type DivisionKey } from '../../../../../src-shared/site-config/docs-schema'
+import { type KeyboardEvent, memo, useEffect, useMemo, useRef, useState } from 'react'
+import { CONTENT_ORDER, type DivisionKey, DIVISIONS } from '../../../../../src-shared/site-config/docs-schema'
 import { formatProblemPath } from '../../../../../src-shared/site-config/format'
 import { isPlainObject } from '../../../../../src-shared/site-config/schema'
+import { plural } from '../../../../../src-shared/text/plural'
 import { useEditor } from '../../state/editor-store'
 import { getIn, type Path } from '../../state/json-path'
 import { resolvedFor } from '../../state/ref-store'
@@ -14,7 +15,6 @@ import { fieldId, useEditorView } from '../../state/view-store'
 import { FormSection, ProblemsAt } from '../controls/FormSection'
 import { useProblemCountsWithin } from '../controls/use-field'
 import { DOCS_PAGES_LIST } from './NavigationSection'
-import { plural } from '../../../../../src-shared/text/plural'
 
 // docs.json's navigation as a tree: products, languages, versions, tabs, dropdowns, anchors and
 // menus, groups nested to any depth, and pages, as the file and its $ref files hold them. Rows are

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react'
+import { type CSSProperties, type MouseEvent, useEffect, useMemo, useRef, useState } from 'react'
 import type { Folder, FromFrame, PageContent, SidebarRow, SiteModel } from '../frame-protocol'
 import { readableAccent, readableTextOn } from '../theme-colors'
 import { Icon } from './icons'

@@ -1,4 +1,4 @@
-import { Children, isValidElement, useId, useState, type ReactElement, type ReactNode } from 'react'
+import { Children, isValidElement, type ReactElement, type ReactNode, useId, useState } from 'react'
 import { Icon } from './icons'
 
 // The components Mintlify pages use, drawn as a Mintlify site draws them. They receive only what

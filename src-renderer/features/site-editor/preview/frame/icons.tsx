@@ -1,6 +1,6 @@
 import { fab } from '@fortawesome/free-brands-svg-icons'
-import { fas } from '@fortawesome/free-solid-svg-icons'
 import type { IconDefinition } from '@fortawesome/free-solid-svg-icons'
+import { fas } from '@fortawesome/free-solid-svg-icons'
 
 // Mintlify names icons by Font Awesome's names ("rocket", "book-open", "github"), its default
 // library: the free solid and brand sets are bundled with the frame, so icons show offline.

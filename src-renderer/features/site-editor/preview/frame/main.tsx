@@ -1,3 +1,5 @@
+// ./frame.css is imported after the components, so its rules follow theirs in the cascade.
+/* eslint-disable simple-import-sort/imports */
 import { StrictMode, useSyncExternalStore } from 'react'
 import { createRoot } from 'react-dom/client'
 import type { ToFrame } from '../frame-protocol'

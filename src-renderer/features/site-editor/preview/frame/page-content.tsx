@@ -1,8 +1,8 @@
 import type { Element, ElementContent, Root as HastRoot } from 'hast'
 import { toJsxRuntime } from 'hast-util-to-jsx-runtime'
 import { common, createLowlight } from 'lowlight'
+import { type ImgHTMLAttributes, type ReactNode, useState } from 'react'
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime'
-import { useState, type ImgHTMLAttributes, type ReactNode } from 'react'
 import { webAddress, webHost, webPictureUrl } from '../picture-urls'
 import { COMPONENT_VIEWS } from './components'
 
