@@ -10,8 +10,8 @@ export default {
   mutate: [
     'src-main/user-api/redact.ts',
     'src-shared/json/depth.ts',
-    'src-main/site-files/file-access.ts',
-    'src-main/site-files/user-file-writes.ts',
+    'src-main/user-files/file-access.ts',
+    'src-main/user-files/user-file-writes.ts',
     'src-main/storage/atomic-write.ts',
     'src-main/storage/csv-export.ts',
     'src-main/profiles/vault.ts',

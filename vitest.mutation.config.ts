@@ -21,6 +21,7 @@ export default defineConfig({
       'test/unit/foundation/web-server.test.ts',
       'test/unit/sandbox/sandbox-http.test.ts',
       'test/unit/site-files/*.test.ts',
+      'test/unit/user-files/*.test.ts',
       'test/unit/storage/full-disk.test.ts',
       'test/unit/storage/atomic-write.test.ts',
       'test/unit/storage/csv-export.test.ts',

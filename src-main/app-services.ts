@@ -15,13 +15,13 @@ import { createProfileHandlers } from './profiles/profile-handlers'
 import type { ProfileStore } from './profiles/profile-store'
 import { createRouter, type Handlers, type Router } from './router'
 import { LEGACY_SANDBOX_DATA_FILE, type Sandbox, SANDBOX_DATA_FILE, startSandbox } from './sandbox/sandbox-server'
-import { FileAccessPolicy } from './site-files/file-access'
-import type { SiteFileDialogs } from './site-files/file-dialogs'
 import { createPreviewFiles, type PreviewFiles } from './site-files/preview-files'
 import { siteHandlers } from './site-files/site-file-handlers'
 import type { Database } from './storage/database'
 import { createTeamHandlers } from './team/team-handlers'
 import type { TeamService } from './team/team-service'
+import { FileAccessPolicy } from './user-files/file-access'
+import type { FileDialogs } from './user-files/file-dialogs'
 
 export interface AppServicesOptions {
   dataDir: string
@@ -34,7 +34,7 @@ export interface AppServicesOptions {
   /** The embedded sandbox starts with the app unless this is false (the CLI's groups command). */
   sandbox?: boolean
   /** The system's file dialogs in the desktop app; browser mode types paths instead. */
-  fileDialogs?: SiteFileDialogs
+  fileDialogs?: FileDialogs
   /** The docs-folder index's worker script (the build's, by default); null indexes on main's thread (a benchmark's baseline). */
   docsIndexWorker?: string | null
 }

@@ -1,10 +1,10 @@
 import type { bulkCalls } from '../../src-shared/ipc/bulk-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { DownloadHandlers, HandlersFor } from '../router'
-import { FileAccessPolicy, resolveUserPath } from '../site-files/file-access'
-import type { SiteFileDialogs } from '../site-files/file-dialogs'
-import { UserFileWrites } from '../site-files/user-file-writes'
 import { writeFileAtomically } from '../storage/atomic-write'
+import { FileAccessPolicy, resolveUserPath } from '../user-files/file-access'
+import type { FileDialogs } from '../user-files/file-dialogs'
+import { UserFileWrites } from '../user-files/user-file-writes'
 import type { BulkService } from './bulk-service'
 
 const RESULT_TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' } as const
@@ -23,10 +23,7 @@ export function resultsFileName(inputName: string, format: 'csv' | 'json'): stri
   return `${safe || 'bulk-run'}-results.${format}`
 }
 
-export function createBulkHandlers(
-  bulk: BulkService,
-  options: { dataDir: string; dialogs?: SiteFileDialogs },
-): HandlersFor<typeof bulkCalls> {
+export function createBulkHandlers(bulk: BulkService, options: { dataDir: string; dialogs?: FileDialogs }): HandlersFor<typeof bulkCalls> {
   const writes = new UserFileWrites(new FileAccessPolicy(options.dataDir))
   return {
     'bulk.plan': ({ profileId, ...request }) => bulk.plan({ ...request, target: { profileId } }),

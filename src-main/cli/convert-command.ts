@@ -8,7 +8,7 @@ import { checkDocsConfig } from '../../src-shared/site-config/docs-validate'
 import { parseJsonText } from '../../src-shared/site-config/json-text'
 import { isPlainObject } from '../../src-shared/site-config/schema'
 import { plural } from '../../src-shared/text/plural'
-import { currentVersion, readRegularFile, writeTextAtomically } from '../site-files/file-access'
+import { currentVersion, readRegularFile, writeTextAtomically } from '../user-files/file-access'
 import { type CliIo, type Command, printJson, UsageError } from './usage'
 
 interface ConvertResult {

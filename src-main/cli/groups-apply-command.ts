@@ -21,8 +21,8 @@ import { plural } from '../../src-shared/text/plural'
 import { createAppServices } from '../app-services'
 import type { BulkTarget } from '../bulk/bulk-service'
 import { defaultDataDir } from '../data-dir'
-import { refuseSystemPath } from '../site-files/system-folders'
 import { createUserApiClient } from '../user-api/client'
+import { refuseSystemPath } from '../user-files/system-folders'
 import { type CliIo, type JsonEnvelope, profileNamed, pullFirst, reportLeftBehind, TOKEN_ENV, UsageError } from './usage'
 
 /** Reads the input file: a regular file, never more than the largest run takes, decoded as it was written (see decodeInput). */

@@ -9,8 +9,8 @@ import type { EnvironmentMismatch } from '../../src-shared/profiles/environment'
 import { type GetOrCreateRequest, MappingSchema, PropertiesSchema } from '../../src-shared/user-api/schemas'
 import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
-import { refuseSystemPath } from '../site-files/system-folders'
 import { createUserApiClient } from '../user-api/client'
+import { refuseSystemPath } from '../user-files/system-folders'
 import { APPLY_SUMMARY, applyCommand } from './groups-apply-help'
 import {
   type CliIo,

@@ -11,7 +11,7 @@ import { locateInFiles, type RefFile, resolveRefs } from '../../src-shared/site-
 import { RULE_SETS, type RuleSet, RuleSetSchema } from '../../src-shared/site-config/rule-sets'
 import type { SiteConfigProblem } from '../../src-shared/site-config/validate'
 import { gatherDocumentFacts } from '../site-files/document-facts'
-import { readVersionedText } from '../site-files/file-access'
+import { readVersionedText } from '../user-files/file-access'
 // The folder's indexer loads only when a folder is checked: with --no-files the command reads,
 // parses and checks the file alone.
 const docsFolder = () => import('../site-files/docs-folder')

@@ -1,5 +1,5 @@
 import { BrowserWindow, dialog, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
-import type { SiteFileDialogs } from '../site-files/file-dialogs'
+import type { FileDialogs } from '../user-files/file-dialogs'
 
 const JSON_FILES = [
   { name: 'JSON files', extensions: ['json'] },
@@ -26,7 +26,7 @@ const saveIn = (options: SaveDialogOptions) => {
  * main, so the renderer never names a file to write. The save dialog asks before replacing a
  * file (Linux needs to be told to).
  */
-export const electronFileDialogs: SiteFileDialogs = {
+export const electronFileDialogs: FileDialogs = {
   async chooseFileToOpen() {
     const { canceled, filePaths } = await openIn({ title: 'Open a site.json file', properties: ['openFile'], filters: JSON_FILES })
     return canceled ? null : (filePaths[0] ?? null)

@@ -9,8 +9,8 @@ import type { EventHub } from '../event-hub'
 // The indexer, watcher and OpenAPI parser load on the first docs-folder call: the app's start and
 // a CLI call through a profile do not pay for them.
 const docsFolder = () => import('./docs-folder')
+import type { FileDialogs } from '../user-files/file-dialogs'
 import type { IndexMessage, IndexRequest } from './docs-index-worker'
-import type { SiteFileDialogs } from './file-dialogs'
 import type { FolderWatcher } from './folder-watcher'
 import type { SiteFileService } from './site-file-service'
 const folderWatcher = () => import('./folder-watcher')
@@ -41,7 +41,7 @@ export interface DocsFolderService {
 export interface DocsFolderServiceOptions {
   files: SiteFileService
   dataDir: string | null
-  dialogs?: SiteFileDialogs
+  dialogs?: FileDialogs
   events?: EventHub
   /** The worker script (tests point at a build of their own); null runs the index on this thread. */
   workerFile?: string | null

@@ -16,7 +16,7 @@ import {
   type OpenApiCheck,
   pageKey,
 } from '../../src-shared/site-config/docs-files'
-import { decodeUtf8, isInside, readRegularFile, realPathInside } from './file-access'
+import { decodeUtf8, isInside, readRegularFile, realPathInside } from '../user-files/file-access'
 
 // The docs folder: its pages and files, found with tinyglobby (fdir and picomatch, what Vite
 // uses; links are not followed), page titles read from front matter with yaml, and OpenAPI files

@@ -3,7 +3,7 @@ import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { MAX_WATCHED_FOLDERS } from '../../src-shared/ipc/site-calls'
 import { plural } from '../../src-shared/text/plural'
-import { isInside } from './file-access'
+import { isInside } from '../user-files/file-access'
 
 /*
  * The docs folder watched for pages and files coming, going or changing: one handle of the

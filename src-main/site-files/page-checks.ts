@@ -25,8 +25,8 @@ import {
   sitePages,
 } from '../../src-shared/site-config/site-pages'
 import { firstInvalidUtf8, lineAt } from '../../src-shared/text/utf8'
+import { fileExists, megabytes, notUtf8Sentence, readRegularFile, realPathInside } from '../user-files/file-access'
 import { checkImageFile } from './docs-folder'
-import { fileExists, megabytes, notUtf8Sentence, readRegularFile, realPathInside } from './file-access'
 
 // What is inside the pages: MDX that does not parse, front matter that does not, every heading's
 // anchor as Mintlify renders it, and every in-page link and image. Pages are parsed with

@@ -11,7 +11,7 @@ import {
   type OperationView,
   operationView,
 } from '../../src-shared/site-config/openapi-operation'
-import { type FileAccessPolicy, isInside, readRegularFile } from './file-access'
+import { type FileAccessPolicy, isInside, readRegularFile } from '../user-files/file-access'
 import { createWebPictures, type WebPictures } from './web-pictures'
 
 // The site preview's reads: page and snippet text for the renderer (through IPC), and the folder's

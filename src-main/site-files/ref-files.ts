@@ -11,7 +11,7 @@ import {
   refsIn,
 } from '../../src-shared/site-config/refs'
 import { readConfigText } from '../../src-shared/site-config/validate'
-import { isInside, readVersionedText, realPathInside } from './file-access'
+import { isInside, readVersionedText, realPathInside } from '../user-files/file-access'
 
 // The files a docs.json's `$ref`s name, read from its folder (Mintlify's project root) and never
 // outside it. The CLI and the editor's main side read them with this; the resolving itself is

@@ -2,8 +2,8 @@ import { AppErrorException } from '../../src-shared/ipc/result'
 import type { siteCalls } from '../../src-shared/ipc/site-calls'
 import type { EventHub } from '../event-hub'
 import type { HandlersFor } from '../router'
+import type { FileDialogs } from '../user-files/file-dialogs'
 import { createDocsFolderService, type DocsFolderService } from './docs-folder-service'
-import type { SiteFileDialogs } from './file-dialogs'
 import type { PreviewFiles } from './preview-files'
 import { openSiteFiles, type SiteFileService } from './site-file-service'
 
@@ -13,7 +13,7 @@ import { openSiteFiles, type SiteFileService } from './site-file-service'
  */
 export function siteHandlers(
   dataDir: string,
-  options: { dialogs?: SiteFileDialogs; events?: EventHub; workerFile?: string | null; preview?: PreviewFiles } = {},
+  options: { dialogs?: FileDialogs; events?: EventHub; workerFile?: string | null; preview?: PreviewFiles } = {},
 ) {
   const { preview, ...docsOptions } = options
   const files = openSiteFiles(dataDir, options.dialogs)

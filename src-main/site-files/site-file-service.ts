@@ -25,8 +25,6 @@ import { plural } from '../../src-shared/text/plural'
 import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
 import { type RecoveredSet, recoverFileSets } from '../storage/file-set'
 import { createSerialQueue } from '../storage/serial-queue'
-import { gatherDocumentFacts } from './document-facts'
-import { type DraftStore, openDraftStore } from './draft-store'
 import {
   currentVersion,
   FileAccessPolicy,
@@ -37,12 +35,14 @@ import {
   sameContent,
   writeTextAtomically,
   writeTextsTogether,
-} from './file-access'
-import type { SiteFileDialogs } from './file-dialogs'
+} from '../user-files/file-access'
+import type { FileDialogs } from '../user-files/file-dialogs'
+import { UserFileWrites } from '../user-files/user-file-writes'
+import { gatherDocumentFacts } from './document-facts'
+import { type DraftStore, openDraftStore } from './draft-store'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { type LoadedRef, readRefFiles } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
-import { UserFileWrites } from './user-file-writes'
 
 export interface SaveRequest {
   documentId: string
@@ -107,7 +107,7 @@ export interface SiteFileServiceOptions {
   /** The app's data folder: never read from or written to by a file call (only the journals of saves that span files live there). */
   dataDir: string
   /** The system's file dialogs (the desktop app); without them, paths are typed. */
-  dialogs?: SiteFileDialogs
+  dialogs?: FileDialogs
   now?: () => Date
   home?: string
 }
@@ -132,7 +132,7 @@ function requireJson(text: string, purpose: 'saving' | 'exporting'): void {
 }
 
 /** The service with its drafts, recent files and rule choices kept in the app's data folder. */
-export const openSiteFiles = (dataDir: string, dialogs?: SiteFileDialogs) =>
+export const openSiteFiles = (dataDir: string, dialogs?: FileDialogs) =>
   createSiteFileService({
     drafts: openDraftStore(dataDir),
     recent: openRecentFiles(dataDir),

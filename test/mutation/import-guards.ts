@@ -7,8 +7,8 @@
  */
 import '../../src-main/user-api/redact'
 import '../../src-shared/json/depth'
-import '../../src-main/site-files/file-access'
-import '../../src-main/site-files/user-file-writes'
+import '../../src-main/user-files/file-access'
+import '../../src-main/user-files/user-file-writes'
 import '../../src-main/storage/atomic-write'
 import '../../src-main/storage/csv-export'
 import '../../src-main/profiles/vault'

@@ -6,10 +6,10 @@
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FileAccessPolicy } from '../../../src-main/site-files/file-access'
 import { createPreviewFiles } from '../../../src-main/site-files/preview-files'
 import { createWebPictures, type ResolvedAddress } from '../../../src-main/site-files/web-pictures'
 import { closeDispatchers } from '../../../src-main/user-api/dispatchers'
+import { FileAccessPolicy } from '../../../src-main/user-files/file-access'
 import { startCanary, startPictureServer } from '../web-pictures'
 
 const PUBLIC = '203.0.113.7'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type AppServices, createAppServices } from '../../../src-main/app-services'
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
-import type { SiteFileDialogs } from '../../../src-main/site-files/file-dialogs'
+import type { FileDialogs } from '../../../src-main/user-files/file-dialogs'
 
 const context = { transport: 'test' } as const
 const settings = { concurrency: 2, ratePerMinute: null, sendCreate: true, sendUpdate: true, bail: false }
@@ -17,7 +17,7 @@ afterEach(async () => {
 
 /** A finished three-row run, and the folder to save its results in. */
 async function finishedRun(
-  dialogs?: SiteFileDialogs,
+  dialogs?: FileDialogs,
 ): Promise<{ services: AppServices; runId: string; dir: string; dataDir: string; tokens: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'ec-bulk-results-'))
   const sandbox: Sandbox = await startSandbox({ dataFile: join(dir, 'sandbox.db') })
@@ -132,7 +132,7 @@ describe('a bulk run’s results', () => {
   it('in the desktop app, the file is chosen with the system’s dialog; a typed path is refused', async () => {
     let answer: string | null = null
     const asked: string[] = []
-    const dialogs: SiteFileDialogs = {
+    const dialogs: FileDialogs = {
       chooseFileToOpen: async () => null,
       chooseDocsFolder: async () => null,
       chooseFileToSave: async (purpose) => {

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { SiteFileDialogs } from '../../../src-main/site-files/file-dialogs'
 import { documentIdForPath } from '../../../src-main/site-files/site-file-service'
+import type { FileDialogs } from '../../../src-main/user-files/file-dialogs'
 import { MAX_SITE_FILE_CHARACTERS } from '../../../src-shared/ipc/site-calls'
 import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/format'
 import { validateSiteConfigText } from '../../../src-shared/site-config/validate'
@@ -374,7 +374,7 @@ describe('save as', () => {
 })
 
 describe('with the system’s file dialogs (the desktop app)', () => {
-  const dialogsAnswering = (answers: { open?: string | null; save?: string | null }): SiteFileDialogs & { asked: string[] } => {
+  const dialogsAnswering = (answers: { open?: string | null; save?: string | null }): FileDialogs & { asked: string[] } => {
     const asked: string[] = []
     return {
       asked,

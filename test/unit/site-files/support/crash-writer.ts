@@ -1,4 +1,4 @@
-import { writeTextAtomically } from '../../../../src-main/site-files/file-access'
+import { writeTextAtomically } from '../../../../src-main/user-files/file-access'
 
 // A child process for the crash test: saves two large site.json texts over one file, in turns,
 // through the app's own write, and says "writing" just before each save so the test can kill it

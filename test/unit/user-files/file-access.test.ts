@@ -15,11 +15,11 @@ import {
   rethrowAsAppError,
   sameContent,
   writeTextAtomically,
-} from '../../../src-main/site-files/file-access'
-import { systemFolderOf } from '../../../src-main/site-files/system-folders'
+} from '../../../src-main/user-files/file-access'
+import { systemFolderOf } from '../../../src-main/user-files/system-folders'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { failureOf } from '../../helpers/failure-of'
-import { tempDir } from './helpers'
+import { tempDir } from '../site-files/helpers'
 
 const errno = (code: string) => Object.assign(new Error(`${code} happened`), { code })
 const openFds = async () => (await readdir('/proc/self/fd')).length

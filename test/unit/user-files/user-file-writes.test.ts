@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process'
 import { link, mkdir, rename, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { FileAccessPolicy } from '../../../src-main/site-files/file-access'
-import { UserFileWrites } from '../../../src-main/site-files/user-file-writes'
+import { FileAccessPolicy } from '../../../src-main/user-files/file-access'
+import { UserFileWrites } from '../../../src-main/user-files/user-file-writes'
 import { failureOf } from '../../helpers/failure-of'
-import { tempDir } from './helpers'
+import { tempDir } from '../site-files/helpers'
 
 const TEN_MINUTES = 10 * 60_000
 
