@@ -320,7 +320,10 @@ export async function readPageFacts(index: DocsIndex, limits: PageReadLimits = {
       fact.problems.push(...parsed.problems)
       if (parsed.apiPage) fact.apiPage = true
       if (parsed.imports.length) imports.set(page.path, parsed.imports)
-    } else fact.problems.push(read)
+    } else {
+      fact.problems.push(read)
+      fact.unread = true
+    }
     facts.set(page.path, fact)
   })
   const pages = chosen.map((page) => facts.get(page.path)!)

@@ -28,6 +28,8 @@ export const PageFactSchema = z.object({
   problems: z.array(z.object({ line: z.number().int().positive(), message: z.string() })),
   /** An API page (`openapi:` or `asyncapi:` in its front matter): Mintlify adds anchors for its parameters and responses. */
   apiPage: z.boolean().optional(),
+  /** The page could not be read (too large, not UTF-8…): its anchors are not known. */
+  unread: z.boolean().optional(),
 })
 export type PageFact = z.infer<typeof PageFactSchema>
 
@@ -254,9 +256,10 @@ export function pageProblems(config: unknown, index: DocsIndex, facts: PageFacts
       }
       if (target.anchor) {
         // A generated page's anchors are its parameters' and responses': not known here, so not judged.
-        // So are an API page's (its parameters' anchors come from the OpenAPI file).
+        // So are an API page's (its parameters' anchors come from the OpenAPI file), and those of a
+        // page that could not be read (it has its own problem saying so).
         const linked = byPath.get(key) ?? byPath.get(`${key}/index`)
-        if (linked && !linked.apiPage && !anchors(linked).has(anchorKey(target.anchor)))
+        if (linked && !linked.apiPage && !linked.unread && !anchors(linked).has(anchorKey(target.anchor)))
           problems.push({ ...where, message: `links to ${link.target}, but that page has no heading with the anchor #${target.anchor}` })
       }
     }
