@@ -99,6 +99,11 @@ test('an invalid mapping blocks submission with a visible reason', async ({ page
   await expect(submit).toBeDisabled()
   await expect(page.locator('#group-submit-reason')).toContainText('mapping.schema-1: must be a string')
   await checkScreen(page, 'groups-invalid-mapping')
+  // Nested deeper than main accepts: said here, before anything is sent.
+  await setEditorText(page, page.getByRole('textbox', { name: 'mapping (JSON)' }), `${'{"a":'.repeat(65)}"x"${'}'.repeat(65)}`)
+  await expect(submit).toBeDisabled()
+  await expect(page.locator('#group-submit-reason')).toContainText('The mapping field is nested more than 64 levels deep')
+  await checkScreen(page, 'groups-mapping-too-deep')
   await setEditorText(page, page.getByRole('textbox', { name: 'mapping (JSON)' }), '{"schema-1": "warehouse"}')
   await expect(submit).toBeEnabled()
   await setEditorText(page, page.getByRole('textbox', { name: 'mapping (JSON)' }), '')
