@@ -61,9 +61,9 @@ export const usageFailure = (message: string, usage: string): JsonEnvelope<never
 export function serveUntilStopped(shutdown: () => Promise<void>): Promise<number> {
   return new Promise((resolve) => {
     let stopping = false
+    // A signal repeated while shutting down (a supervisor, a second Ctrl+C) must not kill the
+    // process half-way through: the handlers stay until the shutdown is done.
     const stop = () => {
-      // A signal repeated while shutting down (a supervisor, a second Ctrl+C) must not kill the
-      // process half-way through: the handlers stay until the shutdown is done.
       if (stopping) return
       stopping = true
       void shutdown().then(() => {

