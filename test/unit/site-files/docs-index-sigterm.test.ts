@@ -4,10 +4,7 @@ import { symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { nodeScript } from '../../helpers/node-script'
-import { tempDir } from './helpers'
-
-/** The built worker (npm test builds before the unit tests run). */
-const BUILT_WORKER = resolve('out/main/docs-index-worker.js')
+import { BUILT_WORKER, tempDir } from './helpers'
 
 // The app in a process of its own, as `embed-console web` runs it: no mutant of this process
 // reaches it, so the mutation run leaves this file out.

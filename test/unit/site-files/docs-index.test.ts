@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EventHub } from '../../../src-main/event-hub'
 import { createRouter, type Handlers } from '../../../src-main/router'
@@ -11,10 +11,7 @@ import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-h
 import { MAX_WATCHED_FOLDERS } from '../../../src-shared/ipc/site-calls'
 import { foldersNamed } from '../../../src-shared/site-config/docs-files'
 import { failureOf } from '../../helpers/failure-of'
-import { siteFiles, tempDir } from './helpers'
-
-/** The built worker (npm test builds before the unit tests run). */
-const BUILT_WORKER = resolve('out/main/docs-index-worker.js')
+import { BUILT_WORKER, siteFiles, tempDir } from './helpers'
 
 async function folderOfPages(count: number, frontMatterBytes = 0) {
   const root = await tempDir('ec-docs-index-')

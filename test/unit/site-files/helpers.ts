@@ -1,11 +1,14 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { openDraftStore } from '../../../src-main/site-files/draft-store'
 import { openRecentFiles } from '../../../src-main/site-files/recent-files'
 import { openRuleChoices } from '../../../src-main/site-files/rule-choices'
 import { createSiteFileService } from '../../../src-main/site-files/site-file-service'
 import type { FileDialogs } from '../../../src-main/user-files/file-dialogs'
+
+/** The docs index's worker as the build writes it (npm test builds before the unit tests run). */
+export const BUILT_WORKER = resolve('out/main/docs-index-worker.js')
 
 export const tempDir = (prefix = 'ec-site-files-') => mkdtemp(join(tmpdir(), prefix))
 
