@@ -118,7 +118,7 @@ async function notPageRule(root: string): Promise<(file: string) => string | nul
   let rules: ReturnType<typeof ignore> | null = null
   try {
     const path = await realPathInside(root, join(root, '.mintignore'))
-    rules = ignore().add((await readRegularFile(path, 1_000_000, 'a .mintignore file')).bytes.toString('utf8'))
+    rules = ignore().add((await readRegularFile(path, 1_000_000, { kind: 'a .mintignore file' })).bytes.toString('utf8'))
   } catch {
     // No .mintignore (or one that cannot be read): nothing more is excluded.
   }
@@ -234,7 +234,7 @@ export async function checkOpenApiFile(root: string, reference: string): Promise
   if (isAbsolute(relativePath) || !isInside(path, root)) return result('unreadable', ['it points outside the docs folder'])
   let text: string
   try {
-    const read = await readRegularFile(await realPathInside(root, path), MAX_OPENAPI_BYTES, 'an OpenAPI file')
+    const read = await readRegularFile(await realPathInside(root, path), MAX_OPENAPI_BYTES, { kind: 'an OpenAPI file' })
     text = decodeUtf8(read.bytes, path)
   } catch (error) {
     if (error instanceof AppErrorException && error.code === 'not_found') return result('missing', [])
@@ -315,7 +315,7 @@ export async function checkImageFile(root: string, reference: string): Promise<I
   if (isAbsolute(relativePath) || !isInside(path, root)) return { file: reference, state: 'unreadable', type: null }
   let bytes: Buffer
   try {
-    bytes = (await readRegularFile(await realPathInside(root, path), MAX_IMAGE_BYTES, 'an image')).bytes
+    bytes = (await readRegularFile(await realPathInside(root, path), MAX_IMAGE_BYTES, { kind: 'an image' })).bytes
   } catch (error) {
     return {
       file: reference,

@@ -227,7 +227,7 @@ function textOf(node: Nodes): string {
 async function readPage(root: string, file: string): Promise<string | { line: number; message: string }> {
   let bytes: Buffer
   try {
-    bytes = (await readRegularFile(await realPathInside(root, join(root, file)), MAX_PAGE_BYTES, 'a page')).bytes
+    bytes = (await readRegularFile(await realPathInside(root, join(root, file)), MAX_PAGE_BYTES, { kind: 'a page' })).bytes
   } catch (error) {
     if (error instanceof AppErrorException && (error.details as { maxBytes?: number } | undefined)?.maxBytes)
       return { line: 1, message: `is larger than ${megabytes(MAX_PAGE_BYTES)}: too large to be a page, so it was not checked` }

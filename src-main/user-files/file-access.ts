@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
-import { open, realpath, stat } from 'node:fs/promises'
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
@@ -90,6 +90,7 @@ async function realPathOf(path: string): Promise<string> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return rethrowAsAppError(error, path, 'read')
     // A file still to be written: its folder must be real, and is where the check looks.
     const folder = dirname(path)
+    // Stryker disable next-line all: reachable only on Windows (a drive that does not exist); a POSIX walk ends at /, which exists.
     if (folder === path) return path
     return join(await realPathOf(folder), basename(path))
   }
@@ -138,16 +139,32 @@ export async function readVersionedText(path: string, maxBytes = MAX_SITE_FILE_C
   }
 }
 
+export interface ReadFileOptions {
+  /** What the file is meant to be, as the too-large sentence names it. */
+  kind?: string
+  /**
+   * How the checked path is looked at and opened. Default: node's `stat` and `open`. Tests pass
+   * wrappers that swap the file between the check and the open, as another process could.
+   */
+  stat?: (path: string) => Promise<Stats>
+  open?: (path: string, flags: number) => Promise<FileHandle>
+}
+
 /** The bytes of a regular file of at most `maxBytes` with what the open handle said of it, or an error that says why not. */
-export async function readRegularFile(path: string, maxBytes: number, kind = 'a site.json file'): Promise<{ bytes: Buffer; info: Stats }> {
+export async function readRegularFile(
+  path: string,
+  maxBytes: number,
+  options: ReadFileOptions = {},
+): Promise<{ bytes: Buffer; info: Stats }> {
+  const { kind = 'a site.json file', stat: statPath = stat, open: openPath = open } = options
   const real = await realpath(path).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
   refuseSystemFolder(path, real)
-  const before = await stat(real).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+  const before = await statPath(real).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
   const refusal = notARegularFile(before, path)
   if (refusal) throw new AppErrorException('file_io', refusal, { path })
   // O_NONBLOCK is POSIX only; Windows has no FIFOs to fear here.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
-  const handle = await open(real, flags).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
+  const handle = await openPath(real, flags).catch((error: unknown) => rethrowAsAppError(error, path, 'read'))
   try {
     const opened = await handle.stat()
     const changed = notARegularFile(opened, path)

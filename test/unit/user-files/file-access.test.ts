@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -11,10 +11,12 @@ import {
   isInside,
   readRegularFile,
   readVersionedText,
+  realPathInside,
   resolveUserPath,
   rethrowAsAppError,
   sameContent,
   writeTextAtomically,
+  writeTextsTogether,
 } from '../../../src-main/user-files/file-access'
 import { systemFolderOf } from '../../../src-main/user-files/system-folders'
 import { AppErrorException } from '../../../src-shared/ipc/result'
@@ -214,6 +216,170 @@ describe('reading a file', () => {
   })
 })
 
+describe('a file swapped between its check and its open', () => {
+  // Each swap runs where another process could make it: after the path was checked, before it is opened.
+  const swappedBeforeOpen = (swap: (path: string) => Promise<void>) => ({
+    open: async (path: string, flags: number) => {
+      await swap(path)
+      return open(path, flags)
+    },
+  })
+
+  it('refuses a pipe put in its place, at once, by what the opened handle is', async () => {
+    const root = await tempDir('ec-swap-')
+    await writeFile(join(root, 'site.json'), '{}')
+    const toPipe = swappedBeforeOpen(async (path) => {
+      await rm(path)
+      execFileSync('mkfifo', [path])
+    })
+    // Opened without O_NONBLOCK, a pipe with no writer would hold the read here until the test times out.
+    expect(await failureOf(readRegularFile(join(root, 'site.json'), 1000, toPipe))).toMatchObject({
+      code: 'file_io',
+      message: 'site.json is a pipe (FIFO), not a file: it is not opened, since reading it could wait forever.',
+      details: { path: join(root, 'site.json') },
+    })
+  })
+
+  it('refuses a link to a file under /proc put in its place, by the opened file’s device', async () => {
+    const root = await tempDir('ec-swap-')
+    await writeFile(join(root, 'site.json'), '{}')
+    const toProc = swappedBeforeOpen(async (path) => {
+      await rm(path)
+      await symlink('/proc/self/status', path)
+    })
+    expect(await failureOf(readRegularFile(join(root, 'site.json'), 100_000, toProc))).toMatchObject({
+      code: 'refused',
+      message: expect.stringContaining(`${join(root, 'site.json')} is under /proc, whose files describe the running system`),
+      details: { path: join(root, 'site.json') },
+    })
+  })
+
+  it('says there is no file when it is removed after the check, whether before its stat or its open', async () => {
+    const root = await tempDir('ec-swap-')
+    const path = join(root, 'site.json')
+    const notFound = { code: 'not_found', message: `There is no file at ${path}.`, details: { path, errno: 'ENOENT' } }
+    await writeFile(path, '{}')
+    const removedBeforeStat = {
+      stat: async (real: string) => {
+        await rm(real)
+        return stat(real)
+      },
+    }
+    expect(await failureOf(readRegularFile(path, 1000, removedBeforeStat))).toMatchObject(notFound)
+    await writeFile(path, '{}')
+    expect(
+      await failureOf(
+        readRegularFile(
+          path,
+          1000,
+          swappedBeforeOpen((real) => rm(real)),
+        ),
+      ),
+    ).toMatchObject(notFound)
+  })
+
+  it('says why a read that fails half-way failed, and closes the file', async () => {
+    const root = await tempDir('ec-swap-')
+    await writeFile(join(root, 'site.json'), '{}')
+    const before = await openFds()
+    const failingDisk = {
+      open: async (path: string, flags: number) => {
+        const handle = await open(path, flags)
+        handle.read = () => Promise.reject(errno('EIO'))
+        return handle
+      },
+    }
+    expect(await failureOf(readRegularFile(join(root, 'site.json'), 1000, failingDisk))).toMatchObject({
+      code: 'file_io',
+      message: `Could not read ${join(root, 'site.json')}: EIO happened`,
+      details: { errno: 'EIO' },
+    })
+    expect(await openFds()).toBe(before)
+  })
+
+  it('reads no more than one byte past the cap of a file that is too large, whatever its size says', async () => {
+    const root = await tempDir('ec-swap-')
+    await writeFile(join(root, 'large.json'), 'x'.repeat(1_000_000))
+    let bytesRead = 0
+    const counted = {
+      open: async (path: string, flags: number) => {
+        const handle = await open(path, flags)
+        const read = handle.read.bind(handle) as (
+          buffer: Buffer,
+          offset: number,
+          length: number,
+          position: null,
+        ) => Promise<{ bytesRead: number }>
+        handle.read = (async (buffer: Buffer, offset: number, length: number, position: null) => {
+          const result = await read(buffer, offset, length, position)
+          bytesRead += result.bytesRead
+          return result
+        }) as typeof handle.read
+        return handle
+      },
+    }
+    for (const cap of [1000, 100_000, 200_000]) {
+      bytesRead = 0
+      expect((await failureOf(readRegularFile(join(root, 'large.json'), cap, counted))).message).toMatch(/is larger than/)
+      expect(bytesRead, `cap ${cap}`).toBe(cap + 1)
+    }
+  })
+})
+
+describe('devices outside /dev', () => {
+  // mknod needs root (CI runs as root); a device node made elsewhere is stat()ed, never opened.
+  const root = process.getuid?.() === 0
+  if (!root && process.env.CI === 'true') throw new Error('mknod needs root, and CI must run the device tests.')
+  it.skipIf(!root)('refuses a character or block device by what it is, without opening it', async () => {
+    const folder = await tempDir('ec-device-')
+    execFileSync('mknod', [join(folder, 'null.json'), 'c', '1', '3'])
+    execFileSync('mknod', [join(folder, 'disk.json'), 'b', '7', '0'])
+    for (const name of ['null.json', 'disk.json']) {
+      const path = join(folder, name)
+      const refused = { code: 'file_io', message: `${name} is a device, not a file.`, details: { path } }
+      expect(await failureOf(readVersionedText(path)), name).toMatchObject(refused)
+      expect(await failureOf(writeTextAtomically(path, '{}')), name).toMatchObject(refused)
+    }
+  })
+})
+
+describe('realPathInside', () => {
+  it('answers the real path of a file inside, and refuses a link out of the folder without reading through it', async () => {
+    const outside = await tempDir('ec-outside-')
+    const root = await tempDir('ec-inside-')
+    await writeFile(join(outside, 'secret.json'), '{}')
+    await mkdir(join(root, 'nav'))
+    await writeFile(join(root, 'nav', 'a.json'), '{}')
+    await symlink(join(outside, 'secret.json'), join(root, 'nav', 'out.json'))
+    await symlink(join(root, 'nav', 'a.json'), join(root, 'in.json'))
+    expect(await realPathInside(root, join(root, 'nav', 'a.json'))).toBe(join(root, 'nav', 'a.json'))
+    expect(await realPathInside(root, join(root, 'in.json'))).toBe(join(root, 'nav', 'a.json'))
+    expect(await failureOf(realPathInside(root, join(root, 'nav', 'out.json')))).toMatchObject({
+      code: 'refused',
+      message: 'nav/out.json is a link out of the docs folder: links that lead out of it are never read through.',
+      details: { path: join(root, 'nav', 'out.json') },
+    })
+  })
+
+  it('says which is missing, the folder or the file', async () => {
+    const root = await tempDir('ec-inside-')
+    expect(await failureOf(realPathInside(root, join(root, 'none.json')))).toMatchObject({
+      code: 'not_found',
+      details: { path: join(root, 'none.json') },
+    })
+    expect(await failureOf(realPathInside(join(root, 'gone'), join(root, 'gone', 'a.json')))).toMatchObject({
+      code: 'not_found',
+      details: { path: expect.stringContaining(join(root, 'gone')) },
+    })
+    await writeFile(join(root, 'a.json'), '{}')
+    expect(await failureOf(realPathInside(join(root, 'gone'), join(root, 'a.json')))).toMatchObject({
+      code: 'not_found',
+      message: `There is no file at ${join(root, 'gone')}.`,
+      details: { path: join(root, 'gone') },
+    })
+  })
+})
+
 describe('versions', () => {
   it('are the same content when size and hash agree, whatever the time', () => {
     const version = { mtimeMs: 1, size: 3, sha256: 'abc' }
@@ -242,6 +408,46 @@ describe('writeTextAtomically', () => {
     await chmod(join(root, 'old.json'), 0o640)
     await writeTextAtomically(join(root, 'old.json'), '{}', false, 0o600)
     expect((await stat(join(root, 'old.json'))).mode & 0o777).toBe(0o640)
+  })
+})
+
+describe('writeTextsTogether', () => {
+  it('writes every file, or none when one path is not a file it may replace', async () => {
+    const root = await tempDir('ec-together-')
+    const journals = await tempDir('ec-journals-')
+    await writeFile(join(root, 'docs.json'), '{"old":1}')
+    await mkdir(join(root, 'nav.json'))
+    const error = await failureOf(
+      writeTextsTogether(
+        [
+          { path: join(root, 'docs.json'), text: '{"new":1}', byteOrderMark: false },
+          { path: join(root, 'nav.json'), text: '[]', byteOrderMark: false },
+        ],
+        journals,
+        'site',
+      ),
+    )
+    expect(error).toMatchObject({
+      code: 'file_io',
+      message: `${join(root, 'nav.json')} is a folder, not a file.`,
+      details: { path: join(root, 'nav.json') },
+    })
+    expect(await readFile(join(root, 'docs.json'), 'utf8')).toBe('{"old":1}')
+    await rm(join(root, 'nav.json'), { recursive: true })
+    const versions = await writeTextsTogether(
+      [
+        { path: join(root, 'docs.json'), text: '{"new":1}', byteOrderMark: true },
+        { path: join(root, 'nav.json'), text: '[]', byteOrderMark: false },
+      ],
+      journals,
+      'site',
+    )
+    expect(await readFile(join(root, 'docs.json'), 'utf8')).toBe('\ufeff{"new":1}')
+    expect(await readFile(join(root, 'nav.json'), 'utf8')).toBe('[]')
+    expect(versions).toEqual([
+      (await readVersionedText(join(root, 'docs.json'))).version,
+      (await readVersionedText(join(root, 'nav.json'))).version,
+    ])
   })
 })
 
