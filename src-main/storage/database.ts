@@ -1,7 +1,10 @@
 import { chmodSync, mkdirSync, renameSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import Libsql from 'libsql'
+import type Libsql from 'libsql'
 import { AppErrorException } from '../../src-shared/ipc/result'
+import { openNativeDatabase, type SqliteConnection } from './database-connection'
+import { runTransaction } from './database-transactions'
+import { createDeferredWrites } from './deferred-writes'
 
 /*
  * The app keeps its data in SQLite (through libsql, a better-sqlite3-style binding that ships
@@ -93,17 +96,6 @@ type Statement = Libsql.Statement<SqlValue[]>
 /** A statement that writes, whatever it answers (libsql's `reader` is true for UPDATE … RETURNING too). */
 const WRITES = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i
 
-/** A batch of deferred work holds at most this many works, and waits at most this long for them. */
-const DEFER_MAX = 256
-const DEFER_MS = 100
-
-/** Deferred work waiting for its batch (see Database.defer), and who waits on its commit. */
-interface DeferredBatch {
-  works: Array<{ work: () => void; onError?: (error: unknown) => void }>
-  waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>
-  timer: ReturnType<typeof setTimeout>
-}
-
 /** libsql adds a `_metadata` field to single rows; nothing downstream should see it. */
 function plainRow<T>(row: unknown): T | undefined {
   if (row && typeof row === 'object' && '_metadata' in row) delete (row as { _metadata?: unknown })._metadata
@@ -152,22 +144,46 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let native: Libsql.Database
   try {
-    native = new Libsql(path, { timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS })
-    native.pragma('journal_mode = WAL')
-    // A commit reaches the write-ahead log before it returns, so it survives the process being
-    // killed; only a power cut can take back the last ones, never the database's integrity.
-    // fsyncing every commit (FULL) blocked the main thread 0.3–3 ms a write on these machines.
-    native.pragma('synchronous = NORMAL')
-    native.pragma('foreign_keys = ON')
-    // A savepoint keeps the pages it changes in a journal of its own until it ends: in memory,
-    // not in a temporary file (a deferred batch has a savepoint a record, each a few dozen pages).
-    native.pragma('temp_store = MEMORY')
-    if (options.secureDelete) native.pragma('secure_delete = ON')
+    native = openNativeDatabase({
+      path,
+      busyTimeoutMs: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+      secureDelete: options.secureDelete === true,
+    })
   } catch (error) {
     throw storageError(error, path)
   }
   restrictToOwner(path)
 
+  const connection: SqliteConnection = {
+    native,
+    guarded<T>(call: () => T): T {
+      try {
+        return call()
+      } catch (error) {
+        throw storageError(error, path)
+      }
+    },
+    state: { depth: 0, pendingEffects: [], epoch: 0, inDeferredWork: false },
+  }
+  const db = databaseOn(connection, path)
+  try {
+    migrate(db, options.migrations)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  // WAL and shared-memory files appear on first write; they hold the same data as the database.
+  for (const suffix of ['', '-wal', '-shm']) restrictToOwner(`${path}${suffix}`)
+  return db
+}
+
+/**
+ * The Database over an open connection. Every call that commits on return (a write outside a
+ * transaction, a transaction, a flush, a checkpoint, closing) writes the deferred batch first, so
+ * this process's writes reach the file in the order they were made.
+ */
+function databaseOn(connection: SqliteConnection, path: string): Database {
+  const { native, guarded, state } = connection
   const statements = new Map<string, Statement>()
   const prepare = (sql: string): Statement => {
     let statement = statements.get(sql)
@@ -177,197 +193,50 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     }
     return statement
   }
-  let depth = 0
-  let pendingEffects: Array<() => void> = []
-  let deferred: DeferredBatch | null = null
-  /** The works a deferTogether is gathering, and whether a deferred work is running (its transactions join it). */
-  let gathering: Array<() => void> | null = null
-  let inDeferredWork = false
-  let epoch = 0
-
-  const guarded = <T>(work: () => T): T => {
-    try {
-      return work()
-    } catch (error) {
-      throw storageError(error, path)
-    }
-  }
-
-  /** Writes the deferred batch before a write that commits on return, so this process's writes reach the file in order. */
-  const settleOpen = () => writeDeferred()
-
-  /** Writes the deferred batch: one transaction, a savepoint a work; a work that throws is rolled back alone. */
-  const writeDeferred = () => {
-    const batch = deferred
-    if (!batch) return
-    deferred = null
-    clearTimeout(batch.timer)
-    const failed = (error: unknown) => {
-      for (const { onError } of batch.works) onError?.(error)
-      for (const waiter of batch.waiters) waiter.reject(error)
-    }
-    epoch += 1
-    try {
-      guarded(() => native.exec('BEGIN IMMEDIATE'))
-    } catch (error) {
-      return failed(error)
-    }
-    depth += 1
-    const effects: Array<() => void> = []
-    for (const { work, onError } of batch.works) {
-      try {
-        guarded(() => native.exec('SAVEPOINT deferred'))
-        inDeferredWork = true
-        work()
-        inDeferredWork = false
-        guarded(() => native.exec('RELEASE deferred'))
-        effects.push(...pendingEffects)
-      } catch (error) {
-        inDeferredWork = false
-        epoch += 1
-        if (native.inTransaction) native.exec('ROLLBACK TO deferred; RELEASE deferred')
-        onError?.(error)
-      }
-      pendingEffects = []
-    }
-    depth -= 1
-    try {
-      guarded(() => native.exec('COMMIT'))
-    } catch (error) {
-      epoch += 1
-      if (native.inTransaction) {
-        try {
-          native.exec('ROLLBACK')
-        } catch {
-          // Rolled back by SQLite itself meanwhile.
-        }
-      }
-      return failed(error)
-    }
-    for (const effect of effects) effect()
-    for (const waiter of batch.waiters) waiter.resolve()
-  }
+  const deferred = createDeferredWrites(connection)
+  const settleOpen = deferred.writeBatch
 
   const db: Database = {
     path,
     // A write outside a transaction commits on return, as it always did: the open group first.
     run: (sql, ...params) => {
-      if (depth === 0) settleOpen()
+      if (state.depth === 0) settleOpen()
       return guarded(() => prepare(sql).run(...params))
     },
     // A write that answers rows (UPDATE … RETURNING) commits on return like any other: the open group first.
     get: <T>(sql: string, ...params: SqlValue[]) => {
-      if (depth === 0 && WRITES.test(sql)) settleOpen()
+      if (state.depth === 0 && WRITES.test(sql)) settleOpen()
       return guarded(() => plainRow<T>(prepare(sql).get(...params)))
     },
     all: <T>(sql: string, ...params: SqlValue[]) => {
-      if (depth === 0 && WRITES.test(sql)) settleOpen()
+      if (state.depth === 0 && WRITES.test(sql)) settleOpen()
       return guarded(() => prepare(sql).all(...params) as T[])
     },
     exec: (sql) => {
-      if (depth === 0) settleOpen()
+      if (state.depth === 0) settleOpen()
       guarded(() => void native.exec(sql))
     },
 
-    transaction<T>(work: () => T, options?: { durable?: boolean }): T {
-      const durable = options?.durable === true
-      if (durable && depth > 0) throw new Error('A durable transaction must be the outermost one: its commit is what is synced.')
-      // Inside a deferred work: part of it, atomic with it (see defer).
-      if (inDeferredWork) return work()
-      // A transaction commits on return: the deferred batch is written before it begins.
-      if (depth === 0) settleOpen()
-      const savepoint = `sp${depth}`
-      const effectsBefore = pendingEffects.length
-      if (durable) guarded(() => native.pragma('synchronous = FULL'))
-      const restore = () => {
-        if (durable) native.pragma('synchronous = NORMAL')
-      }
-      if (depth === 0) epoch += 1
-      try {
-        guarded(() => native.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`))
-      } catch (error) {
-        restore()
-        throw error
-      }
-      depth += 1
-      let result: T
-      try {
-        result = work()
-      } catch (error) {
-        depth -= 1
-        pendingEffects.length = effectsBefore
-        epoch += 1
-        native.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`)
-        restore()
-        throw error
-      }
-      depth -= 1
-      if (depth > 0) {
-        guarded(() => native.exec(`RELEASE ${savepoint}`))
-        return result
-      }
-      try {
-        guarded(() => native.exec('COMMIT'))
-      } catch (error) {
-        // A commit that failed (a full disk) leaves the transaction open: end it, so the
-        // connection is usable for the next call and nothing half-done is kept.
-        epoch += 1
-        if (native.inTransaction) {
-          try {
-            native.exec('ROLLBACK')
-          } catch {
-            // Rolled back by SQLite itself meanwhile.
-          }
-        }
-        throw error
-      } finally {
-        restore()
-      }
-      const effects = pendingEffects
-      pendingEffects = []
-      for (const effect of effects) effect()
-      return result
-    },
+    transaction: (work, options) => runTransaction(connection, work, { durable: options?.durable === true, beforeOutermost: settleOpen }),
 
-    epoch: () => epoch,
+    epoch: () => state.epoch,
 
-    defer(work, onError) {
-      if (gathering) return void gathering.push(work)
-      // Inside a transaction, the work joins it.
-      if (depth > 0) return work()
-      if (!deferred) deferred = { works: [], waiters: [], timer: setTimeout(() => depth === 0 && settleOpen(), DEFER_MS) }
-      deferred.works.push(onError ? { work, onError } : { work })
-      if (deferred.works.length >= DEFER_MAX && depth === 0) settleOpen()
-    },
-
-    deferTogether(gather, onError) {
-      const works: Array<() => void> = []
-      const outer = gathering
-      gathering = works
-      try {
-        gather()
-      } finally {
-        gathering = outer
-      }
-      if (works.length) db.defer(() => works.forEach((work) => work()), onError)
-    },
+    defer: deferred.defer,
+    deferTogether: deferred.deferTogether,
 
     flush: () => {
-      if (depth === 0) settleOpen()
+      if (state.depth === 0) settleOpen()
     },
 
-    committed() {
-      const open = deferred
-      return open ? new Promise<void>((resolve, reject) => open.waiters.push({ resolve, reject })) : Promise.resolve()
-    },
+    committed: deferred.committed,
 
     afterCommit(effect) {
-      if (depth === 0) effect()
-      else pendingEffects.push(effect)
+      if (state.depth === 0) effect()
+      else state.pendingEffects.push(effect)
     },
 
     checkpoint() {
-      if (depth > 0) return db.afterCommit(() => db.checkpoint())
+      if (state.depth > 0) return db.afterCommit(() => db.checkpoint())
       settleOpen()
       try {
         native.pragma('wal_checkpoint(TRUNCATE)')
@@ -379,20 +248,11 @@ function openDatabaseAsIs(options: DatabaseOptions): Database {
     schemaVersion: () => db.get<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations')?.version ?? 0,
 
     close() {
-      if (native.open && depth === 0) settleOpen()
+      if (native.open && state.depth === 0) settleOpen()
       statements.clear()
       if (native.open) native.close()
     },
   }
-
-  try {
-    migrate(db, options.migrations)
-  } catch (error) {
-    db.close()
-    throw error
-  }
-  // WAL and shared-memory files appear on first write; they hold the same data as the database.
-  for (const suffix of ['', '-wal', '-shm']) restrictToOwner(`${path}${suffix}`)
   return db
 }
 

@@ -1,21 +1,22 @@
 import type { ActivityEntry } from '../../src-shared/activity/schemas'
-import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { TeamActivityQuery, TeamGroupInfo, TeamStatus } from '../../src-shared/team/schemas'
 import { plural } from '../../src-shared/text/plural'
 import { type LeaseOwner, SqliteRunLeases } from '../bulk/run-leases'
 import type { GroupCatalog } from '../catalog/group-catalog'
 import type { TeamHooks } from '../groups/group-service'
-import { tokenFingerprint } from '../groups/rotation-journal'
 import type { ProfileStore } from '../profiles/profile-store'
 import type { SecretVault } from '../profiles/vault'
-import { groupTokenKey, TEAM_PASSWORD_KEY } from '../profiles/vault-keys'
+import { TEAM_PASSWORD_KEY } from '../profiles/vault-keys'
 import type { Database } from '../storage/database'
+import { readTeamGroupInfo } from './team-group-info'
+import { checkRoleMayJoin } from './team-join'
 import { TeamOutbox } from './team-outbox'
 import { TeamRunLeases } from './team-run-leases'
 import type { TeamRuntime } from './team-runtime'
-import { forgetTeam, readSyncState, readTeamSettings, type TeamSettings, writeTeamSettings } from './team-settings'
-import { parseTeamUrl, sameServerBySchemes, serverKey } from './team-url'
+import { forgetTeam, readTeamSettings, type TeamSettings, writeTeamSettings } from './team-settings'
+import { readTeamStatus } from './team-status'
+import { parseTeamUrl } from './team-url'
 
 /*
  * Team mode as the rest of the app sees it. One person's mode (no team joined) reads one setting
@@ -36,15 +37,6 @@ export interface TeamServiceDeps {
 }
 
 const LEAVE_FLUSH_MS = 5_000
-
-interface TeamGroupRecord {
-  token_last4: string | null
-  token_sha256: string | null
-  changed_by: string
-  changed_at: string
-  rotated_by: string | null
-  rotated_at: string | null
-}
 
 export function createTeamService(deps: TeamServiceDeps) {
   const { db, vault, profiles } = deps
@@ -70,83 +62,7 @@ export function createTeamService(deps: TeamServiceDeps) {
     return runtime
   }
 
-  const passwordStorage = (): TeamStatus['passwordStorage'] => vault.describe(TEAM_PASSWORD_KEY).storage
-
-  /** What may keep claims from meeting: two spellings of one server, here or among the team's. */
-  function serverWarnings(): string[] {
-    const here = [...new Set(profiles.list().flatMap((profile) => (profile.builtin ? [] : [serverKey(profile.baseUrl)])))]
-    const known = db.all<{ server: string }>('SELECT DISTINCT server FROM team_groups').map((row) => row.server)
-    const warnings: string[] = []
-    for (const [index, server] of here.entries()) {
-      for (const other of [...here.slice(index + 1), ...known.filter((candidate) => !here.includes(candidate))]) {
-        if (!sameServerBySchemes(server, other)) continue
-        warnings.push(
-          `${server} and ${other} may be one server reached two ways${known.includes(other) && !here.includes(other) ? ' (the team knows the second)' : ''}: the team keys them apart, so a rotation claimed through one never meets a claim through the other. Use one address for it on every machine.`,
-        )
-      }
-    }
-    return warnings
-  }
-
-  function parkedCalls(outbox: TeamOutbox): TeamStatus['parked'] {
-    return outbox.parked(20).map((row) => {
-      const event = row.event as { operation?: unknown; groupId?: unknown; calledAt?: unknown }
-      const text = (value: unknown) => (typeof value === 'string' ? value : null)
-      return {
-        id: row.id,
-        operation: text(event.operation),
-        groupId: text(event.groupId),
-        calledAt: text(event.calledAt),
-        parkedAt: row.parkedAt,
-        reason: row.reason,
-      }
-    })
-  }
-
-  async function status(): Promise<TeamStatus> {
-    const { TEAM_SCHEMA_VERSION, schemaProblem } = await import('./team-schema')
-    const settings = readTeamSettings(db)
-    const sync = readSyncState(db)
-    const outbox = new TeamOutbox(db, '')
-    const base: TeamStatus = {
-      joined: settings !== null,
-      url: settings?.url ?? null,
-      user: settings?.user ?? null,
-      joinedAt: settings?.joinedAt ?? null,
-      connected: false,
-      schemaVersion: null,
-      supportedVersion: TEAM_SCHEMA_VERSION,
-      readOnly: false,
-      problem: null,
-      admin: false,
-      outboxBacklog: settings ? outbox.backlog() : 0,
-      publishError: settings ? outbox.lastError() : null,
-      parkedCount: settings ? outbox.parkedCount() : 0,
-      parked: settings ? parkedCalls(outbox) : [],
-      warnings: settings ? serverWarnings() : [],
-      lastPublishAt: settings ? sync.lastPublishAt : null,
-      lastPullAt: settings ? sync.lastPullAt : null,
-      passwordStorage: settings ? passwordStorage() : 'none',
-      runs: [],
-    }
-    if (!settings || !runtime) return base
-    try {
-      const fit = await runtime.link.schema(true)
-      const who = await runtime.link.whoami()
-      const runs = fit.state === 'current' ? await runtime.link.liveRuns() : []
-      return {
-        ...base,
-        connected: true,
-        schemaVersion: fit.version,
-        readOnly: fit.state === 'newer',
-        problem: schemaProblem(fit),
-        admin: who.admin,
-        runs,
-      }
-    } catch (error) {
-      return { ...base, problem: messageOf(error) }
-    }
-  }
+  const status = () => readTeamStatus({ db, vault, profiles, runtime: () => runtime })
 
   return {
     /** Every run's lease: the local one, and the team's too while joined. */
@@ -179,23 +95,7 @@ export function createTeamService(deps: TeamServiceDeps) {
           `This data folder has joined another team database (${current.url}) already: leave it first (team leave).`,
         )
       }
-      const [{ TeamLink }, { schemaProblem }] = await Promise.all([import('./team-link'), import('./team-schema')])
-      const probe = new TeamLink(address, secret)
-      try {
-        const who = await probe.whoami()
-        const notOperator = new AppErrorException(
-          'refused',
-          `“${who.user}” is not an Embed Console operator in this database: ask an admin to run \`embed-console team add-operator ${who.user}\`.`,
-        )
-        // A role that is no operator may not even read the schema's version.
-        const fit = await probe.schema(true).catch((error: unknown) => {
-          throw who.operator ? error : notOperator
-        })
-        if (fit.state === 'older') throw new AppErrorException('refused', schemaProblem(fit)!)
-        if (!who.operator) throw notOperator
-      } finally {
-        await probe.close()
-      }
+      await checkRoleMayJoin(address, secret)
       await runtime?.close()
       runtime = null
       const settings: TeamSettings = { url: address.url, user: address.user, joinedAt: current?.joinedAt ?? now().toISOString() }
@@ -246,29 +146,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       if (!runtime) return null
       const profile = profiles.get(profileId)
       if (profile.builtin) return null
-      const row = db.get<TeamGroupRecord>(
-        'SELECT * FROM team_groups WHERE server = ? AND group_id = ?',
-        serverKey(profile.baseUrl),
-        groupId,
-      )
-      if (!row) return null
-      const kept = vault.get(groupTokenKey(profileId, groupId))
-      const token =
-        kept === null
-          ? 'not_kept'
-          : row.token_sha256 === null
-            ? 'unknown'
-            : tokenFingerprint(kept) === row.token_sha256
-              ? 'current'
-              : 'stale'
-      return {
-        changedBy: row.changed_by,
-        changedAt: row.changed_at,
-        rotatedBy: row.rotated_by,
-        rotatedAt: row.rotated_at,
-        tokenLast4: row.token_last4,
-        token,
-      }
+      return readTeamGroupInfo({ db, vault, profile, groupId })
     },
 
     /** The team's changes since the last pull, now. */
