@@ -20,10 +20,15 @@ export default {
     'src-main/bulk/bulk-journal.ts',
     'src-main/bulk/run-leases.ts',
     'src-main/groups/rotation-journal.ts',
-    // The guards: the key and the session cookie, Host, Origin and Sec-Fetch-Site, the body caps,
-    // and each path's method and admission (the download's headers included). The event stream's
-    // writer, the static files' answer, and listening and closing are marked `Stryker disable all`.
+    // Browser mode's guards: the key and the session cookie (web-sessions.ts), Host, Origin and
+    // Sec-Fetch-Site (web-admission.ts), the body caps (web-answers.ts), and each path's method and
+    // admission (web-server.ts, the download's headers included). The event stream's writer
+    // (web-event-stream.ts), the static files' answer (web-static-files.ts), and listening and
+    // closing are marked `Stryker disable all`.
     'src-main/web/web-server.ts',
+    'src-main/web/web-sessions.ts',
+    'src-main/web/web-admission.ts',
+    'src-main/web/web-answers.ts',
     'src-main/bulk/bulk-input.ts',
     'src-shared/bulk/decode.ts',
     // The UTF-8 test decode.ts and the site files share.

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
-import { basename, dirname, join, relative, sep } from 'node:path'
+import { dirname } from 'node:path'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type {
   ApiReferenceTarget,
@@ -12,37 +11,23 @@ import type {
   SiteDraft,
   SiteDraftSummary,
 } from '../../src-shared/ipc/site-calls'
-import { isLoopbackUrl } from '../../src-shared/net/loopback'
-import { API_REFERENCE_FILE } from '../../src-shared/site-config/api-reference'
-import { apiReferenceGroups, apiReferencePageText } from '../../src-shared/site-config/api-reference-pages'
-import { detectConfigFormat } from '../../src-shared/site-config/config-format'
-import { countsOf, diagnoseDocument, type Diagnosis, readDocumentText } from '../../src-shared/site-config/diagnose'
+import type { Diagnosis } from '../../src-shared/site-config/diagnose'
 import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
-import { RULE_SET_LABELS } from '../../src-shared/site-config/rule-sets'
-import { plural } from '../../src-shared/text/plural'
-import { buildOpenApiDocument, openApiFileText } from '../../src-shared/user-api/openapi'
-import { type RecoveredSet, recoverFileSets } from '../storage/file-set'
 import { createSerialQueue } from '../storage/serial-queue'
-import {
-  currentVersion,
-  FileAccessPolicy,
-  fileExists,
-  isInside,
-  readVersionedText,
-  resolveUserPath,
-  sameContent,
-  writeTextAtomically,
-  writeTextsTogether,
-} from '../user-files/file-access'
+import { FileAccessPolicy, resolveUserPath, writeTextAtomically } from '../user-files/file-access'
 import type { FileDialogs } from '../user-files/file-dialogs'
 import { UserFileWrites } from '../user-files/user-file-writes'
-import { gatherDocumentFacts } from './document-facts'
+import { apiReferencePath, writeApiReferenceFiles, type WrittenApiReference } from './api-reference-files'
 import { type DraftStore, openDraftStore } from './draft-store'
+import { createOpenDocuments } from './open-documents'
 import { openRecentFiles, type RecentFiles } from './recent-files'
 import { type LoadedRef, readRefFiles } from './ref-files'
 import { openRuleChoices, type RuleChoices } from './rule-choices'
+import { chooseSaveTarget } from './save-targets'
+import { diagnoseSiteText, requireExportable } from './site-file-diagnosis'
+import { recoverInterruptedSave, refPathOf, type RefSave, type SavedRef, saveJournalsIn, writeDocumentSet } from './site-file-saves'
 
 export interface SaveRequest {
   documentId: string
@@ -50,30 +35,12 @@ export interface SaveRequest {
   byteOrderMark: boolean
 }
 
-export interface WrittenApiReference {
-  path: string
-  replaced: boolean
-  serverUrl: string | null
-  /** The endpoint pages written, relative to the docs folder; `pagesKept` were there already and left as they are. */
-  pagesWritten: string[]
-  pagesKept: string[]
-}
-
-export interface RefSave {
-  ref: string
-  text: string
-  byteOrderMark: boolean
-  expectedVersion: FileVersion | null
-}
-
 export interface SiteFileService {
   environment(): { fileDialogs: boolean }
   create(): SiteDocument
   open(path: string): Promise<SiteDocument>
   openWithDialog(): Promise<SiteDocument | null>
-  save(
-    request: SaveRequest & { expectedVersion: FileVersion; refs?: RefSave[] },
-  ): Promise<SavedSiteFile & { refs?: { ref: string; text: string; version: FileVersion }[] }>
+  save(request: SaveRequest & { expectedVersion: FileVersion; refs?: RefSave[] }): Promise<SavedSiteFile & { refs?: SavedRef[] }>
   /** The files a docs.json's `$ref`s name, read from its folder. */
   readRefs(documentId: string, refs: readonly string[]): Promise<LoadedRef[]>
   saveAs(request: SaveRequest & { target: SaveTarget }): Promise<SavedSiteFile | null>
@@ -116,12 +83,6 @@ export interface SiteFileServiceOptions {
 export const documentIdForPath = (path: string) => `file-${createHash('sha256').update(path).digest('hex').slice(0, 40)}`
 
 /**
- * The API reference is public documentation, published with the site: readable by all like the
- * site's other files, not owner-only as the app's own files are. A file replaced keeps its mode.
- */
-const PUBLIC_FILE_MODE = 0o644
-
-/**
  * The text must be JSON at least (its errors against the rules do not stop a save, only an
  * export); it is written exactly as given, so an unedited file is written back byte for byte.
  */
@@ -141,122 +102,37 @@ export const openSiteFiles = (dataDir: string, dialogs?: FileDialogs) =>
     dialogs,
   })
 
-/** New, Open, Save, Save As and Export of site.json files, plus recent files, autosaved drafts and rule choices. */
+/**
+ * New, Open, Save, Save As and Export of site.json files, plus recent files, autosaved drafts and
+ * rule choices. Its parts: the open documents and their files (open-documents.ts), saves with
+ * their $ref files (site-file-saves.ts), where a Save as or an Export goes (save-targets.ts), the
+ * diagnosis an export is refused on (site-file-diagnosis.ts) and the API reference
+ * (api-reference-files.ts); every path goes through one FileAccessPolicy.
+ */
 export function createSiteFileService(options: SiteFileServiceOptions): SiteFileService {
-  const { drafts, recent, dialogs } = options
+  const { drafts, dialogs, home } = options
   const now = options.now ?? (() => new Date())
   const policy = new FileAccessPolicy(options.dataDir)
   // Writes run one at a time, so a save's check of the disk and its write are not interleaved with another's.
   const runInTurn = createSerialQueue()
-  /** documentId → the file it was opened from or saved to, in this session. */
-  const documents = new Map<string, string>()
+  const documents = createOpenDocuments({ drafts, recent: options.recent, rules: options.rules })
   const writes = new UserFileWrites(policy, () => now().getTime())
+  const journals = saveJournalsIn(options.dataDir)
 
-  const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, options.home))
+  const resolveAllowed = (path: string) => policy.resolve(resolveUserPath(path, home))
 
-  /** A $ref file of the document at `path`: inside its folder, never the data folder. */
-  const refPathOf = async (path: string, ref: string) => {
-    const folder = dirname(path)
-    const target = await policy.resolve(join(folder, ref))
-    if (!isInside(target, folder))
-      throw new AppErrorException('refused', `${ref} is outside the folder of ${basename(path)}: a $ref file is saved only there.`, { ref })
-    return target
-  }
-
-  /** Where the journals of saves that write a docs.json with its $ref files live (storage/file-set.ts). */
-  const journals = join(options.dataDir, 'site-saves')
-
-  /** A save of this document with its $ref files that a killed process left half done: finished or undone, in a sentence. */
-  const recoverSaves = async (path: string, documentId: string): Promise<string | null> => {
-    const sets = await recoverFileSets(journals, documentId)
-    if (sets.length === 0) return null
-    const [set] = sets.slice(-1) as [RecoveredSet]
-    const folder = dirname(path)
-    const names = set.paths.map((file) => relative(folder, file).split(sep).join('/'))
-    const others = names.filter((name) => name !== basename(path))
-    const files = `${basename(path)} with ${others.length === 1 ? 'its $ref file' : 'its $ref files'} ${others.join(', ')}`
-    return set.outcome === 'completed'
-      ? `The last save of ${files} was interrupted (Embed Console stopped in the middle of it): it has been completed, so every file holds what was saved.`
-      : `The last save of ${files} was interrupted before any file was replaced (Embed Console stopped in the middle of it): it has been undone, so the files are as they were before it.`
-  }
-
+  /** Opens the file at `path` (already allowed), finishing or undoing first a save of it a killed process left half done. */
   const readDocument = async (path: string): Promise<SiteDocument> => {
     const documentId = documentIdForPath(path)
-    const recovered = await runInTurn(() => recoverSaves(path, documentId))
-    const { text, byteOrderMark, version } = await readVersionedText(path)
-    let draft = await drafts.get(documentId)
-    // A draft identical to the file is nothing to restore.
-    if (draft && draft.text === text) {
-      await drafts.discard(documentId)
-      draft = null
-    }
-    documents.set(documentId, path)
-    await recent.add(path)
-    return {
-      documentId,
-      path,
-      text,
-      byteOrderMark,
-      version,
-      draft,
-      rules: await options.rules.get(path),
-      ...(recovered ? { recovered } : {}),
-    }
-  }
-
-  /**
-   * The path a Save as or an Export writes to: the save dialog's answer, or a typed path that
-   * must not replace a file unless the writer answered the replace question for that very file.
-   * Null when the dialog was cancelled.
-   */
-  const chooseTarget = async (target: SaveTarget, purpose: 'saveAs' | 'export', current: string | null): Promise<string | null> => {
-    if (target.kind === 'dialog') {
-      if (!dialogs) throw new AppErrorException('refused', 'This window has no file dialogs: type the path instead.')
-      const chosen = await dialogs.chooseFileToSave(purpose, current)
-      // The dialog asked before replacing a file; links and the data folder are refused all the same.
-      return chosen === null ? null : (await writes.allow(chosen, purpose, undefined, true)).path
-    }
-    if (dialogs) throw new AppErrorException('refused', 'The desktop app chooses where to write with its save dialog, not a typed path.')
-    return (await writes.allow(resolveUserPath(target.path, options.home), purpose, target.replaceToken)).path
-  }
-
-  /**
-   * openapi.json beside the document's file: only a file main itself opened or saved has a
-   * place, and the data folder is refused there too (openapi.json could be a link into it).
-   */
-  const apiReferencePath = async (documentId: string) => {
-    const sitePath = documents.get(documentId)
-    if (!sitePath) {
-      throw new AppErrorException(
-        'not_found',
-        `This document has no file yet: save it first, since the API reference is written next to it as ${API_REFERENCE_FILE}.`,
-      )
-    }
-    return policy.resolve(join(dirname(sitePath), API_REFERENCE_FILE))
+    const recovered = await runInTurn(() => recoverInterruptedSave({ journals, path, documentId }))
+    return documents.read({ documentId, path, recovered })
   }
 
   const writeDocument = async (documentId: string, path: string, text: string, byteOrderMark: boolean): Promise<SavedSiteFile> =>
-    settleSaved(documentId, path, text, await writeTextAtomically(path, text, byteOrderMark))
+    documents.saved({ documentId, path, text, version: await writeTextAtomically(path, text, byteOrderMark) })
 
-  /** After a document is written: its draft is saved, and it belongs to its path. */
-  const settleSaved = async (documentId: string, path: string, text: string, version: FileVersion): Promise<SavedSiteFile> => {
-    await drafts.discard(documentId)
-    documents.set(documentId, path)
-    await recent.add(path)
-    return { documentId, path, text, version }
-  }
-
-  /** The document's problems as the editor and the CLI give them: its $ref files and its docs folder (its file's folder) read first. */
-  const diagnose = async ({ documentId, text, rules }: { documentId: string; text: string; rules: RuleSet }): Promise<Diagnosis> => {
-    const current = documents.get(documentId) ?? null
-    const document = readDocumentText(text)
-    const format = document.syntaxError ? 'site' : detectConfigFormat(document.value, current)
-    const allow = (path: string) => policy.resolve(path)
-    const { refs, folder } = current
-      ? await gatherDocumentFacts(document, { path: current, format, root: dirname(current), allow })
-      : { refs: undefined, folder: null }
-    return diagnoseDocument({ document, path: current, rules, refs, folder })
-  }
+  const diagnose = ({ documentId, text, rules }: { documentId: string; text: string; rules: RuleSet }): Promise<Diagnosis> =>
+    diagnoseSiteText({ text, rules, path: documents.pathOf(documentId), policy })
 
   return {
     environment: () => ({ fileDialogs: dialogs !== undefined }),
@@ -282,44 +158,20 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     },
 
     async save({ documentId, text, byteOrderMark, expectedVersion, refs = [] }) {
-      const path = documents.get(documentId)
+      const path = documents.pathOf(documentId)
       if (!path) throw new AppErrorException('not_found', 'This document has no file to save to yet: use Save as.')
       requireJson(text, 'saving')
       for (const ref of refs) requireJson(ref.text, 'saving')
-      const refPaths = await Promise.all(refs.map(async (ref) => ({ ...ref, path: await refPathOf(path, ref.ref) })))
+      const refFiles = await Promise.all(refs.map(async (ref) => ({ ...ref, path: await refPathOf(policy, path, ref.ref) })))
       return runInTurn(async () => {
-        // Every file is compared with the disk before any is written: a change made elsewhere to one
-        // of them refuses the whole save, so the docs.json and its $ref files never disagree.
-        const onDisk = await currentVersion(path)
-        if (onDisk && !sameContent(onDisk, expectedVersion)) {
-          throw new AppErrorException(
-            'file_changed_on_disk',
-            `${basename(path)} changed on disk since it was opened or last saved here. Reload it from disk, or keep your version with Save as.`,
-            { path, onDisk },
-          )
-        }
-        for (const ref of refPaths) {
-          const refOnDisk = await currentVersion(ref.path)
-          if (
-            refOnDisk === null ? ref.expectedVersion !== null : ref.expectedVersion === null || !sameContent(refOnDisk, ref.expectedVersion)
-          ) {
-            throw new AppErrorException(
-              'file_changed_on_disk',
-              `${ref.ref} changed on disk since it was read here. Reload from disk to see it; nothing was saved.`,
-              { path: ref.path },
-            )
-          }
-        }
-        if (refs.length === 0) return writeDocument(documentId, path, text, byteOrderMark)
-        // All or none: a kill in the middle leaves no new $ref file beside the old docs.json (file-set.ts).
-        const versions = await writeTextsTogether([...refPaths, { path, text, byteOrderMark }], journals, documentId)
-        const document = await settleSaved(documentId, path, text, versions.at(-1)!)
-        return { ...document, refs: refPaths.map((ref, index) => ({ ref: ref.ref, text: ref.text, version: versions[index]! })) }
+        const written = await writeDocumentSet({ documentId, path, text, byteOrderMark, expectedVersion, refs: refFiles, journals })
+        const document = await documents.saved({ documentId, path, text, version: written.version })
+        return written.refs ? { ...document, refs: written.refs } : document
       })
     },
 
     async readRefs(documentId, refs) {
-      const path = documents.get(documentId)
+      const path = documents.pathOf(documentId)
       if (!path)
         throw new AppErrorException(
           'not_found',
@@ -331,7 +183,7 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
 
     async saveAs({ documentId, text, byteOrderMark, target }) {
       requireJson(text, 'saving')
-      const path = await chooseTarget(target, 'saveAs', documents.get(documentId) ?? null)
+      const path = await chooseSaveTarget({ target, purpose: 'saveAs', current: documents.pathOf(documentId), dialogs, writes, home })
       if (path === null) return null
       return runInTurn(async () => {
         // The document now belongs to the new path: its old draft is saved, and so is any the new path had.
@@ -344,20 +196,11 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
 
     async exportValid({ documentId, text, byteOrderMark, rules, target }) {
       requireJson(text, 'exporting')
-      const current = documents.get(documentId) ?? null
+      const current = documents.pathOf(documentId)
       // The export is refused on the answer the editor and the CLI give (diagnose.ts): with its
       // $ref files and its docs folder read.
-      const diagnosis = await diagnose({ documentId, text, rules })
-      const { error: errors, warning: warnings } = countsOf(diagnosis)
-      if (!diagnosis.valid) {
-        const under = diagnosis.format === 'docs' ? 'Mintlify’s docs.json rules' : `the ${RULE_SET_LABELS[rules]} rules`
-        throw new AppErrorException(
-          'invalid_config',
-          `The file has ${plural(errors, 'error')} under ${under}; fix ${errors === 1 ? 'it' : 'them'} before exporting.`,
-          { errors },
-        )
-      }
-      const path = await chooseTarget(target, 'export', current)
+      const warnings = requireExportable(await diagnose({ documentId, text, rules }), rules)
+      const path = await chooseSaveTarget({ target, purpose: 'export', current, dialogs, writes, home })
       if (path === null) return null
       if (path === current) throw new AppErrorException('refused', 'That is the file you are editing: choose another path, or use Save.')
       return runInTurn(async () => {
@@ -367,57 +210,22 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     },
 
     async setRules(documentId, rules) {
-      const path = documents.get(documentId)
+      const path = documents.pathOf(documentId)
       if (path) await options.rules.set(path, rules)
     },
 
     async apiReferenceTarget(documentId) {
-      return writes.ask(await apiReferencePath(documentId), 'apiReference')
+      return writes.ask(await apiReferencePath(policy, documents.pathOf(documentId)), 'apiReference')
     },
 
-    async writeApiReference({ documentId, serverUrl, replaceToken }) {
-      // The document is published: an address only this computer can reach would send every reader nowhere.
-      if (serverUrl !== null && isLoopbackUrl(serverUrl)) {
-        throw new AppErrorException(
-          'refused',
-          `${serverUrl} is an address only this computer can reach: the API reference is published with the site, so it names no server there.`,
-          { serverUrl },
-        )
-      }
-      const path = await apiReferencePath(documentId)
-      const document = buildOpenApiDocument(serverUrl === null ? {} : { serverUrl })
-      const text = openApiFileText(document)
-      return runInTurn(async () => {
-        const allowed = await writes.allow(path, 'apiReference', replaceToken)
-        // The endpoint pages the navigation lists: written where there are none; a page the
-        // writer has (edited) is never replaced. Each goes through the same refusal of the data
-        // folder, all of them before anything is written.
-        const pages = await Promise.all(
-          apiReferenceGroups(document)
-            .flatMap((group) => group.pages)
-            .map(async (page) => ({ page, pagePath: await policy.resolve(join(dirname(path), page.file)) })),
-        )
-        await writeTextAtomically(allowed.path, text, false, PUBLIC_FILE_MODE)
-        const pagesWritten: string[] = []
-        const pagesKept: string[] = []
-        for (const { page, pagePath } of pages) {
-          if (await fileExists(pagePath)) {
-            pagesKept.push(page.file)
-            continue
-          }
-          await mkdir(dirname(pagePath), { recursive: true })
-          await writeTextAtomically(pagePath, apiReferencePageText(page), false, PUBLIC_FILE_MODE)
-          pagesWritten.push(page.file)
-        }
-        return { path: allowed.path, replaced: allowed.replaces, serverUrl, pagesWritten, pagesKept }
-      })
-    },
+    writeApiReference: ({ documentId, serverUrl, replaceToken }) =>
+      writeApiReferenceFiles({ sitePath: documents.pathOf(documentId), serverUrl, replaceToken, policy, writes, runInTurn }),
 
-    pathOf: (documentId) => documents.get(documentId) ?? null,
+    pathOf: (documentId) => documents.pathOf(documentId),
     resolveAllowed,
 
-    recent: () => recent.list(),
-    forgetRecent: (path) => recent.forget(path),
+    recent: () => options.recent.list(),
+    forgetRecent: (path) => options.recent.forget(path),
     drafts: () => drafts.list(),
 
     async draft(documentId) {

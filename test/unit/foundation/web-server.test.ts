@@ -5,7 +5,8 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type AppServices, createAppServices } from '../../../src-main/app-services'
-import { MAX_CALL_BODY_BYTES, NEW_LINK_TTL_MS, sessionCookieName, startWebServer, type WebServer } from '../../../src-main/web/web-server'
+import { MAX_CALL_BODY_BYTES, startWebServer, type WebServer } from '../../../src-main/web/web-server'
+import { NEW_LINK_TTL_MS, sessionCookieName } from '../../../src-main/web/web-sessions'
 
 interface RawResponse {
   status: number
