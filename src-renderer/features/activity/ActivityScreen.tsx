@@ -1,15 +1,6 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
-import { useDeferredValue, useEffect, useState } from 'react'
-import {
-  type ActivityExportFormat,
-  type ActivityFilter,
-  type ActivityOutcome,
-  ActivityOutcomeSchema,
-  type ApiOperation,
-  ApiOperationSchema,
-  OPERATION_LABELS,
-  OUTCOME_LABELS,
-} from '../../../src-shared/activity/schemas'
+import { type Dispatch, type SetStateAction, useDeferredValue, useEffect, useState } from 'react'
+import type { ActivityExportFormat, ActivityFilter } from '../../../src-shared/activity/schemas'
 import { call } from '../../lib/api'
 import { saveDownload } from '../../lib/download'
 import { countFormat } from '../../lib/format'
@@ -19,40 +10,38 @@ import { queryKeys } from '../../lib/query-keys'
 import { useDebouncedValue } from '../../lib/use-debounced-value'
 import { EmptyState } from '../../ui/EmptyState'
 import { toast } from '../../ui/toasts'
+import { type FilterFields, filterOf, NO_FILTER } from './activity-filter'
+import { ActivityFilters } from './ActivityFilters'
+import { ActivityTable } from './ActivityTable'
 import { CallDetail } from './CallDetail'
-import { FilterSelect } from './FilterSelect'
 
 const PAGE_SIZE = 200
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' })
-
-/** A `datetime-local` value (local time, no zone) as the ISO instant the log filters on. */
-const instantOf = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined)
-
-interface FilterFields {
-  profileId: string
-  /** One group's history (from the catalog): its exact id. */
-  groupId: string
-  /** Words searched in the group ids, names and errors. */
-  search: string
-  operation: ApiOperation | ''
-  outcome: ActivityOutcome | ''
-  from: string
-  to: string
+/** A group's history asked for from the catalog: its calls through that profile, nothing else. */
+function useGroupHistoryRequests(setFields: Dispatch<SetStateAction<FilterFields>>) {
+  useEffect(() => {
+    const take = () => {
+      const request = useHistoryHandoff.getState().take()
+      if (request) setFields({ ...NO_FILTER, profileId: request.profileId, groupId: request.groupId })
+    }
+    take()
+    return useHistoryHandoff.subscribe(take)
+  }, [setFields])
 }
 
-const NO_FILTER: FilterFields = { profileId: '', groupId: '', search: '', operation: '', outcome: '', from: '', to: '' }
-
-function filterOf(fields: FilterFields): ActivityFilter {
-  return {
-    ...(fields.profileId ? { profileId: fields.profileId } : {}),
-    ...(fields.groupId ? { groupId: fields.groupId } : {}),
-    ...(fields.search.trim() ? { search: fields.search.trim() } : {}),
-    ...(fields.operation ? { operation: fields.operation } : {}),
-    ...(fields.outcome ? { outcome: fields.outcome } : {}),
-    ...(fields.from ? { from: instantOf(fields.from) } : {}),
-    ...(fields.to ? { to: instantOf(fields.to) } : {}),
-  }
+/**
+ * Pages of 200, newest first, fetched as the operator asks for older ones: a million calls
+ * never reach the screen at once.
+ */
+function useActivityPages(filter: ActivityFilter) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.activity.pages(filter),
+    queryFn: ({ pageParam, signal }) =>
+      call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: 0,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    placeholderData: (previous) => previous,
+  })
 }
 
 export default function ActivityScreen() {
@@ -64,27 +53,8 @@ export default function ActivityScreen() {
   const filter = filterOf({ ...deferredFields, search })
   const filtered = Object.keys(filter).length > 0
   const profiles = useProfiles()
-
-  // A group's history asked for from the catalog: its calls through that profile, nothing else.
-  useEffect(() => {
-    const take = () => {
-      const request = useHistoryHandoff.getState().take()
-      if (request) setFields({ ...NO_FILTER, profileId: request.profileId, groupId: request.groupId })
-    }
-    take()
-    return useHistoryHandoff.subscribe(take)
-  }, [])
-
-  // Pages of 200, newest first, fetched as the operator asks for older ones: a million calls
-  // never reach the screen at once.
-  const activity = useInfiniteQuery({
-    queryKey: queryKeys.activity.pages(filter),
-    queryFn: ({ pageParam, signal }) =>
-      call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: 0,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-    placeholderData: (previous) => previous,
-  })
+  useGroupHistoryRequests(setFields)
+  const activity = useActivityPages(filter)
   const exporter = useMutation({
     mutationFn: (format: ActivityExportFormat) => saveDownload('activity', { format, ...filter }),
     onSuccess: (fileName) => toast.success(`Exported ${fileName}.`),
@@ -105,69 +75,13 @@ export default function ActivityScreen() {
 
   return (
     <div className="stack">
-      <form className="activity-filters" aria-label="Filter calls" onSubmit={(event) => event.preventDefault()}>
-        <label className="inline-field">
-          Profile
-          <select value={fields.profileId} onChange={(event) => set('profileId', event.target.value)}>
-            <option value="">Any</option>
-            {profiles.data?.profiles.map((profile) => (
-              <option key={profile.id} value={profile.id}>
-                {profile.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field inline-field--wide">
-          Search
-          <input
-            type="search"
-            value={fields.search}
-            spellCheck={false}
-            placeholder="Group id, name or error"
-            aria-describedby="activity-search-hint"
-            onChange={(event) => set('search', event.target.value)}
-          />
-          <span id="activity-search-hint" className="visually-hidden">
-            Any part of a group id, a group name or an error message; every word must match.
-          </span>
-        </label>
-        <FilterSelect
-          label="Operation"
-          value={fields.operation}
-          options={ApiOperationSchema.options}
-          labels={OPERATION_LABELS}
-          onChange={(operation) => set('operation', operation)}
-        />
-        <FilterSelect
-          label="Outcome"
-          value={fields.outcome}
-          options={ActivityOutcomeSchema.options}
-          labels={OUTCOME_LABELS}
-          onChange={(outcome) => set('outcome', outcome)}
-        />
-        <label className="inline-field">
-          From
-          <input type="datetime-local" value={fields.from} onChange={(event) => set('from', event.target.value)} />
-        </label>
-        <label className="inline-field">
-          Until
-          <input type="datetime-local" value={fields.to} onChange={(event) => set('to', event.target.value)} />
-        </label>
-        <button type="button" className="btn" disabled={!filtered} onClick={() => setFields(NO_FILTER)}>
-          Clear filters
-        </button>
-        {fields.groupId ? (
-          <p className="activity-filters__group" role="status">
-            History of <code className="long-value">{fields.groupId}</code>
-            {fields.profileId
-              ? ` through “${profiles.data?.profiles.find((profile) => profile.id === fields.profileId)?.name ?? 'a deleted profile'}”`
-              : ''}
-            <button type="button" className="btn btn--small" onClick={() => set('groupId', '')}>
-              Show every group
-            </button>
-          </p>
-        ) : null}
-      </form>
+      <ActivityFilters
+        fields={fields}
+        profiles={profiles.data?.profiles ?? []}
+        filtered={filtered}
+        onChange={set}
+        onClear={() => setFields(NO_FILTER)}
+      />
       <div className="toolbar" role="toolbar" aria-label="Activity tools">
         <span className="muted" aria-live="polite">
           {activity.data ? `${countFormat.format(total)} ${total === 1 ? 'call' : 'calls'}${filtered ? ' match' : ''}` : ''}
@@ -191,82 +105,7 @@ export default function ActivityScreen() {
         </p>
       ) : null}
       {activity.isSuccess && total === 0 ? <p className="muted">No calls match these filters.</p> : null}
-      {entries.length > 0 ? (
-        <div className="table-wrap">
-          {/* Laid out to the width there is (fixed columns, Group and Detail sharing the rest):
-              every column, Open included, fits from 1024 px without a sideways scroll. */}
-          <table className="table activity-table" aria-label="API calls">
-            <colgroup>
-              <col className="activity-table__time" />
-              <col className="activity-table__profile" />
-              <col className="activity-table__operation" />
-              <col />
-              <col className="activity-table__outcome" />
-              <col className="activity-table__duration" />
-              <col />
-              <col className="activity-table__open" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Profile</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Group</th>
-                <th scope="col">Outcome</th>
-                <th scope="col" className="numeric">
-                  Duration
-                </th>
-                <th scope="col">Detail</th>
-                <th scope="col">
-                  <span className="visually-hidden">Call</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{timeFormat.format(new Date(entry.time))}</td>
-                  <td className="truncate" title={entry.profileName}>
-                    {entry.profileName}
-                  </td>
-                  <td>{OPERATION_LABELS[entry.operation]}</td>
-                  <td className="truncate" title={[entry.groupId, entry.groupName].filter(Boolean).join(' · ') || undefined}>
-                    {entry.groupId ? <code>{entry.groupId}</code> : '—'}
-                    {entry.groupName ? <span className="muted"> {entry.groupName}</span> : null}
-                  </td>
-                  <td>
-                    {entry.settledOutcome ? (
-                      <span
-                        className={`badge badge--${entry.settledOutcome === 'rotated' ? 'success' : 'failure'}`}
-                        title={`The answer was lost; settled ${timeFormat.format(new Date(entry.settledAt ?? entry.time))}`}
-                      >
-                        {entry.settledOutcome === 'rotated' ? 'Rotated (confirmed later)' : 'Not rotated (checked later)'}
-                      </span>
-                    ) : (
-                      <span className={`badge badge--${entry.outcome}`}>{OUTCOME_LABELS[entry.outcome]}</span>
-                    )}
-                  </td>
-                  <td className="numeric nowrap">{Math.round(entry.durationMs)} ms</td>
-                  <td className="detail">
-                    {entry.warnings?.length ? <span className="badge badge--warning">Warning</span> : null}{' '}
-                    {entry.message ?? entry.warnings?.[0] ?? (entry.httpStatus ? `HTTP ${entry.httpStatus}` : '')}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn btn--small"
-                      aria-label={`Open the call of ${timeFormat.format(new Date(entry.time))}${entry.groupId ? ` for ${entry.groupId}` : ''}`}
-                      onClick={() => setOpenId(entry.id)}
-                    >
-                      Open
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {entries.length > 0 ? <ActivityTable entries={entries} onOpen={setOpenId} /> : null}
       {openId ? <CallDetail key={openId} id={openId} profiles={profiles.data?.profiles ?? []} onClose={() => setOpenId(null)} /> : null}
       {activity.hasNextPage ? (
         <div className="row">
