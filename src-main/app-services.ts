@@ -8,6 +8,7 @@ import { type BulkService, createBulkService } from './bulk/bulk-service'
 import type { LeaseClient } from './bulk/run-leases'
 import { createCatalogHandlers } from './catalog/catalog-handlers'
 import { EventHub } from './event-hub'
+import { createConnectionHandlers } from './groups/connection-handlers'
 import { createGroupHandlers } from './groups/group-handlers'
 import type { GroupService } from './groups/group-service'
 import type { SafeStorageLike } from './ports'
@@ -152,6 +153,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       notices: [...notices, ...vault.notices(), ...profiles.notices()],
     }),
     ...profileHandlers,
+    ...createConnectionHandlers(groups),
     ...createGroupHandlers(groups),
     ...createCatalogHandlers(catalog, groups),
     ...createActivityHandlers(activity),

@@ -4,7 +4,6 @@ import type { GroupService } from './group-service'
 
 export function createGroupHandlers(groups: GroupService): HandlersFor<typeof groupCalls> {
   return {
-    'profiles.testConnection': ({ id }) => groups.testConnection(id),
     'groups.getOrCreate': ({ profileId, request }) => groups.getOrCreate(profileId, request),
     'groups.update': ({ profileId, request }) => groups.update(profileId, request),
     'groups.rotateToken': ({ profileId, source }) => groups.rotateToken(profileId, source),

@@ -1,4 +1,5 @@
-import type { ConnectionTest, GroupCallResult, RotationCheck, RotationSource } from '../../src-shared/ipc/group-calls'
+import type { ConnectionTest } from '../../src-shared/ipc/connection-calls'
+import type { GroupCallResult, RotationCheck, RotationSource } from '../../src-shared/ipc/group-calls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { Profile } from '../../src-shared/profiles/schemas'
 import type { GetOrCreateRequest, UpdateRequest } from '../../src-shared/user-api/schemas'

@@ -3,6 +3,7 @@ import { activityCalls } from './activity-calls'
 import { appCalls } from './app-calls'
 import { bulkCalls } from './bulk-calls'
 import { catalogCalls } from './catalog-calls'
+import { connectionCalls } from './connection-calls'
 import { groupCalls } from './group-calls'
 import { profileCalls } from './profile-calls'
 import type { Result } from './result'
@@ -18,6 +19,7 @@ import { teamCalls } from './team-calls'
 export const contract = {
   ...appCalls,
   ...profileCalls,
+  ...connectionCalls,
   ...groupCalls,
   ...catalogCalls,
   ...activityCalls,

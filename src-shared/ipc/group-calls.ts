@@ -49,20 +49,7 @@ export const RotationSourceSchema = z.discriminatedUnion('kind', [
 /** Which group's token a rotation replaces: one kept in the vault for a catalog group, or one pasted. */
 export type RotationSource = z.infer<typeof RotationSourceSchema>
 
-export const ConnectionTestSchema = z.object({
-  outcome: z.enum(['ok', 'token_refused', 'unreachable', 'unexpected']),
-  message: z.string(),
-  httpStatus: z.number().int().optional(),
-  durationMs: z.number(),
-})
-export type ConnectionTest = z.infer<typeof ConnectionTestSchema>
-
 export const groupCalls = {
-  'profiles.testConnection': defineCall({
-    summary: 'Checks that a profile reaches the API and that its token is accepted, without changing any group.',
-    input: z.object({ id: z.string().min(1) }).strict(),
-    output: ConnectionTestSchema,
-  }),
   'groups.getOrCreate': defineCall({
     summary: 'GET /api/user: returns the group with this id, creating it when there is none.',
     input: z.object({ ...ProfileChoice, request: GetOrCreateRequestSchema }).strict(),

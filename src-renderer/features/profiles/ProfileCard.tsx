@@ -1,4 +1,4 @@
-import type { ConnectionTest } from '../../../src-shared/ipc/group-calls'
+import type { ConnectionTest } from '../../../src-shared/ipc/connection-calls'
 import { type ProfileView, tokenTailHint } from '../../../src-shared/profiles/schemas'
 import type { DiagnosisState, TestState } from './connection-checks'
 import { DiagnosisPanel } from './DiagnosisPanel'

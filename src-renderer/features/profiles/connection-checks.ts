@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { ConnectionTest } from '../../../src-shared/ipc/group-calls'
+import type { ConnectionTest } from '../../../src-shared/ipc/connection-calls'
 import type { ProfileView } from '../../../src-shared/profiles/schemas'
 import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import { call } from '../../lib/api'
