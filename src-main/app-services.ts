@@ -159,7 +159,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...createActivityHandlers(activity),
     ...site.handlers,
     ...createBulkHandlers(bulk, { dataDir, dialogs: options.fileDialogs }),
-    ...createTeamHandlers(team, () => profiles.activeId()),
+    ...createTeamHandlers(team, (profileId) => groups.profileNamedOrActive(profileId)),
   }
 
   const router = createRouter(handlers, {

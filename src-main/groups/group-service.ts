@@ -89,7 +89,7 @@ export function createGroupService(deps: GroupServiceDeps) {
   const profileNamedOrActive = (profileId: string | undefined): string | null => profileId ?? profiles.activeId()
 
   /** A call that sends needs a profile that exists; the sentence says where to choose one. */
-  const profileOrActive = (profileId: string | undefined): Profile => {
+  const profileToSendThrough = (profileId: string | undefined): Profile => {
     const id = profileNamedOrActive(profileId)
     if (!id) throw new AppErrorException('refused', 'No connection profile is active. Choose one on the Profiles screen.')
     return profiles.get(id)
@@ -103,7 +103,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     profileNamedOrActive,
 
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
-      const profile = profileOrActive(profileId)
+      const profile = profileToSendThrough(profileId)
       const id = profile.id
       const previous = waiting.catalogEntry(id, request.user_group_id)
       const called = await call({
@@ -130,7 +130,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     },
 
     async update(profileId: string | undefined, request: UpdateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
-      const profile = profileOrActive(profileId)
+      const profile = profileToSendThrough(profileId)
       const called = await call({
         operation: 'update',
         profile,
@@ -146,7 +146,7 @@ export function createGroupService(deps: GroupServiceDeps) {
     /** Never retried: a lost answer comes back as `outcome_unknown` and is logged as such. */
     async rotateToken(profileId: string | undefined, source: RotationSource, options: CallOptions = {}): Promise<GroupCallResult> {
       recordsWritten()
-      const profile = profileOrActive(profileId)
+      const profile = profileToSendThrough(profileId)
       const id = profile.id
       const currentToken = source.kind === 'token' ? source.currentToken : vault.get(groupTokenKey(id, source.groupId))
       if (!currentToken) {
@@ -195,7 +195,7 @@ export function createGroupService(deps: GroupServiceDeps) {
 
     async revealToken(profileId: string | undefined, groupId: string): Promise<string> {
       recordsWritten()
-      const id = profileOrActive(profileId).id
+      const id = profileToSendThrough(profileId).id
       const token = vault.get(groupTokenKey(id, groupId))
       if (!token) throw new AppErrorException('not_found', `No token is kept for group “${groupId}” in this profile.`)
       return token

@@ -2,7 +2,11 @@ import type { teamCalls } from '../../src-shared/ipc/team-calls'
 import type { HandlersFor } from '../router'
 import type { TeamService } from './team-service'
 
-export function createTeamHandlers(team: TeamService, activeProfileId: () => string | null): HandlersFor<typeof teamCalls> {
+/** `profileNamedOrActive` is the group service's rule for which profile a call means, passed in rather than written again. */
+export function createTeamHandlers(
+  team: TeamService,
+  profileNamedOrActive: (profileId: string | undefined) => string | null,
+): HandlersFor<typeof teamCalls> {
   return {
     'team.status': () => team.status(),
     'team.pull': async () => {
@@ -15,7 +19,7 @@ export function createTeamHandlers(team: TeamService, activeProfileId: () => str
     'team.addOperator': ({ url, password, name, resetPassword }) => team.addOperator(url, password, name, resetPassword),
     'team.activity': (query) => team.activity(query),
     'team.group': ({ profileId, groupId }) => {
-      const id = profileId ?? activeProfileId()
+      const id = profileNamedOrActive(profileId)
       return { info: id ? team.group(id, groupId) : null }
     },
   }
