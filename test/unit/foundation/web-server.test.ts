@@ -155,6 +155,22 @@ describe('browser mode server', () => {
     }
   })
 
+  it('answers the preview’s files without the session, by their path’s token, only through its own Host, GET or HEAD', async () => {
+    const path = '/preview-files/abcdefghijklmnopqrstuvwx/logo.png'
+    // No cookie: the preview's sandboxed frame sends none. The preview itself answers the token (unknown here).
+    const got = await send(server.port, { path })
+    expect(got).toMatchObject({ status: 404, body: 'No such preview.' })
+    expect(got.headers['content-length']).toBe(String(Buffer.byteLength('No such preview.')))
+    const head = await send(server.port, { method: 'HEAD', path })
+    expect(head).toMatchObject({ status: 404, body: '' })
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength('No such preview.')))
+    const rebound = await send(server.port, { path, headers: { host: `rebind.example:${server.port}` } })
+    expect(rebound.status).toBe(403)
+    expect(rebound.body).toContain('This server answers only on its loopback address.')
+    expect((await send(server.port, { method: 'POST', path, body: '{}' })).status).toBe(405)
+    expect(calls).toBe(0)
+  })
+
   it('refuses to open a session from another origin or through another Host, and keeps the key unspent', async () => {
     const fresh = await startWebServer({ services, rendererDir: tmpdir(), port: 0 })
     try {
