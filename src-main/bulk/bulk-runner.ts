@@ -19,9 +19,6 @@ import { progressEvents, RunRecord } from './run-record'
 import { bailReason, ServerDownBreaker, TAKEN_OVER } from './run-stops'
 
 // The runner's parts, named where the app and the tests have always imported them.
-export { Pacer } from './bulk-pacer'
-export type { SenderSettlement, SentGroup } from './row-answers'
-export type { BulkSender } from './row-sender'
 
 /** The run's lease, as the runner keeps it: taken at start and on resume, renewed, given back when it stops. */
 export interface RunLease {

@@ -21,8 +21,6 @@ import type { RotationJournal } from './rotation-journal'
 import type { TeamHooks } from './team-hooks'
 
 // The types other features meet the service by, declared beside the parts that use them.
-export type { CallOptions, CallSettlement } from './call-options'
-export type { TeamHooks, TeamRecordedCall, TeamRotation } from './team-hooks'
 
 export interface GroupServiceDeps {
   db: Database

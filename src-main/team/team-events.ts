@@ -1,6 +1,6 @@
 import { visibleTail } from '../../src-shared/profiles/schemas'
-import type { TeamRecordedCall } from '../groups/group-service'
 import { type SettledRotation, tokenFingerprint } from '../groups/rotation-journal'
+import type { TeamRecordedCall } from '../groups/team-hooks'
 
 /*
  * What the team database is told of a call: the activity entry's fields, the server it went to

@@ -4,7 +4,7 @@ import type { TeamActivityQuery, TeamGroupInfo, TeamStatus } from '../../src-sha
 import { plural } from '../../src-shared/text/plural'
 import { type LeaseOwner, SqliteRunLeases } from '../bulk/run-leases'
 import type { GroupCatalog } from '../catalog/group-catalog'
-import type { TeamHooks } from '../groups/group-service'
+import type { TeamHooks } from '../groups/team-hooks'
 import type { ProfileStore } from '../profiles/profile-store'
 import type { SecretVault } from '../profiles/vault'
 import { TEAM_PASSWORD_KEY } from '../profiles/vault-keys'

@@ -5,7 +5,9 @@ import Libsql from 'libsql'
 import { describe, expect, it } from 'vitest'
 import { APP_DATABASE_FILE, openAppDatabase } from '../../../src-main/app-database'
 import { BulkJournal } from '../../../src-main/bulk/bulk-journal'
-import { type BulkSender, type SenderSettlement, startRun } from '../../../src-main/bulk/bulk-runner'
+import { startRun } from '../../../src-main/bulk/bulk-runner'
+import type { SenderSettlement } from '../../../src-main/bulk/row-answers'
+import type { BulkSender } from '../../../src-main/bulk/row-sender'
 import { leaseOwner, SqliteRunLeases } from '../../../src-main/bulk/run-leases'
 
 /*
