@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { watch } from 'node:fs'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { saveJournalsIn } from '../../../src-main/site-files/site-file-saves'
 import { nodeScript } from '../../helpers/node-script'
 import { siteFiles, tempDir } from './helpers'
 import { saveSetOf } from './support/save-sets'
@@ -54,6 +56,73 @@ function killMidSave(args: string[], said: string, delayMs: number, wholeSaves: 
   })
 }
 
+type JournalState = 'prepared' | 'committed'
+interface JournalEntry {
+  path: string
+  temporary: string
+}
+
+/** The entries of the journal in `journals` that is in `state`, as its writer last wrote it whole, or null. */
+async function journalIn(journals: string, state: JournalState): Promise<JournalEntry[] | null> {
+  for (const name of await readdir(journals)) {
+    if (name.startsWith('.') || !name.endsWith('.json')) continue
+    const journal = JSON.parse((await readFile(join(journals, name), 'utf8').catch(() => null)) ?? '{}') as {
+      state?: string
+      files?: JournalEntry[]
+    }
+    if (journal.state === state) return journal.files!
+  }
+  return null
+}
+
+/** The name a docs.json (or the temporary file of one) gives, read before it may be renamed. */
+async function docsNameIn(entry: JournalEntry): Promise<string> {
+  const text = await readFile(entry.temporary, 'utf8').catch(() => readFile(entry.path, 'utf8'))
+  return (JSON.parse(text) as { name: string }).name
+}
+
+/**
+ * Starts a writer and kills it while its save's journal is in `state`, whatever the machine's speed:
+ * at each change in the journals folder the writer is stopped (SIGSTOP), and killed only if a
+ * journal is then in that state; else it goes on, and the next save is another chance. Answers
+ * the name the docs.json must give after recovery: the old one before the commit point (nothing
+ * is renamed before it), the one being saved after it.
+ */
+function killInJournalState(args: string[], journals: string, state: JournalState): Promise<string> {
+  return new Promise((resolveKilled, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+    let looking = false
+    let lookAgain = false
+    let looks = 0
+    let expected: string | undefined
+    const look = async () => {
+      if (looking) return void (lookAgain = true)
+      looking = true
+      do {
+        lookAgain = false
+        child.kill('SIGSTOP')
+        const entries = await journalIn(journals, state)
+        const docs = entries?.find(({ path }) => path.endsWith('docs.json'))
+        if (docs) {
+          expected =
+            state === 'prepared' ? (JSON.parse(await readFile(docs.path, 'utf8')) as { name: string }).name : await docsNameIn(docs)
+          return void child.kill('SIGKILL')
+        }
+        child.kill('SIGCONT')
+        if (++looks > 5_000) return void child.kill('SIGKILL')
+      } while (lookAgain)
+      looking = false
+    }
+    const watcher = watch(journals, () => void look().catch(reject))
+    child.on('exit', (code, signal) => {
+      watcher.close()
+      if (signal === 'SIGKILL' && expected) resolveKilled(expected)
+      else if (signal === 'SIGKILL') reject(new Error(`the writer was never seen with a journal ${state}`))
+      else reject(new Error(`the writer exited with ${code}`))
+    })
+  })
+}
+
 describe('a save killed in the middle (kill -9)', () => {
   it('leaves the old file or the new one, whole, every time', async () => {
     const folder = await tempDir('ec-crash-')
@@ -73,7 +142,7 @@ describe('a save killed in the middle (kill -9)', () => {
 
 describe('a docs.json saved with its $ref file, killed in the middle (kill -9), many times', () => {
   const PADDING = 400_000
-  const KILLS = 20
+  const KILLS = 16
   const sets = { a: saveSetOf('a', PADDING), b: saveSetOf('b', PADDING) }
 
   it(
@@ -88,12 +157,31 @@ describe('a docs.json saved with its $ref file, killed in the middle (kill -9), 
       const mixed: string[] = []
       const leftovers: string[] = []
       const said: string[] = []
-      for (let round = 0; round < KILLS; round++) {
-        // Anywhere in a save: its checks and reads take about half its time, its writes the rest.
-        await killMidSave([saver, dataDir, docsPath, String(PADDING)], 'saving', (round * 53) % 350, round % 2)
+      const journals = saveJournalsIn(dataDir)
+      await mkdir(journals, { recursive: true, mode: 0o700 })
+      const args = [saver, dataDir, docsPath, String(PADDING)]
+      // Anywhere in a save (its checks and reads take about half its time, its writes the rest);
+      // then, whatever the machine's speed, on each side of the commit point.
+      const kills = [
+        ...Array.from({ length: KILLS }, (_, round) => () => killMidSave(args, 'saving', (round * 53) % 350, round % 2)),
+        ...(['prepared', 'committed', 'prepared', 'committed'] as const).map((state) => () => killInJournalState(args, journals, state)),
+      ]
+      const outcomes: string[] = []
+      for (const [round, kill] of kills.entries()) {
+        const expected = await kill()
         // The next open, as the next launch of the app makes it.
         const opened = await siteFiles(dataDir).open(docsPath)
         if (opened.recovered) said.push(opened.recovered)
+        if (expected) {
+          const outcome = /completed/.test(opened.recovered ?? '')
+            ? 'completed'
+            : /undone/.test(opened.recovered ?? '')
+              ? 'undone'
+              : 'nothing said'
+          outcomes.push(
+            `${outcome}, docs.json of ${(JSON.parse(opened.text) as { name: string }).name === expected ? 'the right save' : 'the wrong save'}`,
+          )
+        }
         const nav = await readFile(join(folder, 'nav.json'), 'utf8')
         const pair = Object.entries(sets).find(([, set]) => set.docs === opened.text && set.nav === nav)
         if (!pair)
@@ -106,8 +194,13 @@ describe('a docs.json saved with its $ref file, killed in the middle (kill -9), 
       }
       expect(mixed).toEqual([])
       expect(leftovers).toEqual([])
-      // The kills land on both sides of the commit point; whichever, the sentence says what was done.
-      expect(said.length).toBeGreaterThan(0)
+      // Killed before the commit point the save is undone; after it, completed; each time it is said.
+      expect(outcomes).toEqual([
+        'undone, docs.json of the right save',
+        'completed, docs.json of the right save',
+        'undone, docs.json of the right save',
+        'completed, docs.json of the right save',
+      ])
       for (const sentence of said)
         expect(sentence).toMatch(
           /^The last save of docs\.json with its \$ref file nav\.json was interrupted (\(Embed Console stopped in the middle of it\): it has been completed, so every file holds what was saved|before any file was replaced \(Embed Console stopped in the middle of it\): it has been undone, so the files are as they were before it)\.$/,
