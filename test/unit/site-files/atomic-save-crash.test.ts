@@ -11,11 +11,11 @@ import { saveSetOf } from './support/save-sets'
 
 // A save killed with SIGKILL in the middle leaves the old file or the new one, never a torn one:
 // the app's own write (writeTextAtomically) runs in a child process that is killed at random
-// moments while it saves 2 MB texts. A plain writeFile truncates first and writes in 512 kB
-// pieces, so about one kill in four leaves it torn: it fails this test.
+// moments while it saves 2 MB texts, and read while stopped at every change it makes. A plain
+// writeFile truncates first and writes in 512 kB pieces, so it is seen torn: it fails this test.
 
 const SIZE = 2_000_000
-const ROUNDS = 24
+const ROUNDS = 10
 const textOf = (name: string) => `${JSON.stringify({ name, navigation: [{ group: name, pages: [name.repeat(SIZE)] }] }, null, 2)}\n`
 let writer: string
 
@@ -123,19 +123,56 @@ function killInJournalState(args: string[], journals: string, state: JournalStat
   })
 }
 
+/**
+ * Starts a writer and, at each change it makes in `folder`, stops it (SIGSTOP) and reads `path`
+ * while it stands still; it is killed at its `killAt`-th change. Answers what was seen that was
+ * not `whole`, by length: a write that truncates first is seen half-written at once.
+ */
+function readAtEachChange(args: string[], folder: string, path: string, killAt: number, whole: Set<string>): Promise<number[]> {
+  return new Promise((resolveSeen, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+    const torn: number[] = []
+    let changes = 0
+    let looking = false
+    let lookAgain = false
+    const look = async () => {
+      if (looking) return void (lookAgain = true)
+      looking = true
+      do {
+        lookAgain = false
+        child.kill('SIGSTOP')
+        const text = await readFile(path, 'utf8')
+        if (!whole.has(text)) torn.push(text.length)
+        if (++changes >= killAt) return void child.kill('SIGKILL')
+        child.kill('SIGCONT')
+      } while (lookAgain)
+      looking = false
+    }
+    const watcher = watch(folder, () => void look().catch(reject))
+    child.on('exit', (code, signal) => {
+      watcher.close()
+      if (signal === 'SIGKILL') resolveSeen(torn)
+      else reject(new Error(`the writer exited with ${code}`))
+    })
+  })
+}
+
 describe('a save killed in the middle (kill -9)', () => {
   it('leaves the old file or the new one, whole, every time', async () => {
     const folder = await tempDir('ec-crash-')
     const path = join(folder, 'site.json')
     const whole = new Set([textOf('a'), textOf('b')])
     await writeFile(path, textOf('b'))
+    const args = [writer, path, String(SIZE)]
     const torn: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
       // Anywhere in a save: encoding the text takes about half its time, writing it the rest.
-      await killMidSave([writer, path, String(SIZE)], 'writing', (round * 7) % 24, round % 3)
+      await killMidSave(args, 'writing', (round * 7) % 24, round % 3)
       const text = await readFile(path, 'utf8')
       if (!whole.has(text)) torn.push(text.length)
     }
+    // And at every change the writer makes in the folder, the file read while the writer stands still.
+    for (const killAt of [1, 2, 3, 5, 8, 13]) torn.push(...(await readAtEachChange(args, folder, path, killAt, whole)))
     expect(torn).toEqual([])
   }, 120_000)
 })
