@@ -31,6 +31,7 @@ export default defineConfig({
       'test/unit/bulk/bulk-results.test.ts',
       'test/unit/bulk/decode.test.ts',
       'test/unit/bulk/run-leases.test.ts',
+      'test/unit/bulk/row-claims.test.ts',
       'test/unit/bulk/bulk-run.test.ts',
       'test/unit/bulk/group-commit.test.ts',
       'test/unit/team/team-run-leases.test.ts',

@@ -288,6 +288,93 @@ describe('the journal under a lease', () => {
   })
 })
 
+const onDisk = (id = 'run-1') =>
+  db
+    .all<{ seq: number; state: string; attempts: number }>('SELECT seq, state, attempts FROM bulk_items WHERE run_id = ? ORDER BY seq', id)
+    .map((item) => `${item.seq}:${item.state}:${item.attempts}`)
+
+describe('claims and settlements of several rows', () => {
+  it('leaves a run whose holder’s pid now names another process interrupted, and one whose holder lives running', () => {
+    plan('run-1')
+    plan('run-2')
+    const started = processStart(process.pid)!
+    leases.acquire('run-1', { ...app, id: 'owner-reused', started: `${started}9` }, 'x')
+    leases.acquire('run-2', { ...app, id: 'owner-living', started }, 'x')
+    journal.setState('run-1', 'running')
+    journal.setState('run-2', 'running')
+    expect(journal.markInterrupted()).toEqual(['run-1'])
+    expect(journal.run('run-2')?.state).toBe('running')
+  })
+
+  it('claims rows all together, each with the attempts it is given, or none of them when one cannot be claimed', () => {
+    plan('run-1', [row(2, 'create'), row(3, 'update'), row(4, 'unchanged'), row(5, 'create')])
+    const lease = leases.acquire('run-1', app, 'x')
+    expect(
+      journal.claimRows(lease, [
+        { seq: 0, attempts: 2 },
+        { seq: 1, attempts: 1 },
+      ]),
+    ).toBe(true)
+    expect(onDisk()).toEqual(['0:sending:2', '1:sending:1', '2:done:0', '3:pending:0'])
+    // The unchanged row was settled at planning: the set is refused whole, the pending row untouched.
+    expect(
+      journal.claimRows(lease, [
+        { seq: 3, attempts: 1 },
+        { seq: 2, attempts: 1 },
+      ]),
+    ).toBe(false)
+    expect(onDisk()).toEqual(['0:sending:2', '1:sending:1', '2:done:0', '3:pending:0'])
+  })
+
+  it('claims nothing under a lease taken over, inside a transaction as outside one', () => {
+    plan('run-1', [row(2, 'create'), row(3, 'update')])
+    const lease = leases.acquire('run-1', app, 'x')
+    now += LEASE_TTL_MS
+    leases.acquire('run-1', cli, 'x')
+    expect(journal.claimRows(lease, [{ seq: 0, attempts: 1 }])).toBe(false)
+    expect(db.transaction(() => journal.claimRows(lease, [{ seq: 1, attempts: 1 }]))).toBe(false)
+    expect(onDisk()).toEqual(['0:pending:0', '1:pending:0'])
+  })
+
+  it('throws what the database said rather than take it for a lost lease', () => {
+    plan('run-1', [row(2, 'create')])
+    const lease = leases.acquire('run-1', app, 'x')
+    db.exec('ALTER TABLE bulk_items RENAME TO bulk_items_elsewhere')
+    expect(() => journal.claimRows(lease, [{ seq: 0, attempts: 1 }])).toThrow(/no such table: bulk_items/)
+  })
+
+  it('gives a row back with the attempts it had before its claim', () => {
+    plan('run-1', [row(2, 'create')])
+    const lease = leases.acquire('run-1', app, 'x')
+    expect(journal.claimRows(lease, [{ seq: 0, attempts: 2 }])).toBe(true)
+    journal.unclaimRow(lease, 0, 1)
+    expect(onDisk()).toEqual(['0:pending:1'])
+  })
+
+  it('settles a row fenced on the lease only while the lease holds, once its batch is committed', async () => {
+    plan('run-1', [row(2, 'create'), row(3, 'update'), row(4, 'create')])
+    const lease = leases.acquire('run-1', app, 'x')
+    expect(
+      journal.claimRows(lease, [
+        { seq: 0, attempts: 1 },
+        { seq: 1, attempts: 1 },
+      ]),
+    ).toBe(true)
+    journal.settle('run-1', 0, { state: 'done', outcome: 'created', attempts: 1 }, lease)
+    // Deferred to the next batch: not written yet, then written with it.
+    expect(onDisk()[0]).toBe('0:sending:1')
+    await journal.committed()
+    expect(onDisk()[0]).toBe('0:done:1')
+    now += LEASE_TTL_MS
+    leases.acquire('run-1', cli, 'x')
+    journal.settle('run-1', 1, { state: 'done', outcome: 'updated', attempts: 1 }, lease)
+    journal.settle('run-1', 2, { state: 'failed', outcome: 'failed', attempts: 1 })
+    await journal.committed()
+    // The old holder's settlement is dropped; one without a fence (a rotation's, journaled) is written.
+    expect(onDisk().slice(1)).toEqual(['1:sending:1', '2:failed:1'])
+  })
+})
+
 describe('the bulk journal, rule by rule', () => {
   it('writes a plan of more rows than one batch holds, each once, in file order', () => {
     const rows = Array.from({ length: 10_001 }, (_, index) => row(index + 2, 'create'))
