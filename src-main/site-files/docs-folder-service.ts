@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
-import { AppErrorException, type ErrorCode } from '../../src-shared/ipc/result'
+import { AppErrorException } from '../../src-shared/ipc/result'
 import type { DocsIndex, ImageCheck, OpenApiCheck } from '../../src-shared/site-config/docs-files'
 import type { PageFacts } from '../../src-shared/site-config/site-pages'
 import type { EventHub } from '../event-hub'
@@ -10,7 +9,7 @@ import type { EventHub } from '../event-hub'
 // a CLI call through a profile do not pay for them.
 const docsFolder = () => import('./docs-folder')
 import type { FileDialogs } from '../user-files/file-dialogs'
-import type { IndexMessage, IndexRequest } from './docs-index-worker'
+import { createDocsWorker } from './docs-worker'
 import type { FolderWatcher } from './folder-watcher'
 import type { SiteFileService } from './site-file-service'
 const folderWatcher = () => import('./folder-watcher')
@@ -48,50 +47,6 @@ export interface DocsFolderServiceOptions {
 }
 
 /**
- * Indexes (or reads an index's pages) on a worker thread, relaying its progress; the worker ends with its answer. `running`
- * holds it meanwhile.
- */
-function onWorker<T>(
-  workerFile: string,
-  request: IndexRequest,
-  onProgress: (progress: { done: number; total: number }) => void,
-  running: Set<Worker>,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerFile, { workerData: request })
-    running.add(worker)
-    worker.once('exit', () => running.delete(worker))
-    let settled = false
-    const settle = (work: () => void) => {
-      if (settled) return
-      settled = true
-      work()
-      void worker.terminate()
-    }
-    worker.on('message', (message: IndexMessage) => {
-      if (message.kind === 'progress') onProgress(message)
-      else if (message.kind === 'done') settle(() => resolve(message.index as T))
-      else if (message.kind === 'pages') settle(() => resolve(message.facts as T))
-      else settle(() => reject(new AppErrorException(message.code as ErrorCode, message.message, { root: request.root })))
-    })
-    worker.on('error', (error) =>
-      settle(() =>
-        reject(
-          new AppErrorException('file_io', `The docs folder ${request.root} could not be indexed: ${error.message}`, {
-            root: request.root,
-          }),
-        ),
-      ),
-    )
-    worker.on('exit', (code) =>
-      settle(() =>
-        reject(new AppErrorException('internal', `The docs-folder indexer stopped (exit code ${code}).`, { root: request.root })),
-      ),
-    )
-  })
-}
-
-/**
  * The docs folder of each open document: its file's folder unless the writer picked another.
  * One folder is watched at a time (the editor shows one document), and a change is announced
  * with a `site.docsChanged` event.
@@ -101,9 +56,9 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
   /** The last index of each folder, and its pages' facts once read. */
   const indexes = new Map<string, { index: DocsIndex; pages: Promise<PageFacts> | null }>()
   let watched: { root: string; folders: string; watcher: Promise<FolderWatcher> } | null = null
-  const workers = new Set<Worker>()
   let closed = false
   const workerFile = options.workerFile !== undefined ? options.workerFile : existsSync(BUILT_WORKER) ? BUILT_WORKER : null
+  const worker = workerFile === null ? null : createDocsWorker(workerFile)
 
   const rootOf = async (documentId: string, folder?: DocsFolderChoice): Promise<string | null> => {
     if (folder?.kind === 'dialog') {
@@ -134,8 +89,8 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
 
   const indexOf = async (root: string): Promise<DocsIndex> => {
     const onProgress = (progress: { done: number; total: number }) => events?.emit('site.docsProgress', { root, ...progress })
-    const index = workerFile
-      ? await onWorker<DocsIndex>(workerFile, { root, dataDir, limits: {} }, onProgress, workers)
+    const index = worker
+      ? await worker.run<DocsIndex>({ root, dataDir, limits: {} }, onProgress)
       : await (await docsFolder()).indexDocsFolder(root, dataDir, { onProgress })
     indexes.set(root, { index, pages: null })
     return index
@@ -145,8 +100,8 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
   const pagesOf = (root: string, index: DocsIndex): Promise<PageFacts> => {
     const known = indexes.get(root)
     if (known?.index === index && known.pages) return known.pages
-    const pages = workerFile
-      ? onWorker<PageFacts>(workerFile, { root, dataDir, limits: {}, pagesOf: index }, () => {}, workers)
+    const pages = worker
+      ? worker.run<PageFacts>({ root, dataDir, limits: {}, pagesOf: index }, () => {})
       : import('./page-checks').then(({ readPageFacts }) => readPageFacts(index))
     if (known?.index === index) known.pages = pages
     // A failure is not kept: the next call reads again.
@@ -192,7 +147,7 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
       const watcher = watched?.watcher
       watched = null
       ;(await watcher?.catch(() => null))?.close()
-      await Promise.all([...workers].map((worker) => worker.terminate()))
+      await worker?.close()
     },
   }
 }
