@@ -11,7 +11,7 @@ import { fail } from '../src-shared/ipc/result'
 import { type AppServices, createAppServices } from './app-services'
 import { rendererFileHeaders, SECURITY_HEADERS } from './content-security-policy'
 import { downloadResponse } from './downloads'
-import { electronFileDialogs } from './shell/file-dialogs'
+import { electronFileDialogs } from './shell/electron-file-dialogs'
 import {
   answerPermissionCheck,
   answerPermissionRequest,

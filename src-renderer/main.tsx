@@ -9,7 +9,7 @@ import { installSectionShortcuts } from './app/navigation-store'
 import { sections } from './app/sections'
 import './app/styles.css'
 import { installBridge } from './lib/api'
-import { connectBridge, type NoSessionReason } from './lib/bridge'
+import { connectBridge, type NoSessionReason } from './lib/connect-bridge'
 
 // zod probes `new Function` for a faster path; the strict CSP forbids it, and without the probe
 // validation measured just as fast.

@@ -1,6 +1,6 @@
 /**
  * The system's file dialogs, as the docs files and bulk results need them. The desktop app passes
- * Electron's (src-main/shell/file-dialogs.ts); browser mode and the CLI have none, and paths are
+ * Electron's (src-main/shell/electron-file-dialogs.ts); browser mode and the CLI have none, and paths are
  * typed there. Each answers a path the person chose, or null when they cancelled.
  */
 export interface FileDialogs {

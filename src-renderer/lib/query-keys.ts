@@ -11,7 +11,7 @@ import type { TeamActivityQuerySchema } from '../../src-shared/team/schemas'
 export const queryKeys = {
   appInfo: ['app.info'] as const,
   profiles: ['profiles'] as const,
-  /** Whether this window has the system's file dialogs (a boolean: see lib/file-dialogs.ts). */
+  /** Whether this window has the system's file dialogs (a boolean: see lib/uses-file-dialogs.ts). */
   fileDialogs: ['site', 'environment', 'fileDialogs'] as const,
   catalog: {
     /** Every catalog query of every profile: what a group call or a profile deletion invalidates. */

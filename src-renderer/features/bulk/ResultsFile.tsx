@@ -3,8 +3,8 @@ import { useState } from 'react'
 import type { BulkResultsFormat } from '../../../src-shared/bulk/schemas'
 import { call, CallError } from '../../lib/api'
 import { saveDownload } from '../../lib/download'
-import { useFileDialogs } from '../../lib/file-dialogs'
 import { countFormat } from '../../lib/format'
+import { useFileDialogs } from '../../lib/uses-file-dialogs'
 import { toast } from '../../ui/toasts'
 
 /**

@@ -15,7 +15,7 @@ const electron = vi.hoisted(() => {
 })
 vi.mock('electron', () => electron.module)
 
-const { electronFileDialogs } = await import('../../../src-main/shell/file-dialogs')
+const { electronFileDialogs } = await import('../../../src-main/shell/electron-file-dialogs')
 const { dialog, BrowserWindow } = electron.module
 
 beforeEach(() => {

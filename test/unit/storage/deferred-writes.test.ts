@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Libsql from 'libsql'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type Database, openDatabase } from '../../../src-main/storage/database'
 
 /*
@@ -108,8 +108,8 @@ describe('deferred writes', () => {
   it('are written in the next turns on their own, without a write to push them', async () => {
     const { db, other } = await notes()
     db.defer(() => void note(db, 'alone'))
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(seen(other)).toEqual(['alone'])
+    // No write follows and no one awaits committed(): the batch's own timer writes it.
+    await vi.waitFor(() => expect(seen(other)).toEqual(['alone']), { timeout: 5_000, interval: 10 })
   })
 
   it('inside a transaction, are part of it', async () => {
