@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { watch } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -82,79 +82,70 @@ async function docsNameIn(entry: JournalEntry): Promise<string> {
 }
 
 /**
- * Starts a writer and kills it while its save's journal is in `state`, whatever the machine's speed:
- * at each change in the journals folder the writer is stopped (SIGSTOP), and killed only if a
- * journal is then in that state; else it goes on, and the next save is another chance. Answers
- * the name the docs.json must give after recovery: the old one before the commit point (nothing
- * is renamed before it), the one being saved after it.
+ * At each change `child` makes in `folder`, stops it (SIGSTOP) and asks `look` while it stands
+ * still: 'kill' ends it (SIGKILL), 'go on' lets it run (SIGCONT) to its next change; changes
+ * made while looking are looked at once more. Resolves once the child is killed.
  */
-function killInJournalState(args: string[], journals: string, state: JournalState): Promise<string> {
+function stopAtEachChange(child: ChildProcess, folder: string, look: () => Promise<'kill' | 'go on'>): Promise<void> {
   return new Promise((resolveKilled, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
     let looking = false
     let lookAgain = false
-    let looks = 0
-    let expected: string | undefined
-    const look = async () => {
+    const onChange = async () => {
       if (looking) return void (lookAgain = true)
       looking = true
       do {
         lookAgain = false
         child.kill('SIGSTOP')
-        const entries = await journalIn(journals, state)
-        const docs = entries?.find(({ path }) => path.endsWith('docs.json'))
-        if (docs) {
-          expected =
-            state === 'prepared' ? (JSON.parse(await readFile(docs.path, 'utf8')) as { name: string }).name : await docsNameIn(docs)
-          return void child.kill('SIGKILL')
-        }
+        if ((await look()) === 'kill') return void child.kill('SIGKILL')
         child.kill('SIGCONT')
-        if (++looks > 5_000) return void child.kill('SIGKILL')
       } while (lookAgain)
       looking = false
     }
-    const watcher = watch(journals, () => void look().catch(reject))
+    const watcher = watch(folder, () => void onChange().catch(reject))
     child.on('exit', (code, signal) => {
       watcher.close()
-      if (signal === 'SIGKILL' && expected) resolveKilled(expected)
-      else if (signal === 'SIGKILL') reject(new Error(`the writer was never seen with a journal ${state}`))
+      if (signal === 'SIGKILL') resolveKilled()
       else reject(new Error(`the writer exited with ${code}`))
     })
   })
 }
 
 /**
- * Starts a writer and, at each change it makes in `folder`, stops it (SIGSTOP) and reads `path`
- * while it stands still; it is killed at its `killAt`-th change. Answers what was seen that was
- * not `whole`, by length: a write that truncates first is seen half-written at once.
+ * Starts a writer and kills it while its save's journal is in `state`, whatever the machine's
+ * speed: killed only if a journal is in that state when the writer is stopped at a change in the
+ * journals folder; else the next save is another chance. Answers the name the docs.json must
+ * give after recovery: the old one before the commit point (nothing is renamed before it), the
+ * one being saved after it.
  */
-function readAtEachChange(args: string[], folder: string, path: string, killAt: number, whole: Set<string>): Promise<number[]> {
-  return new Promise((resolveSeen, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
-    const torn: number[] = []
-    let changes = 0
-    let looking = false
-    let lookAgain = false
-    const look = async () => {
-      if (looking) return void (lookAgain = true)
-      looking = true
-      do {
-        lookAgain = false
-        child.kill('SIGSTOP')
-        const text = await readFile(path, 'utf8')
-        if (!whole.has(text)) torn.push(text.length)
-        if (++changes >= killAt) return void child.kill('SIGKILL')
-        child.kill('SIGCONT')
-      } while (lookAgain)
-      looking = false
-    }
-    const watcher = watch(folder, () => void look().catch(reject))
-    child.on('exit', (code, signal) => {
-      watcher.close()
-      if (signal === 'SIGKILL') resolveSeen(torn)
-      else reject(new Error(`the writer exited with ${code}`))
-    })
+async function killInJournalState(args: string[], journals: string, state: JournalState): Promise<string> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  let expected: string | undefined
+  let looks = 0
+  await stopAtEachChange(child, journals, async () => {
+    const docs = (await journalIn(journals, state))?.find(({ path }) => path.endsWith('docs.json'))
+    if (docs)
+      expected = state === 'prepared' ? (JSON.parse(await readFile(docs.path, 'utf8')) as { name: string }).name : await docsNameIn(docs)
+    return expected !== undefined || ++looks > 5_000 ? 'kill' : 'go on'
   })
+  if (expected === undefined) throw new Error(`the writer was never seen with a journal ${state}`)
+  return expected
+}
+
+/**
+ * Starts a writer, reads `path` at each change it makes in `folder` while it stands still, and
+ * kills it at its `killAt`-th change. Answers what was seen that was not `whole`, by length: a
+ * write that truncates first is seen half-written at once.
+ */
+async function readAtEachChange(args: string[], folder: string, path: string, killAt: number, whole: Set<string>): Promise<number[]> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  const torn: number[] = []
+  let changes = 0
+  await stopAtEachChange(child, folder, async () => {
+    const text = await readFile(path, 'utf8')
+    if (!whole.has(text)) torn.push(text.length)
+    return ++changes >= killAt ? 'kill' : 'go on'
+  })
+  return torn
 }
 
 describe('a save killed in the middle (kill -9)', () => {
