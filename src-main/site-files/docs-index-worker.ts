@@ -49,5 +49,5 @@ function answer({ id, request: { root, dataDir, limits, pagesOf } }: WorkerReque
     )
 }
 
-// Requests come one after another for as long as main keeps this thread (docs-worker.ts).
+// Main keeps this thread while requests come (docs-worker.ts); requests may run side by side, each answered by its id.
 parentPort!.on('message', answer)

@@ -17,7 +17,8 @@ export interface DocsWorker {
 interface Pending {
   /** The thread it was posted to: only that thread's end rejects it. */
   thread: Worker
-  request: IndexRequest
+  /** The folder it is about, named in a failure's sentence. */
+  root: string
   onMessage(message: IndexMessage): void
   reject(error: AppErrorException): void
 }
@@ -29,11 +30,11 @@ export function createDocsWorker(workerFile: string, { idleMs = 60_000 }: { idle
   const pending = new Map<number, Pending>()
 
   /** Every request still waiting on `thread`, rejected with what ended it. */
-  const failAll = (thread: Worker, reason: (request: IndexRequest) => AppErrorException) => {
-    for (const [id, { thread: its, request, reject }] of pending) {
+  const failAll = (thread: Worker, reason: (root: string) => AppErrorException) => {
+    for (const [id, { thread: its, root, reject }] of pending) {
       if (its !== thread) continue
       pending.delete(id)
-      reject(reason(request))
+      reject(reason(root))
     }
   }
 
@@ -50,12 +51,12 @@ export function createDocsWorker(workerFile: string, { idleMs = 60_000 }: { idle
       void retire(started)
       failAll(
         started,
-        ({ root }) => new AppErrorException('file_io', `The docs folder ${root} could not be indexed: ${error.message}`, { root }),
+        (root) => new AppErrorException('file_io', `The docs folder ${root} could not be indexed: ${error.message}`, { root }),
       )
     })
     started.on('exit', (code) => {
       if (worker === started) worker = null
-      failAll(started, ({ root }) => new AppErrorException('internal', `The docs-folder indexer stopped (exit code ${code}).`, { root }))
+      failAll(started, (root) => new AppErrorException('internal', `The docs-folder indexer stopped (exit code ${code}).`, { root }))
     })
     return started
   }
@@ -78,7 +79,7 @@ export function createDocsWorker(workerFile: string, { idleMs = 60_000 }: { idle
       return new Promise<T>((resolve, reject) => {
         pending.set(id, {
           thread,
-          request,
+          root: request.root,
           reject,
           onMessage(message) {
             if (message.kind === 'progress') return onProgress(message)
