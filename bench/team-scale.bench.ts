@@ -95,7 +95,7 @@ if (typeof cluster === 'string') {
 
   // A pull of 21,500 groups into a profile on their server, in slices and in one transaction a page.
   await migrateTeam(cluster.adminUrl)
-  const { password } = await addOperator(cluster.adminUrl, undefined, 'ops-scale', false)
+  const { password } = await addOperator({ url: cluster.adminUrl, name: 'ops-scale', resetPassword: false })
   await cluster.query(`
     INSERT INTO embed_console.groups (server, group_id, name, properties, token_last4, token_sha256, changed_by, changed_at, change_seq, change_xid)
     SELECT '${SERVER}', 'group-' || i, 'Group ' || i, '{"plan":"pro"}', 'abcd', repeat('a', 64), 'ops-1', now(), nextval('embed_console.change_seq'), txid_current()

@@ -38,7 +38,7 @@ if (typeof cluster === 'string') {
   rows.push(['team mode', `skipped: ${cluster}`, ''])
 } else {
   await migrateTeam(cluster.adminUrl)
-  const { password } = await addOperator(cluster.adminUrl, undefined, 'ops-bench', false)
+  const { password } = await addOperator({ url: cluster.adminUrl, name: 'ops-bench', resetPassword: false })
   const alone = await folderWithProfile('alone')
   const joined = await folderWithProfile('joined', cluster.url('ops-bench', password))
   let seq = 0

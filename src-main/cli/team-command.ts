@@ -189,7 +189,7 @@ const addOperator: Command = {
       values.json,
       async () => {
         const { addOperator: add } = await import('../team/team-admin')
-        return add(values.url!, password, positionals[0]!, values['reset-password'])
+        return add({ url: values.url!, password, name: positionals[0]!, resetPassword: values['reset-password'] })
       },
       (operator) => {
         const joinUrl = new URL(values.url!)

@@ -43,17 +43,27 @@ export async function migrateTeam(url: string, password?: string): Promise<Migra
   return withClient(address, secret, (client) => migrateTeamSchema(client))
 }
 
+/** Who to add and where: the admin's address (and password, when the address carries none). */
+export interface AddOperatorRequest {
+  url: string
+  password?: string | undefined
+  /** The operator's login role, checked against OperatorNameSchema here. */
+  name: string
+  /** Give an existing operator a new password instead of refusing the name. */
+  resetPassword: boolean
+}
+
 /**
  * Creates an operator's login role (a member of the team database's operator role) with a generated
  * password, or gives an existing operator a new one (`resetPassword`). The server is sent the
  * password's SCRAM verifier, never the password; the answer is the only place it appears.
  */
-export async function addOperator(
-  url: string,
-  password: string | undefined,
-  nameText: string,
-  resetPassword: boolean,
-): Promise<{ name: string; password: string }> {
+export async function addOperator({
+  url,
+  password,
+  name: nameText,
+  resetPassword,
+}: AddOperatorRequest): Promise<{ name: string; password: string }> {
   const parsed = OperatorNameSchema.safeParse(nameText)
   if (!parsed.success) throw new AppErrorException('invalid_input', parsed.error.issues[0]?.message ?? 'Not an operator name.')
   const name = parsed.data

@@ -16,7 +16,7 @@ export function createTeamHandlers(
     'team.join': ({ url, password }) => team.join(url, password),
     'team.leave': ({ discardUnpublished }) => team.leave(discardUnpublished),
     'team.migrate': ({ url, password }) => team.migrate(url, password),
-    'team.addOperator': ({ url, password, name, resetPassword }) => team.addOperator(url, password, name, resetPassword),
+    'team.addOperator': (request) => team.addOperator(request),
     'team.activity': (query) => team.activity(query),
     'team.group': ({ profileId, groupId }) => {
       const id = profileNamedOrActive(profileId)

@@ -9,6 +9,7 @@ import type { ProfileStore } from '../profiles/profile-store'
 import type { SecretVault } from '../profiles/vault'
 import { TEAM_PASSWORD_KEY } from '../profiles/vault-keys'
 import type { Database } from '../storage/database'
+import type { AddOperatorRequest } from './team-admin'
 import { readTeamGroupInfo } from './team-group-info'
 import { checkRoleMayJoin } from './team-join'
 import { TeamOutbox } from './team-outbox'
@@ -175,9 +176,9 @@ export function createTeamService(deps: TeamServiceDeps) {
       return migrateTeam(url, password)
     },
 
-    async addOperator(url: string, password: string | undefined, name: string, resetPassword: boolean) {
+    async addOperator(request: AddOperatorRequest) {
       const { addOperator } = await import('./team-admin')
-      return addOperator(url, password, name, resetPassword)
+      return addOperator(request)
     },
 
     /** Closes the link (publishing what it can first), and notes what stays behind (see leftBehind). */

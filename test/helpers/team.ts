@@ -31,7 +31,7 @@ export async function startTeamCluster(): Promise<TeamCluster | string> {
   await migrateTeam(cluster.adminUrl)
   return Object.assign(cluster, {
     async operator(name: string) {
-      const { password } = await addOperator(cluster.adminUrl, undefined, name, false)
+      const { password } = await addOperator({ url: cluster.adminUrl, name, resetPassword: false })
       return { name, password, url: cluster.url(name, password) }
     },
   })

@@ -42,7 +42,7 @@ describe.skipIf(!team)('the shared schema: migrated once, version-checked', () =
     await team!.query('CREATE DATABASE admin_owned OWNER embed_admin')
     const url = team!.url('embed_admin', 'admin-password').replace(/\/embed_team$/, '/admin_owned')
     expect(await migrateTeam(url)).toMatchObject({ from: 0, to: TEAM_SCHEMA_VERSION })
-    const operator = await addOperator(url, undefined, 'ops-of-admin', false)
+    const operator = await addOperator({ url, name: 'ops-of-admin', resetPassword: false })
     const client = await connect(team!.url('ops-of-admin', operator.password).replace(/\/embed_team$/, '/admin_owned'))
     await client.query('SELECT embed_console.record_calls($1::jsonb)', [JSON.stringify([callEvent()])])
     expect((await client.query('SELECT actor FROM embed_console.activity')).rows).toEqual([{ actor: 'ops-of-admin' }])
@@ -76,7 +76,7 @@ describe.skipIf(!team)('the shared schema: migrated once, version-checked', () =
 
 describe.skipIf(!team)('operators: login roles with generated passwords', () => {
   it('add-operator creates a role that logs in with the password printed once; the server holds only its SCRAM verifier', async () => {
-    const operator = await addOperator(team!.adminUrl, undefined, 'ops-pw', false)
+    const operator = await addOperator({ url: team!.adminUrl, name: 'ops-pw', resetPassword: false })
     expect(operator.password).toMatch(/^[A-Za-z0-9_-]{32}$/)
     const client = await connect(team!.url('ops-pw', operator.password))
     expect((await client.query('SELECT session_user AS user')).rows[0].user).toBe('ops-pw')
@@ -88,19 +88,19 @@ describe.skipIf(!team)('operators: login roles with generated passwords', () => 
   })
 
   it('refuses a name taken (unless --reset-password, after which only the new password works) and a name that is not a role name', async () => {
-    const first = await addOperator(team!.adminUrl, undefined, 'ops-reset', false)
-    await expect(addOperator(team!.adminUrl, undefined, 'ops-reset', false)).rejects.toThrow(
+    const first = await addOperator({ url: team!.adminUrl, name: 'ops-reset', resetPassword: false })
+    await expect(addOperator({ url: team!.adminUrl, name: 'ops-reset', resetPassword: false })).rejects.toThrow(
       'A role named “ops-reset” exists already: pass --reset-password (Reset password in the app) to give it a new password.',
     )
-    const second = await addOperator(team!.adminUrl, undefined, 'ops-reset', true)
+    const second = await addOperator({ url: team!.adminUrl, name: 'ops-reset', resetPassword: true })
     expect(second.password).not.toBe(first.password)
     expect(await sqlState(connect(team!.url('ops-reset', first.password)))).toBe('28P01')
     await connect(team!.url('ops-reset', second.password))
-    await expect(addOperator(team!.adminUrl, undefined, 'Robert"); DROP TABLE x; --', false)).rejects.toThrow(
+    await expect(addOperator({ url: team!.adminUrl, name: 'Robert"); DROP TABLE x; --', resetPassword: false })).rejects.toThrow(
       /^An operator name is 1 to 63 lower-case letters/,
     )
     await team!.query('CREATE ROLE not_an_operator LOGIN')
-    await expect(addOperator(team!.adminUrl, undefined, 'not_an_operator', true)).rejects.toThrow(
+    await expect(addOperator({ url: team!.adminUrl, name: 'not_an_operator', resetPassword: true })).rejects.toThrow(
       'The role “not_an_operator” is not an operator of this team (role names are shared by every database on the cluster): choose another name.',
     )
   })

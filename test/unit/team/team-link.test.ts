@@ -260,7 +260,7 @@ describe.skipIf(!team)('a team database at another schema version', () => {
     await migrateTeam(url)
     const { sandbox, proxy, posts } = await api()
     // An operator of that database's team (each team database has roles of its own).
-    const ops = await addOperator(url, undefined, 'ops-newer', false)
+    const ops = await addOperator({ url, name: 'ops-newer', resetPassword: false })
     const dataDir = await joinedFolder({
       operatorUrl: team!.url('ops-newer', ops.password).replace(/\/embed_team$/, '/newer_schema'),
       baseUrl: proxy.baseUrl,

@@ -24,7 +24,7 @@ const address = (user: string, settings: string) => `${cluster!.url(user)}${sett
 describe.skipIf(!cluster)('the team database over TLS', () => {
   it('sslmode=require encrypts; no sslmode on a TLS-only server, an unknown authority or another host name each say what to change', async () => {
     await migrateTeam(`${cluster!.adminUrl}?sslmode=require`)
-    const { password } = await addOperator(`${cluster!.adminUrl}?sslmode=require`, undefined, 'ops-tls', false)
+    const { password } = await addOperator({ url: `${cluster!.adminUrl}?sslmode=require`, name: 'ops-tls', resetPassword: false })
 
     // require: TLS, the certificate unchecked (accepted on this computer only).
     const client = new pg.Client(pgConnection(parseTeamUrl(address('ops-tls', '?sslmode=require')).url, password))

@@ -48,8 +48,8 @@ describe.skipIf(!cluster)('two teams on one cluster', () => {
         expect(second.notes).toEqual([
           expect.stringMatching(/^Another Embed Console team shares this cluster \(embed_console_team_one_owner\)/),
         ])
-      const opsOne = await addOperator(one, undefined, 'ops-one', false)
-      const opsTwo = await addOperator(two, undefined, 'ops-two', false)
+      const opsOne = await addOperator({ url: one, name: 'ops-one', resetPassword: false })
+      const opsTwo = await addOperator({ url: two, name: 'ops-two', resetPassword: false })
 
       await record(await login('ops-one', opsOne.password, 'team_one'), 'theirs')
       // Team two's operator and admin cannot even connect to team one's database...
@@ -102,7 +102,7 @@ describe.skipIf(!cluster)('two teams on one cluster', () => {
       ])
 
       // An admin cannot hand one team's operator to another: role names are the cluster's.
-      await expect(addOperator(one, undefined, 'ops-two', true)).rejects.toThrow(
+      await expect(addOperator({ url: one, name: 'ops-two', resetPassword: true })).rejects.toThrow(
         'The role “ops-two” is not an operator of this team (role names are shared by every database on the cluster): choose another name.',
       )
       await login('ops-two', opsTwo.password, 'team_two')
