@@ -14,6 +14,7 @@ import {
   typeText,
   TYPING_PAUSE_MS,
   undo,
+  undoEntryOf,
   useEditor,
 } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, indexAfterMove, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
@@ -107,6 +108,33 @@ describe('the editor store', () => {
     expect(name()).toBe('Acme')
     redo()
     expect(name()).toBe('Acm')
+  })
+
+  it('says of each edit whether it is an undo step or the next key of the typing before it', () => {
+    const typing = { key: 'name', at: 1000 }
+    expect(undoEntryOf('name', typing, 1999)).toBe('continues-typing')
+    expect(undoEntryOf('name', typing, 2000)).toBe('step')
+    expect(undoEntryOf('title', typing, 1100)).toBe('step')
+    expect(undoEntryOf(null, typing, 1100)).toBe('step')
+    expect(undoEntryOf('name', null, 1100)).toBe('step')
+  })
+
+  it('starts a new step with the first key typed after an undo', () => {
+    vi.spyOn(performance, 'now').mockImplementation(() => clock)
+    open()
+    setField(['name'], 'A')
+    advance(100)
+    setField(['name'], 'Ab')
+    undo()
+    expect(name()).toBe('Acme')
+    advance(100)
+    setField(['name'], 'X')
+    advance(100)
+    setField(['name'], 'XY')
+    undo()
+    expect(name()).toBe('Acme')
+    redo()
+    expect(name()).toBe('XY')
   })
 
   it('undoes form and raw-text changes in one history', () => {

@@ -48,6 +48,14 @@ export interface EditorState extends EditorContent {
   docsFailure: string | null
   /** Counts the $ref files' loads (ref-store.ts), so what is worked out from them is worked out again. */
   refFilesRead: number
+  /** The field being typed into and when its last key came: the next key there joins its undo step. */
+  typing: Typing | null
+}
+
+/** What is being typed into (a field's path, or the raw text) and when its last change came. */
+interface Typing {
+  key: string
+  at: number
 }
 
 const NO_DUPLICATES: readonly DuplicateKey[] = []
@@ -62,31 +70,30 @@ const EMPTY: EditorState = {
   duplicates: NO_DUPLICATES,
   refTexts: NO_REF_EDITS,
   refFilesRead: 0,
+  typing: null,
 }
 
 /** Keystrokes into one field closer together than this are one undo step. */
 const TYPING_BURST_MS = 1000
 const RAW_TEXT_BURST = 'raw-text'
 
-let currentBurst: { key: string; at: number } | null = null
-let nextChangeBurst: string | null = null
+/**
+ * How an edit enters the undo history, as the edit says it: a step of its own, or the next key
+ * of the typing before it (same field, within TYPING_BURST_MS), which stays in that step.
+ */
+export type UndoEntry = 'step' | 'continues-typing'
 
-/** Whether this change continues the typing recorded before it, and so belongs to its undo step. */
-function continuesTypingBurst(): boolean {
-  const key = nextChangeBurst
-  const now = performance.now()
-  const continues = key !== null && currentBurst?.key === key && now - currentBurst.at < TYPING_BURST_MS
-  currentBurst = key === null ? null : { key, at: now }
-  return continues
+export function undoEntryOf(burst: string | null, typing: Typing | null, now: number): UndoEntry {
+  return burst !== null && typing?.key === burst && now - typing.at < TYPING_BURST_MS ? 'continues-typing' : 'step'
 }
 
 // Kept outside the screen, so moving to another section and back keeps the document and its history.
 export const useEditor = create<EditorState>()(
   temporal(() => EMPTY, {
     partialize: ({ text, value, syntaxError, duplicates, refTexts }): EditorContent => ({ text, value, syntaxError, duplicates, refTexts }),
-    // zundo records a change unless this says "same": opening or saving (which change only
-    // `document`) is no step, and neither is the next keystroke of a word being typed.
-    equality: (past, current) => (past.text === current.text && past.refTexts === current.refTexts) || continuesTypingBurst(),
+    // zundo records a change of the texts: opening or saving (which change only `document`) is no
+    // step. A key that continues typing is set without history (commit).
+    equality: (past, current) => past.text === current.text && past.refTexts === current.refTexts,
     limit: 300,
   }),
 )
@@ -100,13 +107,12 @@ function setWithoutHistory(state: Partial<EditorState>) {
   history().resume()
 }
 
+/** Every edit of the texts: an undo step, or part of the typing's step (undoEntryOf). */
 function commit(content: Partial<EditorContent>, burst: string | null) {
-  nextChangeBurst = burst
-  try {
-    useEditor.setState(content)
-  } finally {
-    nextChangeBurst = null
-  }
+  const now = performance.now()
+  const next = { ...content, typing: burst === null ? null : { key: burst, at: now } }
+  if (undoEntryOf(burst, useEditor.getState().typing, now) === 'continues-typing') setWithoutHistory(next)
+  else useEditor.setState(next)
 }
 
 const contentOf = (text: string, fallbackValue: unknown): Omit<EditorContent, 'refTexts'> => {
@@ -127,9 +133,8 @@ function dropTypedText() {
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
   dropTypedText()
-  setWithoutHistory({ document, docs: null, docsFailure: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS })
+  setWithoutHistory({ document, docs: null, docsFailure: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS, typing: null })
   history().clear()
-  currentBurst = null
   keyPositions = new KeyPositions()
 }
 
@@ -297,15 +302,16 @@ export function markSaved(saved: SavedSiteFile): void {
   })
 }
 
+/** Undoes the last step; the next key typed starts a step of its own. */
 export function undo(): void {
   settleTypedText()
-  currentBurst = null
+  setWithoutHistory({ typing: null })
   history().undo()
 }
 
 export function redo(): void {
   settleTypedText()
-  currentBurst = null
+  setWithoutHistory({ typing: null })
   history().redo()
 }
 
