@@ -18,6 +18,7 @@ import {
   useEditor,
 } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, indexAfterMove, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
+import { createProblemIndexer } from '../../../src-renderer/features/site-editor/state/problem-index'
 import { formatProblemPath, parseProblemPath, serializeSiteConfig } from '../../../src-shared/site-config/format'
 
 // The site editor's state, which the form and the raw view share: the renderer's own logic,
@@ -254,5 +255,17 @@ describe('the editor store', () => {
     expect(index.counts).toEqual({ errors: 1, warnings: 0, info: 0 })
     // The same content gives the same index: every field's selector shares one validation.
     expect(selectProblemIndex(useEditor.getState())).toBe(index)
+  })
+
+  it('keeps each document’s problems to itself: another document loaded, or checked beside it, does not replace them', () => {
+    open()
+    const first = useEditor.getState().problems
+    const before = selectProblemIndex(useEditor.getState())
+    // Another indexer (another document) answering in between leaves this one's answer standing.
+    const other = createProblemIndexer()
+    other.indexFor({ value: { name: 'Other' }, syntaxError: null, duplicates: [], rules: 'spec', docs: null })
+    expect(selectProblemIndex(useEditor.getState())).toBe(before)
+    open()
+    expect(useEditor.getState().problems).not.toBe(first)
   })
 })

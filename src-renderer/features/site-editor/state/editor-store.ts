@@ -8,7 +8,7 @@ import { type JsonSyntaxError, parseJsonText } from '../../../../src-shared/site
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { addsKeys, applyValueChanges, diffValues, KeyPositions, type ValueChange } from '../../../../src-shared/site-config/text-edits'
 import { type Path, setIn } from './json-path'
-import { type DocsContext, type ProblemIndex, problemIndexFor } from './problem-index'
+import { createProblemIndexer, type DocsContext, type ProblemIndex, type ProblemIndexer } from './problem-index'
 import { refBaseline, refFilesFor } from './ref-store'
 
 /** The file behind what is being edited. */
@@ -50,6 +50,8 @@ export interface EditorState extends EditorContent {
   refFilesRead: number
   /** The field being typed into and when its last key came: the next key there joins its undo step. */
   typing: Typing | null
+  /** The open document's problems, kept between its keystrokes; a document loaded gets its own. */
+  problems: ProblemIndexer
 }
 
 /** What is being typed into (a field's path, or the raw text) and when its last change came. */
@@ -71,6 +73,7 @@ const EMPTY: EditorState = {
   refTexts: NO_REF_EDITS,
   refFilesRead: 0,
   typing: null,
+  problems: createProblemIndexer(),
 }
 
 /** Keystrokes into one field closer together than this are one undo step. */
@@ -133,14 +136,22 @@ function dropTypedText() {
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
   dropTypedText()
-  setWithoutHistory({ document, docs: null, docsFailure: null, ...contentOf(text, undefined), refTexts: NO_REF_EDITS, typing: null })
+  setWithoutHistory({
+    document,
+    docs: null,
+    docsFailure: null,
+    ...contentOf(text, undefined),
+    refTexts: NO_REF_EDITS,
+    typing: null,
+    problems: createProblemIndexer(),
+  })
   history().clear()
   keyPositions = new KeyPositions()
 }
 
 export function closeDocument(): void {
   dropTypedText()
-  setWithoutHistory(EMPTY)
+  setWithoutHistory({ ...EMPTY, problems: createProblemIndexer() })
   history().clear()
 }
 
@@ -334,7 +345,7 @@ export const useCanUndo = () => useStore(useEditor.temporal, (state) => state.pa
 export const useCanRedo = () => useStore(useEditor.temporal, (state) => state.futureStates.length > 0)
 
 export const selectProblemIndex = (state: EditorState): ProblemIndex =>
-  problemIndexFor({
+  state.problems.indexFor({
     value: state.value,
     syntaxError: state.syntaxError,
     duplicates: state.duplicates,

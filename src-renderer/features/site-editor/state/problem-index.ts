@@ -187,60 +187,61 @@ function folderFacts(docs: DocsContext | null, failure: string | null | undefine
   return failure ? { state: 'unreadable', reason: failure } : null
 }
 const NO_IMAGES: readonly ImageCheck[] = []
-let lastFolder: { docs: DocsContext | null; failure: string | null | undefined; facts: FolderFacts | null } | null = null
 
-/** Kept between keystrokes: the checks of the parts a keystroke did not touch (diagnose.ts). */
-let cache = createDiagnosisCache()
-let cacheFor: unknown = null
+const sameInputs = (a: ProblemInputs, b: ProblemInputs) =>
+  a.value === b.value &&
+  a.syntaxError === b.syntaxError &&
+  a.duplicates === b.duplicates &&
+  a.rules === b.rules &&
+  a.docs === b.docs &&
+  a.docsFailure === b.docsFailure &&
+  a.path === b.path &&
+  a.refs === b.refs
+
+/**
+ * The problems of one open document (the editor store keeps one per document it loads), worked
+ * out again only for what changed: the same inputs give the same index object, however many
+ * fields ask; the checks of the parts a keystroke did not touch are kept (diagnose.ts's cache);
+ * the folder's facts are built once per docs index.
+ */
+export interface ProblemIndexer {
+  indexFor(inputs: ProblemInputs): ProblemIndex
+}
 
 /**
  * The editor's index of diagnoseDocument's answer (the CLI prints the same answer, the export is
  * refused on it): each part indexed once while its array stands, so a keystroke indexes what it changed.
  */
-export function buildProblemIndex(inputs: ProblemInputs): ProblemIndex {
-  const { value, syntaxError, duplicates, rules, docs, refs } = inputs
-  // A new document starts a new cache: its keys' checks are not another's.
-  if (cacheFor !== (inputs.path ?? null)) {
-    cache = createDiagnosisCache()
-    cacheFor = inputs.path ?? null
+export function createProblemIndexer(): ProblemIndexer {
+  let cache = createDiagnosisCache()
+  let cachePath: string | null = null
+  let folder: { docs: DocsContext | null; failure: string | null | undefined; facts: FolderFacts | null } | null = null
+  let last: { inputs: ProblemInputs; index: ProblemIndex } | null = null
+  return {
+    indexFor(inputs) {
+      if (last && sameInputs(last.inputs, inputs)) return last.index
+      const { value, syntaxError, duplicates, rules, docs, refs } = inputs
+      const path = inputs.path ?? null
+      // Saved under another name, the document may be another format: its checks start again.
+      if (path !== cachePath) {
+        cache = createDiagnosisCache()
+        cachePath = path
+      }
+      if (!folder || folder.docs !== docs || folder.failure !== inputs.docsFailure)
+        folder = { docs, failure: inputs.docsFailure, facts: folderFacts(docs, inputs.docsFailure) }
+      const diagnosis = diagnoseDocument({ document: { value, syntaxError, duplicates }, path, rules, refs, folder: folder.facts }, cache)
+      const index = joinParts(
+        diagnosis.chunks.map((chunk) => partOf(chunk.problems, chunk.severity, chunk.part)),
+        diagnosis.mintlifySuggestion,
+      )
+      last = { inputs, index }
+      return index
+    },
   }
-  if (!lastFolder || lastFolder.docs !== docs || lastFolder.failure !== inputs.docsFailure)
-    lastFolder = { docs, failure: inputs.docsFailure, facts: folderFacts(docs, inputs.docsFailure) }
-  const diagnosis = diagnoseDocument(
-    { document: { value, syntaxError, duplicates }, path: inputs.path ?? null, rules, refs, folder: lastFolder.facts },
-    cache,
-  )
-  return joinParts(
-    diagnosis.chunks.map((chunk) => partOf(chunk.problems, chunk.severity, chunk.part)),
-    diagnosis.mintlifySuggestion,
-  )
 }
 
-let lastInputs: ProblemInputs | null = null
-let lastIndex: ProblemIndex | null = null
-
-/**
- * The index for the document's current content, computed once per change however many fields
- * ask for it: every field's selector calls this with the same state, and gets the same object.
- */
-export function problemIndexFor(inputs: ProblemInputs): ProblemIndex {
-  if (
-    lastIndex &&
-    lastInputs &&
-    lastInputs.value === inputs.value &&
-    lastInputs.syntaxError === inputs.syntaxError &&
-    lastInputs.duplicates === inputs.duplicates &&
-    lastInputs.rules === inputs.rules &&
-    lastInputs.docs === inputs.docs &&
-    lastInputs.docsFailure === inputs.docsFailure &&
-    lastInputs.path === inputs.path &&
-    lastInputs.refs === inputs.refs
-  )
-    return lastIndex
-  lastInputs = inputs
-  lastIndex = buildProblemIndex(inputs)
-  return lastIndex
-}
+/** The index of one document's problems, with nothing kept: what the tests compare with the CLI's answer. */
+export const buildProblemIndex = (inputs: ProblemInputs): ProblemIndex => createProblemIndexer().indexFor(inputs)
 
 export const NO_PROBLEMS: readonly Problem[] = []
 export const NO_COUNTS: ProblemCounts = { errors: 0, warnings: 0, info: 0 }
