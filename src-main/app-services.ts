@@ -147,6 +147,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       name: 'Embed Console',
       version: pkg.version,
       transport: options.transport,
+      fileDialogs: options.fileDialogs !== undefined,
       dataDir,
       platform: process.platform,
       sandbox: sandboxStatus,

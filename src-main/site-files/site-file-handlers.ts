@@ -34,7 +34,6 @@ export function createSiteFileHandlers(
     return { root, preview }
   }
   return {
-    'site.environment': () => files.environment(),
     'site.new': () => files.create(),
     'site.open': ({ path }) => files.open(path),
     'site.openWithDialog': async () => ({ document: await files.openWithDialog() }),

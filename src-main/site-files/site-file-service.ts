@@ -36,7 +36,6 @@ export interface SaveRequest {
 }
 
 export interface SiteFileService {
-  environment(): { fileDialogs: boolean }
   create(): SiteDocument
   open(path: string): Promise<SiteDocument>
   openWithDialog(): Promise<SiteDocument | null>
@@ -135,8 +134,6 @@ export function createSiteFileService(options: SiteFileServiceOptions): SiteFile
     diagnoseSiteText({ text, rules, path: documents.pathOf(documentId), policy })
 
   return {
-    environment: () => ({ fileDialogs: dialogs !== undefined }),
-
     create: () => ({
       documentId: `untitled-${randomUUID()}`,
       path: null,

@@ -6,8 +6,8 @@ let fileDialogs: Promise<boolean> | null = null
 
 /** Whether files are chosen with the system's dialogs (the desktop app) or typed (browser mode); asked once. */
 export const usesFileDialogs = () =>
-  (fileDialogs ??= call('site.environment', {})
-    .then((environment) => environment.fileDialogs)
+  (fileDialogs ??= call('app.info', {})
+    .then((info) => info.fileDialogs)
     .catch(() => false))
 
 /** The same answer for a screen: one cache entry, one shape, whichever screen asks first. */

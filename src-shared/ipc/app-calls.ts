@@ -12,6 +12,7 @@ export const appCalls = {
       name: z.string(),
       version: z.string(),
       transport: TransportSchema,
+      fileDialogs: z.boolean().describe('Files are chosen with the system’s dialogs (the desktop app), or typed as paths (browser mode)'),
       dataDir: z.string(),
       platform: z.string(),
       sandbox: SandboxStatusSchema,

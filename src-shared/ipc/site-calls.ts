@@ -138,11 +138,6 @@ const RefSaveSchema = z
   .strict()
 
 export const siteCalls = {
-  'site.environment': defineCall({
-    summary: 'How files are chosen here: the system’s dialogs (the desktop app) or typed paths (browser mode).',
-    input: z.object({}).strict(),
-    output: z.object({ fileDialogs: z.boolean() }),
-  }),
   'site.new': defineCall({
     summary: 'An untitled document holding the smallest valid site.json.',
     input: z.object({}).strict(),

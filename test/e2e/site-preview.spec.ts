@@ -178,7 +178,7 @@ test('a hostile page stays inert in the real frame: nothing it holds reaches the
     } catch {
       // Cross-origin: as it should be.
     }
-    const call = await fetch('/ipc/site.environment', { method: 'POST', body: '{}' }).then(
+    const call = await fetch('/ipc/app.info', { method: 'POST', body: '{}' }).then(
       (answer) => `answered ${answer.status}`,
       () => 'refused',
     )

@@ -97,6 +97,8 @@ describe('a bulk run’s results', () => {
 
   it('replaces only the file the question was about: not one changed since, not another, never through a link', async () => {
     const { services, runId, dir } = await finishedRun()
+    // Browser mode: no dialogs, so the screens offer a path field.
+    expect(await services.router.dispatch('app.info', {}, context)).toMatchObject({ ok: true, value: { fileDialogs: false } })
     const save = (target: unknown) =>
       services.router.dispatch('bulk.saveResults', { runId, format: 'csv', includeTokens: false, target }, context)
     const question = async (path: string) =>
@@ -141,6 +143,8 @@ describe('a bulk run’s results', () => {
       },
     }
     const { services, runId, dir } = await finishedRun(dialogs)
+    // What every screen asks before it offers Choose… or a path field.
+    expect(await services.router.dispatch('app.info', {}, context)).toMatchObject({ ok: true, value: { fileDialogs: true } })
     const save = (target: unknown) =>
       services.router.dispatch('bulk.saveResults', { runId, format: 'csv', includeTokens: false, target }, context)
     expect(await save({ kind: 'dialog' })).toEqual({ ok: true, value: null })

@@ -388,7 +388,6 @@ describe('with the system’s file dialogs (the desktop app)', () => {
     await writeFile(sitePath, HAND_WRITTEN)
     const dialogs = dialogsAnswering({ open: sitePath, save: join(workDir, 'copy.json') })
     const service = siteFiles(dataDir, { dialogs })
-    expect(service.environment()).toEqual({ fileDialogs: true })
     const opened = await service.openWithDialog()
     expect(opened?.text).toBe(HAND_WRITTEN)
     const saved = await service.saveAs({
@@ -430,7 +429,6 @@ describe('with the system’s file dialogs (the desktop app)', () => {
 
   it('has no dialogs in browser mode', async () => {
     const service = siteFiles(dataDir)
-    expect(service.environment()).toEqual({ fileDialogs: false })
     expect((await failureOf(service.openWithDialog())).code).toBe('refused')
   })
 })
