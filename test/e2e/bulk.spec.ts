@@ -91,6 +91,12 @@ test('a second file is planned against the catalog: changed rows are updates, th
 test('pause lets the requests in flight finish, resume goes on, cancel skips the rest', async ({ page }) => {
   await openBulk(page, own.url)
   await page.getByLabel('File of groups').setInputFiles({ name: 'slow.csv', mimeType: 'text/csv', buffer: csv(rows(300, 'slow')) })
+  // The planned rows come 200 at a time, the rest on request.
+  const planned = page.getByRole('table', { name: 'Planned rows' })
+  await expect(planned.getByRole('row')).toHaveCount(201)
+  await page.getByRole('button', { name: 'Show 200 more rows' }).click()
+  await expect(planned.getByRole('row')).toHaveCount(301)
+  await expect(page.getByRole('button', { name: 'Show 200 more rows' })).toHaveCount(0)
   await page.getByLabel('Requests a minute').fill('600')
   await page.getByRole('button', { name: 'Send 300 rows' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Sending…' })).toBeVisible()
@@ -106,6 +112,12 @@ test('pause lets the requests in flight finish, resume goes on, cancel skips the
   await page.getByRole('dialog', { name: 'Cancel this run?' }).getByRole('button', { name: 'Cancel run' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Cancelled' })).toBeVisible()
   await expect(page.getByRole('table', { name: 'Bulk runs' }).getByRole('row')).toHaveCount(4)
+  // So do the run's rows, sent and skipped alike.
+  const sent = page.getByRole('table', { name: 'Rows of the run' })
+  await expect(sent.getByRole('row')).toHaveCount(201)
+  await page.getByRole('button', { name: 'Show 200 more rows' }).click()
+  await expect(sent.getByRole('row')).toHaveCount(301)
+  await expect(sent).toContainText('slow-299')
 })
 
 test('a run through a Customer (production) profile asks first, every time, naming the profile', async ({ page }) => {

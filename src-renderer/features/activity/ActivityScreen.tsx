@@ -1,14 +1,16 @@
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { type Dispatch, type SetStateAction, useDeferredValue, useEffect, useState } from 'react'
 import type { ActivityExportFormat, ActivityFilter } from '../../../src-shared/activity/schemas'
 import { call } from '../../lib/api'
 import { saveDownload } from '../../lib/download'
 import { countFormat } from '../../lib/format'
 import { useHistoryHandoff } from '../../lib/history-handoff'
+import { useCursorPages } from '../../lib/paged-query'
 import { useProfiles } from '../../lib/profiles'
 import { queryKeys } from '../../lib/query-keys'
 import { useDebouncedValue } from '../../lib/use-debounced-value'
 import { EmptyState } from '../../ui/EmptyState'
+import { MorePagesButton } from '../../ui/MorePagesButton'
 import { toast } from '../../ui/toasts'
 import { type FilterFields, filterOf, NO_FILTER } from './activity-filter'
 import { ActivityFilters } from './ActivityFilters'
@@ -34,14 +36,9 @@ function useGroupHistoryRequests(setFields: Dispatch<SetStateAction<FilterFields
  * never reach the screen at once.
  */
 function useActivityPages(filter: ActivityFilter) {
-  return useInfiniteQuery({
-    queryKey: queryKeys.activity.pages(filter),
-    queryFn: ({ pageParam, signal }) =>
-      call('activity.list', { ...filter, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: 0,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-    placeholderData: (previous) => previous,
-  })
+  return useCursorPages(queryKeys.activity.pages(filter), (cursor, signal) =>
+    call('activity.list', { ...filter, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }, { signal }),
+  )
 }
 
 export default function ActivityScreen() {
@@ -109,9 +106,7 @@ export default function ActivityScreen() {
       {openId ? <CallDetail key={openId} id={openId} profiles={profiles.data?.profiles ?? []} onClose={() => setOpenId(null)} /> : null}
       {activity.hasNextPage ? (
         <div className="row">
-          <button type="button" className="btn" disabled={activity.isFetchingNextPage} onClick={() => void activity.fetchNextPage()}>
-            {activity.isFetchingNextPage ? 'Loading…' : `Show ${PAGE_SIZE} older calls`}
-          </button>
+          <MorePagesButton pages={activity} label={`Show ${PAGE_SIZE} older calls`} />
           <span className="muted">
             Showing {countFormat.format(entries.length)} of {countFormat.format(total)}; the export holds all of them.
           </span>

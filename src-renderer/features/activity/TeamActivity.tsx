@@ -1,10 +1,11 @@
-import { useInfiniteQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import { ActivityOutcomeSchema, OPERATION_LABELS, OUTCOME_LABELS } from '../../../src-shared/activity/schemas'
 import { type TeamActivityEntry, type TeamActivityQuery, TeamOperationSchema } from '../../../src-shared/team/schemas'
 import { call } from '../../lib/api'
 import { countFormat } from '../../lib/format'
+import { useCursorPages } from '../../lib/paged-query'
 import { queryKeys } from '../../lib/query-keys'
+import { MorePagesButton } from '../../ui/MorePagesButton'
 import { FilterSelect } from './FilterSelect'
 
 const PAGE_SIZE = 100
@@ -27,13 +28,9 @@ const madeElsewhen = (entry: TeamActivityEntry) => Math.abs(Date.parse(entry.tim
 export function TeamActivity() {
   const [filter, setFilter] = useState<Filter>({})
   const deferred = useDeferredValue(filter)
-  const log = useInfiniteQuery({
-    queryKey: queryKeys.team.activity(deferred),
-    queryFn: ({ pageParam }) => call('team.activity', { ...deferred, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
-    initialPageParam: 0,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-    placeholderData: (previous) => previous,
-  })
+  const log = useCursorPages(queryKeys.team.activity(deferred), (cursor) =>
+    call('team.activity', { ...deferred, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) }),
+  )
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? []
   const actors = log.data?.pages[0]?.actors ?? []
   const set = <K extends keyof Filter>(key: K, value: Filter[K] | '') =>
@@ -153,9 +150,7 @@ export function TeamActivity() {
       ) : null}
       {log.hasNextPage ? (
         <div className="row">
-          <button type="button" className="btn" disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
-            {log.isFetchingNextPage ? 'Loading…' : `Show ${PAGE_SIZE} older calls`}
-          </button>
+          <MorePagesButton pages={log} label={`Show ${PAGE_SIZE} older calls`} />
           <span className="muted">Showing {countFormat.format(entries.length)}.</span>
         </div>
       ) : null}

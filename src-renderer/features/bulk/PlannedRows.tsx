@@ -1,9 +1,10 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { BulkAction, BulkCounts } from '../../../src-shared/bulk/schemas'
 import { call } from '../../lib/api'
 import { countFormat } from '../../lib/format'
+import { useOffsetPages } from '../../lib/paged-query'
 import { queryKeys } from '../../lib/query-keys'
+import { MorePagesButton } from '../../ui/MorePagesButton'
 
 const PAGE = 200
 
@@ -15,13 +16,9 @@ const ACTION_LABELS: Record<BulkAction, string> = { create: 'New', update: 'Chan
  */
 export function PlannedRows({ runId, planned }: { runId: string; planned: BulkCounts }) {
   const [action, setAction] = useState<BulkAction | ''>('')
-  const rows = useInfiniteQuery({
-    queryKey: queryKeys.bulk.planned(runId, action),
-    queryFn: ({ pageParam }) => call('bulk.items', { runId, filter: action ? { action } : {}, offset: pageParam, limit: PAGE }),
-    initialPageParam: 0,
-    getNextPageParam: (last, pages) => (pages.length * PAGE < last.matching ? pages.length * PAGE : undefined),
-    placeholderData: keepPreviousData,
-  })
+  const rows = useOffsetPages(queryKeys.bulk.planned(runId, action), PAGE, (offset) =>
+    call('bulk.items', { runId, filter: action ? { action } : {}, offset, limit: PAGE }),
+  )
   const shown = rows.data?.pages.flatMap((page) => page.items) ?? []
   const actions = (Object.keys(ACTION_LABELS) as BulkAction[]).filter((key) => planned[key] > 0)
 
@@ -64,11 +61,7 @@ export function PlannedRows({ runId, planned }: { runId: string; planned: BulkCo
           </tbody>
         </table>
       </div>
-      {rows.hasNextPage ? (
-        <button type="button" className="btn" disabled={rows.isFetchingNextPage} onClick={() => void rows.fetchNextPage()}>
-          Show {PAGE} more rows
-        </button>
-      ) : null}
+      {rows.hasNextPage ? <MorePagesButton pages={rows} label={`Show ${PAGE} more rows`} /> : null}
     </div>
   )
 }

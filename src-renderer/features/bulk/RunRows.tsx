@@ -1,9 +1,10 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import type { BulkOutcome } from '../../../src-shared/bulk/schemas'
 import { call } from '../../lib/api'
 import { countFormat } from '../../lib/format'
+import { useOffsetPages } from '../../lib/paged-query'
 import { queryKeys } from '../../lib/query-keys'
+import { MorePagesButton } from '../../ui/MorePagesButton'
 import { OUTCOME_LABELS, OUTCOME_TONES } from './run-outcomes'
 
 const PAGE = 200
@@ -16,19 +17,14 @@ export function useRunRows({ runId, done }: { runId: string; done: number }) {
   const [outcome, setOutcome] = useState<BulkOutcome | ''>('')
   const [search, setSearch] = useState('')
   const deferredSearch = useDeferredValue(search)
-  const items = useInfiniteQuery({
-    queryKey: queryKeys.bulk.items(runId, { outcome, search: deferredSearch, done }),
-    queryFn: ({ pageParam }) =>
-      call('bulk.items', {
-        runId,
-        filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) },
-        offset: pageParam,
-        limit: PAGE,
-      }),
-    initialPageParam: 0,
-    getNextPageParam: (last, pages) => (pages.length * PAGE < last.matching ? pages.length * PAGE : undefined),
-    placeholderData: keepPreviousData,
-  })
+  const items = useOffsetPages(queryKeys.bulk.items(runId, { outcome, search: deferredSearch, done }), PAGE, (offset) =>
+    call('bulk.items', {
+      runId,
+      filter: { ...(outcome ? { outcome } : {}), ...(deferredSearch ? { search: deferredSearch } : {}) },
+      offset,
+      limit: PAGE,
+    }),
+  )
   return { outcome, setOutcome, search, setSearch, items }
 }
 
@@ -97,11 +93,7 @@ export function RunRows({ rows: { outcome, setOutcome, search, setSearch, items 
           </tbody>
         </table>
       </div>
-      {items.hasNextPage ? (
-        <button type="button" className="btn" disabled={items.isFetchingNextPage} onClick={() => void items.fetchNextPage()}>
-          Show {PAGE} more rows
-        </button>
-      ) : null}
+      {items.hasNextPage ? <MorePagesButton pages={items} label={`Show ${PAGE} more rows`} /> : null}
     </>
   )
 }
