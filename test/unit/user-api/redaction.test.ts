@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createUserApiClient, type UserApiClient } from '../../../src-main/user-api/client'
-import { createRedactor, REDACTED, redactReturnedTokens, redactSuccess, SecretMatcher } from '../../../src-main/user-api/redact'
+import { createRedactor, findSecret, REDACTED, redactReturnedTokens, redactSuccess, SecretMatcher } from '../../../src-main/user-api/redact'
 import { AppErrorException } from '../../../src-shared/ipc/result'
 import { type HostileServer, type ReceivedRequest, startHostileServer } from '../../helpers/hostile-server'
 
@@ -397,5 +397,26 @@ describe('a matcher that knows many secrets', () => {
         expect(redacted.toLowerCase()).not.toContain(secret.toLowerCase())
       }),
     )
+  })
+})
+
+describe('findSecret', () => {
+  const matcher = new SecretMatcher()
+  matcher.add(CANARY_API_TOKEN, 'api-token:p1')
+
+  it('finds a secret in any item of a list, however deep, naming the top-level field it is under', () => {
+    const properties = { seats: [1, 'none here', ['deeper', `pasted ${CANARY_API_TOKEN}`]] }
+    expect(findSecret({ name: 'Acme', properties }, matcher)).toEqual({ field: 'properties', tag: 'api-token:p1' })
+    expect(findSecret(['first', CANARY_API_TOKEN], matcher)).toEqual({ field: '', tag: 'api-token:p1' })
+    expect(findSecret({ name: 'Acme', tags: ['a', 'b', ['c']] }, matcher)).toBeUndefined()
+  })
+
+  it('leaves out a top-level field it is told to skip, and only at the top', () => {
+    const request = { current_token: CANARY_API_TOKEN, nested: { current_token: 'clean' } }
+    expect(findSecret(request, matcher, (field) => field === 'current_token')).toBeUndefined()
+    expect(findSecret({ nested: { current_token: CANARY_API_TOKEN } }, matcher, (field) => field === 'current_token')).toEqual({
+      field: 'nested',
+      tag: 'api-token:p1',
+    })
   })
 })
