@@ -308,5 +308,20 @@ describe('the secrets the vault knows (what stored fields are redacted of)', () 
     vault.set('group:p1:short:token', 'abc1234', 'session')
     vault.set('profile:p1:api-token', 'abc1', 'session')
     expect(vault.knownSecrets().size).toBe(1)
+    // The API token is searched however short; a group token from 8 characters on.
+    expect(vault.knownSecrets().tagOf('abc1')).toBe('profile:p1:api-token')
+    expect(vault.knownSecrets().tagOf('abc1234')).toBeUndefined()
+    vault.set('group:p1:eight:token', 'abcd5678', 'session')
+    expect(found(vault, 'x abcd5678 y')).toBe('abcd5678')
+  })
+
+  it('learns each secret another process keeps, however many times it looked before', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    for (const name of ['first', 'second', 'third']) {
+      there.set(`group:p1:${name}:token`, `${name}-group-token-kept-there`, 'file')
+      expect(found(here, `${name}-group-token-kept-there`)).toBe(`${name}-group-token-kept-there`)
+    }
   })
 })
