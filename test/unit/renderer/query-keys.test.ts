@@ -78,9 +78,14 @@ describe('queryKeys: one factory, prefixes that reach what they promise', () => 
     const byHand: string[] = []
     for (const file of sources) {
       const text = readFileSync(join(renderer, file), 'utf8')
-      for (const match of text.matchAll(/\bqueryKey:\s*([^,}\n]+)|\b(?:setQueryData|getQueryData)\(\s*([^,)\n]+)/g)) {
+      // The paging hooks (lib/paged-query.ts) take the key as their first argument, and forward it
+      // as a parameter typed QueryKey: their callers are held to the factory instead.
+      for (const match of text.matchAll(
+        /\bqueryKey:\s*([^,}\n]+)|\b(?:setQueryData|getQueryData|useCursorPages|useOffsetPages)\(\s*([^,)\n]+)/g,
+      )) {
         const key = (match[1] ?? match[2])!.trim()
-        if (!key.startsWith('queryKeys.')) byHand.push(`${relative(renderer, join(renderer, file))}: ${key}`)
+        const forwarded = file.endsWith('paged-query.ts') && key === 'QueryKey'
+        if (!key.startsWith('queryKeys.') && !forwarded) byHand.push(`${relative(renderer, join(renderer, file))}: ${key}`)
       }
     }
     expect(sources.length).toBeGreaterThan(20)
