@@ -11,8 +11,8 @@ import type { TeamActivityQuerySchema } from '../../src-shared/team/schemas'
 export const queryKeys = {
   appInfo: ['app.info'] as const,
   profiles: ['profiles'] as const,
-  /** Whether this window has the system's file dialogs (a boolean: see lib/uses-file-dialogs.ts). */
-  fileDialogs: ['site', 'environment', 'fileDialogs'] as const,
+  /** Whether this window has the system's file dialogs (app.info's fileDialogs, a boolean: see lib/uses-file-dialogs.ts). */
+  fileDialogs: ['window', 'fileDialogs'] as const,
   catalog: {
     /** Every catalog query of every profile: what a group call or a profile deletion invalidates. */
     all: ['catalog'] as const,
