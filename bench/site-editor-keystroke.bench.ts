@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, bench, describe } from 'vitest'
 import { serializeSiteConfig } from '../src-shared/site-config/format'
 import { launchBrowserMode } from '../test/e2e/browser-mode'
-import { generateLargeSiteConfig } from '../test/fixtures/site-config/large-site-config'
+import { generateLargeMintConfig } from '../test/fixtures/site-config/large-mint-config'
 import { launchChromium } from '../test/helpers/chromium'
 import {
   clearKeystrokeSamples,
@@ -25,7 +25,7 @@ const KEYSTROKES = 30
 
 const folder = await mkdtemp(join(tmpdir(), 'ec-bench-site-'))
 const sitePath = join(folder, 'site.json')
-const config = generateLargeSiteConfig()
+const config = generateLargeMintConfig()
 await writeFile(sitePath, serializeSiteConfig(config))
 // The docs folder of a real 6,000-page site holds its pages: the editor indexes them (titles from
 // front matter), and checks every page path against them on each keystroke.

@@ -7,9 +7,9 @@ import { type ConfigFormat, detectConfigFormat } from '../../src-shared/site-con
 import { diagnoseDocument, type DiagnosedProblem, problemsOf, readDocumentText } from '../../src-shared/site-config/diagnose'
 import type { DocsIndex } from '../../src-shared/site-config/docs-files'
 import { parseProblemPath } from '../../src-shared/site-config/format'
+import type { SiteConfigProblem } from '../../src-shared/site-config/mint-validate'
 import { locateInFiles, type RefFile, resolveRefs } from '../../src-shared/site-config/refs'
 import { RULE_SETS, type RuleSet, RuleSetSchema } from '../../src-shared/site-config/rule-sets'
-import type { SiteConfigProblem } from '../../src-shared/site-config/validate'
 import { gatherDocumentFacts } from '../site-files/document-facts'
 import { readVersionedText } from '../user-files/file-access'
 // The folder's indexer loads only when a folder is checked: with --no-files the command reads,
@@ -119,7 +119,7 @@ async function validateFile(
   // The same facts the editor gathers through its calls, judged by the same function (diagnose.ts).
   const { refs, folder } = await gatherDocumentFacts(document, {
     path,
-    format: format ?? 'site',
+    format: format ?? 'mint',
     root: docsFor ? (rootOption ?? dirname(path)) : null,
     index: docsFor ?? undefined,
   })

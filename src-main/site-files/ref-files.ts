@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { messageOf } from '../../src-shared/ipc/error-message'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import type { FileVersion } from '../../src-shared/ipc/site-calls'
+import { readConfigText } from '../../src-shared/site-config/mint-validate'
 import {
   MAX_EXPANDED_CHARACTERS,
   MAX_REF_FILES,
@@ -10,7 +11,6 @@ import {
   type RefFile,
   refsIn,
 } from '../../src-shared/site-config/refs'
-import { readConfigText } from '../../src-shared/site-config/validate'
 import { isInside, readVersionedText, realPathInside } from '../user-files/file-access'
 
 // The files a docs.json's `$ref`s name, read from its folder (Mintlify's project root) and never

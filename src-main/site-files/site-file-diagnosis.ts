@@ -23,7 +23,7 @@ export interface SiteTextDiagnosis {
 /** The document's problems as the editor and the CLI give them: its $ref files and its docs folder (its file's folder) read first. */
 export async function diagnoseSiteText({ text, rules, path, policy }: SiteTextDiagnosis): Promise<Diagnosis> {
   const document = readDocumentText(text)
-  const format = document.syntaxError ? 'site' : detectConfigFormat(document.value, path)
+  const format = document.syntaxError ? 'mint' : detectConfigFormat(document.value, path)
   const allow = (candidate: string) => policy.resolve(candidate)
   const { refs, folder } = path
     ? await gatherDocumentFacts(document, { path, format, root: dirname(path), allow })

@@ -1,4 +1,4 @@
-import { isPlainObject } from './schema'
+import { isPlainObject } from './mint-schema'
 
 // The pages of an API reference, as Mintlify's scraper (`@mintlify/scraping openapi-file`)
 // generates them from an OpenAPI document: one MDX page per operation, whose front matter names

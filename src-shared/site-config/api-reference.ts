@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { ApiReferenceGroup } from './api-reference-pages'
 import { docsRelative, forEachPage, pageKey } from './docs-files'
-import { type ApiAuthSchema, isPlainObject } from './schema'
+import { type ApiAuthSchema, isPlainObject } from './mint-schema'
 import { diffValues, type JsonPath, type ValueChange } from './text-edits'
 
 // "Add the API reference": the site.json side of it. The file itself (openapi.json, built from

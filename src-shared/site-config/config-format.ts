@@ -1,36 +1,38 @@
 import { z } from 'zod'
 import { DOCS_THEMES } from './docs-schema'
 import { checkDocsConfig, type DocsCheckCache } from './docs-validate'
+import { isPlainObject } from './mint-schema'
+import { checkMintConfig, readConfigText, type SiteConfigProblem } from './mint-validate'
 import { type RefFile, resolveRefs, unknownUnder } from './refs'
 import type { RuleSet } from './rule-sets'
-import { isPlainObject } from './schema'
-import { checkSiteConfig, readConfigText, type SiteConfigProblem } from './validate'
 
-// Two formats, one editor: Mintlify's docs.json (what sites use today) and site.json, the spec's
-// file, which is Mintlify's older mint.json. A file says which it is by its shape (docs.json's
-// navigation is an object, mint.json's a list), else by its $schema, else by its name.
+// Two formats, one editor: 'docs' is Mintlify's docs.json (what sites use today); 'mint' is its
+// older mint.json, which the product's statement calls site.json (one format, two file names).
+// "site" alone means the docs site's configuration in any format: the site editor, its files and
+// folder. A file says which format it is by its shape (docs.json's navigation is an object,
+// mint.json's a list), else by its $schema, else by its name.
 
-export const CONFIG_FORMATS = ['docs', 'site'] as const
+export const CONFIG_FORMATS = ['docs', 'mint'] as const
 export const ConfigFormatSchema = z.enum(CONFIG_FORMATS)
 export type ConfigFormat = z.infer<typeof ConfigFormatSchema>
 
 const baseName = (path: string) => path.split(/[\\/]/).at(-1)?.toLowerCase() ?? ''
 
 export function detectConfigFormat(value: unknown, path: string | null = null): ConfigFormat {
-  if (!isPlainObject(value)) return 'site'
+  if (!isPlainObject(value)) return 'mint'
   // The shape is the surest sign: three real docs.json files name mint.json's schema.
   if (isPlainObject(value.navigation)) return 'docs'
-  if (Array.isArray(value.navigation)) return 'site'
+  if (Array.isArray(value.navigation)) return 'mint'
   const schema = typeof value.$schema === 'string' ? value.$schema : ''
   if (/\/docs\.json\b/.test(schema)) return 'docs'
-  if (/\/schema\.json\b/.test(schema)) return 'site'
+  if (/\/schema\.json\b/.test(schema)) return 'mint'
   const name = path === null ? '' : baseName(path)
   if (name === 'docs.json') return 'docs'
-  if (name === 'mint.json' || name === 'site.json') return 'site'
-  return typeof value.theme === 'string' && (DOCS_THEMES as readonly string[]).includes(value.theme) ? 'docs' : 'site'
+  if (name === 'mint.json' || name === 'site.json') return 'mint'
+  return typeof value.theme === 'string' && (DOCS_THEMES as readonly string[]).includes(value.theme) ? 'docs' : 'mint'
 }
 
-/** How a file is checked: docs.json by Mintlify's rules; site.json by the rule set chosen for it. */
+/** How a file is checked: docs.json by Mintlify's rules; mint.json (site.json) by the rule set chosen for it. */
 export interface CheckOptions {
   format: ConfigFormat
   rules: RuleSet
@@ -50,8 +52,8 @@ export interface ConfigCheck {
 
 /** Checks a parsed file in its format. A docs.json's `$ref`s are resolved with the files given first. */
 export function checkConfig(value: unknown, { format, rules, refs, cache }: CheckOptions): ConfigCheck {
-  if (format === 'site') {
-    const { valid, errors, warnings, info } = checkSiteConfig(value, rules)
+  if (format === 'mint') {
+    const { valid, errors, warnings, info } = checkMintConfig(value, rules)
     return { format, valid, errors, warnings, info }
   }
   const resolved = resolveRefs(value, refs ?? new Map())

@@ -1,7 +1,7 @@
 import { DOCS_JSON_SCHEMA_URL, DocsConfigSchema } from './docs-schema'
 import { formatProblemPath } from './format'
+import { isPlainObject } from './mint-schema'
 import { MINTLIFY_FOOTER_PLATFORMS } from './rule-sets'
-import { isPlainObject } from './schema'
 import { applyValueChangesAtOnce, diffValues, KeyPositions } from './text-edits'
 
 // mint.json (and the spec's site.json) to docs.json. Every setting docs.json has a place for is

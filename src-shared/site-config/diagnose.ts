@@ -12,12 +12,12 @@ import {
 import { checkDocsConfig, type DocsCheckCache, type KeyCheck } from './docs-validate'
 import { type DuplicateKey, duplicateKeyProblems, findDuplicateKeys } from './duplicate-keys'
 import { jsonErrorSentence, type JsonSyntaxError, parseJsonText } from './json-text'
+import { checkMintConfig } from './mint-validate'
 import type { SiteConfigProblem } from './problem'
 import { type RefFile, resolveRefs, unknownUnder } from './refs'
 import type { RuleSet } from './rule-sets'
 import { mintlifySuggestion } from './rule-suggestion'
 import { type PageFacts, pageProblems, type SitePages, sitePages } from './site-pages'
-import { checkSiteConfig } from './validate'
 
 // What is wrong with a document and its folder: one answer for the editor (which indexes it), the
 // CLI (which prints it) and the export (which is refused while it has errors). In the shape of
@@ -130,7 +130,7 @@ export function diagnoseDocument(inputs: DiagnoseInputs, cache: DiagnosisCache =
   let checked: unknown = document.value
   if (format === 'docs') checked = docsParts(document.value, inputs.refs, cache, chunks)
   else {
-    const report = checkSiteConfig(document.value, rules)
+    const report = checkMintConfig(document.value, rules)
     chunks.push(chunk('schema', 'error', report.errors), chunk('rules', 'warning', report.warnings), chunk('rules', 'info', report.info))
     suggestion = rules === 'spec' ? mintlifySuggestion(document.value, report) : null
   }

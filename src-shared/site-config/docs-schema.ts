@@ -1,6 +1,6 @@
 import { z } from 'zod'
+import { HexColorSchema } from './mint-schema'
 import { MINTLIFY_FOOTER_PLATFORMS, MINTLIFY_ICON_TYPES } from './rule-sets'
-import { HexColorSchema } from './schema'
 
 // The one schema of docs.json, the configuration Mintlify sites use today (schema
 // https://mintlify.com/docs.json). Like site.json's (schema.ts) it is written once here; the

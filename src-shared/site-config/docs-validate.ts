@@ -3,9 +3,9 @@ import { CONTENT_ORDER, type DivisionKey, DIVISIONS, DocsConfigSchema, NAVIGATIO
 import { formatProblemPath } from './format'
 import { problemsFromIssues } from './issue-messages'
 import { type KnownShape, knownShapeFor, walkExtraKeys } from './known-keys'
+import { isPlainObject } from './mint-schema'
 import { createNavigationChecker } from './navigation-check'
 import type { SiteConfigProblem, SiteConfigReport } from './problem'
-import { isPlainObject } from './schema'
 import { closestKnownKey } from './warnings'
 
 // docs.json's checks. Errors are exactly what Mintlify's validator refuses (held to it on the

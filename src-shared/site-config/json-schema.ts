@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import type { ConfigFormat } from './config-format'
 import { DocsConfigSchema } from './docs-schema'
-import { MintlifySiteConfigSchema, type RuleSet } from './rule-sets'
-import { SiteConfigSchema } from './schema'
+import { MintConfigSchema } from './mint-schema'
+import { MintConfigMintlifySchema, type RuleSet } from './rule-sets'
 
 /**
  * site.json's JSON Schema for Monaco's JSON language service: completions, hovers (the spec's
@@ -17,12 +17,12 @@ function jsonSchemaOf(schema: z.ZodType) {
   return json
 }
 
-export const siteConfigJsonSchema = jsonSchemaOf(SiteConfigSchema)
-export const mintlifySiteConfigJsonSchema = jsonSchemaOf(MintlifySiteConfigSchema)
+export const mintConfigJsonSchema = jsonSchemaOf(MintConfigSchema)
+export const mintConfigMintlifyJsonSchema = jsonSchemaOf(MintConfigMintlifySchema)
 
 let docsJsonSchema: ReturnType<typeof jsonSchemaOf> | null = null
 /** docs.json's, made on first use: its recursive navigation makes it the largest (about 260 kB). */
 export const docsConfigJsonSchema = () => (docsJsonSchema ??= z.toJSONSchema(DocsConfigSchema, { target: 'draft-07', io: 'input' }))
 
-export const jsonSchemaFor = (rules: RuleSet, format: ConfigFormat = 'site') =>
-  format === 'docs' ? docsConfigJsonSchema() : rules === 'mintlify' ? mintlifySiteConfigJsonSchema : siteConfigJsonSchema
+export const jsonSchemaFor = (rules: RuleSet, format: ConfigFormat = 'mint') =>
+  format === 'docs' ? docsConfigJsonSchema() : rules === 'mintlify' ? mintConfigMintlifyJsonSchema : mintConfigJsonSchema

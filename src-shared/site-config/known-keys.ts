@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { FILE_KEYS, MINTLIFY_ONLY_SETTINGS, type RuleSet, siteConfigSchemaFor } from './rule-sets'
-import { isPlainObject } from './schema'
+import { isPlainObject } from './mint-schema'
+import { FILE_KEYS, mintConfigSchemaFor, MINTLIFY_ONLY_SETTINGS, type RuleSet } from './rule-sets'
 
 /**
  * The keys a rule set knows at each place of the file, derived once from its schema. `fields`
@@ -77,7 +77,7 @@ function shapeAt(shape: KnownShape | null | undefined, at: readonly string[]): K
 }
 
 function buildShape(rules: RuleSet): KnownShape {
-  const shape = knownShapeOf(siteConfigSchemaFor(rules), new Map())!
+  const shape = knownShapeOf(mintConfigSchemaFor(rules), new Map())!
   for (const key of FILE_KEYS) shape.fields!.set(key, null)
   for (const { at, keys } of MINTLIFY_ONLY_SETTINGS) {
     const place = shapeAt(shape, at)

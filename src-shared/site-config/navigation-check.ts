@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { CONTENT_ORDER, DIVISION_ITEM_SCHEMAS, type DivisionKey, DIVISIONS, DocsGroupSchema, DocsNavigationSchema } from './docs-schema'
 import { type KnownShape, walkExtraKeys } from './known-keys'
-import { isPlainObject } from './schema'
+import { isPlainObject } from './mint-schema'
 
 // docs.json's navigation checked part by part. The whole navigation is one top-level setting (2.3
 // MB in the largest real file), so checking it as one value on every keystroke re-checks 23,000

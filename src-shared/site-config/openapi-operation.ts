@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isPlainObject } from './schema'
+import { isPlainObject } from './mint-schema'
 
 // An OpenAPI operation as a docs page shows it: its parameters, request body and responses, with
 // the schemas inside reduced to a bounded tree of fields (name, type, required, description). Only

@@ -5,12 +5,12 @@ import {
   ApiSchema,
   ColorsSchema,
   HexColorSchema,
+  MintConfigSchema,
   NavigationGroupSchema,
-  SiteConfigSchema,
   TopAnchorSchema,
-} from './schema'
+} from './mint-schema'
 
-// Two rule sets from the one schema (schema.ts). "site.json spec" is that schema as it stands,
+// Two rule sets from the one schema (mint-schema.ts). "site.json spec" is that schema as it stands,
 // the default. "Mintlify-compatible" is derived from it by widening the few places where the
 // real files written for Mintlify (the format the spec was taken from) go beyond the spec, so a
 // file Mintlify accepts is not reported broken. The names below were looked up in
@@ -119,7 +119,7 @@ const MintlifyVersionSchema = z.union(
   { error: 'must be a version name, or an object with a name' },
 )
 
-export const MintlifySiteConfigSchema = SiteConfigSchema.extend({
+export const MintConfigMintlifySchema = MintConfigSchema.extend({
   navigation: z
     .array(MintlifyNavigationGroupSchema)
     .describe('Array of groups with the pages of each group; a page may be a nested group.'),
@@ -145,7 +145,7 @@ export const MintlifySiteConfigSchema = SiteConfigSchema.extend({
   footerSocials: MintlifyFooterSocialsSchema.optional().describe('Social media accounts.'),
 })
 
-export const siteConfigSchemaFor = (rules: RuleSet): z.ZodType => (rules === 'mintlify' ? MintlifySiteConfigSchema : SiteConfigSchema)
+export const mintConfigSchemaFor = (rules: RuleSet): z.ZodType => (rules === 'mintlify' ? MintConfigMintlifySchema : MintConfigSchema)
 
 /**
  * Settings Mintlify knows that the spec does not, by where they are: `*` is any item of a list.

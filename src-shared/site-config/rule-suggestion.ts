@@ -1,6 +1,6 @@
 import { plural } from '../text/plural'
-import { FOOTER_PLATFORMS, isPlainObject } from './schema'
-import { checkSiteConfig, type SiteConfigCheck } from './validate'
+import { FOOTER_PLATFORMS, isPlainObject } from './mint-schema'
+import { checkMintConfig, type SiteConfigCheck } from './mint-validate'
 
 const specPlatforms = new Set<string>(FOOTER_PLATFORMS)
 
@@ -34,6 +34,6 @@ export function mintlifySuggestion(config: unknown, specCheck: SiteConfigCheck):
   if (specCheck.valid) return null
   // Only a file that uses one of these is offered the switch; the second check runs only then.
   const features = mintlifyFeaturesOf(config)
-  if (!features.length || !checkSiteConfig(config, 'mintlify').valid) return null
+  if (!features.length || !checkMintConfig(config, 'mintlify').valid) return null
   return `This file is written for Mintlify (${features.join('; ')}): it breaks the spec but follows the Mintlify-compatible rules.`
 }

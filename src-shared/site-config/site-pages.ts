@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { fileNameOf } from './api-reference-pages'
 import { apiSources, type DocsIndex, isExternal, type OpenApiCheck, pageKey } from './docs-files'
+import { isPlainObject } from './mint-schema'
 import { normalizeRefPath } from './refs'
-import { isPlainObject } from './schema'
 
 // Every page the site will have, and the links inside its pages checked against them. Main reads
 // and parses the pages (page-checks.ts: MDX, front matter, headings with Mintlify's slug rules) and

@@ -20,7 +20,7 @@ const SyntaxKind = {
   StringLiteral: 10 as Token.StringLiteral,
   EOF: 17 as Token.EOF,
 }
-import { isPlainObject } from './schema'
+import { isPlainObject } from './mint-schema'
 
 // Format-preserving edits of a site.json text. The text is the document: the form's changes are
 // worked out as differences between two parsed values and applied as the smallest text edits to

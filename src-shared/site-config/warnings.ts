@@ -1,10 +1,10 @@
 import { formatProblemPath } from './format'
 import { forEachExtraKey } from './known-keys'
+import { isPlainObject } from './mint-schema'
 import type { SiteConfigProblem } from './problem'
 import type { RuleSet } from './rule-sets'
-import { isPlainObject } from './schema'
 
-export interface SiteConfigNotes {
+export interface MintConfigNotes {
   /** What is allowed but probably not meant: unknown keys, versions no anchor can reach… */
   warnings: SiteConfigProblem[]
   /** Mintlify's settings outside the spec: kept as written, said once, nothing to fix. */
@@ -15,7 +15,7 @@ export interface SiteConfigNotes {
  * Warnings and information about a file. Runs on any value, valid or not, so a writer sees them
  * with the errors; every rule checks the types it reads.
  */
-export function findNotes(config: unknown, rules: RuleSet): SiteConfigNotes {
+export function findNotes(config: unknown, rules: RuleSet): MintConfigNotes {
   const notes = extraKeyNotes(config, rules)
   if (!isPlainObject(config)) return notes
   if (Array.isArray(config.navigation) && config.navigation.length === 0)
@@ -24,8 +24,8 @@ export function findNotes(config: unknown, rules: RuleSet): SiteConfigNotes {
   return notes
 }
 
-function extraKeyNotes(config: unknown, rules: RuleSet): SiteConfigNotes {
-  const notes: SiteConfigNotes = { warnings: [], info: [] }
+function extraKeyNotes(config: unknown, rules: RuleSet): MintConfigNotes {
+  const notes: MintConfigNotes = { warnings: [], info: [] }
   const outsideSpec =
     rules === 'spec'
       ? 'is a Mintlify setting outside the spec: kept as written'

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { serializeSiteConfig } from '../../src-shared/site-config/format'
-import { generateLargeSiteConfig } from '../fixtures/site-config/large-site-config'
+import { generateLargeMintConfig } from '../fixtures/site-config/large-mint-config'
 import { expect, test } from './browser-mode'
 import { checkScreen, SCREENSHOT_DIR } from './screens'
 
@@ -360,7 +360,7 @@ test('a file that is not JSON opens as text at the break, with the form waiting'
 })
 
 test('a 6,000-page file draws only the rows in view; a problem deep inside opens its group and focuses its page', async () => {
-  const large = generateLargeSiteConfig()
+  const large = generateLargeMintConfig()
   large.navigation[150]!.pages[7] = 42 as unknown as string
   const largePath = join(folder, 'large.json')
   await writeFile(largePath, serializeSiteConfig(large))

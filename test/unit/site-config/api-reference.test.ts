@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { type ApiReferenceOptions, baseUrlListToChoose, planApiReference } from '../../../src-shared/site-config/api-reference'
 import { apiReferenceGroups, apiReferencePageText } from '../../../src-shared/site-config/api-reference-pages'
+import { checkMintConfigText } from '../../../src-shared/site-config/mint-validate'
 import { applyValueChanges } from '../../../src-shared/site-config/text-edits'
-import { checkSiteConfigText } from '../../../src-shared/site-config/validate'
 import { buildOpenApiDocument } from '../../../src-shared/user-api/openapi'
 
 // What "Add the API reference" makes of site.json: worked out once, shown by the dialog, applied
@@ -84,7 +84,7 @@ describe('the authentication', () => {
 
   it('makes a valid site.json under the spec', () => {
     const text = JSON.stringify(planned({ name: 'A', navigation: [] }).next)
-    expect(checkSiteConfigText(text, 'spec').errors).toEqual([])
+    expect(checkMintConfigText(text, 'spec').errors).toEqual([])
   })
 })
 
@@ -182,7 +182,7 @@ describe('the endpoint pages in the navigation', () => {
       { kind: 'insertItem', path: ['navigation'], index: 1, value: { group: 'User groups', pages: PAGES } },
     ])
     const text = applyValueChanges(JSON.stringify(config, null, 2), plan.changes)
-    expect(checkSiteConfigText(text, 'spec').errors).toEqual([])
+    expect(checkMintConfigText(text, 'spec').errors).toEqual([])
     // Planned again on the result: nothing more to add.
     expect(planned(JSON.parse(text), { ...add(), groups }).fields.filter((field) => field.path[0] === 'navigation')).toEqual([])
   })

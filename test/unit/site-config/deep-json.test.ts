@@ -72,7 +72,7 @@ describe('JSON nested too deep', () => {
         tooDeep: true,
       },
     })
-    expect(checkConfigText(nested(100_000), { format: 'site', rules: 'spec' })).toMatchObject({ valid: false })
+    expect(checkConfigText(nested(100_000), { format: 'mint', rules: 'spec' })).toMatchObject({ valid: false })
     // The deepest real file nests 19 levels; 64 are read.
     expect(parseJsonText(nested(MAX_SITE_JSON_DEPTH - 1)).ok).toBe(true)
   })

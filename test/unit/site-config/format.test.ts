@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/format'
-import { validateSiteConfigText } from '../../../src-shared/site-config/validate'
+import { validateMintConfigText } from '../../../src-shared/site-config/mint-validate'
 
 describe('serializeSiteConfig', () => {
   it('writes 2-space JSON with a final newline, keys in their order', () => {
@@ -20,7 +20,7 @@ describe('serializeSiteConfig', () => {
 
 describe('SITE_CONFIG_TEMPLATE', () => {
   it('is a valid file without warnings, in the app’s own format', () => {
-    expect(validateSiteConfigText(SITE_CONFIG_TEMPLATE)).toEqual({ valid: true, errors: [], warnings: [] })
+    expect(validateMintConfigText(SITE_CONFIG_TEMPLATE)).toEqual({ valid: true, errors: [], warnings: [] })
     expect(serializeSiteConfig(JSON.parse(SITE_CONFIG_TEMPLATE))).toBe(SITE_CONFIG_TEMPLATE)
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { siteConfigJsonSchema } from '../../../src-shared/site-config/json-schema'
-import { HEX_COLOR_MESSAGE } from '../../../src-shared/site-config/schema'
+import { mintConfigJsonSchema } from '../../../src-shared/site-config/json-schema'
+import { HEX_COLOR_MESSAGE } from '../../../src-shared/site-config/mint-schema'
 
 interface JsonSchemaNode {
   description?: string
@@ -13,7 +13,7 @@ interface JsonSchemaNode {
   patternErrorMessage?: string
 }
 
-const root = siteConfigJsonSchema as JsonSchemaNode
+const root = mintConfigJsonSchema as JsonSchemaNode
 
 /** Every property of every object in the JSON Schema, as [dotted path, node]. */
 function properties(node: JsonSchemaNode, path = ''): Array<[string, JsonSchemaNode]> {
@@ -28,7 +28,7 @@ function properties(node: JsonSchemaNode, path = ''): Array<[string, JsonSchemaN
 
 describe('site.json JSON Schema (for Monaco)', () => {
   it('is draft-07 with the two required top-level properties', () => {
-    expect(siteConfigJsonSchema.$schema).toBe('http://json-schema.org/draft-07/schema#')
+    expect(mintConfigJsonSchema.$schema).toBe('http://json-schema.org/draft-07/schema#')
     expect(root.required).toEqual(['name', 'navigation'])
   })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_SITE_JSON_DEPTH, parseJsonText } from '../../../src-shared/site-config/json-text'
-import { validateSiteConfigText } from '../../../src-shared/site-config/validate'
+import { validateMintConfigText } from '../../../src-shared/site-config/mint-validate'
 
 const syntaxErrorOf = (text: string) => {
   const parsed = parseJsonText(text)
@@ -8,19 +8,19 @@ const syntaxErrorOf = (text: string) => {
   return parsed.error
 }
 
-describe('validateSiteConfigText', () => {
+describe('validateMintConfigText', () => {
   it('validates the parsed value of valid JSON', () => {
-    expect(validateSiteConfigText('{"name": "Docs", "navigation": [{"group": "A", "pages": []}]}')).toEqual({
+    expect(validateMintConfigText('{"name": "Docs", "navigation": [{"group": "A", "pages": []}]}')).toEqual({
       valid: true,
       errors: [],
       warnings: [],
     })
-    expect(validateSiteConfigText('{"name": "Docs"}').errors).toEqual([{ path: 'navigation', message: 'is required' }])
+    expect(validateMintConfigText('{"name": "Docs"}').errors).toEqual([{ path: 'navigation', message: 'is required' }])
   })
 
   it('reports a syntax error at $ with its line and column', () => {
     const text = '{\n  "name": "Docs",\n  "navigation": [\n    {"group": "A" "pages": []}\n  ]\n}\n'
-    expect(validateSiteConfigText(text)).toEqual({
+    expect(validateMintConfigText(text)).toEqual({
       valid: false,
       errors: [
         {
@@ -35,7 +35,7 @@ describe('validateSiteConfigText', () => {
   })
 
   it('ignores a byte order mark', () => {
-    expect(validateSiteConfigText('\uFEFF{"name": "Docs", "navigation": [{"group": "A", "pages": []}]}').valid).toBe(true)
+    expect(validateMintConfigText('\uFEFF{"name": "Docs", "navigation": [{"group": "A", "pages": []}]}').valid).toBe(true)
     expect(syntaxErrorOf('\uFEFF{,}')).toMatchObject({ line: 1, column: 2 })
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatProblemPath } from '../../../src-shared/site-config/format'
-import { validateSiteConfig } from '../../../src-shared/site-config/validate'
+import { validateMintConfig } from '../../../src-shared/site-config/mint-validate'
 import { MINIMAL_CONFIG } from './spec-table'
 
 describe('problem paths', () => {
@@ -22,7 +22,7 @@ describe('problem paths', () => {
   })
 
   it('uses the notation in every report', () => {
-    const report = validateSiteConfig({
+    const report = validateMintConfig({
       name: 'Docs',
       navigation: [{ group: 'A', pages: ['a', 2] }],
       colors: { primary: 'teal' },
@@ -33,10 +33,10 @@ describe('problem paths', () => {
 })
 
 describe('problem messages', () => {
-  const errorsOf = (patch: Record<string, unknown>) => validateSiteConfig({ ...MINIMAL_CONFIG, ...patch }).errors
+  const errorsOf = (patch: Record<string, unknown>) => validateMintConfig({ ...MINIMAL_CONFIG, ...patch }).errors
 
   it('say what to write, in words, never in zod’s terms', () => {
-    const errors = validateSiteConfig({
+    const errors = validateMintConfig({
       name: ['Docs'],
       navigation: [{ group: 'A', pages: [] }],
       colors: { primary: '#0D93' },

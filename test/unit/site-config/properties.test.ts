@@ -2,8 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { serializeSiteConfig } from '../../../src-shared/site-config/format'
 import { parseJsonText } from '../../../src-shared/site-config/json-text'
-import { validateSiteConfig, validateSiteConfigText } from '../../../src-shared/site-config/validate'
-import { validSiteConfigArbitrary } from '../../fixtures/site-config/site-config-arbitrary'
+import { validateMintConfig, validateMintConfigText } from '../../../src-shared/site-config/mint-validate'
+import { validMintConfigArbitrary } from '../../fixtures/site-config/mint-config-arbitrary'
 
 // parseJsonText ignores a leading byte order mark; JSON.parse does not.
 const parsesAsJson = (text: string) => {
@@ -18,7 +18,7 @@ const parsesAsJson = (text: string) => {
 /** Text near JSON: a serialized file with a few characters deleted, inserted or replaced. */
 const nearlyJsonArbitrary = fc
   .tuple(
-    validSiteConfigArbitrary.map(serializeSiteConfig),
+    validMintConfigArbitrary.map(serializeSiteConfig),
     fc.array(fc.tuple(fc.nat(), fc.nat({ max: 2 }), fc.constantFrom(...'{}[],:"\\ \n0-e.tu/')), { minLength: 1, maxLength: 3 }),
   )
   .map(([text, edits]) =>
@@ -31,19 +31,19 @@ const nearlyJsonArbitrary = fc
 describe('properties', () => {
   it('generates only valid files (the arbitrary follows the schema)', () => {
     fc.assert(
-      fc.property(validSiteConfigArbitrary, (config) => {
-        expect(validateSiteConfig(config).errors).toEqual([])
+      fc.property(validMintConfigArbitrary, (config) => {
+        expect(validateMintConfig(config).errors).toEqual([])
       }),
     )
   })
 
   it('load → edit nothing → save gives the same bytes, unknown keys and key order included', () => {
     fc.assert(
-      fc.property(validSiteConfigArbitrary, (config) => {
+      fc.property(validMintConfigArbitrary, (config) => {
         const saved = serializeSiteConfig(config)
         const loaded = parseJsonText(saved)
         if (!loaded.ok) throw new Error(loaded.error.message)
-        expect(validateSiteConfig(loaded.value).valid).toBe(true)
+        expect(validateMintConfig(loaded.value).valid).toBe(true)
         expect(serializeSiteConfig(loaded.value)).toBe(saved)
       }),
       { numRuns: 300 },
@@ -52,9 +52,9 @@ describe('properties', () => {
 
   it('validation never changes the value it checks', () => {
     fc.assert(
-      fc.property(validSiteConfigArbitrary, (config) => {
+      fc.property(validMintConfigArbitrary, (config) => {
         const before = serializeSiteConfig(config)
-        validateSiteConfig(config)
+        validateMintConfig(config)
         expect(serializeSiteConfig(config)).toBe(before)
       }),
     )
@@ -63,7 +63,7 @@ describe('properties', () => {
   it('never throws for any JSON value, and reports valid exactly when there are no errors', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        const report = validateSiteConfig(value)
+        const report = validateMintConfig(value)
         expect(report.valid).toBe(report.errors.length === 0)
       }),
       { numRuns: 500 },
@@ -84,7 +84,7 @@ describe('properties', () => {
       withUnicodeString: true,
     })
     fc.assert(
-      fc.property(anything, (value) => void validateSiteConfig(value)),
+      fc.property(anything, (value) => void validateMintConfig(value)),
       { numRuns: 500 },
     )
   })
@@ -102,7 +102,7 @@ describe('properties', () => {
       { requiredKeys: [] },
     )
     fc.assert(
-      fc.property(loose, (value) => void validateSiteConfig(value)),
+      fc.property(loose, (value) => void validateMintConfig(value)),
       { numRuns: 500 },
     )
   })
@@ -111,7 +111,7 @@ describe('properties', () => {
     const texts = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.json(), nearlyJsonArbitrary)
     fc.assert(
       fc.property(texts, (text) => {
-        const report = validateSiteConfigText(text)
+        const report = validateMintConfigText(text)
         expect(parseJsonText(text).ok).toBe(parsesAsJson(text))
         if (!parsesAsJson(text)) expect(report.errors[0]?.message).toMatch(/^is not valid JSON at line \d+, column \d+: /)
       }),

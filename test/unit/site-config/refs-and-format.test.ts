@@ -17,15 +17,15 @@ const files = (entries: Record<string, unknown>) =>
 describe('the format of a file', () => {
   it('is told by its shape first, then its $schema, then its name', () => {
     expect(detectConfigFormat({ $schema: 'https://mintlify.com/schema.json', navigation: {} }, 'mint.json')).toBe('docs')
-    expect(detectConfigFormat({ $schema: 'https://mintlify.com/docs.json', navigation: [] }, 'docs.json')).toBe('site')
+    expect(detectConfigFormat({ $schema: 'https://mintlify.com/docs.json', navigation: [] }, 'docs.json')).toBe('mint')
     expect(detectConfigFormat({ $schema: 'https://mintlify.com/docs.json' }, 'mint.json')).toBe('docs')
-    expect(detectConfigFormat({ $schema: 'https://mintlify.com/schema.json' }, 'docs.json')).toBe('site')
+    expect(detectConfigFormat({ $schema: 'https://mintlify.com/schema.json' }, 'docs.json')).toBe('mint')
     expect(detectConfigFormat({ name: 'x' }, '/repo/docs/docs.json')).toBe('docs')
-    expect(detectConfigFormat({ name: 'x' }, 'C:\\repo\\mint.json')).toBe('site')
+    expect(detectConfigFormat({ name: 'x' }, 'C:\\repo\\mint.json')).toBe('mint')
     expect(detectConfigFormat({ navigation: { groups: [] } }, null)).toBe('docs')
     expect(detectConfigFormat({ theme: 'maple', name: 'x' }, 'config.json')).toBe('docs')
-    expect(detectConfigFormat({ name: 'x', navigation: [] }, null)).toBe('site')
-    expect(detectConfigFormat('text', null)).toBe('site')
+    expect(detectConfigFormat({ name: 'x', navigation: [] }, null)).toBe('mint')
+    expect(detectConfigFormat('text', null)).toBe('mint')
   })
 
   it.skipIf(!hasCorpus)(`is docs.json for all 121 real docs.json files, and site for the template${DOCS_JSON.skipNote}`, () => {

@@ -1,7 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { mintConfigJsonSchema, validateMintConfig } from '@mintlify/validation'
+import { mintConfigJsonSchema, validateMintConfig as mintlifyValidateMintConfig } from '@mintlify/validation'
 import { describe, expect, it } from 'vitest'
+import { MintConfigSchema } from '../../../src-shared/site-config/mint-schema'
+import { checkMintConfig, checkMintConfigText, validateMintConfig } from '../../../src-shared/site-config/mint-validate'
 import {
   FILE_KEYS,
   MINTLIFY_FOOTER_PLATFORMS,
@@ -9,8 +11,6 @@ import {
   MINTLIFY_ONLY_SETTINGS,
 } from '../../../src-shared/site-config/rule-sets'
 import { mintlifySuggestion } from '../../../src-shared/site-config/rule-suggestion'
-import { SiteConfigSchema } from '../../../src-shared/site-config/schema'
-import { checkSiteConfig, checkSiteConfigText, validateSiteConfig } from '../../../src-shared/site-config/validate'
 import { findCorpus } from '../../helpers/corpus'
 import { MINIMAL_CONFIG } from './spec-table'
 
@@ -24,13 +24,13 @@ const paths = (problems: { path: string }[]) => problems.map((problem) => proble
 describe('the two rule sets on the real-world-shaped fixtures', () => {
   it('nested groups, a footer platform beyond the nine and a half background: errors in the spec, fine for Mintlify', async () => {
     const text = await fixture('nested-groups.json')
-    const spec = checkSiteConfigText(text, 'spec')
+    const spec = checkMintConfigText(text, 'spec')
     expect(spec.errors).toEqual([
       { path: 'navigation[0].pages[1]', message: 'must be a string, not an object' },
       { path: 'colors.background.dark', message: 'is required' },
       { path: 'footerSocials.telegram', message: expect.stringContaining('is not a supported platform') },
     ])
-    const mintlify = checkSiteConfigText(text, 'mintlify')
+    const mintlify = checkMintConfigText(text, 'mintlify')
     expect(mintlify).toMatchObject({ valid: true, errors: [], warnings: [] })
     expect(mintlifySuggestion(JSON.parse(text), spec)).toBe(
       'This file is written for Mintlify (2 nested groups; footer platform telegram; a background colour for one mode only): it breaks the spec but follows the Mintlify-compatible rules.',
@@ -40,25 +40,25 @@ describe('the two rule sets on the real-world-shaped fixtures', () => {
   it('Mintlify’s own settings are kept and listed as information under both, never as warnings', async () => {
     const text = await fixture('four-spaces.json')
     for (const rules of ['spec', 'mintlify'] as const) {
-      const check = checkSiteConfigText(text, rules)
+      const check = checkMintConfigText(text, rules)
       expect(paths(check.info)).toEqual(['colors.anchors', 'topbarCtaButton.style', 'analytics'])
       expect(check.warnings).toEqual([])
     }
-    expect(checkSiteConfigText(text, 'spec').valid).toBe(false)
-    expect(checkSiteConfigText(text, 'mintlify').valid).toBe(true)
+    expect(checkMintConfigText(text, 'spec').valid).toBe(false)
+    expect(checkMintConfigText(text, 'mintlify').valid).toBe(true)
   })
 
   it('knows $schema under both rule sets', async () => {
     const text = await fixture('tabs.json')
-    expect(checkSiteConfigText(text, 'spec')).toMatchObject({ valid: true, warnings: [], info: [] })
-    expect(checkSiteConfigText(text, 'mintlify')).toMatchObject({ valid: true, warnings: [], info: [] })
+    expect(checkMintConfigText(text, 'spec')).toMatchObject({ valid: true, warnings: [], info: [] })
+    expect(checkMintConfigText(text, 'mintlify')).toMatchObject({ valid: true, warnings: [], info: [] })
     expect(FILE_KEYS).toEqual(['$schema'])
   })
 
   it('a key written twice is an error at each place under both rule sets, naming both lines', async () => {
     const text = await fixture('duplicate-keys.json')
     for (const rules of ['spec', 'mintlify'] as const) {
-      const { valid, errors } = checkSiteConfigText(text, rules)
+      const { valid, errors } = checkMintConfigText(text, rules)
       expect(valid).toBe(false)
       expect(errors.map(({ path, line }) => ({ path, line }))).toEqual([
         { path: 'colors.primary', line: 4 },
@@ -74,18 +74,18 @@ describe('the two rule sets on the real-world-shaped fixtures', () => {
 
   it('checks inside nested groups in compatible mode, at any depth', () => {
     const config = { ...MINIMAL_CONFIG, navigation: [{ group: 'A', pages: [{ group: 'B', pages: [{ group: 'C', pages: [7] }] }] }] }
-    expect(checkSiteConfig(config, 'mintlify').errors).toEqual([
+    expect(checkMintConfig(config, 'mintlify').errors).toEqual([
       { path: 'navigation[0].pages[0].pages[0].pages[0]', message: 'must be a page path, or a nested group with group and pages' },
     ])
     const withUnknown = { ...MINIMAL_CONFIG, navigation: [{ group: 'A', pages: [{ group: 'B', pages: [], colour: 'x', icon: 'book' }] }] }
-    const check = checkSiteConfig(withUnknown, 'mintlify')
+    const check = checkMintConfig(withUnknown, 'mintlify')
     expect(check.warnings).toEqual([{ path: 'navigation[0].pages[0].colour', message: 'is not a known setting: kept as written' }])
     expect(paths(check.info)).toEqual(['navigation[0].pages[0].icon'])
   })
 
   it('leaves the spec’s own rules alone: the spec rule set is the validator that was', () => {
-    expect(validateSiteConfig({ ...MINIMAL_CONFIG, footerSocials: { x: 'https://x.com/acme' } }).valid).toBe(false)
-    expect(Object.keys(SiteConfigSchema.shape)).not.toContain('$schema')
+    expect(validateMintConfig({ ...MINIMAL_CONFIG, footerSocials: { x: 'https://x.com/acme' } }).valid).toBe(false)
+    expect(Object.keys(MintConfigSchema.shape)).not.toContain('$schema')
   })
 })
 
@@ -129,7 +129,7 @@ describe('the names, held to @mintlify/validation’s own mint.json schema', () 
   )
 
   it('lists every top-level setting Mintlify knows that the spec does not', () => {
-    const spec = new Set([...Object.keys(SiteConfigSchema.shape), ...FILE_KEYS])
+    const spec = new Set([...Object.keys(MintConfigSchema.shape), ...FILE_KEYS])
     const missing = [...mintlifyNamesAt([])].filter((name) => !spec.has(name))
     expect(missing.sort()).toEqual([...MINTLIFY_ONLY_SETTINGS.find((entry) => entry.at.length === 0)!.keys].sort())
   })
@@ -153,9 +153,9 @@ describe(`on the 179 real mint.json files${MINT.skipNote}`, async () => {
       const counts = { spec: 0, mintlify: 0, mintlifyOwn: 0, info: 0, warnings: 0 }
       const acceptedByMintlifyOnly: string[] = []
       for (const { name, text } of files) {
-        const spec = checkSiteConfigText(text, 'spec')
-        const compatible = checkSiteConfigText(text, 'mintlify')
-        const own = validateMintConfig(JSON.parse(text.replace(/^\uFEFF/, ''))).success
+        const spec = checkMintConfigText(text, 'spec')
+        const compatible = checkMintConfigText(text, 'mintlify')
+        const own = mintlifyValidateMintConfig(JSON.parse(text.replace(/^\uFEFF/, ''))).success
         counts.spec += Number(spec.valid)
         counts.mintlify += Number(compatible.valid)
         counts.mintlifyOwn += Number(own)

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import type { z } from 'zod'
 import { formatProblemPath } from '../../../src-shared/site-config/format'
-import { validateSiteConfig } from '../../../src-shared/site-config/validate'
+import { validateMintConfig } from '../../../src-shared/site-config/mint-validate'
 
 /** A file that is valid and warning-free, to put the object under test into. */
 export const MINIMAL_CONFIG = {
@@ -48,17 +48,17 @@ export function testSpecTable(table: SpecTable, rows: SpecRow[]): void {
 
     it(`${row.field}: ${row.missing === undefined ? 'may be left out' : 'is required'}`, () => {
       const { [row.field]: _left, ...withoutField } = table.minimal
-      const report = validateSiteConfig(table.place(withoutField))
+      const report = validateMintConfig(table.place(withoutField))
       if (row.missing === undefined) expect(report).toEqual({ valid: true, errors: [], warnings: [] })
       else expect(report.errors).toEqual([{ path: fieldPath, message: row.missing }])
     })
 
     it.each(row.valid.map((value) => ({ value })))(`${row.field}: accepts $value`, ({ value }) => {
-      expect(validateSiteConfig(withField(value))).toEqual({ valid: true, errors: [], warnings: [] })
+      expect(validateMintConfig(withField(value))).toEqual({ valid: true, errors: [], warnings: [] })
     })
 
     it.each(row.invalid)(`${row.field}: refuses $value`, ({ value, message, at = [] }) => {
-      const report = validateSiteConfig(withField(value))
+      const report = validateMintConfig(withField(value))
       expect(report.valid).toBe(false)
       expect(report.errors).toEqual([{ path: formatProblemPath([...table.path, row.field, ...at]), message }])
     })

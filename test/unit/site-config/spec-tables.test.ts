@@ -11,15 +11,15 @@ import {
   HEX_COLOR_MESSAGE,
   ICON_TYPES,
   LogoPathsSchema,
+  MintConfigSchema,
   ModeToggleSchema,
   NavigationGroupSchema,
-  SiteConfigSchema,
   TabSchema,
   TopAnchorSchema,
   TopbarCtaButtonSchema,
   TopbarLinkSchema,
-} from '../../../src-shared/site-config/schema'
-import { validateSiteConfig } from '../../../src-shared/site-config/validate'
+} from '../../../src-shared/site-config/mint-schema'
+import { validateMintConfig } from '../../../src-shared/site-config/mint-validate'
 import { MINIMAL_CONFIG, type SpecRow, testSpecTable } from './spec-table'
 
 // One describe per table of the site file's statement (the spec), each row as data (spec-table.ts runs them).
@@ -54,7 +54,7 @@ const hexRow = (field: string, missing?: string): SpecRow => ({
 const ICON_TYPE_CHOICES = 'one of "brands", "duotone", "light", "sharp-solid", "solid" or "thin"'
 
 describe('top-level properties', () => {
-  testSpecTable({ schema: SiteConfigSchema, path: [], minimal: MINIMAL_CONFIG, place: (config) => config }, [
+  testSpecTable({ schema: MintConfigSchema, path: [], minimal: MINIMAL_CONFIG, place: (config) => config }, [
     { ...stringRow('name', 'Acme Docs', 'is required'), invalid: [{ value: null, message: 'must be a string, not null' }] },
     {
       field: 'navigation',
@@ -158,13 +158,13 @@ describe('top-level properties', () => {
   ])
 
   it('refuses a file that is not an object, at the root', () => {
-    expect(validateSiteConfig([]).errors).toEqual([{ path: '$', message: 'must be an object, not a list' }])
-    expect(validateSiteConfig(null).errors).toEqual([{ path: '$', message: 'must be an object, not null' }])
-    expect(validateSiteConfig('site').errors).toEqual([{ path: '$', message: 'must be an object, not "site"' }])
+    expect(validateMintConfig([]).errors).toEqual([{ path: '$', message: 'must be an object, not a list' }])
+    expect(validateMintConfig(null).errors).toEqual([{ path: '$', message: 'must be an object, not null' }])
+    expect(validateMintConfig('site').errors).toEqual([{ path: '$', message: 'must be an object, not "site"' }])
   })
 
   it('reports every missing required property at once', () => {
-    expect(validateSiteConfig({}).errors).toEqual([
+    expect(validateMintConfig({}).errors).toEqual([
       { path: 'name', message: 'is required' },
       { path: 'navigation', message: 'is required' },
     ])
@@ -262,17 +262,17 @@ describe('topbarCtaButton', () => {
   )
 
   it('needs no name for type github', () => {
-    expect(validateSiteConfig(place({ type: 'github', url: 'https://github.com/acme/docs' })).valid).toBe(true)
+    expect(validateMintConfig(place({ type: 'github', url: 'https://github.com/acme/docs' })).valid).toBe(true)
   })
 
   it('needs a name for an explicit type link', () => {
-    expect(validateSiteConfig(place({ type: 'link', url: 'https://acme.com' })).errors).toEqual([
+    expect(validateMintConfig(place({ type: 'link', url: 'https://acme.com' })).errors).toEqual([
       { path: 'topbarCtaButton.name', message: 'is required when type is "link" (the default)' },
     ])
   })
 
   it('reports the missing name together with the other problems of the button', () => {
-    expect(validateSiteConfig(place({})).errors).toEqual([
+    expect(validateMintConfig(place({})).errors).toEqual([
       { path: 'topbarCtaButton.url', message: 'is required' },
       { path: 'topbarCtaButton.name', message: 'is required when type is "link" (the default)' },
     ])
@@ -384,19 +384,19 @@ describe('openapi', () => {
   const place = (openapi: unknown) => ({ ...MINIMAL_CONFIG, openapi })
 
   it('takes one string: an absolute URL or a relative path', () => {
-    expect(validateSiteConfig(place('https://acme.com/openapi.json')).valid).toBe(true)
-    expect(validateSiteConfig(place('specs/openapi.yaml')).valid).toBe(true)
+    expect(validateMintConfig(place('https://acme.com/openapi.json')).valid).toBe(true)
+    expect(validateMintConfig(place('specs/openapi.yaml')).valid).toBe(true)
   })
 
   it('takes an array of strings', () => {
-    expect(validateSiteConfig(place(['specs/v1.json', 'https://acme.com/v2.json'])).valid).toBe(true)
+    expect(validateMintConfig(place(['specs/v1.json', 'https://acme.com/v2.json'])).valid).toBe(true)
   })
 
   it('refuses anything else', () => {
-    expect(validateSiteConfig(place({ url: 'openapi.json' })).errors).toEqual([
+    expect(validateMintConfig(place({ url: 'openapi.json' })).errors).toEqual([
       { path: 'openapi', message: 'must be a URL or relative path to an OpenAPI file, or a list of them' },
     ])
-    expect(validateSiteConfig(place([['openapi.json']])).errors).toEqual([{ path: 'openapi[0]', message: 'must be a string, not a list' }])
+    expect(validateMintConfig(place([['openapi.json']])).errors).toEqual([{ path: 'openapi[0]', message: 'must be a string, not a list' }])
   })
 })
 
@@ -422,7 +422,7 @@ describe('footerSocials', () => {
 
   it('refuses any other key as an error, not a warning', () => {
     const footerSocials = { github: 'https://github.com/acme', mastodon: 'https://m.example/@acme', x: 'https://x.com/acme' }
-    const report = validateSiteConfig({ ...MINIMAL_CONFIG, footerSocials })
+    const report = validateMintConfig({ ...MINIMAL_CONFIG, footerSocials })
     const message = `is not a supported platform: use ${FOOTER_PLATFORMS.join(', ')}`
     expect(report.errors).toEqual([
       { path: 'footerSocials.mastodon', message },
@@ -450,7 +450,7 @@ describe('modeToggle', () => {
   ])
 
   it('forces a single mode with default and isHidden together', () => {
-    expect(validateSiteConfig({ ...MINIMAL_CONFIG, modeToggle: { default: 'dark', isHidden: true } }).valid).toBe(true)
+    expect(validateMintConfig({ ...MINIMAL_CONFIG, modeToggle: { default: 'dark', isHidden: true } }).valid).toBe(true)
   })
 })
 
@@ -466,7 +466,7 @@ describe('authentication (api.auth)', () => {
   ])
 
   it('takes a <usernameName>:<passwordName> name with method basic', () => {
-    expect(validateSiteConfig({ ...MINIMAL_CONFIG, api: { auth: { method: 'basic', name: 'user:pass' } } })).toEqual({
+    expect(validateMintConfig({ ...MINIMAL_CONFIG, api: { auth: { method: 'basic', name: 'user:pass' } } })).toEqual({
       valid: true,
       errors: [],
       warnings: [],
@@ -477,6 +477,6 @@ describe('authentication (api.auth)', () => {
 describe('versioning', () => {
   it('lists version names, and an anchor may be tied to one of them', () => {
     const config = { ...MINIMAL_CONFIG, versions: ['v1', 'v2'], anchors: [{ name: 'Legacy', url: 'v1', version: 'v1' }] }
-    expect(validateSiteConfig(config)).toEqual({ valid: true, errors: [], warnings: [] })
+    expect(validateMintConfig(config)).toEqual({ valid: true, errors: [], warnings: [] })
   })
 })

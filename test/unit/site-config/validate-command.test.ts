@@ -92,10 +92,10 @@ describe('embed-console validate', () => {
     const reports = JSON.parse(out[0] as string)
     // Each file says its format, and each problem its line (these files are written on one line).
     expect(reports).toEqual([
-      { file: file('valid.json'), format: 'site', valid: true, errors: [], warnings: [] },
+      { file: file('valid.json'), format: 'mint', valid: true, errors: [], warnings: [] },
       {
         file: file('warned.json'),
-        format: 'site',
+        format: 'mint',
         valid: true,
         errors: [],
         warnings: [
@@ -105,7 +105,7 @@ describe('embed-console validate', () => {
       },
       {
         file: file('invalid.json'),
-        format: 'site',
+        format: 'mint',
         valid: false,
         errors: [
           { path: 'navigation[0].pages[0]', message: 'must be a string, not the number 1', line: 1 },

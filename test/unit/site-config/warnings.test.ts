@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { serializeSiteConfig } from '../../../src-shared/site-config/format'
-import { checkSiteConfig, validateSiteConfig } from '../../../src-shared/site-config/validate'
+import { checkMintConfig, validateMintConfig } from '../../../src-shared/site-config/mint-validate'
 import { MINIMAL_CONFIG } from './spec-table'
 
 const KEPT = 'is not a known setting: kept as written'
@@ -17,7 +17,7 @@ describe('warnings', () => {
     })
 
     it('warns at the anchor’s version, and the file stays valid', () => {
-      expect(validateSiteConfig(anchorsWith(['v1', 'v2'], 'v3'))).toEqual({
+      expect(validateMintConfig(anchorsWith(['v1', 'v2'], 'v3'))).toEqual({
         valid: true,
         errors: [],
         warnings: [
@@ -30,15 +30,15 @@ describe('warnings', () => {
     })
 
     it('warns when the file lists no versions at all', () => {
-      expect(validateSiteConfig(anchorsWith(undefined, 'v1')).warnings.map((warning) => warning.path)).toEqual(['anchors[1].version'])
+      expect(validateMintConfig(anchorsWith(undefined, 'v1')).warnings.map((warning) => warning.path)).toEqual(['anchors[1].version'])
     })
 
     it('says nothing when the version is listed', () => {
-      expect(validateSiteConfig(anchorsWith(['v1', 'v2'], 'v2')).warnings).toEqual([])
+      expect(validateMintConfig(anchorsWith(['v1', 'v2'], 'v2')).warnings).toEqual([])
     })
 
     it('still warns next to errors elsewhere, and ignores versions that are not strings', () => {
-      const report = validateSiteConfig({ ...anchorsWith(['v1', 7], 'v3'), name: 7 })
+      const report = validateMintConfig({ ...anchorsWith(['v1', 7], 'v3'), name: 7 })
       expect(report.valid).toBe(false)
       expect(report.warnings.map((warning) => warning.path)).toEqual(['anchors[1].version'])
     })
@@ -52,13 +52,13 @@ describe('warnings', () => {
     }
 
     it.each(['username', 'user:', ':password', 'a:b:c', ''])('warns for %j', (name) => {
-      expect(validateSiteConfig(auth('basic', name))).toEqual({ valid: true, errors: [], warnings: [warning] })
+      expect(validateMintConfig(auth('basic', name))).toEqual({ valid: true, errors: [], warnings: [warning] })
     })
 
     it('says nothing for user:password, nor for other methods', () => {
-      expect(validateSiteConfig(auth('basic', 'user:password')).warnings).toEqual([])
-      expect(validateSiteConfig(auth('bearer', 'Authorization')).warnings).toEqual([])
-      expect(validateSiteConfig(auth('key', 'X-API-Key')).warnings).toEqual([])
+      expect(validateMintConfig(auth('basic', 'user:password')).warnings).toEqual([])
+      expect(validateMintConfig(auth('bearer', 'Authorization')).warnings).toEqual([])
+      expect(validateMintConfig(auth('key', 'X-API-Key')).warnings).toEqual([])
     })
   })
 
@@ -77,7 +77,7 @@ describe('warnings', () => {
         'custom key': { nested: { deeper: true } },
       }
       const before = serializeSiteConfig(config)
-      const report = checkSiteConfig(config, 'spec')
+      const report = checkMintConfig(config, 'spec')
       expect(report.valid).toBe(true)
       expect(report.errors).toEqual([])
       // $schema belongs to the file, and is known under both rule sets.
@@ -94,17 +94,17 @@ describe('warnings', () => {
           'feedback.thumbsRating',
         ].map((path) => ({ path, message: 'is a Mintlify setting outside the spec: kept as written' })),
       )
-      expect(validateSiteConfig(config)).toEqual({ valid: true, errors: [], warnings: report.warnings })
+      expect(validateMintConfig(config)).toEqual({ valid: true, errors: [], warnings: report.warnings })
       expect(serializeSiteConfig(config)).toBe(before)
     })
 
     it('does not look inside the value of an unknown key', () => {
-      const report = validateSiteConfig({ ...MINIMAL_CONFIG, extra: { name: 1, navigation: 'x' } })
+      const report = validateMintConfig({ ...MINIMAL_CONFIG, extra: { name: 1, navigation: 'x' } })
       expect(report.warnings).toEqual([{ path: 'extra', message: KEPT }])
     })
 
     it('suggests the known key a typo or a wrong case probably meant', () => {
-      const report = validateSiteConfig({
+      const report = validateMintConfig({
         ...MINIMAL_CONFIG,
         Favicon: '/favicon.svg',
         colours: { primary: '#0D9373' },
@@ -120,7 +120,7 @@ describe('warnings', () => {
     })
 
     it('walks what it can of an invalid file without throwing', () => {
-      const report = validateSiteConfig({ name: 'x', navigation: [null, 'a', [], { group: 'g', pages: 'p', more: 1 }] })
+      const report = validateMintConfig({ name: 'x', navigation: [null, 'a', [], { group: 'g', pages: 'p', more: 1 }] })
       expect(report.valid).toBe(false)
       expect(report.warnings).toEqual([{ path: 'navigation[3].more', message: KEPT }])
     })
@@ -128,7 +128,7 @@ describe('warnings', () => {
 
   describe('an empty navigation', () => {
     it('warns at navigation, and the file stays valid', () => {
-      expect(validateSiteConfig({ ...MINIMAL_CONFIG, navigation: [] })).toEqual({
+      expect(validateMintConfig({ ...MINIMAL_CONFIG, navigation: [] })).toEqual({
         valid: true,
         errors: [],
         warnings: [{ path: 'navigation', message: 'is empty: the site will have no pages' }],
@@ -136,7 +136,7 @@ describe('warnings', () => {
     })
 
     it('does not warn for a group without pages', () => {
-      expect(validateSiteConfig({ ...MINIMAL_CONFIG, navigation: [{ group: 'Soon', pages: [] }] }).warnings).toEqual([])
+      expect(validateMintConfig({ ...MINIMAL_CONFIG, navigation: [{ group: 'Soon', pages: [] }] }).warnings).toEqual([])
     })
   })
 })

@@ -6,7 +6,7 @@ import { documentIdForPath } from '../../../src-main/site-files/site-file-servic
 import type { FileDialogs } from '../../../src-main/user-files/file-dialogs'
 import { MAX_SITE_FILE_CHARACTERS } from '../../../src-shared/ipc/site-calls'
 import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/format'
-import { validateSiteConfigText } from '../../../src-shared/site-config/validate'
+import { validateMintConfigText } from '../../../src-shared/site-config/mint-validate'
 import { failureOf } from '../../helpers/failure-of'
 import { siteFiles, tempDir } from './helpers'
 
@@ -39,7 +39,7 @@ describe('new and open', () => {
       rules: null,
     })
     expect(document.documentId).toMatch(/^untitled-[0-9a-f-]+$/)
-    expect(validateSiteConfigText(document.text)).toEqual({ valid: true, errors: [], warnings: [] })
+    expect(validateMintConfigText(document.text)).toEqual({ valid: true, errors: [], warnings: [] })
   })
 
   it('opens a file with its text, its version and an id stable across launches', async () => {
@@ -64,7 +64,7 @@ describe('new and open', () => {
     await writeFile(sitePath, broken)
     const document = await siteFiles(dataDir).open(sitePath)
     expect(document.text).toBe(broken)
-    expect(validateSiteConfigText(document.text).errors[0]?.message).toMatch(/line 4, column 1/)
+    expect(validateMintConfigText(document.text).errors[0]?.message).toMatch(/line 4, column 1/)
   })
 
   it('expands ~ and refuses a relative path', async () => {

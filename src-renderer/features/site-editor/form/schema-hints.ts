@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 
 // The form's placeholders and "Not set" labels come from the schema's recorded defaults, so the
-// spec's defaults are written once (in src-shared/site-config/schema.ts) and never into a file.
+// spec's defaults are written once (in src-shared/site-config/mint-schema.ts) and never into a file.
 
 const defaultOf = (schema: z.ZodType): unknown => schema.meta()?.default
 

@@ -7,8 +7,8 @@ import {
   operationOf,
   pageKey,
 } from '../../../../src-shared/site-config/docs-files'
+import { isPlainObject } from '../../../../src-shared/site-config/mint-schema'
 import type { OperationSummary } from '../../../../src-shared/site-config/openapi-operation'
-import { isPlainObject } from '../../../../src-shared/site-config/schema'
 import type { Choice, SidebarRow, SiteModel, Switcher } from './frame-protocol'
 import { webAddress, webPictureUrl } from './picture-urls'
 import { isHexColor } from './theme-colors'

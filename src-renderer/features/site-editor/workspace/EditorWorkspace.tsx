@@ -1,5 +1,5 @@
 import { DocsForm } from '../form/DocsForm'
-import { SiteForm } from '../form/SiteForm'
+import { MintForm } from '../form/MintForm'
 import { useFocusRequests } from '../form/use-focus-requests'
 import { SitePreview } from '../preview/SitePreview'
 import { useFormat } from '../state/editor-store'
@@ -22,7 +22,7 @@ export function EditorWorkspace() {
       <DocumentBanners />
       <div className="site-editor__main site-editor__main--with-preview">
         <div id="site-view-panel" className="site-editor__view" role="tabpanel" aria-labelledby={`site-view-${view}`}>
-          {view === 'form' ? format === 'docs' ? <DocsForm /> : <SiteForm /> : view === 'json' ? <RawJsonView /> : <DocsFolderView />}
+          {view === 'form' ? format === 'docs' ? <DocsForm /> : <MintForm /> : view === 'json' ? <RawJsonView /> : <DocsFolderView />}
         </div>
         <div className="site-editor__side">
           <SitePreview />

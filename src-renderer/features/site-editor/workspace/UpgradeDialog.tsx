@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { convertMintToDocs } from '../../../../src-shared/site-config/convert-mint'
-import { isPlainObject } from '../../../../src-shared/site-config/schema'
+import { isPlainObject } from '../../../../src-shared/site-config/mint-schema'
 import { closeDialog, openDialog, useEditorDialogs } from '../state/dialog-store'
 import { formCanEdit, replaceText, useEditor, useFormat } from '../state/editor-store'
 import { chooseWhereToWrite } from '../state/file-commands'

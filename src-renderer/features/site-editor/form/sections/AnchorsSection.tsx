@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { AnchorSchema, ICON_TYPES, TopAnchorSchema } from '../../../../../src-shared/site-config/schema'
+import { AnchorSchema, ICON_TYPES, TopAnchorSchema } from '../../../../../src-shared/site-config/mint-schema'
 import { editValue } from '../../state/editor-store'
 import { getIn, isObject, type Path, setIn } from '../../state/json-path'
 import { fieldId } from '../../state/view-store'

@@ -1,6 +1,6 @@
 import { isLoopbackUrl } from '../../../../../src-shared/net/loopback'
 import { API_REFERENCE_AUTH } from '../../../../../src-shared/site-config/api-reference'
-import { ApiAuthSchema, ApiSchema, SiteConfigSchema } from '../../../../../src-shared/site-config/schema'
+import { ApiAuthSchema, ApiSchema, MintConfigSchema } from '../../../../../src-shared/site-config/mint-schema'
 import { useActiveProfile } from '../../../../lib/profiles'
 import { toast } from '../../../../ui/toasts'
 import { openDialog } from '../../state/dialog-store'
@@ -60,7 +60,7 @@ export function ApiSection() {
         hint="Key order in OpenAPI pages follows the OpenAPI file."
       />
       <OneOrManyField path={['openapi']} label="OpenAPI file" noun="file" placeholder="openapi.json" />
-      <p className="field__hint">{meaningOf(SiteConfigSchema.shape.openapi)}</p>
+      <p className="field__hint">{meaningOf(MintConfigSchema.shape.openapi)}</p>
     </FormSection>
   )
 }

@@ -1,4 +1,4 @@
-import { FeedbackSchema, ModeToggleSchema } from '../../../../../src-shared/site-config/schema'
+import { FeedbackSchema, ModeToggleSchema } from '../../../../../src-shared/site-config/mint-schema'
 import { ChoiceField, choicesOf, YES_NO } from '../controls/ChoiceField'
 import { FormSection, ObjectFieldset } from '../controls/FormSection'
 import { meaningOf, unsetLabelOf } from '../schema-hints'

@@ -1,4 +1,4 @@
-import { FOOTER_PLATFORMS, type FooterPlatform, FooterSocialsSchema } from '../../../../../src-shared/site-config/schema'
+import { FOOTER_PLATFORMS, type FooterPlatform, FooterSocialsSchema } from '../../../../../src-shared/site-config/mint-schema'
 import { editValue } from '../../state/editor-store'
 import { isObject, setIn } from '../../state/json-path'
 import { FormSection, ObjectFieldset } from '../controls/FormSection'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { LogoPathsSchema, SiteConfigSchema } from '../../../../../src-shared/site-config/schema'
+import { LogoPathsSchema, MintConfigSchema } from '../../../../../src-shared/site-config/mint-schema'
 import { editValue } from '../../state/editor-store'
 import { getIn, isObject, setIn } from '../../state/json-path'
 import { fieldId } from '../../state/view-store'
@@ -13,15 +13,15 @@ export function ProjectSection() {
   return (
     <FormSection id="project" title="Project">
       <div className="form-grid">
-        <TextField path={['name']} label="Project name" required placeholder="My docs" hint={meaningOf(SiteConfigSchema.shape.name)} />
-        <TextField path={['favicon']} label="Favicon" placeholder="/favicon.svg" hint={meaningOf(SiteConfigSchema.shape.favicon)} />
+        <TextField path={['name']} label="Project name" required placeholder="My docs" hint={meaningOf(MintConfigSchema.shape.name)} />
+        <TextField path={['favicon']} label="Favicon" placeholder="/favicon.svg" hint={meaningOf(MintConfigSchema.shape.favicon)} />
       </div>
       <LogoField />
       <TextField
         path={['backgroundImage']}
         label="Background image"
         placeholder="/background.png"
-        hint={meaningOf(SiteConfigSchema.shape.backgroundImage)}
+        hint={meaningOf(MintConfigSchema.shape.backgroundImage)}
       />
     </FormSection>
   )

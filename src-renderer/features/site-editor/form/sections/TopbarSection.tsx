@@ -1,4 +1,4 @@
-import { TopbarCtaButtonSchema } from '../../../../../src-shared/site-config/schema'
+import { TopbarCtaButtonSchema } from '../../../../../src-shared/site-config/mint-schema'
 import { ChoiceField, choicesOf } from '../controls/ChoiceField'
 import { FormSection, ObjectFieldset } from '../controls/FormSection'
 import { NamedLinkListField } from '../controls/NamedLinkListField'

@@ -2,24 +2,24 @@ import { duplicateKeyProblems, findDuplicateKeys } from './duplicate-keys'
 import { problemsFromIssues } from './issue-messages'
 import { jsonErrorSentence, parseJsonText } from './json-text'
 import type { SiteConfigCheck, SiteConfigProblem, SiteConfigReport } from './problem'
-import { type RuleSet, siteConfigSchemaFor } from './rule-sets'
+import { mintConfigSchemaFor, type RuleSet } from './rule-sets'
 import { findNotes } from './warnings'
 
 export type { SiteConfigCheck, SiteConfigProblem, SiteConfigReport } from './problem'
 
 /** Checks a parsed site.json value against a rule set. Never throws; never changes the value. */
-export function checkSiteConfig(value: unknown, rules: RuleSet = 'spec'): SiteConfigCheck {
+export function checkMintConfig(value: unknown, rules: RuleSet = 'spec'): SiteConfigCheck {
   // The parsed output is not used: the caller's value, with its key order and unknown keys, is
   // the file. reportInput lets the messages name what was written.
-  const result = siteConfigSchemaFor(rules).safeParse(value, { reportInput: true })
+  const result = mintConfigSchemaFor(rules).safeParse(value, { reportInput: true })
   const errors = result.success ? [] : problemsFromIssues(result.error.issues)
   const { warnings, info } = findNotes(value, rules)
   return { rules, valid: errors.length === 0, errors, warnings, info }
 }
 
 /** Checks a parsed site.json value against the spec. Never throws; never changes the value. */
-export function validateSiteConfig(value: unknown): SiteConfigReport {
-  const { valid, errors, warnings } = checkSiteConfig(value, 'spec')
+export function validateMintConfig(value: unknown): SiteConfigReport {
+  const { valid, errors, warnings } = checkMintConfig(value, 'spec')
   return { valid, errors, warnings }
 }
 
@@ -40,16 +40,16 @@ export function readConfigText(
 }
 
 /** Checks site.json text (see readConfigText). */
-export function checkSiteConfigText(text: string, rules: RuleSet = 'spec'): SiteConfigCheck {
+export function checkMintConfigText(text: string, rules: RuleSet = 'spec'): SiteConfigCheck {
   const read = readConfigText(text)
   if (!read.ok) return { rules, valid: false, errors: [read.problem], warnings: [], info: [] }
-  const check = checkSiteConfig(read.value, rules)
+  const check = checkMintConfig(read.value, rules)
   if (read.duplicates.length === 0) return check
   return { ...check, valid: false, errors: [...read.duplicates, ...check.errors] }
 }
 
-/** Checks site.json text against the spec (see checkSiteConfigText). */
-export function validateSiteConfigText(text: string): SiteConfigReport {
-  const { valid, errors, warnings } = checkSiteConfigText(text, 'spec')
+/** Checks site.json text against the spec (see checkMintConfigText). */
+export function validateMintConfigText(text: string): SiteConfigReport {
+  const { valid, errors, warnings } = checkMintConfigText(text, 'spec')
   return { valid, errors, warnings }
 }

@@ -191,7 +191,7 @@ export const ModeToggleSchema = z.looseObject({
     .meta({ description: 'When true, hides the toggle. With `default` set, this forces a single mode.', default: false }),
 })
 
-export const SiteConfigSchema = z.looseObject({
+export const MintConfigSchema = z.looseObject({
   name: z.string().describe('Project name, used for the global title.'),
   navigation: z.array(NavigationGroupSchema).describe('Array of groups with the pages of each group.'),
   logo: LogoSchema.optional().describe('Path to a logo image, or an object with light and dark logo paths.'),
@@ -210,4 +210,4 @@ export const SiteConfigSchema = z.looseObject({
   modeToggle: ModeToggleSchema.optional().describe('Dark/light toggle customization.'),
   backgroundImage: z.string().optional().describe('Background image shown behind every page.'),
 })
-export type SiteConfig = z.infer<typeof SiteConfigSchema>
+export type MintConfig = z.infer<typeof MintConfigSchema>

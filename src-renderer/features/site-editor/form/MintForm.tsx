@@ -25,7 +25,7 @@ const SECTIONS = [
 ]
 
 /** Every setting of the spec, section by section. Read-only while the text does not parse or writes a key twice. */
-export function SiteForm() {
+export function MintForm() {
   const documentId = useEditor((state) => state.document?.documentId)
   return (
     <FormShell sections={SECTIONS}>
