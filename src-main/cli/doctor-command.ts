@@ -4,7 +4,7 @@ import { BaseUrlSchema } from '../../src-shared/profiles/schemas'
 import { type Diagnosis, DIAGNOSIS_STEP_LABELS } from '../../src-shared/user-api/diagnosis'
 import { defaultDataDir } from '../data-dir'
 import { ENVIRONMENT_NETWORK } from '../user-api/client'
-import { diagnoseConnection, type DiagnosisTarget } from '../user-api/diagnose'
+import { diagnoseConnection, type DiagnosisTarget } from '../user-api/diagnose-connection'
 import { type CliIo, type Command, parseTimeoutSeconds, printJson, profileNamed, TOKEN_ENV, UsageError } from './usage'
 
 const USAGE = [

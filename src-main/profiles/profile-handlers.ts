@@ -1,7 +1,7 @@
 import type { profileCalls } from '../../src-shared/ipc/profile-calls'
 import type { Profile, ProfileView } from '../../src-shared/profiles/schemas'
 import type { HandlersFor } from '../router'
-import { diagnoseConnection } from '../user-api/diagnose'
+import { diagnoseConnection } from '../user-api/diagnose-connection'
 import type { ProfileStore } from './profile-store'
 import type { SecretVault } from './vault'
 import { profileProxyPasswordKey, profileTokenKey } from './vault-keys'

@@ -12,9 +12,9 @@ import type {
   SiteDraftSummary,
 } from '../../src-shared/ipc/site-calls'
 import type { Diagnosis } from '../../src-shared/site-config/diagnose'
-import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/format'
 import { jsonErrorSentence, parseJsonText } from '../../src-shared/site-config/json-text'
 import type { RuleSet } from '../../src-shared/site-config/rule-sets'
+import { SITE_CONFIG_TEMPLATE } from '../../src-shared/site-config/serialize'
 import { createSerialQueue } from '../storage/serial-queue'
 import { FileAccessPolicy, resolveUserPath, writeTextAtomically } from '../user-files/file-access'
 import type { FileDialogs } from '../user-files/file-dialogs'

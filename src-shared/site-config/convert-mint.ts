@@ -1,6 +1,6 @@
 import { DOCS_JSON_SCHEMA_URL, DocsConfigSchema } from './docs-schema'
-import { formatProblemPath } from './format'
 import { isPlainObject } from './mint-schema'
+import { formatProblemPath } from './problem-path'
 import { MINTLIFY_FOOTER_PLATFORMS } from './rule-sets'
 import { applyValueChangesAtOnce, diffValues, KeyPositions } from './text-edits'
 

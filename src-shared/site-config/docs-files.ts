@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { formatProblemPath } from './format'
 import { isPlainObject } from './mint-schema'
 import type { SiteConfigProblem } from './problem'
+import { formatProblemPath } from './problem-path'
 
 // The docs folder beside a site.json: its pages (.md and .mdx), the other files the site points
 // at, and what the file says that the folder does not hold. Main indexes the folder; the editor

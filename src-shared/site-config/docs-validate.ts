@@ -1,11 +1,11 @@
 import type { z } from 'zod'
 import { CONTENT_ORDER, type DivisionKey, DIVISIONS, DocsConfigSchema, NAVIGATION_CONTENT_KEYS } from './docs-schema'
-import { formatProblemPath } from './format'
 import { problemsFromIssues } from './issue-messages'
 import { type KnownShape, knownShapeFor, walkExtraKeys } from './known-keys'
 import { isPlainObject } from './mint-schema'
 import { createNavigationChecker } from './navigation-check'
 import type { SiteConfigProblem, SiteConfigReport } from './problem'
+import { formatProblemPath } from './problem-path'
 import { closestKnownKey } from './warnings'
 
 // docs.json's checks. Errors are exactly what Mintlify's validator refuses (held to it on the

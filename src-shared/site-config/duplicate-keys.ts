@@ -1,6 +1,6 @@
 import { LineStarts } from '../text/line-starts'
-import { formatProblemPath } from './format'
 import type { SiteConfigProblem } from './problem'
+import { formatProblemPath } from './problem-path'
 
 /** A key written a second time in one object: JSON.parse keeps the last and drops the first without a word. */
 export interface DuplicateKey {

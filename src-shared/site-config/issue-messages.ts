@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { formatProblemPath } from './format'
 import type { SiteConfigProblem } from './problem'
+import { formatProblemPath } from './problem-path'
 
 type Issue = z.core.$ZodIssue
 

@@ -1,5 +1,5 @@
-import { formatProblemPath } from './format'
 import { isPlainObject } from './mint-schema'
+import { formatProblemPath } from './problem-path'
 
 // `$ref` in docs.json: an object `{ "$ref": "fr.json", …siblings }` stands for the JSON of that
 // file (its path relative to the file that names it), with the siblings laid over it when both

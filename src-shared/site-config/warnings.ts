@@ -1,7 +1,7 @@
-import { formatProblemPath } from './format'
 import { forEachExtraKey } from './known-keys'
 import { isPlainObject } from './mint-schema'
 import type { SiteConfigProblem } from './problem'
+import { formatProblemPath } from './problem-path'
 import type { RuleSet } from './rule-sets'
 
 export interface MintConfigNotes {

@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { serializeSiteConfig } from '../../src-shared/site-config/format'
+import { serializeSiteConfig } from '../../src-shared/site-config/serialize'
 import { generateLargeMintConfig } from '../fixtures/site-config/large-mint-config'
 import { expect, test } from './browser-mode'
 import { checkScreen, SCREENSHOT_DIR } from './screens'

@@ -1,8 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { forEachPage, operationOf, pageKey, referencedFiles } from '../../src-shared/site-config/docs-files'
-import { formatProblemPath } from '../../src-shared/site-config/format'
 import { isPlainObject } from '../../src-shared/site-config/mint-schema'
+import { formatProblemPath } from '../../src-shared/site-config/problem-path'
 
 // Plants five faults writers make in a copy of a docs folder, each where a writer would make
 // it, and says how each must be named: a page's file removed, the logo removed, a broken OpenAPI

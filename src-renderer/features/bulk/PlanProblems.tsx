@@ -1,5 +1,5 @@
 import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 
 interface PlanProblemsProps {
   plan: BulkPlan

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { BulkAction, BulkCounts } from '../../../src-shared/bulk/schemas'
 import { call } from '../../lib/api'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 import { useOffsetPages } from '../../lib/paged-query'
 import { queryKeys } from '../../lib/query-keys'
 import { MorePagesButton } from '../../ui/MorePagesButton'

@@ -1,6 +1,6 @@
 import type { BulkKind } from '../../../src-shared/bulk/schemas'
 import type { ProfileView } from '../../../src-shared/profiles/schemas'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 
 interface ProductionRunDialogProps {

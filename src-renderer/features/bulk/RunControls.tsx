@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { BulkRun, BulkRunState } from '../../../src-shared/bulk/schemas'
 import { call } from '../../lib/api'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 import { queryKeys } from '../../lib/query-keys'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { toast } from '../../ui/toasts'

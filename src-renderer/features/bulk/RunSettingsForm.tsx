@@ -1,6 +1,6 @@
 import { type BulkKind, MAX_BULK_CONCURRENCY } from '../../../src-shared/bulk/schemas'
 import type { BulkPlan } from '../../../src-shared/ipc/bulk-calls'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 import { PlannedRows } from './PlannedRows'
 import { rateProblem, type RunChoices, startBlocker } from './run-choices'
 

@@ -1,5 +1,5 @@
 import type { BulkRun, BulkRunState } from '../../../src-shared/bulk/schemas'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 import type { RunProgress } from './run-progress'
 
 const STATE_SENTENCES: Record<BulkRunState, string> = {

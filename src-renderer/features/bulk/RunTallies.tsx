@@ -1,6 +1,6 @@
 import type { BulkTallies } from '../../../src-shared/bulk/schemas'
 import { plural } from '../../../src-shared/text/plural'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 import { OUTCOME_LABELS } from './run-outcomes'
 
 /** How many rows ended each way (failed always shown), and what an unknown rotation means. */

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { CATALOG_SEARCH_LISTED, type CatalogRow } from '../../../src-shared/catalog/schemas'
 import type { CallOutput } from '../../../src-shared/ipc/contract'
-import { countFormat } from '../../lib/format'
+import { countFormat } from '../../lib/count-format'
 import { useHistoryHandoff } from '../../lib/history-handoff'
 import { useDebouncedValue } from '../../lib/use-debounced-value'
 import { useCatalogCursor } from './catalog-cursor'

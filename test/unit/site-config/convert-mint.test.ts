@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { runConvert } from '../../../src-main/cli/convert-command'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { convertMintToDocs } from '../../../src-shared/site-config/convert-mint'
-import { formatProblemPath } from '../../../src-shared/site-config/format'
+import { formatProblemPath } from '../../../src-shared/site-config/problem-path'
 import { findCorpus } from '../../helpers/corpus'
 import { tempDir } from '../site-files/helpers'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatProblemPath } from '../../../src-shared/site-config/format'
 import { validateMintConfig } from '../../../src-shared/site-config/mint-validate'
+import { formatProblemPath } from '../../../src-shared/site-config/problem-path'
 import { MINIMAL_CONFIG } from './spec-table'
 
 describe('problem paths', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { serializeSiteConfig } from '../../../src-shared/site-config/format'
 import { parseJsonText } from '../../../src-shared/site-config/json-text'
 import { validateMintConfig, validateMintConfigText } from '../../../src-shared/site-config/mint-validate'
+import { serializeSiteConfig } from '../../../src-shared/site-config/serialize'
 import { validMintConfigArbitrary } from '../../fixtures/site-config/mint-config-arbitrary'
 
 // parseJsonText ignores a leading byte order mark; JSON.parse does not.

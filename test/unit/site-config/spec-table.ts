@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import type { z } from 'zod'
-import { formatProblemPath } from '../../../src-shared/site-config/format'
 import { validateMintConfig } from '../../../src-shared/site-config/mint-validate'
+import { formatProblemPath } from '../../../src-shared/site-config/problem-path'
 
 /** A file that is valid and warning-free, to put the object under test into. */
 export const MINIMAL_CONFIG = {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CliIo, UsageError } from '../../../src-main/cli/usage'
 import { runValidate, validateCommand } from '../../../src-main/cli/validate-command'
-import { SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/format'
+import { SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/serialize'
 import { failureOf } from '../../helpers/failure-of'
 import { siteFiles, tempDir } from '../site-files/helpers'
 

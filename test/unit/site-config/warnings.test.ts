@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { serializeSiteConfig } from '../../../src-shared/site-config/format'
 import { checkMintConfig, validateMintConfig } from '../../../src-shared/site-config/mint-validate'
+import { serializeSiteConfig } from '../../../src-shared/site-config/serialize'
 import { MINIMAL_CONFIG } from './spec-table'
 
 const KEPT = 'is not a known setting: kept as written'

@@ -19,7 +19,8 @@ import {
 } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, indexAfterMove, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
 import { createProblemIndexer } from '../../../src-renderer/features/site-editor/state/problem-index'
-import { formatProblemPath, parseProblemPath, serializeSiteConfig } from '../../../src-shared/site-config/format'
+import { formatProblemPath, parseProblemPath } from '../../../src-shared/site-config/problem-path'
+import { serializeSiteConfig } from '../../../src-shared/site-config/serialize'
 
 // The site editor's state, which the form and the raw view share: the renderer's own logic,
 // tested without a browser.

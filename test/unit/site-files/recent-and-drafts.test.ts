@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { DRAFTS_FOLDER } from '../../../src-main/site-files/draft-store'
 import { MAX_RECENT_FILES, RECENT_FILES_FILE } from '../../../src-main/site-files/recent-files'
-import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/format'
+import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/serialize'
 import { failureOf } from '../../helpers/failure-of'
 import { siteFiles, tempDir } from './helpers'
 

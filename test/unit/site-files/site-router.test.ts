@@ -5,7 +5,7 @@ import { createRouter, type Handlers } from '../../../src-main/router'
 import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-handlers'
 import type { SavedSiteFile, SiteDocument } from '../../../src-shared/ipc/site-calls'
-import { serializeSiteConfig } from '../../../src-shared/site-config/format'
+import { serializeSiteConfig } from '../../../src-shared/site-config/serialize'
 import { siteFiles, tempDir } from './helpers'
 
 const context = { transport: 'test' } as const

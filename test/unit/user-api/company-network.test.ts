@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import { type Sandbox, startSandbox } from '../../../src-main/sandbox/sandbox-server'
 import { createUserApiClient, type NetworkSettings, type UserApiClient } from '../../../src-main/user-api/client'
-import { diagnoseConnection, type DiagnosisTarget } from '../../../src-main/user-api/diagnose'
+import { diagnoseConnection, type DiagnosisTarget } from '../../../src-main/user-api/diagnose-connection'
 import { closeDispatchers } from '../../../src-main/user-api/dispatchers'
 import type { Diagnosis } from '../../../src-shared/user-api/diagnosis'
 import {

@@ -1,7 +1,7 @@
 import { messageOf } from '../../../../src-shared/ipc/error-message'
 import type { SaveTarget, SiteDocument, SiteDraft } from '../../../../src-shared/ipc/site-calls'
-import { SITE_CONFIG_TEMPLATE } from '../../../../src-shared/site-config/format'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
+import { SITE_CONFIG_TEMPLATE } from '../../../../src-shared/site-config/serialize'
 import { plural } from '../../../../src-shared/text/plural'
 import { call, CallError } from '../../../lib/api'
 import { usesFileDialogs } from '../../../lib/uses-file-dialogs'

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { formatProblemPath } from '../../../../src-shared/site-config/format'
+import { formatProblemPath } from '../../../../src-shared/site-config/problem-path'
 import type { Path } from './json-path'
 import type { Problem } from './problem-index'
 

@@ -1,7 +1,7 @@
 import { type DragEvent, type FormEvent, useMemo, useState } from 'react'
 import { type DocsPage, isExternal, pageKey, referencedFiles, unlistedPages } from '../../../../src-shared/site-config/docs-files'
 import { plural } from '../../../../src-shared/text/plural'
-import { countFormat } from '../../../lib/format'
+import { countFormat } from '../../../lib/count-format'
 import { useFileDialogs } from '../../../lib/uses-file-dialogs'
 import { openDialog } from '../state/dialog-store'
 import { loadDocs, useDocsLoading } from '../state/docs-store'

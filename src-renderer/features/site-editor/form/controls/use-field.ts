@@ -1,4 +1,4 @@
-import { formatProblemPath } from '../../../../../src-shared/site-config/format'
+import { formatProblemPath } from '../../../../../src-shared/site-config/problem-path'
 import { selectProblemIndex, useEditor } from '../../state/editor-store'
 import { getIn, type Path } from '../../state/json-path'
 import { NO_COUNTS, NO_PROBLEMS } from '../../state/problem-index'

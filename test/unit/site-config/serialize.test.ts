@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/format'
 import { validateMintConfigText } from '../../../src-shared/site-config/mint-validate'
+import { serializeSiteConfig, SITE_CONFIG_TEMPLATE } from '../../../src-shared/site-config/serialize'
 
 describe('serializeSiteConfig', () => {
   it('writes 2-space JSON with a final newline, keys in their order', () => {
