@@ -6,8 +6,8 @@ import type { RuleSet } from './rule-sets'
 import { isPlainObject } from './schema'
 import { checkSiteConfig, readConfigText, type SiteConfigProblem } from './validate'
 
-// Two formats, one editor: Mintlify's docs.json (what sites use today) and site.json, the spec's
-// file, which is Mintlify's older mint.json. A file says which it is by its shape (docs.json's
+// Two formats, one editor: Mintlify's docs.json (what sites use today) and site.json (docs/site-json.md),
+// which is Mintlify's older mint.json. A file says which it is by its shape (docs.json's
 // navigation is an object, mint.json's a list), else by its $schema, else by its name.
 
 export const CONFIG_FORMATS = ['docs', 'site'] as const
