@@ -161,8 +161,9 @@ export class GroupCatalog {
   }
 
   /**
-   * Records what a call returned and says what deserves a warning: spec section 2 lets one id
-   * exist once per environment, so the same id coming back under another tag is worth knowing.
+   * Records what a call returned and says what deserves a warning: docs/user-group-api.md
+   * section 2 (ids and environments) lets one id exist once per environment, so the same id
+   * coming back under another tag is worth knowing.
    * Synchronous, so the caller can write it in one transaction with the group's token.
    */
   record(seen: SeenGroup): { entry: CatalogEntry; warnings: string[] } {

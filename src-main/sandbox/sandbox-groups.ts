@@ -23,7 +23,7 @@ export interface SentJson {
   properties?: string
 }
 
-/** The group as the API returns it: the spec lists no mapping in responses. */
+/** The group as the API returns it: docs/user-group-api.md section 2 lists no mapping in responses. */
 const asResponse = (row: GroupRecord): SandboxGroup => ({
   team_id: row.team_id,
   token: row.token,
@@ -54,7 +54,7 @@ export class SandboxGroups {
   getOrCreate(environment: EnvironmentTag, request: GetOrCreateRequest, sent: SentJson = {}): { created: boolean; group: SandboxGroup } {
     const existing = this.byId(environment, request.user_group_id)
     if (existing) return { created: false, group: asResponse(existing) }
-    // The spec types name as a string; a group created without one gets the empty string.
+    // docs/user-group-api.md section 2 types name as a string; a group created without one gets the empty string.
     const inserted = this.db.get<GroupRecord>(
       `INSERT INTO groups (environment, provided_id, name, token, mapping, properties) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (environment, provided_id) DO NOTHING RETURNING ${COLUMNS}`,

@@ -93,8 +93,8 @@ function checkGivenTokens(customerToken: string | undefined, testingToken: strin
 const unauthorized = (sentence: string) => new Refusal(401, sentence, { 'WWW-Authenticate': 'Token' })
 
 /**
- * A local implementation of /api/user on 127.0.0.1, following the spec's rules and the choices
- * in docs/api-decisions.md. Each API token belongs to one environment; every change is committed
+ * A local implementation of /api/user on 127.0.0.1, following the rules of docs/user-group-api.md
+ * and the choices in docs/api-decisions.md. Each API token belongs to one environment; every change is committed
  * to the database's write-ahead log before the answer goes out.
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {

@@ -51,7 +51,7 @@ export interface UserApiClientOptions {
 }
 
 export interface UserApiCallResult<T> {
-  /** The validated response; fields the spec does not list are kept. */
+  /** The validated response; fields docs/user-group-api.md section 2 does not list are kept. */
   value: T
   /**
    * The JSON body as received, but for the API token and the token being rotated, redacted

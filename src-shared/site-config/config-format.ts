@@ -7,7 +7,7 @@ import { type RefFile, resolveRefs, unknownUnder } from './refs'
 import type { RuleSet } from './rule-sets'
 
 // Two formats, one editor: 'docs' is Mintlify's docs.json (what sites use today); 'mint' is its
-// older mint.json, which the product's statement calls site.json (one format, two file names).
+// older mint.json, which the product's statement calls site.json (docs/site-json.md; one format, two file names).
 // "site" alone means the docs site's configuration in any format: the site editor, its files and
 // folder. A file says which format it is by its shape (docs.json's navigation is an object,
 // mint.json's a list), else by its $schema, else by its name.

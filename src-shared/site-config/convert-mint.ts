@@ -4,7 +4,7 @@ import { formatProblemPath } from './problem-path'
 import { MINTLIFY_FOOTER_PLATFORMS } from './rule-sets'
 import { applyValueChangesAtOnce, diffValues, KeyPositions } from './text-edits'
 
-// mint.json (and the spec's site.json) to docs.json. Every setting docs.json has a place for is
+// mint.json (and site.json, docs/site-json.md) to docs.json. Every setting docs.json has a place for is
 // carried there, more than Mintlify's own upgradeToDocsConfig keeps (anchor colours, tab icons,
 // example defaults, the playground, fonts, footer links); every setting it cannot carry is named
 // with why. The text is edited, not rewritten: fields that map one to one (name, logo, colours,

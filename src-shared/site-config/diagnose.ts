@@ -50,7 +50,7 @@ export interface Diagnosis {
   /** False exactly when there are errors: what an export is refused for. */
   valid: boolean
   chunks: readonly ProblemChunk[]
-  /** A site.json that breaks the spec only in Mintlify's ways: the sentence offering the switch. */
+  /** A site.json that breaks the site.json spec (docs/site-json.md) only in Mintlify's ways: the sentence offering the switch. */
   mintlifySuggestion: string | null
 }
 

@@ -3,7 +3,7 @@ import { HexColorSchema } from './mint-schema'
 import { MINTLIFY_FOOTER_PLATFORMS, MINTLIFY_ICON_TYPES } from './rule-sets'
 
 // The one schema of docs.json, the configuration Mintlify sites use today (schema
-// https://mintlify.com/docs.json). Like site.json's (schema.ts) it is written once here; the
+// https://mintlify.com/docs.json). Like site.json's (mint-schema.ts) it is written once here; the
 // validator, the unknown-key warnings, the editor's form and Monaco's JSON Schema derive from it.
 // It follows Mintlify's own rules as @mintlify/validation states them (its docsConfigSchema,
 // read at version 0.1.878): test/unit/site-config/docs-json.test.ts holds the two together on the

@@ -5,8 +5,8 @@ import { MintConfigSchema } from './mint-schema'
 import { MintConfigMintlifySchema, type RuleSet } from './rule-sets'
 
 /**
- * site.json's JSON Schema for Monaco's JSON language service: completions, hovers (the spec's
- * meanings), defaults and type diagnostics in the raw view. Draft-07, which Monaco reads fully.
+ * site.json's JSON Schema for Monaco's JSON language service: completions, hovers (the meanings
+ * of docs/site-json.md), defaults and type diagnostics in the raw view. Draft-07, which Monaco reads fully.
  * What JSON Schema cannot say (the call-to-action name required only for type "link", the
  * warnings) comes from the validator, which the editor shows beside these diagnostics.
  */

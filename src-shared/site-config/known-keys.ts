@@ -5,12 +5,12 @@ import { FILE_KEYS, mintConfigSchemaFor, MINTLIFY_ONLY_SETTINGS, type RuleSet } 
 /**
  * The keys a rule set knows at each place of the file, derived once from its schema. `fields`
  * describes an object (a child of null is a leaf: nothing below it to check; OUTSIDE_SPEC marks a
- * Mintlify setting the spec does not have), `items` a list's elements. A union contributes its
+ * Mintlify setting the site.json spec (docs/site-json.md) does not have), `items` a list's elements. A union contributes its
  * object option and its list option. Recursive schemas (nested groups) give recursive shapes.
  */
 interface KnownShape {
   fields?: Map<string, KnownShape | null | typeof OUTSIDE_SPEC>
-  /** False where the schema itself refuses unknown keys (the spec's footerSocials): the error says it already. */
+  /** False where the schema itself refuses unknown keys (footerSocials, docs/site-json.md): the error says it already. */
   warnUnknown?: boolean
   items?: KnownShape
 }
@@ -100,13 +100,13 @@ export type { KnownShape }
 export interface ExtraKeyVisitor {
   /** A key the rule set does not know at all, with the keys it knows beside it. */
   unknown(path: readonly PropertyKey[], knownSiblings: Iterable<string>): void
-  /** A setting of Mintlify's that the spec does not have. */
+  /** A setting of Mintlify's that the site.json spec (docs/site-json.md) does not have. */
   outsideSpec(path: readonly PropertyKey[]): void
 }
 
 /**
  * Calls the visitor for every key a rule set does not know, and every Mintlify setting outside
- * the spec, in one walk of the value. The path array is reused: read it during the call, do not keep it.
+ * the site.json spec (docs/site-json.md), in one walk of the value. The path array is reused: read it during the call, do not keep it.
  */
 export function forEachExtraKey(config: unknown, rules: RuleSet, visitor: ExtraKeyVisitor): void {
   walkExtraKeys(config, shapes[rules], visitor)

@@ -1,18 +1,20 @@
 import { z } from 'zod'
 
-// The one schema of site.json (Mintlify's older mint.json), as the product's statement of the
-// site file ("the spec" below) defines it. The form, the Monaco JSON Schema, the validator, the
-// unknown-key warnings and the tests all derive from it, so a field is added here and nowhere else.
+// The one schema of site.json (Mintlify's older mint.json), as docs/site-json.md (the product's
+// statement of the site file, in this project's words: "the spec" below) defines it. The form,
+// the Monaco JSON Schema, the validator, the unknown-key warnings and the tests all derive from
+// it, so a field is added here and nowhere else.
 //
 // Conventions:
-// - Every field carries the spec's "Meaning" as its description, and the spec's default as
+// - Every field carries its meaning in the spec as its description, and the spec's default as
 //   `meta({ default })`: recorded, never applied. The editor shows defaults as placeholders and
 //   validation never adds a key.
 // - Objects are loose: a key the spec does not know is kept as written and reported as a warning
 //   (warnings.ts), never dropped. footerSocials is the one exception, as the spec closes its keys.
 // - Where a table has no Required column, a field is required when the item means nothing
 //   without it and the spec gives it no default (an anchor's name and url, a logo's light and
-//   dark paths); the rest are optional. Mintlify's own validator draws the same line.
+//   dark paths); the rest are optional. Mintlify's own validator draws the same line. These
+//   choices are listed in docs/site-editor.md ("Where the site.json spec leaves a choice").
 
 /** A JSON object (not null, not an array): what every object field of the file must be. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

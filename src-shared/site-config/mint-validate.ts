@@ -17,7 +17,7 @@ export function checkMintConfig(value: unknown, rules: RuleSet = 'spec'): SiteCo
   return { rules, valid: errors.length === 0, errors, warnings, info }
 }
 
-/** Checks a parsed site.json value against the spec. Never throws; never changes the value. */
+/** Checks a parsed site.json value against the site.json spec (docs/site-json.md). Never throws; never changes the value. */
 export function validateMintConfig(value: unknown): SiteConfigReport {
   const { valid, errors, warnings } = checkMintConfig(value, 'spec')
   return { valid, errors, warnings }
@@ -48,7 +48,7 @@ export function checkMintConfigText(text: string, rules: RuleSet = 'spec'): Site
   return { ...check, valid: false, errors: [...read.duplicates, ...check.errors] }
 }
 
-/** Checks site.json text against the spec (see checkMintConfigText). */
+/** Checks site.json text against the site.json spec (docs/site-json.md) (see checkMintConfigText). */
 export function validateMintConfigText(text: string): SiteConfigReport {
   const { valid, errors, warnings } = checkMintConfigText(text, 'spec')
   return { valid, errors, warnings }

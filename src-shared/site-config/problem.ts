@@ -21,7 +21,7 @@ export interface SiteConfigReport {
   warnings: SiteConfigProblem[]
 }
 
-/** A report under a chosen rule set, with the settings kept as written that the spec does not have. */
+/** A report under a chosen rule set, with the settings kept as written that the site.json spec (docs/site-json.md) does not have. */
 export interface SiteConfigCheck extends SiteConfigReport {
   rules: RuleSet
   info: SiteConfigProblem[]

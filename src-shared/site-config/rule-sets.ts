@@ -10,10 +10,10 @@ import {
   TopAnchorSchema,
 } from './mint-schema'
 
-// Two rule sets from the one schema (mint-schema.ts). "site.json spec" is that schema as it stands,
-// the default. "Mintlify-compatible" is derived from it by widening the few places where the
-// real files written for Mintlify (the format the spec was taken from) go beyond the spec, so a
-// file Mintlify accepts is not reported broken. The names below were looked up in
+// Two rule sets from the one schema (mint-schema.ts). "site.json spec" is that schema as it stands
+// (docs/site-json.md), the default. "Mintlify-compatible" is derived from it by widening the few
+// places where the real files written for Mintlify (the format the spec was taken from) go beyond
+// the spec, so a file Mintlify accepts is not reported broken. The names below were looked up in
 // @mintlify/validation's mint.json schema (v1); test/unit/site-config/rule-sets.test.ts holds
 // them to it, which is the only place that package is loaded.
 
@@ -49,7 +49,7 @@ export const MINTLIFY_FOOTER_PLATFORMS = [
   'podcast',
 ] as const
 
-/** Mintlify's icon styles (@mintlify/models iconTypes): the spec's six and five more. */
+/** Mintlify's icon styles (@mintlify/models iconTypes): the six of docs/site-json.md and five more. */
 export const MINTLIFY_ICON_TYPES = [
   'brands',
   'duotone',
@@ -148,7 +148,7 @@ export const MintConfigMintlifySchema = MintConfigSchema.extend({
 export const mintConfigSchemaFor = (rules: RuleSet): z.ZodType => (rules === 'mintlify' ? MintConfigMintlifySchema : MintConfigSchema)
 
 /**
- * Settings Mintlify knows that the spec does not, by where they are: `*` is any item of a list.
+ * Settings Mintlify knows that the site.json spec (docs/site-json.md) does not, by where they are: `*` is any item of a list.
  * Both rule sets keep them and list them as information; neither checks what is inside them.
  */
 export const MINTLIFY_ONLY_SETTINGS: readonly { at: readonly string[]; keys: readonly string[] }[] = [

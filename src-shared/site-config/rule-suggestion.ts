@@ -11,7 +11,7 @@ function countNestedGroups(pages: unknown): number {
   return count
 }
 
-/** What in a file goes beyond the spec in Mintlify's way, in a writer's words ("2 nested groups"). */
+/** What in a file goes beyond the site.json spec (docs/site-json.md) in Mintlify's way, in a writer's words ("2 nested groups"). */
 export function mintlifyFeaturesOf(config: unknown): string[] {
   if (!isPlainObject(config)) return []
   const features: string[] = []
@@ -27,8 +27,9 @@ export function mintlifyFeaturesOf(config: unknown): string[] {
 }
 
 /**
- * The sentence the editor shows when a file breaks the spec but follows Mintlify's rules, or
- * null. `specCheck` is the check already made under the spec, so the common case costs nothing.
+ * The sentence the editor shows when a file breaks the site.json spec (docs/site-json.md) but
+ * follows Mintlify's rules, or null. `specCheck` is the check already made under the spec's rules,
+ * so the common case costs nothing.
  */
 export function mintlifySuggestion(config: unknown, specCheck: SiteConfigCheck): string | null {
   if (specCheck.valid) return null

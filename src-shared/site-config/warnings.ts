@@ -7,7 +7,7 @@ import type { RuleSet } from './rule-sets'
 export interface MintConfigNotes {
   /** What is allowed but probably not meant: unknown keys, versions no anchor can reach… */
   warnings: SiteConfigProblem[]
-  /** Mintlify's settings outside the spec: kept as written, said once, nothing to fix. */
+  /** Mintlify's settings outside the site.json spec (docs/site-json.md): kept as written, said once, nothing to fix. */
   info: SiteConfigProblem[]
 }
 

@@ -22,7 +22,7 @@ import {
  * The OpenAPI 3.1 description of /api/user. Its schemas are zod's own JSON Schema output of
  * ./schemas.ts (OpenAPI 3.1 speaks JSON Schema 2020-12, zod's default target), so the document,
  * the client and the sandbox read one definition. The prose states the choices of
- * docs/api-decisions.md where the product's spec is silent. A pure function, so the CLI, the
+ * docs/api-decisions.md where the API as docs/user-group-api.md states it is silent. A pure function, so the CLI, the
  * sandbox and (later) the site editor's "Add the API reference" each build it in one call.
  */
 
@@ -46,7 +46,7 @@ export interface OpenApiOptions {
 
 const OPENAPI_VERSION = '3.1.0'
 /**
- * The API has no version (spec 9), so this is the document's own: raise it when what the
+ * The API has no version (docs/user-group-api.md section 9), so this is the document's own: raise it when what the
  * document promises changes, not for wording. Not the app's version, which moves for other reasons.
  */
 const DOCUMENT_VERSION = '1.0.0'

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 
 /**
- * The /api/user requests and responses, written once from the tables of the product's
- * statement of its user-group API ("the spec"). The client, the sandbox and the UI (through `z.toJSONSchema`) all
- * derive from these. Where the spec says "not shown", the choice is recorded in
- * docs/api-decisions.md.
+ * The /api/user requests and responses, written once from the tables of docs/user-group-api.md
+ * (the product's statement of its user-group API, "the spec"; sections 2 and 4). The client, the
+ * sandbox and the UI (through `z.toJSONSchema`) all derive from these. Where the spec says "not
+ * shown", the choice is recorded in docs/api-decisions.md.
  */
 
 /** Every operation shares this path under the base URL; the method selects the operation. */
@@ -100,11 +100,11 @@ export const RotateTokenRequestSchema = z
   .describe('POST /api/user: issues a new token for the user group; the current one stops working.')
 export type RotateTokenRequest = z.infer<typeof RotateTokenRequestSchema>
 
-// Loose: fields the spec does not list are kept, so the UI can show the response as received.
+// Loose: fields docs/user-group-api.md section 2 does not list are kept, so the UI can show the response as received.
 export const UserGroupSchema = z.looseObject({
   team_id: z.number().describe('Internal id of the user group; callers need not store it.'),
   token: z.string().describe('The user group token that authenticates an embedded dashboard for this group.'),
-  // The spec types name as a string, but a group created without one may come back as null.
+  // docs/user-group-api.md section 2 types name as a string, but a group created without one may come back as null.
   name: z.string().nullable().describe('The name given in the request body.'),
   provided_id: z.string().describe('The user_group_id given in the request body.'),
   properties: z.json().nullable().optional().describe('The properties object, if one was given.'),
@@ -133,7 +133,7 @@ export const RotateTokenResponseSchema = z.looseObject({
 })
 export type RotateTokenResponse = z.infer<typeof RotateTokenResponseSchema>
 
-/** The spec shows no error body; `error` is what the sandbox sends, `message` a common alternative. */
+/** docs/user-group-api.md section 7 shows no error body; `error` is what the sandbox sends, `message` a common alternative. */
 export const ApiFailureBodySchema = z
   .looseObject({
     success: z.literal(0).describe('0: the call failed.'),

@@ -162,7 +162,7 @@ describe(`on the 179 real mint.json files${MINT.skipNote}`, async () => {
         counts.info += spec.info.length
         counts.warnings += spec.warnings.length
         if (own && !compatible.valid) acceptedByMintlifyOnly.push(name)
-        // Whatever the spec accepts, the compatible rules accept.
+        // Whatever the site.json spec (docs/site-json.md) accepts, the compatible rules accept.
         if (spec.valid) expect(compatible.valid).toBe(true)
       }
       expect(files).toHaveLength(179)

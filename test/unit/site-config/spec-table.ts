@@ -9,19 +9,19 @@ export const MINIMAL_CONFIG = {
   navigation: [{ group: 'Get started', pages: ['introduction'] }],
 }
 
-/** One row of a table of the site file's statement (the spec), as data. */
+/** One row of a table of docs/site-json.md (the spec), as data. */
 export interface SpecRow {
   field: string
   /** The message when the field is left out; none when leaving it out is fine. */
   missing?: string
-  /** The spec's default, which the schema records as metadata. */
+  /** The default docs/site-json.md gives, which the schema records as metadata. */
   default?: unknown
   valid: unknown[]
   /** `at` is where the problem is reported, relative to the field, when deeper than the field. */
   invalid: Array<{ value: unknown; message: string; at?: PropertyKey[] }>
 }
 
-/** One object the spec describes with a table, and how to put it into a file. */
+/** One object docs/site-json.md describes with a table, and how to put it into a file. */
 export interface SpecTable {
   schema: z.ZodObject
   path: PropertyKey[]

@@ -22,7 +22,7 @@ import {
 import { validateMintConfig } from '../../../src-shared/site-config/mint-validate'
 import { MINIMAL_CONFIG, type SpecRow, testSpecTable } from './spec-table'
 
-// One describe per table of the site file's statement (the spec), each row as data (spec-table.ts runs them).
+// One describe per table of docs/site-json.md section 2 (the spec), each row as data (spec-table.ts runs them).
 
 const inFile = (key: string) => (object: Record<string, unknown>) => ({ ...MINIMAL_CONFIG, [key]: object })
 const asFirstItemOf = (key: string) => (object: Record<string, unknown>) => ({ ...MINIMAL_CONFIG, [key]: [object] })

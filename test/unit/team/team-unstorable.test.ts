@@ -48,7 +48,7 @@ async function unstorableApi() {
         res.end(JSON.stringify(value))
       }
       if (received.method === 'POST') {
-        // As the spec has it, a rotation's answer holds no properties.
+        // As docs/user-group-api.md section 4 has it, a rotation's answer holds no properties.
         const { properties: _none, ...rotated } = group('nul-name', { name: 'Rotated \u0000 name', team_id: 1e30 })
         return send(200, { success: 1, user_group: rotated })
       }

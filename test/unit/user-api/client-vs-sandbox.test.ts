@@ -9,7 +9,7 @@ import type { AppErrorException } from '../../../src-shared/ipc/result'
 import { failureOf } from '../../helpers/failure-of'
 import { readSandboxData } from '../../helpers/sandbox-data'
 
-// The contract: every rule of the user-group API's statement and every decision of docs/api-decisions.md,
+// The contract: every rule of the user-group API (docs/user-group-api.md) and every decision of docs/api-decisions.md,
 // checked through the real client against the real sandbox.
 
 let sandbox: Sandbox

@@ -24,7 +24,10 @@ const SECTIONS = [
   { id: 'feedback', label: 'Feedback' },
 ]
 
-/** Every setting of the spec, section by section. Read-only while the text does not parse or writes a key twice. */
+/**
+ * Every setting of the site.json spec (docs/site-json.md), section by section. Read-only while the
+ * text does not parse or writes a key twice.
+ */
 export function MintForm() {
   const documentId = useEditor((state) => state.document?.documentId)
   return (

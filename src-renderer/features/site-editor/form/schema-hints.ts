@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 
 // The form's placeholders and "Not set" labels come from the schema's recorded defaults, so the
-// spec's defaults are written once (in src-shared/site-config/mint-schema.ts) and never into a file.
+// defaults of docs/site-json.md are written once (in src-shared/site-config/mint-schema.ts) and never into a file.
 
 const defaultOf = (schema: z.ZodType): unknown => schema.meta()?.default
 
@@ -18,5 +18,5 @@ export function unsetLabelOf(schema: z.ZodType, whenNoDefault = 'Not set'): stri
   return `Not set (default: ${value === true ? 'yes' : value === false ? 'no' : String(value)})`
 }
 
-/** The spec's meaning of a field, for its hint. */
+/** A field's meaning as docs/site-json.md gives it, for its hint. */
 export const meaningOf = (schema: z.ZodType) => schema.description

@@ -37,7 +37,7 @@ export function placePage(value: unknown, page: string, groupPath: Path, from: P
   return from ? removeItem(added, from.slice(0, -1), from.at(-1) as number, false) : added
 }
 
-/** A nested group as the spec cannot hold it: an object with a name and pages where a page belongs. */
+/** A nested group as the site.json spec (docs/site-json.md) cannot hold it: an object with a name and pages where a page belongs. */
 export function nestedGroupAt(value: unknown, path: Path): { name: string; pages: unknown[] } | null {
   const item = getIn(value, path)
   if (!isObject(item) || !Array.isArray(item.pages)) return null

@@ -56,7 +56,7 @@ export interface ProblemIndex {
   counts: ProblemCounts
   at: PathLookup<Problem[]>
   within: PathLookup<ProblemCounts>
-  /** Set when the file breaks the spec but follows Mintlify's rules: the sentence offering the switch. */
+  /** Set when the file breaks the site.json spec (docs/site-json.md) but follows Mintlify's rules: the sentence offering the switch. */
   mintlifySuggestion: string | null
 }
 

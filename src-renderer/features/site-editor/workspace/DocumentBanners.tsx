@@ -6,7 +6,8 @@ import { showTextPosition, useEditorView } from '../state/view-store'
 
 /**
  * What the writer must know before going on: a refused save, a text the form cannot follow (broken
- * JSON, a key written twice), or a file written for Mintlify that the spec's rules call broken.
+ * JSON, a key written twice), or a file written for Mintlify that the rules of docs/site-json.md
+ * call broken.
  */
 export function DocumentBanners() {
   const changedOnDisk = useEditorDialogs((state) => state.changedOnDisk)

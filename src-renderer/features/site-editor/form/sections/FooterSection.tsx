@@ -37,7 +37,7 @@ export function FooterSection() {
   )
 }
 
-/** Platforms the spec does not allow are errors; the form has no field for them, so it offers to remove them. */
+/** Platforms docs/site-json.md (footerSocials) does not allow are errors; the form has no field for them, so it offers to remove them. */
 function UnsupportedPlatforms() {
   const socials = useValueAt(['footerSocials'])
   const unsupported = isObject(socials) ? Object.keys(socials).filter((key) => !allowed.has(key)) : []

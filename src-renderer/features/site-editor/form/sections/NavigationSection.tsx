@@ -239,8 +239,9 @@ function nestedGroupRemoval(item: unknown): RemovalQuestion | null {
 
 /**
  * A group's pages. Under the Mintlify-compatible rules a page may be a group in turn, edited by
- * the same fields, as deep as the file goes; under the spec such a group is shown as it is, with
- * the ways to settle it (see NestedGroupUnderSpec). Removing a nested group asks first.
+ * the same fields, as deep as the file goes; under the site.json spec (docs/site-json.md,
+ * navigation items) such a group is shown as it is, with the ways to settle it (see
+ * NestedGroupUnderSpec). Removing a nested group asks first.
  */
 function PagesList({ path }: { path: Path }) {
   const nested = useEditor((state) => state.document?.rules === 'mintlify')
@@ -284,7 +285,7 @@ const PageItem = memo(function PageItem({ path, index, nested }: { path: Path; i
 })
 
 /**
- * A nested group where the spec wants a page: shown as it is, never typed over, with the three
+ * A nested group where the site.json spec (docs/site-json.md) wants a page: shown as it is, never typed over, with the three
  * ways to settle it. Flatten puts its pages in its place; the Mintlify-compatible rules accept it
  * as it is; Remove asks, since its pages go with it.
  */

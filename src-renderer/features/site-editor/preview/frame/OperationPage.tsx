@@ -2,7 +2,7 @@ import { useState } from 'react'
 import type { OperationView, SchemaField } from '../../../../../src-shared/site-config/openapi-operation'
 
 // An OpenAPI operation as its generated page shows it: method and path, then the parameters by
-// where they go, the request body and the responses, each a list of fields from the spec.
+// where they go, the request body and the responses, each a list of fields from the OpenAPI file.
 
 function FieldRow({ field }: { field: SchemaField }) {
   return (
