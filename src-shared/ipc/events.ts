@@ -20,9 +20,10 @@ export const events = {
   'bulk.progress': BulkProgressSchema,
   /**
    * A watched docs folder changed (a page or file came, went or changed): the site editor indexes
-   * it again. `changed`: the burst's files, relative to `root` with '/' between folders, in the
-   * order they were first seen; `more`: the burst held changes not named (past the cap, or the
-   * system gave no file name), so only a whole read of the folder sees all of it.
+   * it again. `changed`: the burst's files (and folders the document names, as they come),
+   * relative to `root` with '/' between folders, in the order first seen; `more`: the burst held
+   * changes not named (past the cap, or the system gave no file name), so only a whole read of
+   * the folder sees all of it.
    */
   'site.docsChanged': z.object({ root: z.string(), changed: z.array(z.string()).max(MAX_CHANGED_FILES), more: z.boolean() }),
   /** Indexing a docs folder (off main's thread): how far it has got. */
