@@ -49,7 +49,7 @@ export interface DocsFolderServiceOptions {
 /**
  * The docs folder of each open document: its file's folder unless the writer picked another.
  * One folder is watched at a time (the editor shows one document), and a change is announced
- * with a `site.docsChanged` event.
+ * with a `site.docsChanged` event naming the files it saw change.
  */
 export function createDocsFolderService({ files, dataDir, dialogs, events, ...options }: DocsFolderServiceOptions): DocsFolderService {
   const chosen = new Map<string, string>()
@@ -78,7 +78,7 @@ export function createDocsFolderService({ files, dataDir, dialogs, events, ...op
     if (watched?.root === root && watched.folders === key) return watched.watcher
     const previous = watched?.watcher
     const { watchFolders } = await folderWatcher()
-    const watcher = watchFolders(root, dataDir, folders, () => events?.emit('site.docsChanged', { root }))
+    const watcher = watchFolders(root, dataDir, folders, (change) => events?.emit('site.docsChanged', { root, ...change }))
     watched = { root, folders: key, watcher }
     await previous?.then(
       (old) => old.close(),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FrameLocator, Locator, Page } from '@playwright/test'
 import { startProxy } from '../helpers/company-network'
-import { startCanary, startPictureServer } from '../helpers/web-pictures'
+import { PIXEL, startCanary, startPictureServer } from '../helpers/web-pictures'
 import { expect, launchBrowserMode, openSession, sessionCookie, test } from './browser-mode'
 import { checkScreen } from './screens'
 
@@ -138,9 +138,12 @@ test('a hostile page stays inert in the real frame: nothing it holds reaches the
       theme: 'mint',
       name: 'Hostile',
       colors: { primary: '#16A34A' },
-      navigation: { groups: [{ group: 'Bad', pages: ['docs/bad'] }] },
+      navigation: { groups: [{ group: 'Bad', pages: ['docs/bad', 'docs/after'] }] },
     }),
   )
+  // The fence: a page after the hostile one, with a picture of the folder's own.
+  await writeFile(join(root, 'docs/after.mdx'), ['---', 'title: After', '---', '', '![fence](fence.png)', ''].join('\n'))
+  await writeFile(join(root, 'docs/fence.png'), PIXEL)
   await writeFile(
     join(root, 'docs/bad.mdx'),
     [
@@ -185,7 +188,12 @@ test('a hostile page stays inert in the real frame: nothing it holds reaches the
     return { parentDocument, call, origin: window.origin, api: typeof (window as unknown as { api?: unknown }).api }
   })
   expect(reach).toEqual({ parentDocument: 'blocked', call: 'refused', origin: 'null', api: 'undefined' })
-  await page.waitForTimeout(500)
+  // The fence: the frame opens the next page and loads its picture from the app's server. The
+  // frame asks for what a page shows as the page is drawn, so whatever the hostile page (drawn,
+  // then clicked, before) asked of the network was asked for before the fence picture was.
+  await openFromSidebar(sidebar().getByRole('button', { name: 'After' }))
+  const fence = content().getByRole('img', { name: 'fence' })
+  await expect.poll(() => fence.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1)
   expect(canary.hits).toEqual([])
   await canary.close()
 })
@@ -244,6 +252,7 @@ test('pictures from the web: blocked with a notice until allowed for the documen
     `http://localhost:${canary.port}/by-name.png`,
   ])
   const second = await pictureFolder('Second', ['http://203.0.113.7/other.png'])
+  const fence = await pictureFolder('Fence', ['http://203.0.113.7/fence.png'])
   try {
     await tab.goto(app.origin)
     await tab.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Site config' }).click()
@@ -275,9 +284,16 @@ test('pictures from the web: blocked with a notice until allowed for the documen
     await openIn(first)
     await expect(frame().getByRole('heading', { level: 1, name: 'First' })).toBeVisible()
     await expect(notice().getByRole('button', { name: 'Show pictures from the web' })).toBeVisible()
-    await tab.waitForTimeout(500)
-    expect(proxy.forwarded).toEqual(['http://203.0.113.7/pixel.png'])
-    expect(pictures.hits).toEqual(['/pixel.png'])
+    // The fence: a third document, its picture from the web allowed, fetched the same way (the
+    // frame asks the app's route, main asks the proxy, the proxy the picture server). It is
+    // opened once the first was drawn again, so a picture that page asked for was on its way
+    // before the fence's: once the fence picture reached the server, so had it.
+    await openIn(fence)
+    await expect(frame().getByRole('heading', { level: 1, name: 'Fence' })).toBeVisible()
+    await notice().getByRole('button', { name: 'Show pictures from the web' }).click()
+    await expect.poll(() => pictures.hits.includes('/fence.png')).toBe(true)
+    expect(proxy.forwarded).toEqual(['http://203.0.113.7/pixel.png', 'http://203.0.113.7/fence.png'])
+    expect(pictures.hits).toEqual(['/pixel.png', '/fence.png'])
     expect(canary.hits).toEqual([])
   } finally {
     await context.close()

@@ -229,10 +229,23 @@ describe('a bulk run against the sandbox', () => {
     expect(paused.state).toBe('paused')
     // Nothing half-sent: every row is pending or settled, none in flight.
     expect(services.bulk.items(plan.runId!, { state: 'sending' }, 0, 1).matching).toBe(0)
-    const sentWhilePaused = readSandboxData(sandboxFile).groups.length
+    const groupsWhilePaused = readSandboxData(sandboxFile).groups.map((group) => group.provided_id)
+    const sentWhilePaused = groupsWhilePaused.length
     expect(sentWhilePaused).toBe(paused.tallies.created)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    expect(readSandboxData(sandboxFile).groups.length).toBe(sentWhilePaused)
+    // The fence: a run of one row to the same profile at the same pace. The profile's pace hands
+    // out turns in the order they are asked for, 20 ms apart, and every row takes its turn before
+    // it is sent: a row the paused run still sent took its turn before the fence row, so it is
+    // in the sandbox, ahead of the fence group, once the fence row is answered.
+    const fence = services.bulk.plan({
+      kind: 'apply',
+      target: { profileId },
+      fileName: 'fence.csv',
+      text: csv(['fence,Fence,']),
+      excludeInvalid: false,
+      settings: settings(),
+    })
+    expect(await services.bulk.launch(fence.runId!, settings({ concurrency: 1, ratePerMinute: 3000 })).done).toBe('finished')
+    expect(readSandboxData(sandboxFile).groups.map((group) => group.provided_id)).toEqual([...groupsWhilePaused, 'fence'])
 
     runner.resume()
     await vi.waitFor(() => expect(services.bulk.run(plan.runId!).tallies.created).toBeGreaterThan(sentWhilePaused), { timeout: 10_000 })
@@ -242,7 +255,7 @@ describe('a bulk run against the sandbox', () => {
     expect(cancelled.tallies.pending).toBe(0)
     expect(cancelled.tallies.created + cancelled.tallies.skipped).toBe(300)
     expect(cancelled.tallies.created).toBeGreaterThan(sentWhilePaused)
-    expect(readSandboxData(sandboxFile).groups.length).toBe(cancelled.tallies.created)
+    expect(readSandboxData(sandboxFile).groups.length).toBe(cancelled.tallies.created + 1)
     // The counters say what was sent, not what the cancel skipped.
     expect(runner.progress()).toMatchObject({ state: 'cancelled', total: 300, done: cancelled.tallies.created })
     expect(setup!.progress.at(-1)).toMatchObject({ state: 'cancelled', done: cancelled.tallies.created })

@@ -106,7 +106,7 @@ describe('the docs folder', () => {
     // Changes are announced once the watcher watches.
     await docs.watching()
     await writeFile(join(root, 'guides', 'new-page.mdx'), '---\ntitle: New\n---\n')
-    expect(await changed).toEqual({ root })
+    expect(await changed).toEqual({ root, changed: ['guides/new-page.mdx'], more: false })
     await docs.close()
     await rm(root, { recursive: true, force: true })
   })
@@ -118,7 +118,7 @@ describe('the docs folder', () => {
     )
     await docs.index(documentId, undefined, ['', 'guides'])
     await writeFile(join(root, 'guides', 'right-away.mdx'), '---\ntitle: Right away\n---\n')
-    expect(await changed).toEqual({ root })
+    expect(await changed).toEqual({ root, changed: ['guides/right-away.mdx'], more: false })
     await docs.close()
     await rm(root, { recursive: true, force: true })
   })

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { EventHub } from '../../../src-main/event-hub'
 import { createRouter, type Handlers } from '../../../src-main/router'
 import { indexDocsFolder } from '../../../src-main/site-files/docs-folder'
 import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
-import { watchFolders } from '../../../src-main/site-files/folder-watcher'
+import { type FolderChange, watchFolders } from '../../../src-main/site-files/folder-watcher'
 import { createSiteFileHandlers } from '../../../src-main/site-files/site-file-handlers'
+import { MAX_CHANGED_FILES } from '../../../src-shared/ipc/events'
 import { MAX_WATCHED_FOLDERS } from '../../../src-shared/ipc/site-calls'
 import { foldersNamed } from '../../../src-shared/site-config/docs-files'
 import { failureOf } from '../../helpers/failure-of'
@@ -26,6 +27,19 @@ async function folderOfPages(count: number, frontMatterBytes = 0) {
   )
   await writeFile(join(root, 'mint.json'), JSON.stringify({ name: 'Big', navigation: [{ group: 'Guides', pages: ['guides/page-0000'] }] }))
   return root
+}
+
+/** The files a watcher's announcements named, each once, in the order first named. */
+const namedIn = (announced: readonly FolderChange[]) => [...new Set(announced.flatMap((change) => change.changed))]
+
+/**
+ * Polls until an announcement names `fence`. A change that must not be announced is made just
+ * before the fence: the system tells a watcher's changes in the order they were made (one
+ * inotify queue for every folder watched), so had the first been announced, it would be named by
+ * the fence's announcement (the same burst) or one before it, never only after.
+ */
+async function untilNamed(announced: readonly FolderChange[], fence: string) {
+  await vi.waitFor(() => expect(namedIn(announced)).toContain(fence), { timeout: 10_000, interval: 20 })
 }
 
 describe('indexing a docs folder', () => {
@@ -83,7 +97,7 @@ describe('indexing a docs folder', () => {
     }
   })
 
-  it('watches only the folders the document can name: a page elsewhere says nothing, one there is announced', async () => {
+  it('watches only the folders the document can name, and only the files that can change the check: it names what changed', async () => {
     const root = await tempDir('ec-docs-watch-')
     for (const folder of ['guides', 'drafts']) await mkdir(join(root, folder))
     const config = { name: 'W', logo: 'images/logo.svg', navigation: [{ group: 'G', pages: ['introduction', 'guides/start'] }] }
@@ -92,20 +106,30 @@ describe('indexing a docs folder', () => {
     const dataDir = await tempDir('ec-docs-watch-data-')
     const files = siteFiles(dataDir)
     const events = new EventHub()
-    const changes: string[] = []
-    events.subscribe((event) => event.name === 'site.docsChanged' && changes.push(event.payload.root))
+    const roots: string[] = []
+    const changes: FolderChange[] = []
+    events.subscribe((event) => {
+      if (event.name !== 'site.docsChanged') return
+      roots.push(event.payload.root)
+      changes.push({ changed: event.payload.changed, more: event.payload.more })
+    })
     const document = await files.open(join(root, 'mint.json'))
     const docs = createDocsFolderService({ files, dataDir, events, workerFile: null })
     try {
       await docs.index(document.documentId, undefined, foldersNamed(config))
       await docs.watching()
       await writeFile(join(root, 'guides', 'start.mdx'), '# start\n')
-      for (let tries = 0; tries < 100 && changes.length === 0; tries++) await new Promise((next) => setTimeout(next, 50))
-      expect(changes).toEqual([root])
+      await untilNamed(changes, 'guides/start.mdx')
+      expect(new Set(roots)).toEqual(new Set([root]))
+      expect(namedIn(changes)).toEqual(['guides/start.mdx'])
       changes.length = 0
+      // A page in a folder the document does not name, and a file no check reads in one it does.
       await writeFile(join(root, 'drafts', 'another.mdx'), '# draft\n')
-      await new Promise((next) => setTimeout(next, 600))
-      expect(changes).toEqual([])
+      await writeFile(join(root, 'guides', 'notes.txt'), 'notes\n')
+      await writeFile(join(root, 'guides', 'fence.mdx'), '# fence\n')
+      await untilNamed(changes, 'guides/fence.mdx')
+      expect(namedIn(changes)).toEqual(['guides/fence.mdx'])
+      expect(changes.some((change) => change.more)).toBe(false)
     } finally {
       await docs.close()
     }
@@ -113,15 +137,11 @@ describe('indexing a docs folder', () => {
 })
 
 describe('watching a docs folder a cloned repository may have made hostile', () => {
+  /** The docs folder service's announcements, each with the folder it names. */
   const changesOf = (events: EventHub) => {
-    const changes: string[] = []
-    events.subscribe((event) => event.name === 'site.docsChanged' && changes.push(event.payload.root))
+    const changes: Array<FolderChange & { root: string }> = []
+    events.subscribe((event) => event.name === 'site.docsChanged' && changes.push(event.payload))
     return changes
-  }
-  const settle = async (changes: string[], wanted: number) => {
-    for (let tries = 0; tries < 60 && changes.length < wanted; tries++) await new Promise((next) => setTimeout(next, 50))
-    // Long enough for a change that should not be announced to have been.
-    await new Promise((next) => setTimeout(next, 500))
   }
 
   it('watches only the folder itself when a caller of the router gives no folders', async () => {
@@ -139,11 +159,10 @@ describe('watching a docs folder a cloned repository may have made hostile', () 
       const { documentId } = (opened as { value: { documentId: string } }).value
       expect(await router.dispatch('site.docsIndex', { documentId }, { transport: 'test' })).toMatchObject({ ok: true })
       await writeFile(join(root, 'guides', 'deep.mdx'), '# deep\n')
-      await settle(changes, 1)
-      expect(changes).toEqual([])
       await writeFile(join(root, 'index.mdx'), '# home\n')
-      await settle(changes, 1)
-      expect(changes).toEqual([root])
+      await untilNamed(changes, 'index.mdx')
+      expect(namedIn(changes)).toEqual(['index.mdx'])
+      expect(changes.map((change) => change.root)).toEqual(changes.map(() => root))
       // More folders than it watches is refused by the contract before main does anything.
       const tooMany = Array.from({ length: MAX_WATCHED_FOLDERS + 1 }, (_, index) => `folder-${index}`)
       expect(await router.dispatch('site.docsIndex', { documentId, watch: tooMany }, { transport: 'test' })).toMatchObject({
@@ -161,19 +180,19 @@ describe('watching a docs folder a cloned repository may have made hostile', () 
     await symlink(elsewhere, join(root, 'shared'))
     await mkdir(join(root, 'guides'))
     await symlink(join(root, 'guides'), join(root, 'also-guides'))
-    let announced = 0
-    const watcher = await watchFolders(root, null, ['', 'everything', 'everything/tmp', 'shared', 'also-guides'], () => announced++)
+    const announced: FolderChange[] = []
+    const watcher = await watchFolders(root, null, ['', 'everything', 'everything/tmp', 'shared', 'also-guides'], (change) =>
+      announced.push(change),
+    )
     try {
       expect(watcher.notices).toEqual([
         '3 folders the document names are links out of the docs folder, so not watched: everything, everything/tmp, shared. Links that lead out of the folder are never followed.',
       ])
       await writeFile(join(elsewhere, 'outside.mdx'), '# outside\n')
-      await new Promise((next) => setTimeout(next, 600))
-      expect(announced).toBe(0)
-      // A link inside the folder to a folder inside it is that folder.
+      // A link inside the folder to a folder inside it is that folder, named by its own path.
       await writeFile(join(root, 'guides', 'inside.mdx'), '# inside\n')
-      for (let tries = 0; tries < 60 && announced === 0; tries++) await new Promise((next) => setTimeout(next, 50))
-      expect(announced).toBe(1)
+      await untilNamed(announced, 'guides/inside.mdx')
+      expect(namedIn(announced)).toEqual(['guides/inside.mdx'])
     } finally {
       watcher.close()
     }
@@ -182,22 +201,38 @@ describe('watching a docs folder a cloned repository may have made hostile', () 
   it('watches at most its cap of folders, says so, and looks again for a folder named before it existed', async () => {
     const root = await tempDir('ec-docs-cap-')
     for (const folder of ['a', 'b', 'c', 'd']) await mkdir(join(root, folder))
-    let announced = 0
-    const watcher = await watchFolders(root, null, ['a', 'b', 'c', 'later', 'd'], () => announced++, 4)
+    const announced: FolderChange[] = []
+    const watcher = await watchFolders(root, null, ['a', 'b', 'c', 'later', 'd'], (change) => announced.push(change), 4)
     try {
       expect(watcher.notices).toEqual([
         'The document names 5 folders: the first 4 are watched for changes; Index again shows changes in the others.',
       ])
       await writeFile(join(root, 'd', 'past-the-cap.mdx'), '# d\n')
-      await new Promise((next) => setTimeout(next, 600))
-      expect(announced).toBe(0)
       await mkdir(join(root, 'later'))
       await writeFile(join(root, 'a', 'first.mdx'), '# a\n')
-      for (let tries = 0; tries < 60 && announced === 0; tries++) await new Promise((next) => setTimeout(next, 50))
-      expect(announced).toBe(1)
+      await untilNamed(announced, 'a/first.mdx')
+      expect(namedIn(announced)).toEqual(['a/first.mdx'])
+      // The announcement came after 'later' was looked for again: it is watched now.
       await writeFile(join(root, 'later', 'page.mdx'), '# later\n')
-      for (let tries = 0; tries < 60 && announced === 1; tries++) await new Promise((next) => setTimeout(next, 50))
-      expect(announced).toBe(2)
+      await untilNamed(announced, 'later/page.mdx')
+      expect(namedIn(announced)).toEqual(['a/first.mdx', 'later/page.mdx'])
+    } finally {
+      watcher.close()
+    }
+  })
+
+  it('names at most its cap of files in one announcement, and says when there were more', async () => {
+    const root = await tempDir('ec-docs-burst-')
+    const announced: FolderChange[] = []
+    const watcher = await watchFolders(root, null, [''], (change) => announced.push(change))
+    const written = Array.from({ length: MAX_CHANGED_FILES + 20 }, (_, index) => `page-${index}.mdx`)
+    try {
+      await Promise.all(written.map((file) => writeFile(join(root, file), '# page\n')))
+      // However the system split the writes into bursts, each file is named or an announcement says there were more.
+      const accounted = () => announced.some((change) => change.more) || written.every((file) => namedIn(announced).includes(file))
+      await vi.waitFor(() => expect(accounted()).toBe(true), { timeout: 10_000, interval: 20 })
+      for (const change of announced) expect(change.changed.length).toBeLessThanOrEqual(MAX_CHANGED_FILES)
+      expect(namedIn(announced).every((file) => written.includes(file))).toBe(true)
     } finally {
       watcher.close()
     }
