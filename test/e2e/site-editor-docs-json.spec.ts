@@ -175,4 +175,13 @@ test('the tree keeps its folded rows across a switch to the JSON view and back, 
   await expect(overview).toBeFocused()
   await overview.fill('reference/overview')
   await expect(problems()).toContainText('This docs.json follows Mintlify’s rules')
+
+  // An answered problem is not answered again: the row folded after it stays folded across the JSON view. The click after
+  // the switch comes once the tree's effects have run, so it opens the row (not folds it) only if they left it folded.
+  await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await page.getByRole('tab', { name: 'JSON' }).click()
+  await page.getByRole('tab', { name: 'Form' }).click()
+  await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
 })

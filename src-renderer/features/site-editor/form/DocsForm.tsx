@@ -7,8 +7,8 @@ import { FormSection, ObjectFieldset } from './controls/FormSection'
 import { ListField } from './controls/ListField'
 import { TextField } from './controls/TextField'
 import { FormShell } from './FormShell'
+import { DocsNavigationSection } from './navigation/DocsNavigationSection'
 import { meaningOf } from './schema-hints'
-import { DocsNavigationSection } from './sections/DocsNavigationSection'
 import { LogoField } from './sections/ProjectSection'
 
 // docs.json's form: the settings most sites set, from its one schema (docs-schema.ts), and the
