@@ -27,7 +27,10 @@ export async function journalBeforeSending({
   /** Team mode's hooks as the call found them, or null outside a team. */
   team: TeamHooks | null
   intent: RotationIntent
-  /** A bulk run's claim of its row, fenced on its lease: inside the durable transaction, so it commits with the journal entry or not at all. */
+  /**
+   * A bulk run's claim of its row, fenced on its lease: inside the durable transaction, so it commits with the journal entry or
+   * not at all.
+   */
   claimRow?: () => void
 }): Promise<void> {
   let teamClaim: { release(): Promise<void> } | undefined

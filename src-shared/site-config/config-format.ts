@@ -59,7 +59,8 @@ export function checkConfig(value: unknown, { format, rules, refs, cache }: Chec
   const resolved = resolveRefs(value, refs ?? new Map())
   const check = checkDocsConfig(resolved.value, cache)
   if (resolved.problems.length === 0 && resolved.pending.length === 0) return { format, ...check }
-  // What a $ref that could not be followed (or is still being read, or was left at the cap) would have held is unknown: nothing under it is judged.
+  // What a $ref that could not be followed (or is still being read, or was left at the cap) would have held is unknown:
+  // nothing under it is judged.
   const under = unknownUnder(resolved)
   const errors = [
     ...resolved.problems.map(({ path, message }) => ({ path, message })),

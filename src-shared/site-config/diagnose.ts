@@ -163,7 +163,8 @@ function docsParts(value: unknown, refs: ReadonlyMap<string, RefFile> | undefine
     chunks.push(chunk('schema', 'error', check.errors), chunk('rules', 'warning', check.warnings))
     return resolved.value
   }
-  // What a $ref that could not be followed (or is still being read, or was left at the cap) would have held is unknown: nothing under it is judged.
+  // What a $ref that could not be followed (or is still being read, or was left at the cap) would have held is unknown:
+  // nothing under it is judged.
   const under = unknownUnder(resolved)
   chunks.push(
     chunk(

@@ -520,7 +520,8 @@ test('a nested group under the spec can be flattened into its parent, moved to t
   await expect(pageField(1)).toHaveValue('concepts/overview')
   await expect(pageField(2)).toHaveValue('concepts/deep/one')
   await expect(pageField(3)).toHaveValue('quickstart')
-  // What is left is not the navigation's doing: errors under docs/site-json.md elsewhere (a Mintlify footer platform and a one-mode background).
+  // What is left is not the navigation's doing: errors under docs/site-json.md elsewhere (a Mintlify footer platform and a
+  // one-mode background).
   await expect(problems()).toContainText('2 errors')
   await expect(problems()).not.toContainText('Error: Navigation')
   await page.keyboard.press('ControlOrMeta+Z')

@@ -42,7 +42,8 @@ function nestedGroupRemoval(item: unknown): RemovalQuestion | null {
 /**
  * A group's pages. Under the Mintlify-compatible rules a page may be a group in turn, edited by
  * the same fields, as deep as the file goes; under the site.json spec (docs/site-json.md,
- * navigation items) such a group is shown as it is, with the ways to settle it (see NestedGroupUnderSpec). Removing a nested group asks first.
+ * navigation items) such a group is shown as it is, with the ways to settle it (see NestedGroupUnderSpec). Removing a
+ * nested group asks first.
  */
 function PagesList({ path }: { path: Path }) {
   const nested = useEditor((state) => state.document?.rules === 'mintlify')
