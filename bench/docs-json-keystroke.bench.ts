@@ -30,7 +30,9 @@ const LARGEST = corpusFile('docsjson', 'crewAIInc__crewAI__docs_docs.json')
 const SMALL = corpusFile('docsjson', '00-Aakash-00__kicbac-docs__docs.json')
 
 type Place = 'colour' | 'group' | 'raw'
-const PLACES: Place[] = ['colour', 'group', 'raw']
+const ALL_PLACES: Place[] = ['colour', 'group', 'raw']
+/** BENCH_PLACES=group (or a comma-separated list) measures only those places. */
+const PLACES = process.env.BENCH_PLACES ? ALL_PLACES.filter((place) => process.env.BENCH_PLACES!.split(',').includes(place)) : ALL_PLACES
 
 async function folderWith(file: string): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'ec-bench-docs-json-'))

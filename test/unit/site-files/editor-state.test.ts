@@ -19,6 +19,7 @@ import {
 } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, indexAfterMove, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
 import { createProblemIndexer } from '../../../src-renderer/features/site-editor/state/problem-index'
+import { setResolved } from '../../../src-renderer/features/site-editor/state/resolved-edits'
 import { formatProblemPath, parseProblemPath } from '../../../src-shared/site-config/problem-path'
 import { serializeSiteConfig } from '../../../src-shared/site-config/serialize'
 
@@ -226,13 +227,47 @@ describe('the editor store', () => {
     expect((useEditor.getState().value as { navigation: unknown }).navigation).toBe(navigation)
   })
 
+  it('keeps the parts a docs.json navigation edit did not touch, as it writes the text and parses it', () => {
+    const docs = {
+      name: 'Acme',
+      navigation: {
+        tabs: [
+          { tab: 'Guides', groups: [{ group: 'Start', pages: ['intro'] }] },
+          { tab: 'API', groups: [{ group: 'Calls', pages: ['calls/list'] }] },
+        ],
+      },
+    }
+    loadDocument({
+      documentId: 'file-docs',
+      path: '/docs/docs.json',
+      baselineText: `${JSON.stringify(docs, null, 2)}\n`,
+      version: null,
+      byteOrderMark: false,
+      rules: 'spec',
+    })
+    const before = useEditor.getState().value
+    const tab = (value: unknown, index: number) => getIn(value, ['navigation', 'tabs', index])
+    setResolved(['navigation', 'tabs', 0, 'groups', 0, 'group'], 'First steps', 'navigation.tabs[0].groups[0].group')
+    const after = useEditor.getState().value
+    expect(after).toEqual(JSON.parse(useEditor.getState().text))
+    expect(getIn(after, ['navigation', 'tabs', 0, 'groups', 0, 'group'])).toBe('First steps')
+    expect(tab(after, 1)).toBe(tab(before, 1))
+    expect(getIn(after, ['navigation', 'tabs', 0, 'groups', 0, 'pages'])).toBe(
+      getIn(before, ['navigation', 'tabs', 0, 'groups', 0, 'pages']),
+    )
+    expect(tab(after, 0)).not.toBe(tab(before, 0))
+  })
+
   it('puts a cleared field back where it was when it is typed again', () => {
     open(serializeSiteConfig({ name: 'Acme', favicon: '/f.svg', navigation: [] }))
     setField(['favicon'], undefined)
     expect(Object.keys(useEditor.getState().value as object)).toEqual(['name', 'navigation'])
+    const navigation = getIn(useEditor.getState().value, ['navigation'])
     setField(['favicon'], '/')
     expect(useEditor.getState().text).toBe(serializeSiteConfig({ name: 'Acme', favicon: '/', navigation: [] }))
     expect(Object.keys(useEditor.getState().value as object)).toEqual(['name', 'favicon', 'navigation'])
+    // Read from the text, the value still keeps the parts the edit did not touch.
+    expect(getIn(useEditor.getState().value, ['navigation'])).toBe(navigation)
   })
 
   it('makes a key written twice an error at both places, and keeps the form from editing until one goes', () => {
