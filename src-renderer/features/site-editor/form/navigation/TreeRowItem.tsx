@@ -102,26 +102,9 @@ export const TreeRowItem = memo(function TreeRowItem({ row, top, expanded, onTog
       ) : null}
       <ProblemCountBadges path={row.path} />
       <span className="docs-nav__actions">
-        {row.kind !== 'page' && childList === 'pages' ? (
-          <button
-            type="button"
-            className="btn btn--small btn--ghost"
-            aria-label={`Add a page to ${noun} ${title}`}
-            onClick={() => addChild('page')}
-          >
-            + Page
-          </button>
-        ) : null}
-        {row.kind !== 'page' && childList ? (
-          <button
-            type="button"
-            className="btn btn--small btn--ghost"
-            aria-label={`Add a group to ${noun} ${title}`}
-            onClick={() => addChild('group')}
-          >
-            + Group
-          </button>
-        ) : null}
+        {/* A page goes only where pages are listed; a group wherever this row has a child list. */}
+        {row.kind !== 'page' && childList === 'pages' ? <AddChildButton kind="page" to={`${noun} ${title}`} onAdd={addChild} /> : null}
+        {row.kind !== 'page' && childList ? <AddChildButton kind="group" to={`${noun} ${title}`} onAdd={addChild} /> : null}
         <button
           type="button"
           className="icon-button"
@@ -135,6 +118,15 @@ export const TreeRowItem = memo(function TreeRowItem({ row, top, expanded, onTog
     </li>
   )
 })
+
+/** "+ Page" or "+ Group" on a row, named for the row it adds to. */
+function AddChildButton({ kind, to, onAdd }: { kind: 'page' | 'group'; to: string; onAdd: (kind: 'page' | 'group') => void }) {
+  return (
+    <button type="button" className="btn btn--small btn--ghost" aria-label={`Add a ${kind} to ${to}`} onClick={() => onAdd(kind)}>
+      + {kind === 'page' ? 'Page' : 'Group'}
+    </button>
+  )
+}
 
 /** A row's name as a field: a page's path, or the text under its kind's label key; read-only where the JSON view must edit it. */
 function NameInput({ row, value, noun, editable }: { row: TreeRow; value: string; noun: string; editable: boolean }) {
