@@ -185,3 +185,21 @@ test('the tree keeps its folded rows across a switch to the JSON view and back, 
   await toggle.click()
   await expect(toggle).toHaveAttribute('aria-expanded', 'true')
 })
+
+test('a problem that comes at the top of the list leaves the rows below it in place', async () => {
+  const firstPage = tree().getByRole('combobox', { name: 'Page 1 path' }).first()
+  await firstPage.fill('ghost-page')
+  const missing = problems().getByRole('listitem').filter({ hasText: 'expected ghost-page.mdx' })
+  await expect(missing).toHaveCount(1)
+  // The row as drawn: the same element must still be there, second, once an error comes first.
+  await missing.evaluate((row) => row.setAttribute('data-drawn', 'before'))
+  const primary = page.getByRole('textbox', { name: 'Primary colour', exact: true })
+  const colour = await primary.inputValue()
+  await primary.fill('#12')
+  await expect(problems().getByRole('listitem').first()).toContainText('Primary colour')
+  await expect(problems().locator('li[data-drawn="before"]')).toHaveText(/expected ghost-page.mdx/)
+  await expect(problems().getByRole('listitem').nth(1)).toHaveAttribute('data-drawn', 'before')
+  await primary.fill(colour)
+  await firstPage.fill('index')
+  await expect(problems()).toContainText('This docs.json follows Mintlify’s rules')
+})
