@@ -12,12 +12,12 @@ export const tooDeepMessage = (what: string, max = MAX_JSON_DEPTH) =>
 
 /**
  * Where JSON text opens its (max + 1)th array/object inside the others, or -1: a streaming scan
- * (strings skipped, escapes too) that reads no value and cannot overflow, run before any parser.
+ * (strings skipped, escapes too) that reads no value and cannot overflow. `end` stops it early.
  */
-export function jsonDepthExceededAt(text: string, max = MAX_JSON_DEPTH): number {
+export function jsonDepthExceededAt(text: string, max = MAX_JSON_DEPTH, end = text.length): number {
   let depth = 0
   let inString = false
-  for (let index = 0; index < text.length; index++) {
+  for (let index = 0; index < end; index++) {
     const char = text.charCodeAt(index)
     if (inString) {
       if (char === 0x5c)

@@ -23,31 +23,35 @@ export const MAX_SITE_JSON_DEPTH = MAX_JSON_DEPTH
  * Parses JSON text, or says where it breaks. A leading byte order mark is ignored (editors do
  * not count it as a column). JSON.parse does the parsing; its error messages differ between
  * engines and often carry no position, so a failure is located again by `findSyntaxError`.
+ *
+ * A text nested deeper than MAX_SITE_JSON_DEPTH is refused with its place: JSON.parse reads any
+ * depth without recursing, but every reader after it (the checks, the form, the CLI) recurses. The
+ * depth is scanned after JSON.parse, and up to the syntax error only when there is one: a key
+ * that breaks a 2.3 MB text near its start is told without reading the rest. Either way the first
+ * of the two problems in the text is the one told.
  */
 export function parseJsonText(text: string): ParsedJsonText {
   const json = text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text
-  // Before any parser: a file nested thousands deep would overflow every recursive reader after
-  // JSON.parse (the checks, the form, the CLI), so it is refused where it comes in, with its place.
-  const tooDeep = jsonDepthExceededAt(json, MAX_SITE_JSON_DEPTH)
-  if (tooDeep !== -1) {
-    return {
-      ok: false,
-      error: {
-        message: 'no site configuration is, so Embed Console reads it only as text',
-        ...lineAndColumn(json, tooDeep),
-        tooDeep: true,
-      },
-    }
-  }
+  let value: unknown
   try {
-    return { ok: true, value: JSON.parse(json) }
+    value = JSON.parse(json)
   } catch (error) {
     // The scanner follows the same grammar as JSON.parse (a property test holds them together);
     // should they ever disagree, the engine's own words at the start still beat a throw.
     const found = findSyntaxError(json) ?? { offset: 0, message: (error as Error).message }
+    const tooDeep = jsonDepthExceededAt(json, MAX_SITE_JSON_DEPTH, found.offset)
+    if (tooDeep !== -1) return { ok: false, error: tooDeepError(json, tooDeep) }
     return { ok: false, error: { message: found.message, ...lineAndColumn(json, found.offset) } }
   }
+  const tooDeep = jsonDepthExceededAt(json, MAX_SITE_JSON_DEPTH)
+  return tooDeep === -1 ? { ok: true, value } : { ok: false, error: tooDeepError(json, tooDeep) }
 }
+
+const tooDeepError = (json: string, offset: number): JsonSyntaxError => ({
+  message: 'no site configuration is, so Embed Console reads it only as text',
+  ...lineAndColumn(json, offset),
+  tooDeep: true,
+})
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1

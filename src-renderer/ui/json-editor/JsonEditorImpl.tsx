@@ -2,11 +2,22 @@ import Editor, { type OnMount } from '@monaco-editor/react'
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { type monaco, registerJsonSchema } from './monaco-setup'
 
+/** One change of an editor's text: `removed` characters at `offset` replaced by `inserted`. */
+export interface TextChange {
+  offset: number
+  removed: number
+  inserted: string
+}
+
 export interface JsonEditorProps {
   /** Unique per editor on screen: the model's path, which its schema is matched to. */
   path: string
   value: string
-  onChange(value: string): void
+  /**
+   * The text after a change; and with it, from Monaco, what the change was, in the terms of the
+   * text before it (none when the whole text was replaced).
+   */
+  onChange(value: string, changes?: readonly TextChange[]): void
   /** The JSON Schema derived from the zod schema (z.toJSONSchema), for squiggles, hovers, completion. */
   schema?: object
   ariaLabel: string
@@ -19,6 +30,14 @@ export interface JsonEditorProps {
    */
   tabMovesFocus?: boolean
   onMount?: (editor: monaco.editor.IStandaloneCodeEditor) => void
+  /**
+   * A text of megabytes (a docs.json of 23,000 pages). Monaco's JSON worker would send the whole
+   * document's outline (for sticky scroll), its folding ranges and its colours back to the window
+   * after every change, and the window spent about 300 ms a key taking them in. Off for such a text,
+   * with folding (by indentation, the window would work out the ranges of 50,000 lines on every key);
+   * squiggles, hovers and completion stay.
+   */
+  largeText?: boolean
 }
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
@@ -44,6 +63,7 @@ export default function JsonEditorImpl({
   onSubmitShortcut,
   tabMovesFocus,
   onMount,
+  largeText = false,
 }: JsonEditorProps) {
   const dark = useSystemDark()
   // Monaco binds a command once, at mount: it must call the shortcut of the latest render, with
@@ -83,7 +103,14 @@ export default function JsonEditorImpl({
         language="json"
         value={value}
         theme={dark ? 'vs-dark' : 'vs'}
-        onChange={(next) => onChange(next ?? '')}
+        onChange={(next, event) =>
+          onChange(
+            next ?? '',
+            event.isFlush
+              ? undefined
+              : event.changes.map((change) => ({ offset: change.rangeOffset, removed: change.rangeLength, inserted: change.text })),
+          )
+        }
         onMount={handleMount}
         loading={<span className="muted">Loading editor…</span>}
         options={{
@@ -104,6 +131,9 @@ export default function JsonEditorImpl({
           autoSurround: 'never',
           // The last line's number drawn like the others: dimmed, it is below the contrast readers need.
           renderFinalNewline: 'on',
+          stickyScroll: { enabled: !largeText },
+          folding: !largeText,
+          colorDecorators: !largeText,
         }}
       />
     </div>

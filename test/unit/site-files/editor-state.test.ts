@@ -12,14 +12,13 @@ import {
   setField,
   settleTypedText,
   typeText,
-  TYPING_PAUSE_MS,
   undo,
   undoEntryOf,
   useEditor,
 } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, indexAfterMove, moveItem, removeItem, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
 import { createProblemIndexer } from '../../../src-renderer/features/site-editor/state/problem-index'
-import { setResolved } from '../../../src-renderer/features/site-editor/state/resolved-edits'
+import { applyResolvedChanges, setResolved } from '../../../src-renderer/features/site-editor/state/resolved-edits'
 import { formatProblemPath, parseProblemPath } from '../../../src-shared/site-config/problem-path'
 import { serializeSiteConfig } from '../../../src-shared/site-config/serialize'
 
@@ -150,7 +149,7 @@ describe('the editor store', () => {
     expect(name()).toBe('Acme')
   })
 
-  it('parses a large text typed in the raw view once the typing pauses, or at once when the document is used', () => {
+  it('takes in a large text typed in the raw view by the next task, keys that came meanwhile together, or at once when the document is used', () => {
     vi.useFakeTimers()
     try {
       const large = (name: string) =>
@@ -158,11 +157,9 @@ describe('the editor store', () => {
       open(large('Acme'))
       typeText(large('Acme d'))
       typeText(large('Acme do'))
-      // Between keys nothing is parsed: the store still holds the text before the typing.
+      // Between keys of one task nothing is taken in: the store still holds the text before the typing.
       expect(name()).toBe('Acme')
-      vi.advanceTimersByTime(TYPING_PAUSE_MS - 1)
-      expect(name()).toBe('Acme')
-      vi.advanceTimersByTime(1)
+      vi.advanceTimersByTime(0)
       expect(name()).toBe('Acme do')
       expect(useEditor.getState().text).toBe(large('Acme do'))
       // A form edit (or a save, an undo) first takes in what was typed: nothing typed is lost.
@@ -227,7 +224,7 @@ describe('the editor store', () => {
     expect((useEditor.getState().value as { navigation: unknown }).navigation).toBe(navigation)
   })
 
-  it('keeps the parts a docs.json navigation edit did not touch, as it writes the text and parses it', () => {
+  it('keeps the parts a docs.json navigation edit did not touch, its value agreeing with its text', () => {
     const docs = {
       name: 'Acme',
       navigation: {
@@ -247,7 +244,11 @@ describe('the editor store', () => {
     })
     const before = useEditor.getState().value
     const tab = (value: unknown, index: number) => getIn(value, ['navigation', 'tabs', index])
+    const parse = vi.spyOn(JSON, 'parse')
     setResolved(['navigation', 'tabs', 0, 'groups', 0, 'group'], 'First steps', 'navigation.tabs[0].groups[0].group')
+    // A string put in place of a string: the value follows without reading the text back.
+    expect(parse).not.toHaveBeenCalled()
+    parse.mockRestore()
     const after = useEditor.getState().value
     expect(after).toEqual(JSON.parse(useEditor.getState().text))
     expect(getIn(after, ['navigation', 'tabs', 0, 'groups', 0, 'group'])).toBe('First steps')
@@ -256,6 +257,13 @@ describe('the editor store', () => {
       getIn(before, ['navigation', 'tabs', 0, 'groups', 0, 'pages']),
     )
     expect(tab(after, 0)).not.toBe(tab(before, 0))
+    // A value that is not read back as itself (a key left undefined is not written) is read from the text.
+    setResolved(['navigation', 'tabs', 1, 'groups', 0], { group: 'Calls', icon: undefined, pages: ['calls/list'] })
+    expect(Object.keys(getIn(useEditor.getState().value, ['navigation', 'tabs', 1, 'groups', 0]) as object)).toEqual(['group', 'pages'])
+    // Nor is a key typed again where it stood: the value takes its place from the text.
+    applyResolvedChanges([{ kind: 'remove', path: ['navigation', 'tabs', 0, 'groups', 0, 'group'] }])
+    setResolved(['navigation', 'tabs', 0, 'groups', 0, 'group'], 'Start', 'navigation.tabs[0].groups[0].group')
+    expect(Object.keys(getIn(useEditor.getState().value, ['navigation', 'tabs', 0, 'groups', 0]) as object)).toEqual(['group', 'pages'])
   })
 
   it('puts a cleared field back where it was when it is typed again', () => {

@@ -7,9 +7,11 @@ import { type JsonSyntaxError, parseJsonText } from '../../../../src-shared/site
 import { formatProblemPath } from '../../../../src-shared/site-config/problem-path'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { addsKeys, applyValueChanges, diffValues, KeyPositions, type ValueChange } from '../../../../src-shared/site-config/text-edits'
+import type { TextChange } from '../../../ui/json-editor/JsonEditorImpl'
 import { type Path, setIn } from './json-path'
 import { createProblemIndexer, type DocsContext, type ProblemIndex, type ProblemIndexer } from './problem-index'
 import { refBaseline, refFilesFor } from './ref-store'
+import { StringSpans } from './typed-edits'
 
 /** The file behind what is being edited. */
 export interface OpenDocument {
@@ -132,6 +134,8 @@ let keyPositions = new KeyPositions()
 function dropTypedText() {
   if (typed) clearTimeout(typed.timer)
   typed = null
+  spans = null
+  beforeBreak = null
 }
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
@@ -187,6 +191,20 @@ function editedValue(text: string, previous: unknown): unknown {
   return parsed.ok ? shareUnchanged(previous, parsed.value) : previous
 }
 
+const isScalar = (value: unknown) => typeof value === 'string' || typeof value === 'boolean' || value === null
+
+/**
+ * The value of a text the form's `changes` have just edited. A string, true, false or null put in
+ * place of a value reads back from the text as itself, so the value follows without reading the
+ * text (a key in a group's name of a 2.3 MB docs.json: a JSON.parse and the sharing of its parts,
+ * about 25 ms). Anything else is read back from the text (editedValue).
+ */
+function valueAfterEdits(changes: readonly ValueChange[], text: string, previous: unknown): unknown {
+  const inPlace = changes.every((change) => change.kind === 'set' && !change.added && isScalar(change.value))
+  if (!inPlace) return editedValue(text, previous)
+  return changes.reduce((value, change) => setIn(value, change.path, (change as { value: unknown }).value), previous)
+}
+
 /**
  * Changes in several files at once, as one undo step: the docs.json's own (`file` null) and its
  * `$ref` files' (by ref, applied to `refText(ref)`, their text now). Each is the smallest edit of
@@ -206,7 +224,7 @@ export function editFiles(
     if (!changes.length) continue
     if (file === null) {
       const text = applyValueChanges(state.text, changes, keyPositions, { unique: true })
-      main = { text, value: editedValue(text, state.value), syntaxError: null, duplicates: NO_DUPLICATES }
+      main = { text, value: valueAfterEdits(changes, text, state.value), syntaxError: null, duplicates: NO_DUPLICATES }
     } else {
       const current = refText(file)
       if (current === undefined) continue
@@ -232,43 +250,83 @@ export function editValue(update: (value: unknown) => unknown, burst: string | n
 export const setField = (path: Path, next: unknown) => editValue((value) => setIn(value, path, next), formatProblemPath(path))
 
 /**
- * Past this length a keystroke in the raw view does not parse the text at once. A 2.3 MB docs.json
- * costs a JSON.parse, a duplicate-key scan and the checks of what changed: a tenth of a second or
- * more, on every key. Its text is kept aside and parsed once the typing pauses (or sooner, when
- * anything reads or changes the document: settleTypedText), so a key costs Monaco's edit alone.
+ * Past this length a keystroke in the raw view is not parsed on the key. A 2.3 MB docs.json costs a
+ * JSON.parse, a depth and a duplicate-key scan and the checks of what changed on every key: its
+ * text is kept aside and taken in by the next task (or sooner, when anything reads or changes the
+ * document: settleTypedText), so keys that come faster than that are taken in together. Most keys
+ * are taken in without a parse (typedEdits): inside a string value, in the whitespace between
+ * tokens, or back to the text the last syntax error broke.
  */
 export const LARGE_TEXT_LENGTH = 200_000
-/** How long typing must pause before a large text is parsed. */
-export const TYPING_PAUSE_MS = 250
 
-let typed: { text: string; timer: ReturnType<typeof setTimeout> } | null = null
+let typed: { text: string; changes: TextChange[] | null; timer: ReturnType<typeof setTimeout> } | null = null
+/** Where the open document's strings are, while the raw view types into a large text (typed-edits.ts). */
+let spans: StringSpans | null = null
 
-/** A keystroke in the raw JSON view: a small text at once (replaceText), a large one after a pause. */
-export function typeText(text: string): void {
+/**
+ * A keystroke in the raw JSON view: a small text at once (replaceText), a large one by the next
+ * task. `changes` are Monaco's for this key, one change a key (undefined when the editor did not
+ * say, or said several: the text is then parsed whole).
+ */
+export function typeText(text: string, changes?: readonly TextChange[]): void {
   if (text.length < LARGE_TEXT_LENGTH) {
     settleTypedText()
     replaceText(text)
     return
   }
+  const told = changes?.length === 1 ? changes : null
+  const pending = typed ? (typed.changes && told ? [...typed.changes, ...told] : null) : told && [...told]
   if (typed) clearTimeout(typed.timer)
-  typed = { text, timer: setTimeout(settleTypedText, TYPING_PAUSE_MS) }
+  typed = { text, changes: pending, timer: setTimeout(settleTypedText, 0) }
 }
 
-/** Parses the raw view's text typed and not yet parsed: what saves, undoes, edits or asks "unsaved?" calls first. */
+/** Takes in the raw view's text typed and not yet taken in: what saves, undoes, edits or asks "unsaved?" calls first. */
 export function settleTypedText(): void {
   if (!typed) return
-  const { text, timer } = typed
+  const { text, changes, timer } = typed
   clearTimeout(timer)
   typed = null
-  replaceText(text)
+  const content = changes && typedContent(text, changes)
+  if (content) commit(content, RAW_TEXT_BURST)
+  else replaceText(text)
 }
+
+/** The content after keys typed into a large text, worked out from what each key did (typed-edits.ts); null when one needs a parse. */
+function typedContent(next: string, changes: readonly TextChange[]): Omit<EditorContent, 'refTexts'> | null {
+  const state = useEditor.getState()
+  if (state.syntaxError || state.duplicates.length) return null
+  if (!spans?.describes(state.text)) spans = StringSpans.of(state.text)
+  let { text, value } = state
+  for (const [index, change] of changes.entries()) {
+    const after =
+      index === changes.length - 1 ? next : text.slice(0, change.offset) + change.inserted + text.slice(change.offset + change.removed)
+    if (after.length !== text.length + change.inserted.length - change.removed) return null
+    const edit = spans.edit(change, after)
+    if (!edit) return null
+    if (edit.kind === 'string') value = setIn(value, edit.path, edit.value)
+    text = after
+  }
+  return { text, value, syntaxError: null, duplicates: NO_DUPLICATES }
+}
+
+/** The text and what it parsed to just before a change broke its syntax: typing back to it needs no parse. */
+let beforeBreak: { text: string; value: unknown; duplicates: readonly DuplicateKey[] } | null = null
 
 /** A change made in the raw JSON view. */
 export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST): void {
   settleTypedText()
-  const { document, text: current, value } = useEditor.getState()
+  const { document, text: current, value, syntaxError, duplicates } = useEditor.getState()
   if (!document || text === current) return
+  // A value is its text's: the text before the break gives the value it gave then. That text
+  // itself is kept, not the equal one typed: often the file's, so "unsaved?" compares one string
+  // with itself instead of 2.3 MB with 2.3 MB on every render that asks.
+  if (syntaxError && beforeBreak?.text === text) {
+    commit({ ...beforeBreak, syntaxError: null }, burst)
+    return
+  }
   const content = contentOf(text, value)
+  if (!content.syntaxError) beforeBreak = null
+  else if (!syntaxError) beforeBreak = { text: current, value, duplicates }
   // A keystroke in the text changes one value: the rest keeps its identity, so the checks and the
   // form's rows work out what changed only, as after an edit in the form.
   commit(content.syntaxError ? content : { ...content, value: shareUnchanged(value, content.value) }, burst)

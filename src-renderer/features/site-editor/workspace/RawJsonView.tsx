@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { jsonSchemaFor } from '../../../../src-shared/site-config/json-schema'
 import { JsonEditor } from '../../../ui/json-editor/JsonEditor'
 import type { monaco } from '../../../ui/json-editor/monaco-setup'
-import { settleTypedText, typeText, useEditor, useFormat } from '../state/editor-store'
+import { LARGE_TEXT_LENGTH, settleTypedText, typeText, useEditor, useFormat } from '../state/editor-store'
 import { useEditorView } from '../state/view-store'
 
 type CodeEditor = monaco.editor.IStandaloneCodeEditor
@@ -22,7 +22,7 @@ function reveal(editor: CodeEditor, position: { line: number; column: number }) 
 /**
  * The file as text in Monaco, with the schema's completions and squiggles. Every change goes to
  * the same store as the form's, so undo, the Problems list and the form follow it (a large text's
- * after a pause in the typing: typeText).
+ * by the next task: typeText).
  */
 export function RawJsonView() {
   const text = useEditor((state) => state.text)
@@ -35,14 +35,15 @@ export function RawJsonView() {
     if (revealRequest && editor.current) reveal(editor.current, revealRequest)
   }, [revealRequest])
 
-  // Typing in a large text is parsed after a pause (typeText): leaving the view parses it at once.
+  // Typing in a large text is taken in by the next task (typeText): leaving the view takes it in at once.
   useEffect(() => settleTypedText, [])
 
   return (
     <JsonEditor
       path={MODEL_PATH}
       value={text}
-      onChange={(next) => typeText(next)}
+      onChange={typeText}
+      largeText={text.length >= LARGE_TEXT_LENGTH}
       schema={jsonSchemaFor(rules, format)}
       ariaLabel={format === 'docs' ? 'docs.json text' : 'site.json text'}
       height="max(420px, calc(100vh - 330px))"
