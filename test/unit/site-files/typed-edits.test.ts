@@ -59,7 +59,7 @@ describe('what a keystroke did to a JSON text, told without parsing it', () => {
           }
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: 10_000 },
     )
     // Not a property that holds by telling nothing: a sixth of these random keys are told.
     expect(told / tried).toBeGreaterThan(0.1)
@@ -97,6 +97,10 @@ describe('what a keystroke did to a JSON text, told without parsing it', () => {
     expect(tell({ offset: text.indexOf('A') + 1, removed: 0, inserted: '"' })).toBeNull()
     expect(tell({ offset: text.indexOf('u00e9') + 1, removed: 1, inserted: '' })).toBeNull()
     expect(tell({ offset: text.indexOf('12') + 1, removed: 0, inserted: ' ' })).toBeNull()
+    // Past the closing quote: the quote typed closes the string, and what was typed after it follows.
+    const list = '["W", "x"]'
+    const past = { offset: 2, removed: 3, inserted: '"a' }
+    expect(StringSpans.of(list).edit(past, applied(list, past))).toBeNull()
     expect(tell({ offset: text.indexOf('12'), removed: 0, inserted: ' ' })).toEqual({ kind: 'layout' })
     expect(tell({ offset: text.indexOf('"A'), removed: 0, inserted: ' ' })).toEqual({ kind: 'layout' })
   })

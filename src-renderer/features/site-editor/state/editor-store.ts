@@ -254,7 +254,7 @@ export const setField = (path: Path, next: unknown) => editValue((value) => setI
  * JSON.parse, a depth and a duplicate-key scan and the checks of what changed on every key: its
  * text is kept aside and taken in by the next task (or sooner, when anything reads or changes the
  * document: settleTypedText), so keys that come faster than that are taken in together. Most keys
- * are taken in without a parse (typedEdits): inside a string value, in the whitespace between
+ * are taken in without a parse (typedContent): inside a string value, in the whitespace between
  * tokens, or back to the text the last syntax error broke.
  */
 export const LARGE_TEXT_LENGTH = 200_000

@@ -75,10 +75,10 @@ export class StringSpans {
     // The last string opening before the change.
     const index = this.lastStartBefore(offset)
     if (index >= 0 && offset <= this.ends[index]!) {
-      // Inside a value's string, which is still one string, closed where its quote moved to: what
-      // follows the change is the text as it was.
+      // Inside a value's string, its closing quote kept (so what follows the string is the text as
+      // it was), and still one string up to that quote.
       const path = this.paths[index] ?? null
-      if (path === null) return null
+      if (path === null || offset + removed > this.ends[index]!) return null
       const value = stringToken(next.slice(this.starts[index]!, this.ends[index]! + delta + 1))
       if (value === null) return null
       this.ends[index] = this.ends[index]! + delta
