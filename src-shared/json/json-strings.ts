@@ -21,8 +21,8 @@ const QUOTE = 0x22
 const BACKSLASH = 0x5c
 
 export function walkJsonStrings(text: string, visitor: JsonStringVisitor): void {
+  // Where the walk is: a key (a string) for each open object, an index for each open array.
   const path: JsonSegment[] = []
-  const inObject: boolean[] = []
   let expectingKey = false
   for (let offset = 0; offset < text.length;) {
     const code = text.charCodeAt(offset)
@@ -39,22 +39,20 @@ export function walkJsonStrings(text: string, visitor: JsonStringVisitor): void 
     }
     if (code === 0x7b /* { */) {
       path.push('')
-      inObject.push(true)
       expectingKey = true
       visitor.open?.('object')
     } else if (code === 0x5b /* [ */) {
       path.push(0)
-      inObject.push(false)
       expectingKey = false
       visitor.open?.('array')
     } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
       path.pop()
-      inObject.pop()
       expectingKey = false
       visitor.close?.()
     } else if (code === 0x2c /* , */) {
-      if (inObject.at(-1)) expectingKey = true
-      else if (inObject.length) path[path.length - 1] = (path.at(-1) as number) + 1
+      const at = path.at(-1)
+      if (typeof at === 'string') expectingKey = true
+      else if (at !== undefined) path[path.length - 1] = at + 1
     }
     offset++
   }

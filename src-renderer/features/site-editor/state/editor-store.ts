@@ -176,7 +176,7 @@ export function editDocument(changes: readonly ValueChange[], burst: string | nu
   const text = applyValueChanges(state.text, changes, keyPositions, { unique: true })
   // A key added back where it stood is not last in the object: the value is read from the text
   // then, so the two agree on the order. Otherwise the caller's value keeps its shared parts.
-  const value = nextValue === undefined || addsKeys(changes) ? editedValue(text, state.value) : nextValue
+  const value = nextValue === undefined || addsKeys(changes) ? valueAfterEdits(changes, text, state.value) : nextValue
   commit({ text, value, syntaxError: null, duplicates: NO_DUPLICATES }, burst)
 }
 
@@ -192,6 +192,9 @@ function editedValue(text: string, previous: unknown): unknown {
 }
 
 const isScalar = (value: unknown) => typeof value === 'string' || typeof value === 'boolean' || value === null
+type SetChange = Extract<ValueChange, { kind: 'set' }>
+/** A string, true, false or null put in place of a value: the text reads it back as itself. */
+const setsScalarInPlace = (change: ValueChange): change is SetChange => change.kind === 'set' && !change.added && isScalar(change.value)
 
 /**
  * The value of a text the form's `changes` have just edited. A string, true, false or null put in
@@ -200,9 +203,8 @@ const isScalar = (value: unknown) => typeof value === 'string' || typeof value =
  * about 25 ms). Anything else is read back from the text (editedValue).
  */
 function valueAfterEdits(changes: readonly ValueChange[], text: string, previous: unknown): unknown {
-  const inPlace = changes.every((change) => change.kind === 'set' && !change.added && isScalar(change.value))
-  if (!inPlace) return editedValue(text, previous)
-  return changes.reduce((value, change) => setIn(value, change.path, (change as { value: unknown }).value), previous)
+  if (!changes.every(setsScalarInPlace)) return editedValue(text, previous)
+  return changes.reduce((value, change) => setIn(value, change.path, change.value), previous)
 }
 
 /**
@@ -274,8 +276,9 @@ export function typeText(text: string, changes?: readonly TextChange[]): void {
     replaceText(text)
     return
   }
+  // The keys since the text was last taken in, each told; once one is not, the text is parsed whole.
   const told = changes?.length === 1 ? changes : null
-  const pending = typed ? (typed.changes && told ? [...typed.changes, ...told] : null) : told && [...told]
+  const pending = told && (typed ? typed.changes && [...typed.changes, ...told] : [...told])
   if (typed) clearTimeout(typed.timer)
   typed = { text, changes: pending, timer: setTimeout(settleTypedText, 0) }
 }

@@ -112,7 +112,7 @@ export class StringSpans {
     this.text = next
     if (delta === 0) return
     for (let index = from; index < this.starts.length; index++) {
-      this.starts[index]! += delta
+      this.starts[index] = this.starts[index]! + delta
       this.ends[index] = this.ends[index]! + delta
     }
   }
