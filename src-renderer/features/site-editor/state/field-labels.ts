@@ -82,6 +82,36 @@ export function labelOf(segments: Path, value: unknown): string | null {
   return LABELS[key] ?? DOCS_LABELS[key] ?? placeLabel(segments)
 }
 
+/** The label of each problem's place, with the nodes on its path it was read from. */
+const remembered = new WeakMap<Path, { nodes: unknown[]; label: string | null }>()
+
+/** The nodes along `segments` in `value`, below the root (which every edit replaces). */
+function nodesAlong(segments: Path, value: unknown): unknown[] {
+  const nodes: unknown[] = []
+  let node = value
+  for (const segment of segments) {
+    if (typeof segment === 'number') node = Array.isArray(node) ? node[segment] : undefined
+    else node = isObject(node) && Object.hasOwn(node, segment) ? node[segment] : undefined
+    nodes.push(node)
+    if (node === undefined) break
+  }
+  return nodes
+}
+
+/**
+ * labelOf, worked out again only when a node on the path changed: a label reads nothing but the
+ * nodes on its path (values are never changed in place, so the same nodes say the same names).
+ * The Problems list asks for 200 rows' labels on every change of the editor's state.
+ */
+export function rememberedLabelOf(segments: Path, value: unknown): string | null {
+  const nodes = nodesAlong(segments, value)
+  const seen = remembered.get(segments)
+  if (seen && seen.nodes.length === nodes.length && seen.nodes.every((node, index) => node === nodes[index])) return seen.label
+  const label = labelOf(segments, value)
+  remembered.set(segments, { nodes, label })
+  return label
+}
+
 /** docs.json's settings whose words differ from their keys. */
 const DOCS_LABELS: Record<string, string> = {
   appearance: 'Light and dark mode',

@@ -52,7 +52,13 @@ export interface PathLookup<T> {
 }
 
 export interface ProblemIndex {
-  problems: Problem[]
+  /** Every problem, errors first, then warnings, then information. */
+  readonly problems: Problem[]
+  /**
+   * The first `limit` problems to fix (errors, then warnings) and the first `limit` kept as
+   * information, without putting the whole list together (a large docs.json has 23,000).
+   */
+  listed(limit: number): { toFix: Problem[]; info: Problem[] }
   counts: ProblemCounts
   at: PathLookup<Problem[]>
   within: PathLookup<ProblemCounts>
@@ -61,7 +67,7 @@ export interface ProblemIndex {
 }
 
 /** The problems of one part of a report, indexed: parts that did not change are indexed once (see buildProblemIndex). */
-interface IndexedPart {
+export interface IndexedPart {
   problems: Problem[]
   at: Map<string, Problem[]>
   within: Map<string, ProblemCounts>
@@ -89,7 +95,7 @@ function indexPart(problems: Problem[]): IndexedPart {
 /** Parts indexed before, by the array of problems they came from and their severity. */
 const indexedParts = new WeakMap<readonly DiagnosedProblem[], Map<ProblemSeverity, IndexedPart>>()
 
-function partOf(source: readonly DiagnosedProblem[], severity: ProblemSeverity, part?: DiagnosisPart): IndexedPart {
+export function partOf(source: readonly DiagnosedProblem[], severity: ProblemSeverity, part?: DiagnosisPart): IndexedPart {
   let bySeverity = indexedParts.get(source)
   if (!bySeverity) indexedParts.set(source, (bySeverity = new Map()))
   let indexed = bySeverity.get(severity)
@@ -97,55 +103,122 @@ function partOf(source: readonly DiagnosedProblem[], severity: ProblemSeverity, 
   return indexed
 }
 
-/** One index over several parts: lookups are summed across parts once per path and remembered. */
-function joinParts(parts: readonly IndexedPart[], suggestion: string | null = null): ProblemIndex {
-  const nonEmpty = parts.filter((part) => part.problems.length)
-  if (nonEmpty.length <= 1) {
-    const part = nonEmpty[0] ?? { problems: [], at: new Map(), within: new Map() }
+const EMPTY_PART: IndexedPart = { problems: [], at: new Map(), within: new Map() }
+
+const sumCounts = (found: readonly ProblemCounts[]): ProblemCounts | undefined =>
+  found.length <= 1
+    ? found[0]
+    : found.reduce((sum, counts) => ({
+        errors: sum.errors + counts.errors,
+        warnings: sum.warnings + counts.warnings,
+        info: sum.info + counts.info,
+      }))
+
+/** What `path` holds across `parts`, in their order. */
+const problemsAt = (parts: readonly IndexedPart[], path: string): Problem[] | undefined => {
+  const found = parts.flatMap((part) => part.at.get(path) ?? [])
+  return found.length ? found : undefined
+}
+const countsWithin = (parts: readonly IndexedPart[], path: string): ProblemCounts | undefined =>
+  sumCounts(parts.map((part) => part.within.get(path)).filter((counts) => counts !== undefined))
+
+/** Whether the parts both lists hold come in the same order in each. */
+function keptInOrder(before: readonly IndexedPart[], after: readonly IndexedPart[], inBoth: (part: IndexedPart) => boolean): boolean {
+  let next = 0
+  for (const part of after) {
+    if (!inBoth(part)) continue
+    while (next < before.length && before[next] !== part) next++
+    if (next === before.length) return false
+    next++
+  }
+  return true
+}
+
+/**
+ * The answers of an index over several parts, kept from one index to the next. A keystroke
+ * replaces a part or two of thousands (a large docs.json's folder check comes in a part per
+ * navigation list): only the paths those parts hold are worked out again, the first time a field
+ * asks. Every other path keeps its answer, the very same object, so the fields there are not
+ * drawn again; worked out anew, each field's lookup went through every part on every key.
+ */
+export class JoinedLookups {
+  private parts: readonly IndexedPart[] = []
+  private generation = 0
+  private readonly atCache = new Map<string, Problem[] | undefined>()
+  private readonly withinCache = new Map<string, ProblemCounts | undefined>()
+
+  /** The lookups over `parts`. Those of an earlier join, asked later, work their answers out without the cache. */
+  join(parts: readonly IndexedPart[]): { at: PathLookup<Problem[]>; within: PathLookup<ProblemCounts> } {
+    this.forgetChanged(parts)
+    this.parts = parts
+    const generation = ++this.generation
+    const current = () => generation === this.generation
+    const remembered = <T>(cache: Map<string, T | undefined>, path: string, workOut: () => T | undefined): T | undefined => {
+      if (!current()) return workOut()
+      if (!cache.has(path)) cache.set(path, workOut())
+      return cache.get(path)
+    }
     return {
-      problems: part.problems,
-      counts: part.within.get('$') ?? NO_COUNTS,
-      at: part.at,
-      within: part.within,
-      mintlifySuggestion: suggestion,
+      at: { get: (path) => remembered(this.atCache, path, () => problemsAt(parts, path)) },
+      within: { get: (path) => remembered(this.withinCache, path, () => countsWithin(parts, path)) },
     }
   }
-  const atCache = new Map<string, Problem[] | undefined>()
-  const withinCache = new Map<string, ProblemCounts | undefined>()
-  const at: PathLookup<Problem[]> = {
-    get(path) {
-      if (!atCache.has(path)) {
-        const found = nonEmpty.flatMap((part) => part.at.get(path) ?? [])
-        atCache.set(path, found.length ? found : undefined)
-      }
-      return atCache.get(path)
-    },
+
+  /** Drops the answers of every path a part that came or went holds; all of them when the kept parts moved. */
+  private forgetChanged(parts: readonly IndexedPart[]): void {
+    const before = new Set(this.parts)
+    const after = new Set(parts)
+    const changed = [...this.parts.filter((part) => !after.has(part)), ...parts.filter((part) => !before.has(part))]
+    if (changed.length === 0 && this.parts.length === parts.length && this.parts.every((part, index) => parts[index] === part)) return
+    if (!keptInOrder(this.parts, parts, (part) => before.has(part))) {
+      this.atCache.clear()
+      this.withinCache.clear()
+      return
+    }
+    for (const part of changed) {
+      for (const path of part.at.keys()) this.atCache.delete(path)
+      for (const path of part.within.keys()) this.withinCache.delete(path)
+    }
   }
-  const within: PathLookup<ProblemCounts> = {
-    get(path) {
-      if (!withinCache.has(path)) {
-        const found = nonEmpty.map((part) => part.within.get(path)).filter((counts) => counts !== undefined)
-        withinCache.set(
-          path,
-          found.length === 0
-            ? undefined
-            : found.length === 1
-              ? found[0]
-              : found.reduce((sum, counts) => ({
-                  errors: sum.errors + counts.errors,
-                  warnings: sum.warnings + counts.warnings,
-                  info: sum.info + counts.info,
-                })),
-        )
+}
+
+/** The first `limit` of the problems in `parts` whose severity `wanted` takes, in the order of the list (errors first). */
+function firstOf(parts: readonly IndexedPart[], wanted: (severity: ProblemSeverity) => boolean, limit: number): Problem[] {
+  const listed: Problem[] = []
+  for (const severity of SEVERITY_ORDER) {
+    if (!wanted(severity)) continue
+    for (const part of parts) {
+      if (listed.length >= limit) return listed
+      if (part.problems[0]?.severity !== severity) continue
+      for (const problem of part.problems) {
+        if (listed.length >= limit) return listed
+        listed.push(problem)
       }
-      return withinCache.get(path)
-    },
+    }
   }
-  // Errors first, then warnings, then information, each in the parts' order.
-  const problems = (['error', 'warning', 'info'] as const).flatMap((severity) =>
-    nonEmpty.flatMap((part) => (part.problems[0]?.severity === severity ? part.problems : [])),
-  )
-  return { problems, counts: within.get('$') ?? NO_COUNTS, at, within, mintlifySuggestion: suggestion }
+  return listed
+}
+const SEVERITY_ORDER = ['error', 'warning', 'info'] as const
+
+/** One index over several parts (each of one severity). */
+function joinParts(parts: readonly IndexedPart[], lookups: JoinedLookups, suggestion: string | null = null): ProblemIndex {
+  const nonEmpty = parts.filter((part) => part.problems.length)
+  const { at, within } = nonEmpty.length <= 1 ? (nonEmpty[0] ?? EMPTY_PART) : lookups.join(nonEmpty)
+  let all: Problem[] | undefined
+  return {
+    // Errors first, then warnings, then information, each in the parts' order: put together when first asked.
+    get problems() {
+      return (all ??= nonEmpty.length <= 1 ? (nonEmpty[0]?.problems ?? []) : firstOf(nonEmpty, () => true, Infinity))
+    },
+    listed: (limit) => ({
+      toFix: firstOf(nonEmpty, (severity) => severity !== 'info', limit),
+      info: firstOf(nonEmpty, (severity) => severity === 'info', limit),
+    }),
+    counts: within.get('$') ?? NO_COUNTS,
+    at,
+    within,
+    mintlifySuggestion: suggestion,
+  }
 }
 
 const withSegments = (problem: DiagnosedProblem, severity: ProblemSeverity, part?: DiagnosisPart): Problem => ({
@@ -217,6 +290,7 @@ export function createProblemIndexer(): ProblemIndexer {
   let cachePath: string | null = null
   let folder: { docs: DocsContext | null; failure: string | null | undefined; facts: FolderFacts | null } | null = null
   let last: { inputs: ProblemInputs; index: ProblemIndex } | null = null
+  const lookups = new JoinedLookups()
   return {
     indexFor(inputs) {
       if (last && sameInputs(last.inputs, inputs)) return last.index
@@ -232,6 +306,7 @@ export function createProblemIndexer(): ProblemIndexer {
       const diagnosis = diagnoseDocument({ document: { value, syntaxError, duplicates }, path, rules, refs, folder: folder.facts }, cache)
       const index = joinParts(
         diagnosis.chunks.map((chunk) => partOf(chunk.problems, chunk.severity, chunk.part)),
+        lookups,
         diagnosis.mintlifySuggestion,
       )
       last = { inputs, index }

@@ -113,9 +113,11 @@ export function EditorToolbar() {
 function DocumentTools() {
   const rules = useEditor((state) => state.document?.rules ?? 'spec')
   const format = useFormat()
-  const { counts, problems } = useProblemIndex()
+  const index = useProblemIndex()
+  const { counts } = index
+  const total = counts.errors + counts.warnings + counts.info
   const cursor = useEditorView((state) => state.problemCursor)
-  const none = problems.length === 0
+  const none = total === 0
   const editable = useEditor(formCanEdit)
   const busy = useEditorDialogs((state) => state.busy)
   return (
@@ -143,7 +145,7 @@ function DocumentTools() {
         <span className={counts.warnings ? 'count count--warning' : 'count'}>{plural(counts.warnings, 'warning')}</span>
         {cursor !== null && !none ? (
           <span className="count">
-            · {Math.min(cursor, problems.length - 1) + 1} of {problems.length}
+            · {Math.min(cursor, total - 1) + 1} of {total}
           </span>
         ) : null}
       </span>
@@ -153,7 +155,7 @@ function DocumentTools() {
         disabled={none}
         aria-keyshortcuts="Shift+F8"
         title="Shift+F8"
-        onClick={() => stepProblem(problems, -1)}
+        onClick={() => stepProblem(index.problems, -1)}
       >
         Previous problem
       </button>
@@ -163,7 +165,7 @@ function DocumentTools() {
         disabled={none}
         aria-keyshortcuts="F8"
         title="F8"
-        onClick={() => stepProblem(problems, 1)}
+        onClick={() => stepProblem(index.problems, 1)}
       >
         Next problem
       </button>

@@ -1,7 +1,7 @@
 import { memo, useState } from 'react'
 import { plural } from '../../../../src-shared/text/plural'
 import { useEditor, useFormat, useProblemIndex } from '../state/editor-store'
-import { labelOf } from '../state/field-labels'
+import { rememberedLabelOf } from '../state/field-labels'
 import type { Problem } from '../state/problem-index'
 import { showProblem } from '../state/view-store'
 
@@ -13,13 +13,13 @@ const SPOKEN = { error: 'Error:', warning: 'Warning:', info: 'Information:' } as
 
 /** Every error and warning, errors first, each named by its field; the settings kept as written follow, folded. */
 export function ProblemsPanel() {
-  const { problems, counts } = useProblemIndex()
+  const index = useProblemIndex()
+  const { counts } = index
   const rules = useEditor((state) => state.document?.rules ?? 'spec')
   const format = useFormat()
   const [infoOpen, setInfoOpen] = useState(false)
-  const toFix = problems.filter((problem) => problem.severity !== 'info')
-  const info = problems.filter((problem) => problem.severity === 'info')
-  const listed = toFix.slice(0, MAX_LISTED)
+  const toFixCount = counts.errors + counts.warnings
+  const listed = index.listed(MAX_LISTED)
   return (
     <aside className="problems card" aria-labelledby="problems-title">
       <div className="problems__header">
@@ -30,7 +30,7 @@ export function ProblemsPanel() {
           {counts.errors || counts.warnings ? `${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}` : 'No problems'}
         </span>
       </div>
-      {toFix.length === 0 ? (
+      {toFixCount === 0 ? (
         <p className="problems__none">
           {format === 'docs'
             ? 'This docs.json follows Mintlify’s rules: it can be exported.'
@@ -40,22 +40,22 @@ export function ProblemsPanel() {
         </p>
       ) : (
         <ul className="problems__list">
-          {withKeys(listed).map(([key, problem]) => (
+          {withKeys(listed.toFix).map(([key, problem]) => (
             <ProblemRow key={key} problem={problem} />
           ))}
         </ul>
       )}
-      {toFix.length > MAX_LISTED ? (
-        <p className="problems__more">and {toFix.length - MAX_LISTED} more, shown as the first ones are fixed.</p>
+      {toFixCount > MAX_LISTED ? (
+        <p className="problems__more">and {toFixCount - MAX_LISTED} more, shown as the first ones are fixed.</p>
       ) : null}
-      {info.length ? (
+      {counts.info ? (
         <div className="problems__info">
           <button type="button" className="btn btn--small btn--ghost" aria-expanded={infoOpen} onClick={() => setInfoOpen(!infoOpen)}>
-            {infoOpen ? '▾' : '▸'} {plural(info.length, 'Mintlify setting')} kept as written
+            {infoOpen ? '▾' : '▸'} {plural(counts.info, 'Mintlify setting')} kept as written
           </button>
           {infoOpen ? (
             <ul className="problems__list" aria-label="Settings kept as written">
-              {withKeys(info.slice(0, MAX_LISTED)).map(([key, problem]) => (
+              {withKeys(listed.info).map(([key, problem]) => (
                 <ProblemRow key={key} problem={problem} />
               ))}
             </ul>
@@ -83,7 +83,7 @@ function withKeys(problems: readonly Problem[]): [string, Problem][] {
 
 const ProblemRow = memo(function ProblemRow({ problem }: { problem: Problem }) {
   // Read once per row drawn: the label names list items and groups by their current names.
-  const label = useEditor((state) => labelOf(problem.segments, state.value))
+  const label = useEditor((state) => rememberedLabelOf(problem.segments, state.value))
   return (
     <li>
       <button type="button" className={`problem problem--${problem.severity}`} onClick={() => showProblem(problem)}>
