@@ -68,12 +68,13 @@ export interface ProblemIndex {
 
 /** The problems of one part of a report, indexed: parts that did not change are indexed once (see buildProblemIndex). */
 export interface IndexedPart {
+  severity: ProblemSeverity
   problems: Problem[]
   at: Map<string, Problem[]>
   within: Map<string, ProblemCounts>
 }
 
-function indexPart(problems: Problem[]): IndexedPart {
+function indexPart(problems: Problem[], severity: ProblemSeverity): IndexedPart {
   const at = new Map<string, Problem[]>()
   const within = new Map<string, ProblemCounts>()
   for (const problem of problems) {
@@ -89,7 +90,7 @@ function indexPart(problems: Problem[]): IndexedPart {
       within.set(key, counts)
     }
   }
-  return { problems, at, within }
+  return { severity, problems, at, within }
 }
 
 /** Parts indexed before, by the array of problems they came from and their severity. */
@@ -99,39 +100,46 @@ export function partOf(source: readonly DiagnosedProblem[], severity: ProblemSev
   let bySeverity = indexedParts.get(source)
   if (!bySeverity) indexedParts.set(source, (bySeverity = new Map()))
   let indexed = bySeverity.get(severity)
-  if (!indexed) bySeverity.set(severity, (indexed = indexPart(source.map((problem) => withSegments(problem, severity, part)))))
+  if (!indexed)
+    bySeverity.set(
+      severity,
+      (indexed = indexPart(
+        source.map((problem) => withSegments(problem, severity, part)),
+        severity,
+      )),
+    )
   return indexed
 }
 
-const EMPTY_PART: IndexedPart = { problems: [], at: new Map(), within: new Map() }
-
-const sumCounts = (found: readonly ProblemCounts[]): ProblemCounts | undefined =>
-  found.length <= 1
-    ? found[0]
-    : found.reduce((sum, counts) => ({
-        errors: sum.errors + counts.errors,
-        warnings: sum.warnings + counts.warnings,
-        info: sum.info + counts.info,
-      }))
+const EMPTY_PART: IndexedPart = { severity: 'info', problems: [], at: new Map(), within: new Map() }
 
 /** What `path` holds across `parts`, in their order. */
-const problemsAt = (parts: readonly IndexedPart[], path: string): Problem[] | undefined => {
-  const found = parts.flatMap((part) => part.at.get(path) ?? [])
-  return found.length ? found : undefined
-}
-const countsWithin = (parts: readonly IndexedPart[], path: string): ProblemCounts | undefined =>
-  sumCounts(parts.map((part) => part.within.get(path)).filter((counts) => counts !== undefined))
-
-/** Whether the parts both lists hold come in the same order in each. */
-function keptInOrder(before: readonly IndexedPart[], after: readonly IndexedPart[], inBoth: (part: IndexedPart) => boolean): boolean {
-  let next = 0
-  for (const part of after) {
-    if (!inBoth(part)) continue
-    while (next < before.length && before[next] !== part) next++
-    if (next === before.length) return false
-    next++
+function problemsAt(parts: readonly IndexedPart[], path: string): Problem[] | undefined {
+  let found: Problem[] | undefined
+  for (const part of parts) {
+    const here = part.at.get(path)
+    if (here) found = found ? [...found, ...here] : here
   }
-  return true
+  return found
+}
+
+/** The counts under `path` across `parts`: a part's own object when it is the only one. */
+function countsWithin(parts: readonly IndexedPart[], path: string): ProblemCounts | undefined {
+  let only: ProblemCounts | undefined
+  let found = 0
+  let errors = 0
+  let warnings = 0
+  let info = 0
+  for (const part of parts) {
+    const counts = part.within.get(path)
+    if (!counts) continue
+    only = counts
+    found++
+    errors += counts.errors
+    warnings += counts.warnings
+    info += counts.info
+  }
+  return found <= 1 ? only : { errors, warnings, info }
 }
 
 /**
@@ -164,13 +172,21 @@ export class JoinedLookups {
     }
   }
 
-  /** Drops the answers of every path a part that came or went holds; all of them when the kept parts moved. */
+  /**
+   * Drops the answers of every path held by a part between the parts both lists start with and
+   * those both end with, in either list. A path held only by parts outside that stretch has the
+   * same parts in the same order as before; any other is worked out again, in the new order.
+   */
   private forgetChanged(parts: readonly IndexedPart[]): void {
-    const before = new Set(this.parts)
-    const after = new Set(parts)
-    const changed = [...this.parts.filter((part) => !after.has(part)), ...parts.filter((part) => !before.has(part))]
-    if (changed.length === 0 && this.parts.length === parts.length && this.parts.every((part, index) => parts[index] === part)) return
-    if (!keptInOrder(this.parts, parts, (part) => before.has(part))) {
+    const before = this.parts
+    const shorter = Math.min(before.length, parts.length)
+    let start = 0
+    while (start < shorter && before[start] === parts[start]) start++
+    let end = 0
+    while (end < shorter - start && before[before.length - 1 - end] === parts[parts.length - 1 - end]) end++
+    const changed = [...before.slice(start, before.length - end), ...parts.slice(start, parts.length - end)]
+    // Most of the parts changed (another document's check, a setting that moves everything): start again.
+    if (changed.length > shorter) {
       this.atCache.clear()
       this.withinCache.clear()
       return
@@ -182,14 +198,14 @@ export class JoinedLookups {
   }
 }
 
-/** The first `limit` of the problems in `parts` whose severity `wanted` takes, in the order of the list (errors first). */
-function firstOf(parts: readonly IndexedPart[], wanted: (severity: ProblemSeverity) => boolean, limit: number): Problem[] {
+const SEVERITY_ORDER = ['error', 'warning', 'info'] as const
+
+/** The first `limit` problems of the parts of each severity `wanted` takes, errors first, each in the parts' order. */
+function firstOf(bySeverity: ReadonlyMap<ProblemSeverity, IndexedPart[]>, wanted: readonly ProblemSeverity[], limit: number): Problem[] {
   const listed: Problem[] = []
   for (const severity of SEVERITY_ORDER) {
-    if (!wanted(severity)) continue
-    for (const part of parts) {
-      if (listed.length >= limit) return listed
-      if (part.problems[0]?.severity !== severity) continue
+    if (!wanted.includes(severity)) continue
+    for (const part of bySeverity.get(severity) ?? []) {
       for (const problem of part.problems) {
         if (listed.length >= limit) return listed
         listed.push(problem)
@@ -198,22 +214,29 @@ function firstOf(parts: readonly IndexedPart[], wanted: (severity: ProblemSeveri
   }
   return listed
 }
-const SEVERITY_ORDER = ['error', 'warning', 'info'] as const
 
 /** One index over several parts (each of one severity). */
 function joinParts(parts: readonly IndexedPart[], lookups: JoinedLookups, suggestion: string | null = null): ProblemIndex {
   const nonEmpty = parts.filter((part) => part.problems.length)
   const { at, within } = nonEmpty.length <= 1 ? (nonEmpty[0] ?? EMPTY_PART) : lookups.join(nonEmpty)
+  let bySeverity: Map<ProblemSeverity, IndexedPart[]> | undefined
+  const partsOf = () => {
+    if (bySeverity) return bySeverity
+    bySeverity = new Map()
+    for (const part of nonEmpty) {
+      const same = bySeverity.get(part.severity)
+      if (same) same.push(part)
+      else bySeverity.set(part.severity, [part])
+    }
+    return bySeverity
+  }
   let all: Problem[] | undefined
   return {
     // Errors first, then warnings, then information, each in the parts' order: put together when first asked.
     get problems() {
-      return (all ??= nonEmpty.length <= 1 ? (nonEmpty[0]?.problems ?? []) : firstOf(nonEmpty, () => true, Infinity))
+      return (all ??= nonEmpty.length <= 1 ? (nonEmpty[0]?.problems ?? []) : firstOf(partsOf(), SEVERITY_ORDER, Infinity))
     },
-    listed: (limit) => ({
-      toFix: firstOf(nonEmpty, (severity) => severity !== 'info', limit),
-      info: firstOf(nonEmpty, (severity) => severity === 'info', limit),
-    }),
+    listed: (limit) => ({ toFix: firstOf(partsOf(), ['error', 'warning'], limit), info: firstOf(partsOf(), ['info'], limit) }),
     counts: within.get('$') ?? NO_COUNTS,
     at,
     within,
