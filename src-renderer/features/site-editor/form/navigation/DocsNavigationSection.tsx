@@ -32,9 +32,12 @@ const ROW_HEIGHT = 44
 const openRows = new Map<string, ReadonlySet<string>>()
 
 export function DocsNavigationSection() {
-  const navigation = useEditor((state) => resolvedFor(state.value, state.refTexts).value) as Record<string, unknown> | undefined
+  // The navigation alone: a key typed in another setting leaves it as it was, and the tree is not drawn again.
+  const navigationValue = useEditor((state) => {
+    const resolved = resolvedFor(state.value, state.refTexts).value
+    return isPlainObject(resolved) ? resolved.navigation : undefined
+  })
   const documentId = useEditor((state) => state.document?.documentId ?? '')
-  const navigationValue = isPlainObject(navigation) ? navigation.navigation : undefined
   const { expanded, setExpanded, toggle } = useExpandedRows(() => openRows.get(documentId) ?? expandedByDefault(navigationValue))
   // Kept from the moment the tree is drawn, not from its first toggle: worked out again on the next mount, the defaults
   // could differ from what was shown (a $ref file read since, rows added past EXPAND_ALL_UP_TO) and unfold rows.
@@ -46,6 +49,10 @@ export function DocsNavigationSection() {
     () => treeRows(navigationValue, expanded).map((row) => ({ ...row, file: fileOfPlace(row.path) })),
     [navigationValue, expanded],
   )
+  // The same array while the rows are the same: the sortable context compares its items by identity, and new items
+  // draw every row of the tree again (a key in a group's name rebuilds the rows, not their ids).
+  const idsText = rows.map((row) => row.id).join('\0')
+  const ids = useMemo(() => (idsText ? idsText.split('\0') : []), [idsText])
   const { scroller, virtualizer } = useVirtualRows(rows.length, ROW_HEIGHT, 6)
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -114,7 +121,7 @@ export function DocsNavigationSection() {
         <VirtualSortableList
           scroller={scroller}
           virtualizer={virtualizer}
-          ids={rows.map((row) => row.id)}
+          ids={ids}
           drag={{ sensors, collisionDetection: closestCenter, onDragEnd }}
           list="ul"
           label="Navigation tree"
