@@ -15,13 +15,13 @@ interface GroupRecord {
 export type SandboxGroup = Omit<UserGroup, 'properties'> & { properties: JsonText | null }
 
 /**
- * The mapping and properties of a request as the JSON text they were sent in (see JsonText):
- * stored so, and the properties answered so.
+ * The text a request's mapping or properties were sent in (see JsonText), or undefined when it
+ * has none: stored so, and the properties answered so. Asked only when a group is written, as
+ * finding it takes a parse of the body of its own.
  */
-export interface SentJson {
-  mapping?: string
-  properties?: string
-}
+export type SentText = (member: 'mapping' | 'properties') => string | undefined
+
+const noSentText: SentText = () => undefined
 
 /** The group as the API returns it: docs/user-group-api.md section 2 lists no mapping in responses. */
 const asResponse = (row: GroupRecord): SandboxGroup => ({
@@ -51,7 +51,11 @@ export class SandboxGroups {
     return this.db.get<GroupRecord>(`SELECT ${COLUMNS} FROM groups WHERE environment = ? AND provided_id = ?`, environment, userGroupId)
   }
 
-  getOrCreate(environment: EnvironmentTag, request: GetOrCreateRequest, sent: SentJson = {}): { created: boolean; group: SandboxGroup } {
+  getOrCreate(
+    environment: EnvironmentTag,
+    request: GetOrCreateRequest,
+    sentText: SentText = noSentText,
+  ): { created: boolean; group: SandboxGroup } {
     const existing = this.byId(environment, request.user_group_id)
     if (existing) return { created: false, group: asResponse(existing) }
     // docs/user-group-api.md section 2 types name as a string; a group created without one gets the empty string.
@@ -62,8 +66,8 @@ export class SandboxGroups {
       request.user_group_id,
       request.name ?? '',
       this.newToken(),
-      sent.mapping ?? JSON.stringify(request.mapping ?? {}),
-      request.properties === undefined ? null : (sent.properties ?? JSON.stringify(request.properties)),
+      sentText('mapping') ?? JSON.stringify(request.mapping ?? {}),
+      request.properties === undefined ? null : (sentText('properties') ?? JSON.stringify(request.properties)),
     )
     if (inserted) return { created: true, group: asResponse(inserted) }
     // Another process created it between the read and the insert: theirs is the group.
@@ -71,7 +75,7 @@ export class SandboxGroups {
   }
 
   /** Changes only the fields given; undefined when the group does not exist in this environment. */
-  update(environment: EnvironmentTag, request: UpdateRequest, sent: SentJson = {}): SandboxGroup | undefined {
+  update(environment: EnvironmentTag, request: UpdateRequest, sentText: SentText = noSentText): SandboxGroup | undefined {
     const sets: string[] = []
     const values: SqlValue[] = []
     const change = (column: string, value: SqlValue) => {
@@ -79,8 +83,8 @@ export class SandboxGroups {
       values.push(value)
     }
     if (request.name !== undefined) change('name', request.name)
-    if (request.mapping !== undefined) change('mapping', sent.mapping ?? JSON.stringify(request.mapping))
-    if (request.properties !== undefined) change('properties', sent.properties ?? JSON.stringify(request.properties))
+    if (request.mapping !== undefined) change('mapping', sentText('mapping') ?? JSON.stringify(request.mapping))
+    if (request.properties !== undefined) change('properties', sentText('properties') ?? JSON.stringify(request.properties))
     if (sets.length === 0) {
       const found = this.byId(environment, request.user_group_id)
       return found ? asResponse(found) : undefined

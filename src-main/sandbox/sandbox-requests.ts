@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { parseTree } from 'jsonc-parser'
+import { type Node, parseTree } from 'jsonc-parser'
 import type { z } from 'zod'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../src-shared/json/depth'
 
@@ -63,14 +63,17 @@ export function jsonWithText(value: unknown): string {
 export interface ParsedRequest<T> {
   /** The body through the shared schema. */
   value: T
-  /** The text of a top-level member's value as it was sent (the last, when a key is repeated, as JSON.parse reads it). */
+  /**
+   * The text of a top-level member's value as it was sent (the last, when a key is repeated, as
+   * JSON.parse reads it), or undefined when the body has no such member.
+   */
   memberText(name: string): string | undefined
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** The body as JSON through one of the shared request schemas, or a 400 saying what is wrong. */
-export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): ParsedRequest<T> {
+export function parseRequest<T extends object>(body: Buffer, schema: z.ZodType<T>): ParsedRequest<T> {
   if (body.length === 0) throw new Refusal(400, 'The request body is empty: send a JSON object.')
   let text: string
   try {
@@ -91,10 +94,15 @@ export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): ParsedReque
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
     throw new Refusal(400, `The request body is not valid: ${issues.join('; ')}.`)
   }
+  // JSON.parse keeps no offsets: the text of a member takes a parse of its own, made only when a
+  // member that is there is asked for, and once for all of them.
+  let members: Node[] | undefined
   return {
     value: parsed.data,
     memberText(name) {
-      const member = parseTree(text)?.children?.findLast((property) => property.children?.[0]?.value === name)?.children?.[1]
+      if (!Object.hasOwn(parsed.data, name)) return undefined
+      members ??= parseTree(text)?.children ?? []
+      const member = members.findLast((property) => property.children?.[0]?.value === name)?.children?.[1]
       return member ? text.slice(member.offset, member.offset + member.length) : undefined
     },
   }

@@ -9,7 +9,7 @@ import {
   UpdateRequestSchema,
   USER_API_PATH,
 } from '../../src-shared/user-api/schemas'
-import { SandboxGroups } from './sandbox-groups'
+import { SandboxGroups, type SentText } from './sandbox-groups'
 import { type ParsedRequest, parseRequest, readBody, Refusal, refuseUnstorable, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
 
@@ -38,12 +38,13 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '600',
 }
 
-/** The mapping and properties as sent (JsonText), and a 400 for an id or name the database would change. */
-function sentJson(parsed: ParsedRequest<{ user_group_id: string; name?: string }>) {
+/**
+ * A 400 for an id or name the database would change; then where the mapping and properties are
+ * found as sent (JsonText), for the write that stores them.
+ */
+function checkedSentText(parsed: ParsedRequest<{ user_group_id: string; name?: string }>): SentText {
   refuseUnstorable({ user_group_id: parsed.value.user_group_id, name: parsed.value.name })
-  const mapping = parsed.memberText('mapping')
-  const properties = parsed.memberText('properties')
-  return { ...(mapping === undefined ? {} : { mapping }), ...(properties === undefined ? {} : { properties }) }
+  return (member) => parsed.memberText(member)
 }
 
 export interface SandboxOptions {
@@ -135,13 +136,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
     if (req.method === 'GET') {
       const parsed = parseRequest(body, GetOrCreateRequestSchema)
-      const { created, group } = groups.getOrCreate(environment, parsed.value, sentJson(parsed))
+      const { created, group } = groups.getOrCreate(environment, parsed.value, checkedSentText(parsed))
       return { success: 1, new_user_group: created, user_group: group }
     }
     if (req.method === 'PUT') {
       const parsed = parseRequest(body, UpdateRequestSchema)
       const request = parsed.value
-      const group = groups.update(environment, request, sentJson(parsed))
+      const group = groups.update(environment, request, checkedSentText(parsed))
       if (!group)
         throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
       return { success: 1, user_group: group }

@@ -415,6 +415,46 @@ describe('text kept exactly', () => {
     expect(row.mapping).toBe('{"__proto__": "warehouse", "s1": "ds1"}')
   })
 
+  const storedText = (providedId: string) => {
+    const db = new Libsql(join(dir, 'sandbox.db'), { readonly: true })
+    const row = db.prepare('SELECT mapping, properties FROM groups WHERE provided_id = ?').get(providedId) as {
+      mapping: string
+      properties: string | null
+    }
+    db.close()
+    return { mapping: row.mapping, properties: row.properties }
+  }
+
+  it('stores the mapping and the properties of one body each as sent, on a create and on an update', async () => {
+    const mapping = '{ "__proto__": "warehouse",\n "s1": "ds1" }'
+    const properties = '{"big": 9007199254740993, "nested": {"__proto__": [1.10]}}'
+    await send({ body: `{"user_group_id": "both", "mapping": ${mapping}, "properties": ${properties}}` })
+    expect(storedText('both')).toEqual({ mapping, properties })
+
+    const changedMapping = '{"s2":  "ds2"}'
+    const changedProperties = '{"big": 18014398509481985}'
+    const updated = await send({
+      method: 'PUT',
+      body: `{"properties": ${changedProperties}, "user_group_id": "both", "mapping": {"s1": "x"}, "mapping": ${changedMapping}}`,
+    })
+    expect(updated.text).toContain(`"properties":${changedProperties}`)
+    expect(storedText('both')).toEqual({ mapping: changedMapping, properties: changedProperties })
+  })
+
+  it('finds a member sent under an escaped key, as JSON.parse reads it', async () => {
+    const answer = await send({ body: '{"user_group_id": "escaped", "propert\\u0069es": {"big": 9007199254740993}}' })
+    expect(answer.status).toBe(200)
+    expect(answer.text).toContain('"properties":{"big": 9007199254740993}')
+  })
+
+  it('answers an existing group with its stored properties, whatever properties the get-or-create sends', async () => {
+    await send({ body: '{"user_group_id": "kept", "properties": {"plan": "pro"}}' })
+    const again = await send({ body: '{"user_group_id": "kept", "properties": {"plan": "free"}, "mapping": {"s": "d"}}' })
+    expect(again.json).toMatchObject({ new_user_group: false })
+    expect(again.text).toContain('"properties":{"plan": "pro"}')
+    expect(storedText('kept')).toEqual({ mapping: '{}', properties: '{"plan": "pro"}' })
+  })
+
   it('takes the last of a repeated key, as JSON.parse does', async () => {
     const answer = await send({ body: '{"user_group_id": "twice", "properties": {"a": 1}, "properties": {"b": 2}}' })
     expect(answer.text).toContain('"properties":{"b": 2}')
