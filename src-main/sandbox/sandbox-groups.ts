@@ -1,4 +1,4 @@
-import type { EnvironmentTag, GetOrCreateRequest, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
+import type { EnvironmentTag, GetOrCreateRequest, UpdateRequest } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
 import { JsonText } from './sandbox-requests'
 
@@ -11,9 +11,6 @@ interface GroupRecord {
   properties: string | null
 }
 
-/** A group as the sandbox answers it: its properties as the JSON text they were sent in. */
-export type SandboxGroup = Omit<UserGroup, 'properties'> & { properties: JsonText | null }
-
 /**
  * The text a request's mapping or properties were sent in (see JsonText), or undefined when it
  * has none: stored so, and the properties answered so. Asked only when a group is written, as
@@ -23,15 +20,17 @@ export type SentText = (member: 'mapping' | 'properties') => string | undefined
 
 const noSentText: SentText = () => undefined
 
-/** The group as the API returns it: docs/user-group-api.md section 2 lists no mapping in responses. */
-const asResponse = (row: GroupRecord): SandboxGroup => ({
-  team_id: row.team_id,
-  token: row.token,
-  name: row.name,
-  provided_id: row.provided_id,
-  properties: row.properties === null ? null : new JsonText(row.properties),
-  api_environment_tag: row.environment,
-})
+/**
+ * The group as the API returns it, written straight as JSON text: the fields of
+ * docs/user-group-api.md section 2 in its order (no mapping: responses list none), and the
+ * properties as the text they were stored in, sent without being parsed again.
+ */
+const asResponse = (row: GroupRecord): JsonText =>
+  new JsonText(
+    `{"team_id":${JSON.stringify(row.team_id)},"token":${JSON.stringify(row.token)},"name":${JSON.stringify(row.name)},` +
+      `"provided_id":${JSON.stringify(row.provided_id)},"properties":${row.properties ?? 'null'},` +
+      `"api_environment_tag":${JSON.stringify(row.environment)}}`,
+  )
 
 const COLUMNS = 'team_id, environment, provided_id, name, token, properties'
 
@@ -55,7 +54,7 @@ export class SandboxGroups {
     environment: EnvironmentTag,
     request: GetOrCreateRequest,
     sentText: SentText = noSentText,
-  ): { created: boolean; group: SandboxGroup } {
+  ): { created: boolean; group: JsonText } {
     const existing = this.byId(environment, request.user_group_id)
     if (existing) return { created: false, group: asResponse(existing) }
     // docs/user-group-api.md section 2 types name as a string; a group created without one gets the empty string.
@@ -75,7 +74,7 @@ export class SandboxGroups {
   }
 
   /** Changes only the fields given; undefined when the group does not exist in this environment. */
-  update(environment: EnvironmentTag, request: UpdateRequest, sentText: SentText = noSentText): SandboxGroup | undefined {
+  update(environment: EnvironmentTag, request: UpdateRequest, sentText: SentText = noSentText): JsonText | undefined {
     const sets: string[] = []
     const values: SqlValue[] = []
     const change = (column: string, value: SqlValue) => {
@@ -99,7 +98,7 @@ export class SandboxGroups {
   }
 
   /** Replaces the token; undefined when no group of this environment holds `currentToken`. */
-  rotateToken(environment: EnvironmentTag, currentToken: string): SandboxGroup | undefined {
+  rotateToken(environment: EnvironmentTag, currentToken: string): JsonText | undefined {
     const rotated = this.db.get<GroupRecord>(
       `UPDATE groups SET token = ? WHERE environment = ? AND token = ? RETURNING ${COLUMNS}`,
       this.newToken(),

@@ -47,19 +47,6 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** JSON.stringify's text of a value, but for its JsonText parts, written as they are. */
-export function jsonWithText(value: unknown): string {
-  if (value instanceof JsonText) return value.text
-  if (value === undefined || typeof value === 'function') return 'null'
-  if (Array.isArray(value)) return `[${value.map(jsonWithText).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value)
-    const members = Object.entries(value).filter(([, member]) => member !== undefined && typeof member !== 'function')
-    return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${jsonWithText(member)}`).join(',')}}`
-  }
-  return JSON.stringify(value)
-}
-
 export interface ParsedRequest<T> {
   /** The body through the shared schema. */
   value: T
@@ -127,9 +114,9 @@ export function refuseUnstorable(fields: Record<string, string | undefined>): vo
   }
 }
 
-/** `body` as JSON (its JsonText parts as they are). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = jsonWithText(body)
+/** `body` as JSON: a JsonText as it is, anything else through JSON.stringify. */
+export function sendJson(res: ServerResponse, status: number, body: JsonText | object, headers: Record<string, string> = {}): void {
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body)
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),

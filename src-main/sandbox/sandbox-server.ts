@@ -10,7 +10,7 @@ import {
   USER_API_PATH,
 } from '../../src-shared/user-api/schemas'
 import { SandboxGroups, type SentText } from './sandbox-groups'
-import { type ParsedRequest, parseRequest, readBody, Refusal, refuseUnstorable, sendJson } from './sandbox-requests'
+import { JsonText, type ParsedRequest, parseRequest, readBody, Refusal, refuseUnstorable, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
 
 /** The database's name in the app's data folder, for the app and `embed-console sandbox` alike. */
@@ -46,6 +46,10 @@ function checkedSentText(parsed: ParsedRequest<{ user_group_id: string; name?: s
   refuseUnstorable({ user_group_id: parsed.value.user_group_id, name: parsed.value.name })
   return (member) => parsed.memberText(member)
 }
+
+/** The success envelope around a group's JSON text; new_user_group only for a get-or-create. */
+const succeeded = (group: JsonText, created?: boolean): JsonText =>
+  new JsonText(`{"success":1,${created === undefined ? '' : `"new_user_group":${created},`}"user_group":${group.text}}`)
 
 export interface SandboxOptions {
   /** 0 picks any free port. */
@@ -122,7 +126,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   // Order of checks: method, then the token (before reading any body), then the body.
-  const answer = async (req: IncomingMessage): Promise<unknown> => {
+  const answer = async (req: IncomingMessage): Promise<JsonText> => {
     if (req.method !== 'GET' && req.method !== 'PUT' && req.method !== 'POST')
       throw new Refusal(
         405,
@@ -137,7 +141,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (req.method === 'GET') {
       const parsed = parseRequest(body, GetOrCreateRequestSchema)
       const { created, group } = groups.getOrCreate(environment, parsed.value, checkedSentText(parsed))
-      return { success: 1, new_user_group: created, user_group: group }
+      return succeeded(group, created)
     }
     if (req.method === 'PUT') {
       const parsed = parseRequest(body, UpdateRequestSchema)
@@ -145,12 +149,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       const group = groups.update(environment, request, checkedSentText(parsed))
       if (!group)
         throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
-      return { success: 1, user_group: group }
+      return succeeded(group)
     }
     // The unknown token is not repeated: it is a credential.
     const group = groups.rotateToken(environment, parseRequest(body, RotateTokenRequestSchema).value.current_token)
     if (!group) throw new Refusal(404, `No user group in the ${environment} environment has this token.`)
-    return { success: 1, user_group: group }
+    return succeeded(group)
   }
 
   const server = createServer((req, res) => {

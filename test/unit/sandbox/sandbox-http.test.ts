@@ -357,6 +357,40 @@ describe('browser clients (CORS)', () => {
   })
 })
 
+describe('answers', () => {
+  it('are the JSON of the spec’s fields in its order, strings escaped as JSON.stringify escapes them', async () => {
+    const name = 'Quote " backslash \\ tab \t line \u2028 é \u{1F680}'
+    const id = 'id "1" \\'
+    const created = await send({ body: json({ user_group_id: id, name, properties: { plan: 'pro', seats: [1, 2] } }) })
+    const { team_id: teamId, token } = (created.json as { user_group: { team_id: number; token: string } }).user_group
+    const group = (currentToken: string, groupName = name) => ({
+      team_id: teamId,
+      token: currentToken,
+      name: groupName,
+      provided_id: id,
+      properties: { plan: 'pro', seats: [1, 2] },
+      api_environment_tag: 'Customer',
+    })
+    expect(created.text).toBe(json({ success: 1, new_user_group: true, user_group: group(token) }))
+    expect((await send({ body: json({ user_group_id: id }) })).text).toBe(
+      json({ success: 1, new_user_group: false, user_group: group(token) }),
+    )
+    const renamed = await send({ method: 'PUT', body: json({ user_group_id: id, name: 'Renamed' }) })
+    expect(renamed.text).toBe(json({ success: 1, user_group: group(token, 'Renamed') }))
+    const rotated = await send({ method: 'POST', body: json({ current_token: token }) })
+    const newToken = (rotated.json as { user_group: { token: string } }).user_group.token
+    expect(newToken).not.toBe(token)
+    expect(rotated.text).toBe(json({ success: 1, user_group: group(newToken, 'Renamed') }))
+  })
+
+  it('carry null properties for a group created without any', async () => {
+    const answer = await send({ authorization: `Token ${sandbox.tokens.Testing}`, body: json({ user_group_id: 'bare' }) })
+    const { team_id: teamId, token } = (answer.json as { user_group: { team_id: number; token: string } }).user_group
+    const group = { team_id: teamId, token, name: '', provided_id: 'bare', properties: null, api_environment_tag: 'Testing' }
+    expect(answer.text).toBe(json({ success: 1, new_user_group: true, user_group: group }))
+  })
+})
+
 describe('text kept exactly', () => {
   it.each([
     ['a NUL in the id', { user_group_id: 'ac\u0000me' }, 'user_group_id holds a NUL character (U+0000) at position 3'],
