@@ -77,11 +77,7 @@ export interface Sandbox {
 /** Random like a real credential: 64 hex characters. */
 export const newSandboxToken = () => randomBytes(32).toString('hex')
 
-const sameSecret = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+const sameSecret = (given: Buffer, expected: Buffer): boolean => given.length === expected.length && timingSafeEqual(given, expected)
 
 function checkGivenTokens(customerToken: string | undefined, testingToken: string | undefined): void {
   for (const [name, token] of [
@@ -114,13 +110,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     Customer: options.customerToken ?? store.apiToken('Customer', newSandboxToken),
     Testing: options.testingToken ?? store.apiToken('Testing', newSandboxToken),
   }
+  const tokenBytes: Record<EnvironmentTag, Buffer> = { Customer: Buffer.from(tokens.Customer), Testing: Buffer.from(tokens.Testing) }
   const groups = new SandboxGroups(store.db, newSandboxToken)
 
   const environmentOf = (authorization: string | undefined): EnvironmentTag => {
     if (!authorization) throw unauthorized('The Authorization header is missing: send "Authorization: Token <API_TOKEN>".')
     const given = /^Token (\S+)$/i.exec(authorization.trim())?.[1]
     if (given === undefined) throw unauthorized('The Authorization header must read "Token <API_TOKEN>".')
-    const environment = ENVIRONMENTS.find((candidate) => sameSecret(given, tokens[candidate]))
+    const givenBytes = Buffer.from(given)
+    const environment = ENVIRONMENTS.find((candidate) => sameSecret(givenBytes, tokenBytes[candidate]))
     if (!environment) throw unauthorized('The API token is not recognised.')
     return environment
   }
@@ -158,7 +156,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://sandbox').pathname
+    // The API's own path needs no parsing (nor a URL object on every call): it is its own pathname.
+    const path = req.url === API_PATH ? API_PATH : new URL(req.url ?? '/', 'http://sandbox').pathname
     // The API's own description, public like any API reference: no token, and any origin may read it.
     if (path === '/openapi.json') {
       if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -86,9 +86,18 @@ describe('authentication', () => {
     expect(answer.json).toEqual(failure(sentence))
   })
 
-  it('answers 401 to any part of a real token, or a real token with more after it, in either environment', async () => {
+  it('answers 401 to any part of a real token, a real token with more after it or its last character changed, in either environment', async () => {
     for (const token of [sandbox.tokens.Customer, sandbox.tokens.Testing]) {
-      for (const near of [token.slice(0, -1), token.slice(0, 8), token.slice(1), `${token}0`, `${token}${token}`, token.toUpperCase()]) {
+      const lastChanged = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`
+      for (const near of [
+        token.slice(0, -1),
+        token.slice(0, 8),
+        token.slice(1),
+        `${token}0`,
+        `${token}${token}`,
+        token.toUpperCase(),
+        lastChanged,
+      ]) {
         const answer = await send({ authorization: `Token ${near}`, body: json({ user_group_id: 'a' }) })
         expect(answer.status).toBe(401)
         expect(answer.json).toEqual(failure('The API token is not recognised.'))
