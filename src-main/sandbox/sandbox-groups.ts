@@ -1,4 +1,4 @@
-import type { EnvironmentTag, GetOrCreateRequest, UpdateRequest, UserGroup } from '../../src-shared/user-api/schemas'
+import type { EnvironmentTag, GetOrCreateRequest, UpdateRequest } from '../../src-shared/user-api/schemas'
 import type { Database, SqlValue } from '../storage/database'
 import { JsonText } from './sandbox-requests'
 
@@ -11,27 +11,26 @@ interface GroupRecord {
   properties: string | null
 }
 
-/** A group as the sandbox answers it: its properties as the JSON text they were sent in. */
-export type SandboxGroup = Omit<UserGroup, 'properties'> & { properties: JsonText | null }
+/**
+ * The text a request's mapping or properties were sent in (see JsonText), or undefined when it
+ * has none: stored so, and the properties answered so. Asked only when a group is written, as
+ * finding it takes a parse of the body of its own.
+ */
+export type SentText = (member: 'mapping' | 'properties') => string | undefined
+
+const noSentText: SentText = () => undefined
 
 /**
- * The mapping and properties of a request as the JSON text they were sent in (see JsonText):
- * stored so, and the properties answered so.
+ * The group as the API returns it, written straight as JSON text: the fields of
+ * docs/user-group-api.md section 2 in its order (no mapping: responses list none), and the
+ * properties as the text they were stored in, sent without being parsed again.
  */
-export interface SentJson {
-  mapping?: string
-  properties?: string
-}
-
-/** The group as the API returns it: docs/user-group-api.md section 2 lists no mapping in responses. */
-const asResponse = (row: GroupRecord): SandboxGroup => ({
-  team_id: row.team_id,
-  token: row.token,
-  name: row.name,
-  provided_id: row.provided_id,
-  properties: row.properties === null ? null : new JsonText(row.properties),
-  api_environment_tag: row.environment,
-})
+const asResponse = (row: GroupRecord): JsonText =>
+  new JsonText(
+    `{"team_id":${JSON.stringify(row.team_id)},"token":${JSON.stringify(row.token)},"name":${JSON.stringify(row.name)},` +
+      `"provided_id":${JSON.stringify(row.provided_id)},"properties":${row.properties ?? 'null'},` +
+      `"api_environment_tag":${JSON.stringify(row.environment)}}`,
+  )
 
 const COLUMNS = 'team_id, environment, provided_id, name, token, properties'
 
@@ -51,7 +50,11 @@ export class SandboxGroups {
     return this.db.get<GroupRecord>(`SELECT ${COLUMNS} FROM groups WHERE environment = ? AND provided_id = ?`, environment, userGroupId)
   }
 
-  getOrCreate(environment: EnvironmentTag, request: GetOrCreateRequest, sent: SentJson = {}): { created: boolean; group: SandboxGroup } {
+  getOrCreate(
+    environment: EnvironmentTag,
+    request: GetOrCreateRequest,
+    sentText: SentText = noSentText,
+  ): { created: boolean; group: JsonText } {
     const existing = this.byId(environment, request.user_group_id)
     if (existing) return { created: false, group: asResponse(existing) }
     // docs/user-group-api.md section 2 types name as a string; a group created without one gets the empty string.
@@ -62,8 +65,8 @@ export class SandboxGroups {
       request.user_group_id,
       request.name ?? '',
       this.newToken(),
-      sent.mapping ?? JSON.stringify(request.mapping ?? {}),
-      request.properties === undefined ? null : (sent.properties ?? JSON.stringify(request.properties)),
+      sentText('mapping') ?? JSON.stringify(request.mapping ?? {}),
+      request.properties === undefined ? null : (sentText('properties') ?? JSON.stringify(request.properties)),
     )
     if (inserted) return { created: true, group: asResponse(inserted) }
     // Another process created it between the read and the insert: theirs is the group.
@@ -71,7 +74,7 @@ export class SandboxGroups {
   }
 
   /** Changes only the fields given; undefined when the group does not exist in this environment. */
-  update(environment: EnvironmentTag, request: UpdateRequest, sent: SentJson = {}): SandboxGroup | undefined {
+  update(environment: EnvironmentTag, request: UpdateRequest, sentText: SentText = noSentText): JsonText | undefined {
     const sets: string[] = []
     const values: SqlValue[] = []
     const change = (column: string, value: SqlValue) => {
@@ -79,8 +82,8 @@ export class SandboxGroups {
       values.push(value)
     }
     if (request.name !== undefined) change('name', request.name)
-    if (request.mapping !== undefined) change('mapping', sent.mapping ?? JSON.stringify(request.mapping))
-    if (request.properties !== undefined) change('properties', sent.properties ?? JSON.stringify(request.properties))
+    if (request.mapping !== undefined) change('mapping', sentText('mapping') ?? JSON.stringify(request.mapping))
+    if (request.properties !== undefined) change('properties', sentText('properties') ?? JSON.stringify(request.properties))
     if (sets.length === 0) {
       const found = this.byId(environment, request.user_group_id)
       return found ? asResponse(found) : undefined
@@ -95,7 +98,7 @@ export class SandboxGroups {
   }
 
   /** Replaces the token; undefined when no group of this environment holds `currentToken`. */
-  rotateToken(environment: EnvironmentTag, currentToken: string): SandboxGroup | undefined {
+  rotateToken(environment: EnvironmentTag, currentToken: string): JsonText | undefined {
     const rotated = this.db.get<GroupRecord>(
       `UPDATE groups SET token = ? WHERE environment = ? AND token = ? RETURNING ${COLUMNS}`,
       this.newToken(),

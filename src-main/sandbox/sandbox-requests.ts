@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { parseTree } from 'jsonc-parser'
+import { type Node, parseTree } from 'jsonc-parser'
 import type { z } from 'zod'
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../src-shared/json/depth'
 
@@ -47,30 +47,20 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** JSON.stringify's text of a value, but for its JsonText parts, written as they are. */
-export function jsonWithText(value: unknown): string {
-  if (value instanceof JsonText) return value.text
-  if (value === undefined || typeof value === 'function') return 'null'
-  if (Array.isArray(value)) return `[${value.map(jsonWithText).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value)
-    const members = Object.entries(value).filter(([, member]) => member !== undefined && typeof member !== 'function')
-    return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${jsonWithText(member)}`).join(',')}}`
-  }
-  return JSON.stringify(value)
-}
-
 export interface ParsedRequest<T> {
   /** The body through the shared schema. */
   value: T
-  /** The text of a top-level member's value as it was sent (the last, when a key is repeated, as JSON.parse reads it). */
+  /**
+   * The text of a top-level member's value as it was sent (the last, when a key is repeated, as
+   * JSON.parse reads it), or undefined when the body has no such member.
+   */
   memberText(name: string): string | undefined
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** The body as JSON through one of the shared request schemas, or a 400 saying what is wrong. */
-export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): ParsedRequest<T> {
+export function parseRequest<T extends object>(body: Buffer, schema: z.ZodType<T>): ParsedRequest<T> {
   if (body.length === 0) throw new Refusal(400, 'The request body is empty: send a JSON object.')
   let text: string
   try {
@@ -91,10 +81,15 @@ export function parseRequest<T>(body: Buffer, schema: z.ZodType<T>): ParsedReque
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
     throw new Refusal(400, `The request body is not valid: ${issues.join('; ')}.`)
   }
+  // JSON.parse keeps no offsets: the text of a member takes a parse of its own, made only when a
+  // member that is there is asked for, and once for all of them.
+  let members: Node[] | undefined
   return {
     value: parsed.data,
     memberText(name) {
-      const member = parseTree(text)?.children?.findLast((property) => property.children?.[0]?.value === name)?.children?.[1]
+      if (!Object.hasOwn(parsed.data, name)) return undefined
+      members ??= parseTree(text)?.children ?? []
+      const member = members.findLast((property) => property.children?.[0]?.value === name)?.children?.[1]
       return member ? text.slice(member.offset, member.offset + member.length) : undefined
     },
   }
@@ -119,9 +114,9 @@ export function refuseUnstorable(fields: Record<string, string | undefined>): vo
   }
 }
 
-/** `body` as JSON (its JsonText parts as they are). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = jsonWithText(body)
+/** `body` as JSON: a JsonText as it is, anything else through JSON.stringify. */
+export function sendJson(res: ServerResponse, status: number, body: JsonText | object, headers: Record<string, string> = {}): void {
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body)
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),

@@ -9,8 +9,8 @@ import {
   UpdateRequestSchema,
   USER_API_PATH,
 } from '../../src-shared/user-api/schemas'
-import { SandboxGroups } from './sandbox-groups'
-import { type ParsedRequest, parseRequest, readBody, Refusal, refuseUnstorable, sendJson } from './sandbox-requests'
+import { SandboxGroups, type SentText } from './sandbox-groups'
+import { JsonText, type ParsedRequest, parseRequest, readBody, Refusal, refuseUnstorable, sendJson } from './sandbox-requests'
 import { openSandboxStore } from './sandbox-store'
 
 /** The database's name in the app's data folder, for the app and `embed-console sandbox` alike. */
@@ -38,13 +38,18 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '600',
 }
 
-/** The mapping and properties as sent (JsonText), and a 400 for an id or name the database would change. */
-function sentJson(parsed: ParsedRequest<{ user_group_id: string; name?: string }>) {
+/**
+ * A 400 for an id or name the database would change; then where the mapping and properties are
+ * found as sent (JsonText), for the write that stores them.
+ */
+function checkedSentText(parsed: ParsedRequest<{ user_group_id: string; name?: string }>): SentText {
   refuseUnstorable({ user_group_id: parsed.value.user_group_id, name: parsed.value.name })
-  const mapping = parsed.memberText('mapping')
-  const properties = parsed.memberText('properties')
-  return { ...(mapping === undefined ? {} : { mapping }), ...(properties === undefined ? {} : { properties }) }
+  return (member) => parsed.memberText(member)
 }
+
+/** The success envelope around a group's JSON text; new_user_group only for a get-or-create. */
+const succeeded = (group: JsonText, created?: boolean): JsonText =>
+  new JsonText(`{"success":1,${created === undefined ? '' : `"new_user_group":${created},`}"user_group":${group.text}}`)
 
 export interface SandboxOptions {
   /** 0 picks any free port. */
@@ -72,11 +77,7 @@ export interface Sandbox {
 /** Random like a real credential: 64 hex characters. */
 export const newSandboxToken = () => randomBytes(32).toString('hex')
 
-const sameSecret = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+const sameSecret = (given: Buffer, expected: Buffer): boolean => given.length === expected.length && timingSafeEqual(given, expected)
 
 function checkGivenTokens(customerToken: string | undefined, testingToken: string | undefined): void {
   for (const [name, token] of [
@@ -109,19 +110,21 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     Customer: options.customerToken ?? store.apiToken('Customer', newSandboxToken),
     Testing: options.testingToken ?? store.apiToken('Testing', newSandboxToken),
   }
+  const tokenBytes: Record<EnvironmentTag, Buffer> = { Customer: Buffer.from(tokens.Customer), Testing: Buffer.from(tokens.Testing) }
   const groups = new SandboxGroups(store.db, newSandboxToken)
 
   const environmentOf = (authorization: string | undefined): EnvironmentTag => {
     if (!authorization) throw unauthorized('The Authorization header is missing: send "Authorization: Token <API_TOKEN>".')
     const given = /^Token (\S+)$/i.exec(authorization.trim())?.[1]
     if (given === undefined) throw unauthorized('The Authorization header must read "Token <API_TOKEN>".')
-    const environment = ENVIRONMENTS.find((candidate) => sameSecret(given, tokens[candidate]))
+    const givenBytes = Buffer.from(given)
+    const environment = ENVIRONMENTS.find((candidate) => sameSecret(givenBytes, tokenBytes[candidate]))
     if (!environment) throw unauthorized('The API token is not recognised.')
     return environment
   }
 
   // Order of checks: method, then the token (before reading any body), then the body.
-  const answer = async (req: IncomingMessage): Promise<unknown> => {
+  const answer = async (req: IncomingMessage): Promise<JsonText> => {
     if (req.method !== 'GET' && req.method !== 'PUT' && req.method !== 'POST')
       throw new Refusal(
         405,
@@ -135,25 +138,26 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
     if (req.method === 'GET') {
       const parsed = parseRequest(body, GetOrCreateRequestSchema)
-      const { created, group } = groups.getOrCreate(environment, parsed.value, sentJson(parsed))
-      return { success: 1, new_user_group: created, user_group: group }
+      const { created, group } = groups.getOrCreate(environment, parsed.value, checkedSentText(parsed))
+      return succeeded(group, created)
     }
     if (req.method === 'PUT') {
       const parsed = parseRequest(body, UpdateRequestSchema)
       const request = parsed.value
-      const group = groups.update(environment, request, sentJson(parsed))
+      const group = groups.update(environment, request, checkedSentText(parsed))
       if (!group)
         throw new Refusal(404, `No user group with user_group_id "${request.user_group_id}" exists in the ${environment} environment.`)
-      return { success: 1, user_group: group }
+      return succeeded(group)
     }
     // The unknown token is not repeated: it is a credential.
     const group = groups.rotateToken(environment, parseRequest(body, RotateTokenRequestSchema).value.current_token)
     if (!group) throw new Refusal(404, `No user group in the ${environment} environment has this token.`)
-    return { success: 1, user_group: group }
+    return succeeded(group)
   }
 
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://sandbox').pathname
+    // The API's own path needs no parsing (nor a URL object on every call): it is its own pathname.
+    const path = req.url === API_PATH ? API_PATH : new URL(req.url ?? '/', 'http://sandbox').pathname
     // The API's own description, public like any API reference: no token, and any origin may read it.
     if (path === '/openapi.json') {
       if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -86,9 +86,18 @@ describe('authentication', () => {
     expect(answer.json).toEqual(failure(sentence))
   })
 
-  it('answers 401 to any part of a real token, or a real token with more after it, in either environment', async () => {
+  it('answers 401 to any part of a real token, a real token with more after it or its last character changed, in either environment', async () => {
     for (const token of [sandbox.tokens.Customer, sandbox.tokens.Testing]) {
-      for (const near of [token.slice(0, -1), token.slice(0, 8), token.slice(1), `${token}0`, `${token}${token}`, token.toUpperCase()]) {
+      const lastChanged = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`
+      for (const near of [
+        token.slice(0, -1),
+        token.slice(0, 8),
+        token.slice(1),
+        `${token}0`,
+        `${token}${token}`,
+        token.toUpperCase(),
+        lastChanged,
+      ]) {
         const answer = await send({ authorization: `Token ${near}`, body: json({ user_group_id: 'a' }) })
         expect(answer.status).toBe(401)
         expect(answer.json).toEqual(failure('The API token is not recognised.'))
@@ -357,6 +366,40 @@ describe('browser clients (CORS)', () => {
   })
 })
 
+describe('answers', () => {
+  it('are the JSON of the spec’s fields in its order, strings escaped as JSON.stringify escapes them', async () => {
+    const name = 'Quote " backslash \\ tab \t line \u2028 é \u{1F680}'
+    const id = 'id "1" \\'
+    const created = await send({ body: json({ user_group_id: id, name, properties: { plan: 'pro', seats: [1, 2] } }) })
+    const { team_id: teamId, token } = (created.json as { user_group: { team_id: number; token: string } }).user_group
+    const group = (currentToken: string, groupName = name) => ({
+      team_id: teamId,
+      token: currentToken,
+      name: groupName,
+      provided_id: id,
+      properties: { plan: 'pro', seats: [1, 2] },
+      api_environment_tag: 'Customer',
+    })
+    expect(created.text).toBe(json({ success: 1, new_user_group: true, user_group: group(token) }))
+    expect((await send({ body: json({ user_group_id: id }) })).text).toBe(
+      json({ success: 1, new_user_group: false, user_group: group(token) }),
+    )
+    const renamed = await send({ method: 'PUT', body: json({ user_group_id: id, name: 'Renamed' }) })
+    expect(renamed.text).toBe(json({ success: 1, user_group: group(token, 'Renamed') }))
+    const rotated = await send({ method: 'POST', body: json({ current_token: token }) })
+    const newToken = (rotated.json as { user_group: { token: string } }).user_group.token
+    expect(newToken).not.toBe(token)
+    expect(rotated.text).toBe(json({ success: 1, user_group: group(newToken, 'Renamed') }))
+  })
+
+  it('carry null properties for a group created without any', async () => {
+    const answer = await send({ authorization: `Token ${sandbox.tokens.Testing}`, body: json({ user_group_id: 'bare' }) })
+    const { team_id: teamId, token } = (answer.json as { user_group: { team_id: number; token: string } }).user_group
+    const group = { team_id: teamId, token, name: '', provided_id: 'bare', properties: null, api_environment_tag: 'Testing' }
+    expect(answer.text).toBe(json({ success: 1, new_user_group: true, user_group: group }))
+  })
+})
+
 describe('text kept exactly', () => {
   it.each([
     ['a NUL in the id', { user_group_id: 'ac\u0000me' }, 'user_group_id holds a NUL character (U+0000) at position 3'],
@@ -413,6 +456,46 @@ describe('text kept exactly', () => {
     const row = db.prepare("SELECT mapping FROM groups WHERE provided_id = 'mapped'").get() as { mapping: string }
     db.close()
     expect(row.mapping).toBe('{"__proto__": "warehouse", "s1": "ds1"}')
+  })
+
+  const storedText = (providedId: string) => {
+    const db = new Libsql(join(dir, 'sandbox.db'), { readonly: true })
+    const row = db.prepare('SELECT mapping, properties FROM groups WHERE provided_id = ?').get(providedId) as {
+      mapping: string
+      properties: string | null
+    }
+    db.close()
+    return { mapping: row.mapping, properties: row.properties }
+  }
+
+  it('stores the mapping and the properties of one body each as sent, on a create and on an update', async () => {
+    const mapping = '{ "__proto__": "warehouse",\n "s1": "ds1" }'
+    const properties = '{"big": 9007199254740993, "nested": {"__proto__": [1.10]}}'
+    await send({ body: `{"user_group_id": "both", "mapping": ${mapping}, "properties": ${properties}}` })
+    expect(storedText('both')).toEqual({ mapping, properties })
+
+    const changedMapping = '{"s2":  "ds2"}'
+    const changedProperties = '{"big": 18014398509481985}'
+    const updated = await send({
+      method: 'PUT',
+      body: `{"properties": ${changedProperties}, "user_group_id": "both", "mapping": {"s1": "x"}, "mapping": ${changedMapping}}`,
+    })
+    expect(updated.text).toContain(`"properties":${changedProperties}`)
+    expect(storedText('both')).toEqual({ mapping: changedMapping, properties: changedProperties })
+  })
+
+  it('finds a member sent under an escaped key, as JSON.parse reads it', async () => {
+    const answer = await send({ body: '{"user_group_id": "escaped", "propert\\u0069es": {"big": 9007199254740993}}' })
+    expect(answer.status).toBe(200)
+    expect(answer.text).toContain('"properties":{"big": 9007199254740993}')
+  })
+
+  it('answers an existing group with its stored properties, whatever properties the get-or-create sends', async () => {
+    await send({ body: '{"user_group_id": "kept", "properties": {"plan": "pro"}}' })
+    const again = await send({ body: '{"user_group_id": "kept", "properties": {"plan": "free"}, "mapping": {"s": "d"}}' })
+    expect(again.json).toMatchObject({ new_user_group: false })
+    expect(again.text).toContain('"properties":{"plan": "pro"}')
+    expect(storedText('kept')).toEqual({ mapping: '{}', properties: '{"plan": "pro"}' })
   })
 
   it('takes the last of a repeated key, as JSON.parse does', async () => {
