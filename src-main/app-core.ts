@@ -11,7 +11,7 @@ import type { SafeStorageLike } from './ports'
 import { ACTIVE_PROFILE_SETTING, insertImportedProfile, openProfileStore, type ProfileStore } from './profiles/profile-store'
 import { insertImportedSecret, openSecretVault, type SecretVault } from './profiles/vault'
 import type { Database } from './storage/database'
-import { importLegacyFiles } from './storage/legacy-import'
+import { hasLegacyFiles } from './storage/legacy-files'
 import { createTeamService, type TeamService } from './team/team-service'
 import { createRedactor } from './user-api/redact'
 
@@ -53,15 +53,18 @@ export async function openAppCore(options: AppCoreOptions): Promise<AppCore> {
   // 0.1.0 imported once, and every screen then asks for the rows it shows.
   const notices: string[] = []
   const db = openAppDatabase(dataDir, (notice) => notices.push(notice))
-  notices.push(
-    ...(await importLegacyFiles(db, dataDir, {
-      profile: (profile) => insertImportedProfile(db, profile),
-      activeProfile: (id) => db.run('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)', ACTIVE_PROFILE_SETTING, id),
-      secret: (key, stored, last4, updatedAt) => insertImportedSecret(db, key, stored, last4, updatedAt),
-      catalog: (entries) => new GroupCatalog(db).importEntries(entries),
-      activity: (entries) => new ActivityLog(db).importEntries(entries),
-    })),
-  )
+  if (hasLegacyFiles(dataDir)) {
+    const { importLegacyFiles } = await import('./storage/legacy-import')
+    notices.push(
+      ...(await importLegacyFiles(db, dataDir, {
+        profile: (profile) => insertImportedProfile(db, profile),
+        activeProfile: (id) => db.run('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)', ACTIVE_PROFILE_SETTING, id),
+        secret: (key, stored, last4, updatedAt) => insertImportedSecret(db, key, stored, last4, updatedAt),
+        catalog: (entries) => new GroupCatalog(db).importEntries(entries),
+        activity: (entries) => new ActivityLog(db).importEntries(entries),
+      })),
+    )
+  }
   const vault = openSecretVault({ db, safeStorage: options.safeStorage })
   // Whatever the app stores is cleared of every secret the vault keeps, whoever wrote it.
   const redactKept = createRedactor([], vault.knownSecrets)

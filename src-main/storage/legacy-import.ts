@@ -10,6 +10,7 @@ import { type Profile, ProfileIdSchema, ProfileSchema } from '../../src-shared/p
 import { plural } from '../../src-shared/text/plural'
 import type { Database } from './database'
 import { readJsonFile } from './json-file'
+import { LEGACY_FILES } from './legacy-files'
 
 /*
  * Release 0.1.0 kept the app's data in JSON files. On the first start of a database release each
@@ -18,14 +19,6 @@ import { readJsonFile } from './json-file'
  * `<file>.migrated` as a backup. A file that cannot be read is moved aside as before and reported;
  * a record that cannot be read is skipped and counted in a notice. Nothing is fatal.
  */
-
-export const LEGACY_FILES = {
-  profiles: 'profiles.json',
-  vault: 'vault.json',
-  plaintextVault: 'vault.plain.json',
-  catalog: 'catalog.json',
-  activity: 'activity.jsonl',
-} as const
 
 const VAULT_FORMAT = 'embed-console-vault'
 

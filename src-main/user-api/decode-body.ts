@@ -1,24 +1,29 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { promisify } from 'node:util'
-import { brotliDecompress, gunzip, inflate, inflateRaw, type InputType, type ZlibOptions } from 'node:zlib'
+import type { InputType, ZlibOptions } from 'node:zlib'
 
 /** What the client asks for: gateways that compress answer with one of these. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br'
 
 type Decoder = (input: InputType, options: ZlibOptions) => Promise<Buffer>
-const gunzipAsync = promisify(gunzip) as Decoder
-const inflateAsync = promisify(inflate) as Decoder
-const inflateRawAsync = promisify(inflateRaw) as Decoder
-const brotliAsync = promisify(brotliDecompress) as Decoder
+type BodyDecoder = (body: Buffer, options: ZlibOptions) => Promise<Buffer>
 
 /** "deflate" is meant to be zlib-wrapped (RFC 9110), but some servers send raw deflate: the header tells. */
 const isZlibWrapped = (body: Buffer) => body.length >= 2 && (body[0]! & 0x0f) === 8 && ((body[0]! << 8) | body[1]!) % 31 === 0
 
-const DECODERS: Record<string, (body: Buffer, options: ZlibOptions) => Promise<Buffer>> = {
-  gzip: gunzipAsync,
-  'x-gzip': gunzipAsync,
-  br: brotliAsync,
-  deflate: (body, options) => (isZlibWrapped(body) ? inflateAsync : inflateRawAsync)(body, options),
+/** The decoders by Content-Encoding, with zlib loaded at the first answer that names one: most answers name none. */
+let decoders: Promise<Record<string, BodyDecoder>> | undefined
+async function loadDecoders(): Promise<Record<string, BodyDecoder>> {
+  const { brotliDecompress, gunzip, inflate, inflateRaw } = await import('node:zlib')
+  const gunzipAsync = promisify(gunzip) as Decoder
+  const inflateAsync = promisify(inflate) as Decoder
+  const inflateRawAsync = promisify(inflateRaw) as Decoder
+  return {
+    gzip: gunzipAsync,
+    'x-gzip': gunzipAsync,
+    br: promisify(brotliDecompress) as Decoder,
+    deflate: (body, options) => (isZlibWrapped(body) ? inflateAsync : inflateRawAsync)(body, options),
+  }
 }
 
 type BodyProblem =
@@ -42,8 +47,10 @@ export async function decodeContent(body: Buffer, headers: IncomingHttpHeaders, 
     .map((encoding) => encoding.trim().toLowerCase())
     .filter((encoding) => encoding && encoding !== 'identity')
   let decoded = body
+  if (encodings.length === 0) return decoded
+  const byEncoding = await (decoders ??= loadDecoders())
   for (const encoding of encodings.reverse()) {
-    const decoder = DECODERS[encoding]
+    const decoder = byEncoding[encoding]
     if (!decoder) throw new BodyDecodingError({ kind: 'unsupported', encoding })
     // An empty body is empty in every encoding (a 204 or a HEAD-like answer that still names one).
     if (decoded.length === 0) continue

@@ -2,16 +2,11 @@ import { z } from 'zod'
 import { BaseUrlSchema } from '../profiles/schemas'
 import { MAX_FILES_CHECKED } from '../site-config/diagnose'
 import { DocsIndexSchema, ImageCheckSchema, OpenApiCheckSchema } from '../site-config/docs-files'
+import { MAX_SITE_FILE_CHARACTERS } from '../site-config/file-limits'
 import { OperationSummarySchema, OperationViewSchema } from '../site-config/openapi-operation'
 import { RuleSetSchema } from '../site-config/rule-sets'
 import { PageFactsSchema } from '../site-config/site-pages'
 import { defineCall } from './define'
-
-/**
- * The largest site.json the editor opens or writes. The 6,000-page benchmark file is about
- * 0.2 MB; this leaves room for far larger sites while keeping a stray binary file out.
- */
-export const MAX_SITE_FILE_CHARACTERS = 10_000_000
 
 /**
  * The most folders of a docs folder watched for changes at once, each by one handle of the

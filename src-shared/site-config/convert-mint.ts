@@ -31,7 +31,6 @@ type Json = Record<string, unknown>
 /** A URL with a scheme (https:, mailto:, tel:…) leads off the site, as Mintlify reads it: it is a link, never a prefix of pages. */
 const isExternalUrl = (url: unknown) => typeof url === 'string' && URL.canParse(url)
 const ensureSlashes = (path: string) => `/${path.replace(/^\/+/, '').replace(/\/+$/, '')}/`
-const within = (page: string, prefix: string) => ensureSlashes(page).startsWith(ensureSlashes(prefix))
 
 /** Why settings with no place in docs.json are left out, by their mint.json key. */
 const NO_PLACE: Record<string, string> = {
@@ -445,10 +444,14 @@ function withAnchors(
 function partition(groups: { group: unknown; index: number; path?: Path }[], divisions: Division[]) {
   const matched: { group: unknown; index: number; path?: Path }[][] = divisions.map(() => [])
   const rest: { group: unknown; index: number; path?: Path }[] = []
+  // Each URL as /a/b/ once, not again for every page it is compared with (thousands in a large file).
+  const prefixes = divisions.map((division) => (division.url ? ensureSlashes(division.url) : null))
   const owner = (page: string) => {
+    const path = ensureSlashes(page)
     let best = -1
-    divisions.forEach((division, index) => {
-      if (division.url && within(page, division.url) && (best < 0 || division.url.length > divisions[best]!.url.length)) best = index
+    prefixes.forEach((prefix, index) => {
+      if (prefix !== null && path.startsWith(prefix) && (best < 0 || divisions[index]!.url.length > divisions[best]!.url.length))
+        best = index
     })
     return best
   }

@@ -87,7 +87,8 @@ function buildShape(rules: RuleSet): KnownShape {
   return shape
 }
 
-const shapes: Record<RuleSet, KnownShape> = { spec: buildShape('spec'), mintlify: buildShape('mintlify') }
+/** Each rule set's shape, built at its first walk: checking or converting a docs.json never walks one. */
+const shapes: Partial<Record<RuleSet, KnownShape>> = {}
 
 /** The keys a schema knows at each place, for walkExtraKeys: built once per schema. */
 export function knownShapeFor(schema: z.ZodType): KnownShape {
@@ -109,7 +110,7 @@ export interface ExtraKeyVisitor {
  * the site.json spec (docs/site-json.md), in one walk of the value. The path array is reused: read it during the call, do not keep it.
  */
 export function forEachExtraKey(config: unknown, rules: RuleSet, visitor: ExtraKeyVisitor): void {
-  walkExtraKeys(config, shapes[rules], visitor)
+  walkExtraKeys(config, (shapes[rules] ??= buildShape(rules)), visitor)
 }
 
 /** forEachExtraKey over any schema's known shape (see knownShapeFor). */

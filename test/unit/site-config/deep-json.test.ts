@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { main } from '../../../src-main/cli/index'
 import type { CliIo } from '../../../src-main/cli/usage'
 import { jsonDepthExceededAt, jsonTextTooDeep, valueTooDeep } from '../../../src-shared/json/depth'
-import { checkConfigText } from '../../../src-shared/site-config/config-format'
+import { checkConfigText } from '../../../src-shared/site-config/config-check'
 import { MAX_SITE_JSON_DEPTH, parseJsonText } from '../../../src-shared/site-config/json-text'
 
 /** A site.json whose navigation nests `depth` arrays: a careless generator, or a hostile file. */

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { setIn } from '../../../src-renderer/features/site-editor/state/json-path'
-import { DocsNavigationSchema } from '../../../src-shared/site-config/docs-schema'
+import { type DivisionKey, DIVISIONS, DocsNavigationSchema } from '../../../src-shared/site-config/docs-schema'
 import { checkDocsConfig, type DocsCheckCache, lastNavigationItemsChecked } from '../../../src-shared/site-config/docs-validate'
 import { type KnownShape, knownShapeFor, walkExtraKeys } from '../../../src-shared/site-config/known-keys'
 import { createNavigationChecker } from '../../../src-shared/site-config/navigation-check'
@@ -41,6 +41,21 @@ function partAnswer(navigation: unknown) {
 }
 
 const navigationOf = (value: unknown) => (value as { navigation?: unknown }).navigation
+
+describe('the stand-in items a list is checked with', () => {
+  // Each list is validated with one stand-in item in place of its own, which must pass its schema:
+  // one that did not would add its issues to every navigation holding such a list.
+  const validItem = (list: DivisionKey | 'groups') =>
+    list === 'groups' ? { group: 'g', pages: ['p'] } : { [DIVISIONS[list]]: list === 'languages' ? 'fr' : 'n', pages: ['p'] }
+  const lists = [...(Object.keys(DIVISIONS) as DivisionKey[]), 'groups' as const]
+
+  it.each(lists)('one valid item in %s answers no issue, as zod does', (list) => {
+    // A menu belongs to a tab (or a product), not to the navigation itself.
+    const navigation = list === 'menu' ? { tabs: [{ tab: 't', menu: [validItem(list)] }] } : { [list]: [validItem(list)] }
+    expect(partAnswer(navigation)).toEqual({ issues: [], extras: [] })
+    expect(wholeAnswer(navigation)).toEqual({ issues: [], extras: [] })
+  })
+})
 
 describe.skipIf(!DOCS_JSON.dir)(`the navigation checked item by item${DOCS_JSON.skipNote}`, () => {
   it('answers what zod answers for the whole navigation, on all 121 real files', () => {

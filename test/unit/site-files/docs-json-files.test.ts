@@ -8,7 +8,7 @@ import { indexDocsFolder, readFrontMatter } from '../../../src-main/site-files/d
 import { createDocsFolderService } from '../../../src-main/site-files/docs-folder-service'
 import { checkPages } from '../../../src-main/site-files/page-checks'
 import { refFilesFor, useRefFiles } from '../../../src-renderer/features/site-editor/state/ref-store'
-import { checkConfig } from '../../../src-shared/site-config/config-format'
+import { checkConfig } from '../../../src-shared/site-config/config-check'
 import { docsLookup, docsProblems } from '../../../src-shared/site-config/docs-files'
 import { findCorpus } from '../../helpers/corpus'
 import { failureOf } from '../../helpers/failure-of'
