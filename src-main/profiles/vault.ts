@@ -38,8 +38,9 @@ export interface SecretVault {
   /**
    * Every secret kept, by any process on this folder (session ones of this process included),
    * each tagged with its key: what every stored field is redacted of, and what a request may not
-   * carry. Read whole the first time, then only what was kept since; a secret deleted stays
-   * known (redacting it costs nothing, and it was a secret).
+   * carry. Read whole the first time, then only what was kept since (looked for at every ask
+   * outside a write transaction, once a transaction inside one); a secret deleted stays known
+   * (redacting it costs nothing, and it was a secret).
    */
   knownSecrets(): SecretMatcher
 }
@@ -134,14 +135,31 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
   const known = new SecretMatcher()
   /** The change number of secret_changes read up to; null until the secrets are first read. */
   let knownUpTo: number | null = null
+  /** The write transaction (its epoch) in which secret_changes was last read; null when read outside one. */
+  let lookedInEpoch: number | null = null
   const learn = (key: string, secret: string) => {
     if (keptSecretOf(key).kind === 'group-token' && secret.length < MIN_SEARCHED_GROUP_TOKEN_LENGTH) return
     known.add(secret, key)
   }
 
+  /**
+   * Inside a write transaction this process holds the write lock: no other process can keep a
+   * secret until it ends, and this one learns its own as it keeps them (`set`). So one look a
+   * transaction is enough; each transaction has an epoch of its own. Outside one, another
+   * process may commit between any two reads, and the epoch does not say so: every ask looks.
+   */
   function knownSecrets(): SecretMatcher {
+    const inTransaction = db.inTransaction()
+    if (inTransaction && lookedInEpoch === db.epoch()) return known
+    learnSecretsKeptSince()
+    lookedInEpoch = inTransaction ? db.epoch() : null
+    return known
+  }
+
+  /** Reads the secrets kept (by any process) since the last look: all of them the first time. */
+  function learnSecretsKeptSince(): void {
     const latest = db.get<{ n: number }>('SELECT n FROM secret_changes WHERE id = 1')?.n ?? 0
-    if (knownUpTo !== null && latest <= knownUpTo) return known
+    if (knownUpTo !== null && latest <= knownUpTo) return
     const rows = db.all<SecretRow & { key: string }>(
       'SELECT key, storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE change > ?',
       knownUpTo ?? -1,
@@ -155,7 +173,6 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     }
     if (knownUpTo === null) for (const [key, { secret }] of session) learn(key, secret)
     knownUpTo = latest
-    return known
   }
 
   const vault: SecretVault = {

@@ -325,3 +325,50 @@ describe('the secrets the vault knows (what stored fields are redacted of)', () 
     }
   })
 })
+
+describe('how often the vault looks for secrets another process kept', () => {
+  const found = (vault: ReturnType<typeof open>, text: string) => vault.knownSecrets().findIn(text, [], true)
+
+  /** The reads of secret_changes `vault` makes while `work` runs. */
+  function looks(vault: ReturnType<typeof open>, work: () => void): number {
+    let count = 0
+    const get = vault.db.get.bind(vault.db)
+    vault.db.get = <T>(sql: string, ...params: Parameters<typeof get>[1][]) => {
+      if (sql.includes('secret_changes')) count += 1
+      return get<T>(sql, ...params)
+    }
+    try {
+      work()
+    } finally {
+      vault.db.get = get
+    }
+    return count
+  }
+
+  it('looks once a write transaction, however often it is asked there', async () => {
+    const vault = open(await tempDataDir())
+    vault.knownSecrets()
+    expect(looks(vault, () => vault.db.transaction(() => [1, 2, 3].forEach(() => vault.knownSecrets())))).toBe(1)
+    expect(looks(vault, () => [1, 2].forEach(() => vault.knownSecrets()))).toBe(2)
+  })
+
+  it('looks again in the next transaction: what another process kept between the two is known there', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.db.transaction(() => here.knownSecrets())
+    there.set('group:p1:between:token', 'group-token-kept-between-two-transactions', 'file')
+    here.db.transaction(() => {
+      expect(found(here, 'group-token-kept-between-two-transactions')).toBe('group-token-kept-between-two-transactions')
+    })
+  })
+
+  it('looks again outside a transaction after one: the epoch does not change when another process commits', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.db.transaction(() => here.knownSecrets())
+    there.set('group:p1:after:token', 'group-token-kept-after-the-transaction', 'file')
+    expect(found(here, 'group-token-kept-after-the-transaction')).toBe('group-token-kept-after-the-transaction')
+  })
+})
