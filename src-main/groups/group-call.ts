@@ -90,10 +90,12 @@ export async function callUserApi<T>(deps: GroupCallDeps, plan: CallPlan<T>): Pr
       stage = 'journaled'
     }
     const result = await send(createClient({ ...connection, timeoutMs }))
+    // Both bodies in one pass: the vault is asked what it knows once.
+    const [keptRequest, keptResponse] = scrubber.kept([request, result.raw ?? undefined]) as [unknown, unknown]
     return {
       result,
       entry: { ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs },
-      exchange: { request: scrubber.kept(request), response: scrubber.kept(result.raw ?? undefined) },
+      exchange: { request: keptRequest, response: keptResponse },
       profile,
       apiToken: connection.apiToken,
       known: { groupId, tokens: rotation ? [] : secrets },
