@@ -16,21 +16,19 @@ export type Redactor = <T>(value: T) => T
  * truncation, so a cut can never leave part of a secret behind.
  */
 export function createRedactor(secrets: readonly string[], known?: () => SecretMatcher): Redactor {
-  // Built at the first text long enough to hold a secret, if one comes: most strings of an answer
-  // (ids, names, numbers) are shorter than any secret, and are handed back without a search.
-  let own: SecretMatcher | undefined
-  const shortestGiven = Math.min(...secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH).map((secret) => secret.length))
+  let own: OwnSecrets | undefined
   return <T>(value: T): T => {
     // Asked once a value: what the vault knows may have grown since the last one.
     const vault = known?.()
+    const given = own && own.beside === vault ? own : (own = ownSecrets(secrets, vault))
     const redactString = (text: string): string => {
       const matchers: SecretMatcher[] = []
-      if (text.length >= shortestGiven) {
-        if (!own) {
-          own = new SecretMatcher()
-          for (const secret of secrets) own.add(secret)
+      if (text.length >= given.shortest) {
+        if (!given.matcher) {
+          given.matcher = new SecretMatcher()
+          for (const secret of given.secrets) given.matcher.add(secret)
         }
-        matchers.push(own)
+        matchers.push(given.matcher)
       }
       if (vault && text.length >= vault.shortest) matchers.push(vault)
       if (matchers.length === 0) return text
@@ -50,6 +48,25 @@ export function createRedactor(secrets: readonly string[], known?: () => SecretM
     }
     return redact(value) as T
   }
+}
+
+/**
+ * The secrets a redactor was given that `vault` does not know (the API token and the group
+ * tokens of a call are most often kept there already), searched with a matcher of their own.
+ * A matcher only ever learns secrets, so one it knows it always knows: worked out once a
+ * matcher. The matcher is built at the first text long enough to hold one, if one comes: most
+ * strings of an answer (ids, names, numbers) are shorter than any secret.
+ */
+interface OwnSecrets {
+  beside: SecretMatcher | undefined
+  secrets: string[]
+  shortest: number
+  matcher?: SecretMatcher
+}
+
+function ownSecrets(secrets: readonly string[], vault: SecretMatcher | undefined): OwnSecrets {
+  const searched = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH && !vault?.knows(secret))
+  return { beside: vault, secrets: searched, shortest: Math.min(...searched.map((secret) => secret.length)) }
 }
 
 /**
