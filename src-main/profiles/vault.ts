@@ -22,6 +22,8 @@ export interface SecretVault {
   get(key: string): string | null
   has(key: string): boolean
   describe(key: string): TokenState
+  /** Where each of these secrets is kept ('none' for one that is not), read in one statement. */
+  storagesOf(...keys: string[]): Array<TokenStorage | 'none'>
   /**
    * Makes `toKey` hold what `fromKey` holds, in the same place, without decrypting it: whatever
    * `toKey` held before is gone (an older session copy too), and it holds nothing when `fromKey`
@@ -188,6 +190,16 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
       const found = row(key)
       if (!found) return { set: false, storage: 'none' }
       return found.last4 ? { set: true, storage: found.storage, last4: found.last4 } : { set: true, storage: found.storage }
+    },
+
+    storagesOf(...keys) {
+      const stored = keys.every((key) => session.has(key))
+        ? undefined
+        : db.get<Record<string, 'keychain' | 'file' | null>>(
+            `SELECT ${keys.map((_, index) => `(SELECT storage FROM secrets WHERE key = ?) AS s${index}`).join(', ')}`,
+            ...keys,
+          )
+      return keys.map((key, index) => (session.has(key) ? 'session' : (stored?.[`s${index}`] ?? 'none')))
     },
 
     get(key) {

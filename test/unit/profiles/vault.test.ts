@@ -163,6 +163,16 @@ describe('secrets across places', () => {
     expect(vault.describe(KEY).storage).toBe('keychain')
   })
 
+  it('says where several secrets are kept at once, as describe says it of each', async () => {
+    const vault = open(await tempDataDir(), fakeSafeStorage())
+    vault.set(KEY, SECRET, 'keychain')
+    vault.set('group:p1:acme:token', 'group-token-0123456789', 'session')
+    const keys = [KEY, 'group:p1:acme:token', 'group:p1:none:token']
+    expect(vault.storagesOf(...keys)).toEqual(['keychain', 'session', 'none'])
+    expect(vault.storagesOf(...keys)).toEqual(keys.map((key) => vault.describe(key).storage))
+    expect(vault.storagesOf('group:p1:acme:token')).toEqual(['session'])
+  })
+
   it('shows no tail for a short secret', async () => {
     const vault = open(await tempDataDir())
     vault.set(KEY, 'short123', 'session')
