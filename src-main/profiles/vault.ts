@@ -47,13 +47,11 @@ export interface SecretVault {
   knownSecrets(): SecretMatcher
 }
 
+/** What a secret's row says of it that a read needs: its place and what decrypts to it. */
 interface SecretRow {
   storage: 'keychain' | 'file'
   ciphertext: string | null
-  backend: string | null
   secret: string | null
-  last4: string | null
-  updated_at: string
 }
 
 interface SessionSecret {
@@ -77,8 +75,10 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
   // Session secrets live in this process only; the database never sees them.
   const session = new Map<string, SessionSecret>()
 
-  const row = (key: string) =>
-    db.get<SecretRow>('SELECT storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE key = ?', key)
+  // Each question reads the columns it needs alone: libsql makes every column read a property of the row.
+  const row = (key: string) => db.get<SecretRow>('SELECT storage, ciphertext, secret FROM secrets WHERE key = ?', key)
+  const place = (key: string) =>
+    db.get<Pick<SecretRow, 'storage'> & { last4: string | null }>('SELECT storage, last4 FROM secrets WHERE key = ?', key)
 
   function writeRow(key: string, secret: string, storage: 'keychain' | 'file') {
     const updatedAt = now().toISOString()
@@ -163,7 +163,7 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     const latest = db.get<{ n: number }>('SELECT n FROM secret_changes WHERE id = 1')?.n ?? 0
     if (knownUpTo !== null && latest <= knownUpTo) return
     const rows = db.all<SecretRow & { key: string }>(
-      'SELECT key, storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE change > ?',
+      'SELECT key, storage, ciphertext, secret FROM secrets WHERE change > ?',
       knownUpTo ?? -1,
     )
     for (const found of rows) {
@@ -182,12 +182,12 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     status: () => keychain.status(),
     notices: () => [...notices],
     sessionKeys: () => [...session.keys()],
-    has: (key) => session.has(key) || row(key) !== undefined,
+    has: (key) => session.has(key) || place(key) !== undefined,
 
     describe(key) {
       const inMemory = session.get(key)
       if (inMemory) return inMemory.last4 ? { set: true, storage: 'session', last4: inMemory.last4 } : { set: true, storage: 'session' }
-      const found = row(key)
+      const found = place(key)
       if (!found) return { set: false, storage: 'none' }
       return found.last4 ? { set: true, storage: found.storage, last4: found.last4 } : { set: true, storage: found.storage }
     },
