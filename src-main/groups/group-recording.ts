@@ -56,7 +56,7 @@ export interface GroupRecordingDeps {
 interface AnswerRecord {
   profile: Profile
   entry: ActivityEntry
-  exchange: { request: unknown; response: unknown }
+  keptExchange: Called<GroupResponse>['keptExchange']
   group: UserGroup
   newUserGroup: boolean | undefined
   sent: RecordingPlan['sent']
@@ -127,7 +127,7 @@ export function createGroupRecording(deps: GroupRecordingDeps) {
     const warnings = warningsOf({ settled, catalogWarnings: recorded.warnings })
     const name = group.name ?? entry.groupName
     const logged = scrub({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) })
-    activity.append(logged, scrub(record.exchange))
+    activity.append(logged, scrub(record.keptExchange()))
     team()?.recorded({ entry: logged, group, newUserGroup: record.newUserGroup, sent: scrub(sent), settled })
     if (rotated) rotations.answered(entry.id)
     return { warnings, settled }
@@ -160,7 +160,7 @@ export function createGroupRecording(deps: GroupRecordingDeps) {
     const record: AnswerRecord = {
       profile,
       entry,
-      exchange: called.exchange,
+      keptExchange: called.keptExchange,
       group,
       newUserGroup: result.value.new_user_group,
       sent: plan.sent,

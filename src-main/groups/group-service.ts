@@ -208,7 +208,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         const {
           result: check,
           entry,
-          exchange,
+          keptExchange,
         } = await call({
           operation: 'testConnection',
           profile: profiles.get(profileId),
@@ -220,7 +220,7 @@ export function createGroupService(deps: GroupServiceDeps) {
             return { value: null, raw: null, status, durationMs }
           },
         })
-        activity.append(entry, exchange)
+        activity.append(entry, keptExchange())
         return {
           outcome: 'ok',
           message: 'Connected: the API answered and accepted the token.',
