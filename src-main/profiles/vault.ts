@@ -177,6 +177,21 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     knownUpTo = latest
   }
 
+  /**
+   * Called in a write transaction, after a look in it, once this process has written a secret it
+   * learned as it kept it (set): the change numbers added since that look are this process's own
+   * (it holds the write lock), so the next look need not read the secret back and decrypt it.
+   * Counted as read once the transaction commits, not before: a rollback takes them back, and
+   * another process's next secret would then get one of them.
+   */
+  function ownWriteKnown(): void {
+    const upTo = db.get<{ n: number }>('SELECT n FROM secret_changes WHERE id = 1')?.n
+    if (upTo === undefined) return
+    db.afterCommit(() => {
+      if (knownUpTo !== null && upTo > knownUpTo) knownUpTo = upTo
+    })
+  }
+
   const vault: SecretVault = {
     knownSecrets,
     status: () => keychain.status(),
@@ -219,7 +234,10 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
           db.afterCommit(() => session.set(key, last4 ? { secret, last4 } : { secret }))
           return
         }
+        // What others kept is read first: then the change numbers this write adds are its own alone.
+        knownSecrets()
         writeRow(key, secret, storage)
+        ownWriteKnown()
         db.afterCommit(() => session.delete(key))
       })
     },

@@ -373,6 +373,47 @@ describe('how often the vault looks for secrets another process kept', () => {
     })
   })
 
+  it('does not read back a secret it kept itself, in a transaction of its own or in a larger one', async () => {
+    const vault = open(await tempDataDir())
+    vault.knownSecrets()
+    vault.set('group:p1:own:token', 'group-token-kept-here-0123456789', 'file')
+    vault.db.transaction(() => vault.set('group:p1:other:token', 'group-token-kept-here-9876543210', 'file'))
+    const read: string[] = []
+    const all = vault.db.all.bind(vault.db)
+    vault.db.all = <T>(sql: string, ...params: Parameters<typeof all>[1][]) => {
+      read.push(sql)
+      return all<T>(sql, ...params)
+    }
+    expect(found(vault, 'group-token-kept-here-0123456789')).toBe('group-token-kept-here-0123456789')
+    expect(found(vault, 'group-token-kept-here-9876543210')).toBe('group-token-kept-here-9876543210')
+    expect(read).toEqual([])
+  })
+
+  it('learns what another process kept before this one keeps a secret of its own', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.knownSecrets()
+    there.set('group:p1:there:token', 'group-token-kept-there-first', 'file')
+    here.set('group:p1:here:token', 'group-token-kept-here-after', 'file')
+    expect(found(here, 'group-token-kept-there-first')).toBe('group-token-kept-there-first')
+  })
+
+  it('counts its own write as read only once it commits: a rolled-back one leaves its number to the next secret', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.knownSecrets()
+    expect(() =>
+      here.db.transaction(() => {
+        here.set('group:p1:undone:token', 'group-token-rolled-back-here', 'file')
+        throw new Error('undone')
+      }),
+    ).toThrow('undone')
+    there.set('group:p1:there:token', 'group-token-kept-there-after-the-rollback', 'file')
+    expect(found(here, 'group-token-kept-there-after-the-rollback')).toBe('group-token-kept-there-after-the-rollback')
+  })
+
   it('looks again outside a transaction after one: the epoch does not change when another process commits', async () => {
     const dataDir = await tempDataDir()
     const here = open(dataDir)
