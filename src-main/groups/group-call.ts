@@ -32,7 +32,11 @@ export interface CallPlan<T> {
 export interface Called<T> {
   result: UserApiCallResult<T>
   entry: ActivityEntry
-  exchange: { request: unknown; response: unknown }
+  /**
+   * The bodies as the log keeps them, redacted when asked: asked in the transaction that records
+   * them, the vault's look for what it knows is the one that transaction makes already.
+   */
+  keptExchange(): { request: unknown; response: unknown }
   /** The profile as the call read it, with its API token: recording the answer needs no second look. */
   profile: Profile
   apiToken: string
@@ -65,7 +69,7 @@ function entryBase({ operation, profile, groupId, request }: CallPlan<unknown>, 
  * Runs one call: refuses a request that carries a kept secret, resolves the profile's
  * connection, journals a rotation before it is sent, and sends. A failure is recorded here
  * (recordFailedCall) and thrown redacted; a success is handed back with its activity entry and
- * redacted exchange, for the caller to record with the group's token and catalog row. Secrets
+ * the exchange to keep, for the caller to record with the group's token and catalog row. Secrets
  * known to the call (the API token and any group token sent) are scrubbed from what the log
  * keeps, and so is every token the answer issued.
  */
@@ -93,7 +97,11 @@ export async function callUserApi<T>(deps: GroupCallDeps, plan: CallPlan<T>): Pr
     return {
       result,
       entry: { ...base, outcome: 'success', httpStatus: result.status, durationMs: result.durationMs },
-      exchange: { request: scrubber.kept(request), response: scrubber.kept(result.raw ?? undefined) },
+      keptExchange() {
+        // Both bodies in one pass: the vault is asked what it knows once.
+        const [keptRequest, keptResponse] = scrubber.kept([request, result.raw ?? undefined]) as [unknown, unknown]
+        return { request: keptRequest, response: keptResponse }
+      },
       profile,
       apiToken: connection.apiToken,
       known: { groupId, tokens: rotation ? [] : secrets },

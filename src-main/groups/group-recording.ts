@@ -56,7 +56,7 @@ export interface GroupRecordingDeps {
 interface AnswerRecord {
   profile: Profile
   entry: ActivityEntry
-  exchange: { request: unknown; response: unknown }
+  keptExchange: Called<GroupResponse>['keptExchange']
   group: UserGroup
   newUserGroup: boolean | undefined
   sent: RecordingPlan['sent']
@@ -109,21 +109,16 @@ const unsavedTokenWarning = (reason: string, recoveryFile: string | null) =>
 export function createGroupRecording(deps: GroupRecordingDeps) {
   const { db, profiles, vault, catalog, activity, rotations, team, waiting, now } = deps
 
-  /** Group tokens are kept where the operator keeps this profile's API token (session if none). */
-  const groupTokenStorage = (profileId: string): TokenStorage => {
-    const storage = vault.describe(profileTokenKey(profileId)).storage
-    return storage === 'none' ? 'session' : storage
-  }
-
   /** The record: token, catalog row, the rotations a fetch settles, the activity entry and the team's copy. */
   function write(record: AnswerRecord, warningsOf: (learned: Learned) => string[]): { warnings: string[]; settled: SettledRotation[] } {
     const { profile, entry, group, sent, rotated, scrub } = record
     const profileId = profile.id
     const tokenKey = groupTokenKey(profileId, group.provided_id)
+    // Group tokens are kept where the operator keeps this profile's API token (session if none).
     // A group fetched again answers the token kept already: kept where it should be, it is not written again.
-    const storage = groupTokenStorage(profileId)
-    if (!record.tokensKnownBefore.includes(group.token) || vault.describe(tokenKey).storage !== storage)
-      vault.set(tokenKey, group.token, storage)
+    const [apiTokenStorage = 'none', tokenStorage] = vault.storagesOf(profileTokenKey(profileId), tokenKey)
+    const storage: TokenStorage = apiTokenStorage === 'none' ? 'session' : apiTokenStorage
+    if (!record.tokensKnownBefore.includes(group.token) || tokenStorage !== storage) vault.set(tokenKey, group.token, storage)
     const recorded = catalog.record({ profileId, group, sent: scrub(sent), tokenLast4: visibleTail(group.token), rotated, at: now() })
     // The profile as the call read it already says so: nothing to note.
     if (group.api_environment_tag && profile.serverEnvironment !== group.api_environment_tag)
@@ -132,7 +127,7 @@ export function createGroupRecording(deps: GroupRecordingDeps) {
     const warnings = warningsOf({ settled, catalogWarnings: recorded.warnings })
     const name = group.name ?? entry.groupName
     const logged = scrub({ ...entry, ...(name ? { groupName: name } : {}), ...(warnings.length ? { warnings } : {}) })
-    activity.append(logged, scrub(record.exchange))
+    activity.append(logged, scrub(record.keptExchange()))
     team()?.recorded({ entry: logged, group, newUserGroup: record.newUserGroup, sent: scrub(sent), settled })
     if (rotated) rotations.answered(entry.id)
     return { warnings, settled }
@@ -165,7 +160,7 @@ export function createGroupRecording(deps: GroupRecordingDeps) {
     const record: AnswerRecord = {
       profile,
       entry,
-      exchange: called.exchange,
+      keptExchange: called.keptExchange,
       group,
       newUserGroup: result.value.new_user_group,
       sent: plan.sent,

@@ -103,7 +103,10 @@ export function createGroupService(deps: GroupServiceDeps) {
     async getOrCreate(profileId: string | undefined, request: GetOrCreateRequest, options: CallOptions = {}): Promise<GroupCallResult> {
       const profile = profileToSendThrough(profileId)
       const id = profile.id
-      const previous = waiting.catalogEntry(id, request.user_group_id)
+      // Read before the call only where it is needed: to tell whether a mapping given was applied
+      // (the answer never returns one), and for a deferred record's warnings.
+      const before =
+        request.mapping !== undefined || options.deferred ? { entry: waiting.catalogEntry(id, request.user_group_id) } : undefined
       const called = await call({
         operation: 'getOrCreate',
         profile,
@@ -116,13 +119,13 @@ export function createGroupService(deps: GroupServiceDeps) {
       // An existing group comes back unchanged: what was typed was not applied, so neither the
       // catalog nor the operator may take it as the group's.
       const existing = called.result.value.new_user_group === false
-      const notApplied = existing ? fieldsNotApplied(request, called.result.value.user_group, previous?.mapping) : []
+      const notApplied = existing ? fieldsNotApplied(request, called.result.value.user_group, before?.entry?.mapping) : []
       const remembered = await remember(called, {
         sent: existing ? undefined : request,
         rotated: false,
         options,
         callWarnings: notApplied.length ? [notAppliedWarning(request.user_group_id, notApplied)] : [],
-        before: { entry: previous },
+        ...(before ? { before } : {}),
       })
       return notApplied.length ? { ...remembered, notApplied } : remembered
     },
@@ -205,7 +208,7 @@ export function createGroupService(deps: GroupServiceDeps) {
         const {
           result: check,
           entry,
-          exchange,
+          keptExchange,
         } = await call({
           operation: 'testConnection',
           profile: profiles.get(profileId),
@@ -217,7 +220,7 @@ export function createGroupService(deps: GroupServiceDeps) {
             return { value: null, raw: null, status, durationMs }
           },
         })
-        activity.append(entry, exchange)
+        activity.append(entry, keptExchange())
         return {
           outcome: 'ok',
           message: 'Connected: the API answered and accepted the token.',

@@ -22,6 +22,8 @@ export interface SecretVault {
   get(key: string): string | null
   has(key: string): boolean
   describe(key: string): TokenState
+  /** Where each of these secrets is kept ('none' for one that is not), read in one statement. */
+  storagesOf(...keys: string[]): Array<TokenStorage | 'none'>
   /**
    * Makes `toKey` hold what `fromKey` holds, in the same place, without decrypting it: whatever
    * `toKey` held before is gone (an older session copy too), and it holds nothing when `fromKey`
@@ -38,19 +40,18 @@ export interface SecretVault {
   /**
    * Every secret kept, by any process on this folder (session ones of this process included),
    * each tagged with its key: what every stored field is redacted of, and what a request may not
-   * carry. Read whole the first time, then only what was kept since; a secret deleted stays
-   * known (redacting it costs nothing, and it was a secret).
+   * carry. Read whole the first time, then only what was kept since (looked for at every ask
+   * outside a write transaction, once a transaction inside one); a secret deleted stays known
+   * (redacting it costs nothing, and it was a secret).
    */
   knownSecrets(): SecretMatcher
 }
 
+/** What a secret's row says of it that a read needs: its place and what decrypts to it. */
 interface SecretRow {
   storage: 'keychain' | 'file'
   ciphertext: string | null
-  backend: string | null
   secret: string | null
-  last4: string | null
-  updated_at: string
 }
 
 interface SessionSecret {
@@ -74,8 +75,10 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
   // Session secrets live in this process only; the database never sees them.
   const session = new Map<string, SessionSecret>()
 
-  const row = (key: string) =>
-    db.get<SecretRow>('SELECT storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE key = ?', key)
+  // Each question reads the columns it needs alone: libsql makes every column read a property of the row.
+  const row = (key: string) => db.get<SecretRow>('SELECT storage, ciphertext, secret FROM secrets WHERE key = ?', key)
+  const place = (key: string) =>
+    db.get<Pick<SecretRow, 'storage'> & { last4: string | null }>('SELECT storage, last4 FROM secrets WHERE key = ?', key)
 
   function writeRow(key: string, secret: string, storage: 'keychain' | 'file') {
     const updatedAt = now().toISOString()
@@ -134,16 +137,33 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
   const known = new SecretMatcher()
   /** The change number of secret_changes read up to; null until the secrets are first read. */
   let knownUpTo: number | null = null
+  /** The write transaction (its epoch) in which secret_changes was last read; null when read outside one. */
+  let lookedInEpoch: number | null = null
   const learn = (key: string, secret: string) => {
     if (keptSecretOf(key).kind === 'group-token' && secret.length < MIN_SEARCHED_GROUP_TOKEN_LENGTH) return
     known.add(secret, key)
   }
 
+  /**
+   * Inside a write transaction this process holds the write lock: no other process can keep a
+   * secret until it ends, and this one learns its own as it keeps them (`set`). So one look a
+   * transaction is enough; each transaction has an epoch of its own. Outside one, another
+   * process may commit between any two reads, and the epoch does not say so: every ask looks.
+   */
   function knownSecrets(): SecretMatcher {
+    const inTransaction = db.inTransaction()
+    if (inTransaction && lookedInEpoch === db.epoch()) return known
+    learnSecretsKeptSince()
+    lookedInEpoch = inTransaction ? db.epoch() : null
+    return known
+  }
+
+  /** Reads the secrets kept (by any process) since the last look: all of them the first time. */
+  function learnSecretsKeptSince(): void {
     const latest = db.get<{ n: number }>('SELECT n FROM secret_changes WHERE id = 1')?.n ?? 0
-    if (knownUpTo !== null && latest <= knownUpTo) return known
+    if (knownUpTo !== null && latest <= knownUpTo) return
     const rows = db.all<SecretRow & { key: string }>(
-      'SELECT key, storage, ciphertext, backend, secret, last4, updated_at FROM secrets WHERE change > ?',
+      'SELECT key, storage, ciphertext, secret FROM secrets WHERE change > ?',
       knownUpTo ?? -1,
     )
     for (const found of rows) {
@@ -155,7 +175,21 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     }
     if (knownUpTo === null) for (const [key, { secret }] of session) learn(key, secret)
     knownUpTo = latest
-    return known
+  }
+
+  /**
+   * Called in a write transaction, after a look in it, once this process has written a secret it
+   * learned as it kept it (set): the change numbers added since that look are this process's own
+   * (it holds the write lock), so the next look need not read the secret back and decrypt it.
+   * Counted as read once the transaction commits, not before: a rollback takes them back, and
+   * another process's next secret would then get one of them.
+   */
+  function ownWriteKnown(): void {
+    const upTo = db.get<{ n: number }>('SELECT n FROM secret_changes WHERE id = 1')?.n
+    if (upTo === undefined) return
+    db.afterCommit(() => {
+      if (knownUpTo !== null && upTo > knownUpTo) knownUpTo = upTo
+    })
   }
 
   const vault: SecretVault = {
@@ -163,14 +197,24 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
     status: () => keychain.status(),
     notices: () => [...notices],
     sessionKeys: () => [...session.keys()],
-    has: (key) => session.has(key) || row(key) !== undefined,
+    has: (key) => session.has(key) || place(key) !== undefined,
 
     describe(key) {
       const inMemory = session.get(key)
       if (inMemory) return inMemory.last4 ? { set: true, storage: 'session', last4: inMemory.last4 } : { set: true, storage: 'session' }
-      const found = row(key)
+      const found = place(key)
       if (!found) return { set: false, storage: 'none' }
       return found.last4 ? { set: true, storage: found.storage, last4: found.last4 } : { set: true, storage: found.storage }
+    },
+
+    storagesOf(...keys) {
+      const stored = keys.every((key) => session.has(key))
+        ? undefined
+        : db.get<Record<string, 'keychain' | 'file' | null>>(
+            `SELECT ${keys.map((_, index) => `(SELECT storage FROM secrets WHERE key = ?) AS s${index}`).join(', ')}`,
+            ...keys,
+          )
+      return keys.map((key, index) => (session.has(key) ? 'session' : (stored?.[`s${index}`] ?? 'none')))
     },
 
     get(key) {
@@ -190,7 +234,10 @@ export function openSecretVault(options: SecretVaultOptions): SecretVault {
           db.afterCommit(() => session.set(key, last4 ? { secret, last4 } : { secret }))
           return
         }
+        // What others kept is read first: then the change numbers this write adds are its own alone.
+        knownSecrets()
         writeRow(key, secret, storage)
+        ownWriteKnown()
         db.afterCommit(() => session.delete(key))
       })
     },

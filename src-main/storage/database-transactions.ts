@@ -24,9 +24,10 @@ export function runTransaction<T>(connection: SqliteConnection, work: () => T, o
   if (state.depth === 0) options.beforeOutermost()
   const savepoint = `sp${state.depth}`
   const effectsBefore = state.pendingEffects.length
-  if (durable) guarded(() => native.pragma('synchronous = FULL'))
+  // exec, not pragma(): pragma() prepares a statement anew and reads its rows at each call.
+  if (durable) guarded(() => native.exec('PRAGMA synchronous = FULL'))
   const restore = () => {
-    if (durable) native.pragma('synchronous = NORMAL')
+    if (durable) native.exec('PRAGMA synchronous = NORMAL')
   }
   if (state.depth === 0) state.epoch += 1
   try {

@@ -79,6 +79,11 @@ export interface Database {
    * every rollback. What a transaction read may be kept in memory while this number stays.
    */
   epoch(): number
+  /**
+   * Whether this connection is inside a write transaction (a deferred batch being written
+   * included): it then holds the write lock, so no other process can commit until it ends.
+   */
+  inTransaction(): boolean
   /** Runs `effect` once the current transaction commits (at once outside one); dropped on rollback. */
   afterCommit(effect: () => void): void
   /**
@@ -220,6 +225,8 @@ function databaseOn(connection: SqliteConnection, path: string): Database {
     transaction: (work, options) => runTransaction(connection, work, { durable: options?.durable === true, beforeOutermost: settleOpen }),
 
     epoch: () => state.epoch,
+
+    inTransaction: () => state.depth > 0,
 
     defer: deferred.defer,
     deferTogether: deferred.deferTogether,

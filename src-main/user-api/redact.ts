@@ -16,21 +16,19 @@ export type Redactor = <T>(value: T) => T
  * truncation, so a cut can never leave part of a secret behind.
  */
 export function createRedactor(secrets: readonly string[], known?: () => SecretMatcher): Redactor {
-  // Built at the first text long enough to hold a secret, if one comes: most strings of an answer
-  // (ids, names, numbers) are shorter than any secret, and are handed back without a search.
-  let own: SecretMatcher | undefined
-  const shortestGiven = Math.min(...secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH).map((secret) => secret.length))
+  let own: OwnSecrets | undefined
   return <T>(value: T): T => {
     // Asked once a value: what the vault knows may have grown since the last one.
     const vault = known?.()
+    const given = own && own.beside === vault ? own : (own = ownSecrets(secrets, vault))
     const redactString = (text: string): string => {
       const matchers: SecretMatcher[] = []
-      if (text.length >= shortestGiven) {
-        if (!own) {
-          own = new SecretMatcher()
-          for (const secret of secrets) own.add(secret)
+      if (text.length >= given.shortest) {
+        if (!given.matcher) {
+          given.matcher = new SecretMatcher()
+          for (const secret of given.secrets) given.matcher.add(secret)
         }
-        matchers.push(own)
+        matchers.push(given.matcher)
       }
       if (vault && text.length >= vault.shortest) matchers.push(vault)
       if (matchers.length === 0) return text
@@ -50,6 +48,25 @@ export function createRedactor(secrets: readonly string[], known?: () => SecretM
     }
     return redact(value) as T
   }
+}
+
+/**
+ * The secrets a redactor was given that `vault` does not know (the API token and the group
+ * tokens of a call are most often kept there already), searched with a matcher of their own.
+ * A matcher only ever learns secrets, so one it knows it always knows: worked out once a
+ * matcher. The matcher is built at the first text long enough to hold one, if one comes: most
+ * strings of an answer (ids, names, numbers) are shorter than any secret.
+ */
+interface OwnSecrets {
+  beside: SecretMatcher | undefined
+  secrets: string[]
+  shortest: number
+  matcher?: SecretMatcher
+}
+
+function ownSecrets(secrets: readonly string[], vault: SecretMatcher | undefined): OwnSecrets {
+  const searched = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH && !vault?.knows(secret))
+  return { beside: vault, secrets: searched, shortest: Math.min(...searched.map((secret) => secret.length)) }
 }
 
 /**
@@ -93,7 +110,9 @@ export function redactException(error: AppErrorException, redact: Redactor): App
   return new AppErrorException(error.code, redact(error.message), redact(error.details))
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+type Body = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Body => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /**
  * A success answer with every secret redacted wherever the server put it (an echoed header, a
@@ -108,18 +127,20 @@ export function redactSuccess<T extends { user_group: { token: string } }>(
   // The kept token is blanked rather than searched, then put back in its place: a token is as
   // long as a secret, so searching it would build the search for nothing (see createRedactor),
   // and it is the one place a secret is meant to be. The group is redacted apart from the rest, so
-  // a secret found in the name "user_group" itself cannot take the group away.
-  const keptGroup = (group: Record<string, unknown>, token: string) => ({ ...redact({ ...group, token: '' }), token })
-  const value = {
-    ...redact<Record<string, unknown>>({ ...answer.value, user_group: null }),
-    user_group: keptGroup(answer.value.user_group, answer.value.user_group.token),
-  } as unknown as T
+  // a secret found in the name "user_group" itself cannot take the group away. All four parts go
+  // in one pass (an array: it has no keys to redact), so the vault is asked what it knows once.
   const rawGroup = isRecord(answer.raw) ? answer.raw.user_group : undefined
-  if (!isRecord(answer.raw) || !isRecord(rawGroup) || typeof rawGroup.token !== 'string') return { value, raw: redact(answer.raw) }
-  return {
-    value,
-    raw: { ...redact<Record<string, unknown>>({ ...answer.raw, user_group: null }), user_group: keptGroup(rawGroup, rawGroup.token) },
-  }
+  const rawToken = isRecord(rawGroup) && typeof rawGroup.token === 'string' ? rawGroup.token : undefined
+  const parts: [Body, Body, unknown, Body | null] = [
+    { ...answer.value, user_group: null },
+    { ...answer.value.user_group, token: '' },
+    rawToken === undefined ? answer.raw : { ...(answer.raw as Body), user_group: null },
+    rawToken === undefined ? null : { ...(rawGroup as Body), token: '' },
+  ]
+  const [rest, group, rawRest, rawGroupRest] = redact(parts)
+  const value = { ...rest, user_group: { ...group, token: answer.value.user_group.token } } as unknown as T
+  if (rawToken === undefined) return { value, raw: rawRest }
+  return { value, raw: { ...(rawRest as Body), user_group: { ...rawGroupRest, token: rawToken } } }
 }
 
 const TOKEN_FIELD_IN_TEXT = /("token"\s*:\s*")(?:[^"\\]|\\.)*(")/g

@@ -246,6 +246,11 @@ export class SecretMatcher {
     return this.secrets.size
   }
 
+  /** Whether `secret` is searched for: every one of its forms is found as its own would be. */
+  knows(secret: string): boolean {
+    return this.secrets.has(secret)
+  }
+
   /** What the secret was added as (its vault key), if anything. */
   tagOf(secret: string): string | undefined {
     return this.secrets.get(secret)

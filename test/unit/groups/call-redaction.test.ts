@@ -63,3 +63,30 @@ describe('an answer as recorded', () => {
     expect(result.value.user_group.name).toBe('echo abcdefg wxyz12')
   })
 })
+
+describe('how often the vault is asked what it knows', () => {
+  /** A vault that knows `secret` and counts the asks. */
+  const countingVault = (secret: string) => {
+    const ask = vaultKnowing(secret)
+    const counted = Object.assign(() => (counted.asks++, ask()), { asks: 0 })
+    return counted
+  }
+
+  it('once for an answer, its parts and its raw body all redacted of what it knows', () => {
+    const knownSecrets = countingVault(VAULT_SECRET)
+    const { result } = redactAnswer({
+      answered: {
+        value: { user_group: { team_id: 1, provided_id: 'acme', name: VAULT_SECRET, token: 'received-token-0123456789' } },
+        raw: { user_group: { provided_id: 'acme', name: VAULT_SECRET, token: 'received-token-0123456789' }, note: VAULT_SECRET },
+        status: 200,
+        durationMs: 5,
+      },
+      apiToken: API_TOKEN,
+      tokensKnownBefore: [],
+      knownSecrets,
+    })
+    expect(result.value.user_group.name).toBe(REDACTED)
+    expect(result.raw).toEqual({ user_group: { provided_id: 'acme', name: REDACTED, token: 'received-token-0123456789' }, note: REDACTED })
+    expect(knownSecrets.asks).toBe(1)
+  })
+})

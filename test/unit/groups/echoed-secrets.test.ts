@@ -3,7 +3,9 @@ import type { ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openAppDatabase } from '../../../src-main/app-database'
 import { type AppServices, createAppServices } from '../../../src-main/app-services'
+import { openSecretVault } from '../../../src-main/profiles/vault'
 import { type HostileServer, type ReceivedRequest, startHostileServer } from '../../helpers/hostile-server'
 
 // Distinctive secrets: none may come back from main, nor be written to the data folder. The API
@@ -124,6 +126,61 @@ describe('secrets a server echoes in a success answer', () => {
     expect(JSON.stringify(result)).not.toContain(API_TOKEN)
     expect(await call('catalog.get', { groupId: 'acme' })).toEqual({ ok: true, value: { entry: null, tokenKept: false } })
     expect(await filesHolding(dataDir, [API_TOKEN])).toEqual([])
+  })
+})
+
+describe('a secret another process keeps while a call is out', () => {
+  let server: HostileServer | undefined
+  let services: AppServices | undefined
+  const others: Array<{ close(): void }> = []
+  afterEach(async () => {
+    await services?.close()
+    await server?.close()
+    for (const db of others.splice(0)) db.close()
+  })
+
+  it('is redacted from the answer, the activity log and the catalog, though this process never asked for it', async () => {
+    const LATE_SECRET = 'late0secret0kept0elsewhere0c4n4ry0c4n4ry'
+    const dataDir = await mkdtemp(join(tmpdir(), 'ec-late-'))
+    // The CLI or the desktop app on the same folder, as another process: its own database connection and vault.
+    const otherDb = openAppDatabase(dataDir)
+    others.push(otherDb)
+    const elsewhere = openSecretVault({ db: otherDb })
+    server = await startHostileServer({
+      onRequest: (received, res) => {
+        elsewhere.set('profile:elsewhere:api-token', LATE_SECRET, 'file')
+        const sent = JSON.parse(received.body || '{}') as { user_group_id?: string }
+        res.writeHead(200, { 'Content-Type': 'application/json' })
+        res.end(
+          JSON.stringify({
+            success: 1,
+            new_user_group: true,
+            echo: LATE_SECRET,
+            user_group: {
+              team_id: 7,
+              token: 'late0group0token0f1sh0f1sh0f1sh0f1sh',
+              name: `Seen ${LATE_SECRET}`,
+              provided_id: sent.user_group_id,
+              properties: { seen: LATE_SECRET },
+            },
+          }),
+        )
+      },
+    })
+    services = await createAppServices({ dataDir, transport: 'browser', sandbox: false })
+    const call = (name: string, input: unknown) => services!.router.dispatch(name, input, { transport: 'test' })
+    const created = await call('profiles.create', { name: 'Late', baseUrl: server.baseUrl, apiToken: API_TOKEN, tokenStorage: 'session' })
+    if (!created.ok) throw new Error(created.error.message)
+    const profileId = (created.value as { id: string }).id
+
+    const answered = await call('groups.getOrCreate', { profileId, request: { user_group_id: 'late' } })
+    expect(answered).toMatchObject({ ok: true, value: { group: { name: 'Seen [redacted]' } } })
+    const listed = await call('activity.list', { profileId })
+    const entryId = (listed as { value: { entries: Array<{ id: string }> } }).value.entries[0]!.id
+    const kept = [answered, listed, await call('activity.get', { id: entryId }), await call('catalog.get', { profileId, groupId: 'late' })]
+    expect(kept.at(2)).toMatchObject({ ok: true, value: { entry: { response: { echo: '[redacted]' } } } })
+    expect(kept.at(3)).toMatchObject({ ok: true, value: { entry: { name: 'Seen [redacted]', properties: { seen: '[redacted]' } } } })
+    expect(JSON.stringify(kept)).not.toContain(LATE_SECRET)
   })
 })
 

@@ -163,6 +163,16 @@ describe('secrets across places', () => {
     expect(vault.describe(KEY).storage).toBe('keychain')
   })
 
+  it('says where several secrets are kept at once, as describe says it of each', async () => {
+    const vault = open(await tempDataDir(), fakeSafeStorage())
+    vault.set(KEY, SECRET, 'keychain')
+    vault.set('group:p1:acme:token', 'group-token-0123456789', 'session')
+    const keys = [KEY, 'group:p1:acme:token', 'group:p1:none:token']
+    expect(vault.storagesOf(...keys)).toEqual(['keychain', 'session', 'none'])
+    expect(vault.storagesOf(...keys)).toEqual(keys.map((key) => vault.describe(key).storage))
+    expect(vault.storagesOf('group:p1:acme:token')).toEqual(['session'])
+  })
+
   it('shows no tail for a short secret', async () => {
     const vault = open(await tempDataDir())
     vault.set(KEY, 'short123', 'session')
@@ -323,5 +333,93 @@ describe('the secrets the vault knows (what stored fields are redacted of)', () 
       there.set(`group:p1:${name}:token`, `${name}-group-token-kept-there`, 'file')
       expect(found(here, `${name}-group-token-kept-there`)).toBe(`${name}-group-token-kept-there`)
     }
+  })
+})
+
+describe('how often the vault looks for secrets another process kept', () => {
+  const found = (vault: ReturnType<typeof open>, text: string) => vault.knownSecrets().findIn(text, [], true)
+
+  /** The reads of secret_changes `vault` makes while `work` runs. */
+  function looks(vault: ReturnType<typeof open>, work: () => void): number {
+    let count = 0
+    const get = vault.db.get.bind(vault.db)
+    vault.db.get = <T>(sql: string, ...params: Parameters<typeof get>[1][]) => {
+      if (sql.includes('secret_changes')) count += 1
+      return get<T>(sql, ...params)
+    }
+    try {
+      work()
+    } finally {
+      vault.db.get = get
+    }
+    return count
+  }
+
+  it('looks once a write transaction, however often it is asked there', async () => {
+    const vault = open(await tempDataDir())
+    vault.knownSecrets()
+    expect(looks(vault, () => vault.db.transaction(() => [1, 2, 3].forEach(() => vault.knownSecrets())))).toBe(1)
+    expect(looks(vault, () => [1, 2].forEach(() => vault.knownSecrets()))).toBe(2)
+  })
+
+  it('looks again in the next transaction: what another process kept between the two is known there', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.db.transaction(() => here.knownSecrets())
+    there.set('group:p1:between:token', 'group-token-kept-between-two-transactions', 'file')
+    here.db.transaction(() => {
+      expect(found(here, 'group-token-kept-between-two-transactions')).toBe('group-token-kept-between-two-transactions')
+    })
+  })
+
+  it('does not read back a secret it kept itself, in a transaction of its own or in a larger one', async () => {
+    const vault = open(await tempDataDir())
+    vault.knownSecrets()
+    vault.set('group:p1:own:token', 'group-token-kept-here-0123456789', 'file')
+    vault.db.transaction(() => vault.set('group:p1:other:token', 'group-token-kept-here-9876543210', 'file'))
+    const read: string[] = []
+    const all = vault.db.all.bind(vault.db)
+    vault.db.all = <T>(sql: string, ...params: Parameters<typeof all>[1][]) => {
+      read.push(sql)
+      return all<T>(sql, ...params)
+    }
+    expect(found(vault, 'group-token-kept-here-0123456789')).toBe('group-token-kept-here-0123456789')
+    expect(found(vault, 'group-token-kept-here-9876543210')).toBe('group-token-kept-here-9876543210')
+    expect(read).toEqual([])
+  })
+
+  it('learns what another process kept before this one keeps a secret of its own', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.knownSecrets()
+    there.set('group:p1:there:token', 'group-token-kept-there-first', 'file')
+    here.set('group:p1:here:token', 'group-token-kept-here-after', 'file')
+    expect(found(here, 'group-token-kept-there-first')).toBe('group-token-kept-there-first')
+  })
+
+  it('counts its own write as read only once it commits: a rolled-back one leaves its number to the next secret', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.knownSecrets()
+    expect(() =>
+      here.db.transaction(() => {
+        here.set('group:p1:undone:token', 'group-token-rolled-back-here', 'file')
+        throw new Error('undone')
+      }),
+    ).toThrow('undone')
+    there.set('group:p1:there:token', 'group-token-kept-there-after-the-rollback', 'file')
+    expect(found(here, 'group-token-kept-there-after-the-rollback')).toBe('group-token-kept-there-after-the-rollback')
+  })
+
+  it('looks again outside a transaction after one: the epoch does not change when another process commits', async () => {
+    const dataDir = await tempDataDir()
+    const here = open(dataDir)
+    const there = open(dataDir)
+    here.db.transaction(() => here.knownSecrets())
+    there.set('group:p1:after:token', 'group-token-kept-after-the-transaction', 'file')
+    expect(found(here, 'group-token-kept-after-the-transaction')).toBe('group-token-kept-after-the-transaction')
   })
 })

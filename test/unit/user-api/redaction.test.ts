@@ -96,6 +96,24 @@ describe('createRedactor', () => {
     const redact = createRedactor(['a-secret-token', 'short'])
     expect(redact({ id: 'shor', name: 'short', token: 'a-secret-token' })).toEqual({ id: 'shor', name: '[redacted]', token: '[redacted]' })
   })
+
+  it('leaves to the vault the secrets it knows and searches for the others itself, each in every form', () => {
+    const vault = new SecretMatcher()
+    vault.add(CANARY_API_TOKEN, 'profile:p1:api-token')
+    const redact = createRedactor([CANARY_API_TOKEN, CANARY_GROUP_TOKEN], () => vault)
+    const text = `${CANARY_API_TOKEN.toUpperCase()} ${encodeURIComponent(CANARY_GROUP_TOKEN)} ${Buffer.from(CANARY_API_TOKEN).toString('base64')}`
+    expect(redact({ text })).toEqual({ text: `${REDACTED} ${REDACTED} ${REDACTED}` })
+  })
+
+  it('searches for a secret itself again when it is handed a matcher that does not know it', () => {
+    const knowing = new SecretMatcher()
+    knowing.add(CANARY_API_TOKEN)
+    let vault = knowing
+    const redact = createRedactor([CANARY_API_TOKEN], () => vault)
+    expect(redact(`x ${CANARY_API_TOKEN}`)).toBe(`x ${REDACTED}`)
+    vault = new SecretMatcher()
+    expect(redact(`x ${CANARY_API_TOKEN}`)).toBe(`x ${REDACTED}`)
+  })
 })
 
 /** Everything an error exposes, as one string: the message, the details and the stack. */
