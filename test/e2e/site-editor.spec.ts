@@ -371,6 +371,11 @@ test('a 6,000-page file draws only the rows in view; a problem deep inside opens
   await expect(page.getByLabel('Project name')).toHaveValue('Large docs')
   await expect(page.getByText('300 groups')).toBeVisible()
   expect(await page.locator('.nav-group').count()).toBeLessThan(40)
+  // Its thousands of problems are counted; the first 50 are drawn, and 50 more on request.
+  const listed = problems().locator('.problems__list').first().getByRole('listitem')
+  await expect(listed).toHaveCount(50)
+  await problems().getByRole('button', { name: 'Show 50 more' }).click()
+  await expect(listed).toHaveCount(100)
 
   await problems()
     .getByRole('button', { name: /Group 151 “Group 151” › Page 8 must be a string/ })
