@@ -113,9 +113,13 @@ describe('a Linux build with a stand-in Electron binary', () => {
       )
       .join('\n')
     const imported = new Set(
-      [...mainCode.matchAll(/\bfrom\s*["']([^"'./][^"']*)["']|\brequire\(["']([^"'./][^"']*)["']\)/g)].map(
-        (match) => match[1] ?? match[2]!,
-      ),
+      // `from 'x'`, `require('x')`, and `createRequire(import.meta.url)('x')` (a CommonJS package loaded without Node
+      // scanning it for named exports first).
+      [
+        ...mainCode.matchAll(
+          /\bfrom\s*["']([^"'./][^"']*)["']|\brequire\(["']([^"'./][^"']*)["']\)|\bcreateRequire\(import\.meta\.url\)\(["']([^"'./][^"']*)["']\)/g,
+        ),
+      ].map((match) => match[1] ?? match[2] ?? match[3]!),
     )
     const packageName = /^(@[a-z0-9-~][\w.~-]*\/)?[a-z0-9-~][\w.~-]*(\/.*)?$/
     const packages = [...imported]
