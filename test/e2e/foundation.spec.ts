@@ -105,6 +105,8 @@ test.describe('browser mode access', () => {
         await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie),
       ).not.toContain(fresh.key)
       expect(await page.evaluate(() => document.cookie)).toBe('')
+      // The screen can be drawn before the key's exchange answers: the cookie is waited for.
+      await expect.poll(async () => (await first.cookies(fresh.origin)).length).toBe(1)
       const [cookie] = await first.cookies(fresh.origin)
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' })
       expect(cookie!.value).not.toContain(fresh.key)
