@@ -1,5 +1,5 @@
-import Editor, { type OnMount } from '@monaco-editor/react'
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import Editor, { type OnChange, type OnMount } from '@monaco-editor/react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { type monaco, registerJsonSchema } from './monaco-setup'
 
 /** One change of an editor's text: `removed` characters at `offset` replaced by `inserted`. */
@@ -38,6 +38,15 @@ export interface JsonEditorProps {
    * squiggles, hovers and completion stay.
    */
   largeText?: boolean
+}
+
+/**
+ * Bracket pair colours are the model's option, not the editor's. Monaco keeps a tree of a text's
+ * brackets for them and parses its changed part again before drawing: a key near the start of a
+ * 2.3 MB docs.json cost about 12 ms of the next frame there. Off for a large text, with matching.
+ */
+function colourBrackets(editor: monaco.editor.IStandaloneCodeEditor | null, enabled: boolean) {
+  editor?.getModel()?.updateOptions({ bracketColorizationOptions: { enabled, independentColorPoolPerBracketType: false } })
 }
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
@@ -82,18 +91,52 @@ export default function JsonEditorImpl({
   // editor asynchronously with the props of its first render, so a value given meanwhile is
   // lost. A form refilled as a whole (a call from Activity, another profile's workspace) showed,
   // and then sent, what it held before. Keyed by its path below, an editor is one path's (its
-  // model goes with it); created, it takes the latest value. After that the wrapper keeps them
-  // in step, typing included (an effect here would race the keyboard).
+  // model goes with it); created, it takes the latest value.
   const latestValue = useRef(value)
+  const mounted = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
+  // The text the editor holds, as last reported or given. The wrapper compared every value it
+  // was given with the editor's whole text, which Monaco builds anew for each ask (a 2.3 MB
+  // string on every key of a large docs.json); a value that is this very text needs no ask.
+  const held = useRef(value)
+  const giving = useRef(false)
+  // In the commit, not after it: a key typed before a later effect would be overwritten by it.
   useLayoutEffect(() => {
     latestValue.current = value
-  })
+    const editor = mounted.current
+    if (!editor || value === held.current) return
+    held.current = value
+    if (value === editor.getValue()) return
+    giving.current = true
+    editor.executeEdits('', [{ range: editor.getModel()!.getFullModelRange(), text: value, forceMoveMarkers: true }])
+    editor.pushUndoStop()
+    giving.current = false
+  }, [value])
+
+  useEffect(() => colourBrackets(mounted.current, !largeText), [largeText])
 
   const handleMount: OnMount = (editor, monacoApi) => {
+    mounted.current = editor
+    held.current = latestValue.current
     if (editor.getValue() !== latestValue.current) editor.setValue(latestValue.current)
+    colourBrackets(editor, !largeText)
     editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, () => submit.current?.())
     onMount?.(editor)
   }
+
+  const handleChange: OnChange = (next = '', event) => {
+    // A value given above is the caller's already: it is not reported back.
+    if (giving.current) return
+    held.current = next
+    onChange(
+      next,
+      event.isFlush
+        ? undefined
+        : event.changes.map((change) => ({ offset: change.rangeOffset, removed: change.rangeLength, inserted: change.text })),
+    )
+  }
+
+  // One object while they stay the same: the wrapper passes a new one to Monaco's updateOptions.
+  const options = useMemo(() => editorOptions({ ariaLabel, tabMovesFocus, largeText }), [ariaLabel, tabMovesFocus, largeText])
 
   return (
     <div className="json-editor" style={{ height }}>
@@ -101,41 +144,44 @@ export default function JsonEditorImpl({
         key={path}
         path={path}
         language="json"
-        value={value}
+        defaultValue={value}
         theme={dark ? 'vs-dark' : 'vs'}
-        onChange={(next, event) =>
-          onChange(
-            next ?? '',
-            event.isFlush
-              ? undefined
-              : event.changes.map((change) => ({ offset: change.rangeOffset, removed: change.rangeLength, inserted: change.text })),
-          )
-        }
+        onChange={handleChange}
         onMount={handleMount}
         loading={<span className="muted">Loading editor…</span>}
-        options={{
-          ariaLabel,
-          minimap: { enabled: false },
-          lineNumbers: 'on',
-          scrollBeyondLastLine: false,
-          fontSize: 13,
-          tabSize: 2,
-          automaticLayout: true,
-          fixedOverflowWidgets: true,
-          wordWrap: 'on',
-          renderLineHighlight: 'none',
-          accessibilitySupport: 'auto',
-          tabFocusMode: tabMovesFocus ?? false,
-          // Typed over a selection, a bracket or quote replaces it, as in any text field: Monaco
-          // would wrap the selection in it instead, so select-all and typing left text behind.
-          autoSurround: 'never',
-          // The last line's number drawn like the others: dimmed, it is below the contrast readers need.
-          renderFinalNewline: 'on',
-          stickyScroll: { enabled: !largeText },
-          folding: !largeText,
-          colorDecorators: !largeText,
-        }}
+        options={options}
       />
     </div>
   )
+}
+
+function editorOptions({
+  ariaLabel,
+  tabMovesFocus,
+  largeText,
+}: Pick<JsonEditorProps, 'ariaLabel' | 'tabMovesFocus' | 'largeText'>): monaco.editor.IStandaloneEditorConstructionOptions {
+  return {
+    ariaLabel,
+    minimap: { enabled: false },
+    lineNumbers: 'on',
+    scrollBeyondLastLine: false,
+    fontSize: 13,
+    tabSize: 2,
+    automaticLayout: true,
+    fixedOverflowWidgets: true,
+    wordWrap: 'on',
+    renderLineHighlight: 'none',
+    accessibilitySupport: 'auto',
+    tabFocusMode: tabMovesFocus ?? false,
+    // Typed over a selection, a bracket or quote replaces it, as in any text field: Monaco
+    // would wrap the selection in it instead, so select-all and typing left text behind.
+    autoSurround: 'never',
+    // The last line's number drawn like the others: dimmed, it is below the contrast readers need.
+    renderFinalNewline: 'on',
+    stickyScroll: { enabled: !largeText },
+    folding: !largeText,
+    colorDecorators: !largeText,
+    // Bracket matching reads the same bracket tree as the colours (colourBrackets).
+    matchBrackets: largeText ? 'never' : 'always',
+  }
 }
