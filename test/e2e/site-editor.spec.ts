@@ -148,6 +148,8 @@ test('the JSON view follows the form; while its text is broken the form says whe
   const text = page.getByRole('textbox', { name: 'site.json text' })
   await expect(text).toBeVisible()
   await expect(page.locator('.monaco-editor .view-lines')).toContainText('"name": "Acme docs"')
+  // A small text's brackets are coloured by depth.
+  await expect(page.locator('.monaco-editor .view-lines [class*="bracket-highlighting-"]').first()).toBeVisible()
 
   // One line each: Monaco would re-indent a pasted multi-line text as it was typed.
   const broken = JSON.stringify(edited('Half typed')).replace('"/logo.svg",', '"/logo.svg"')
@@ -402,6 +404,34 @@ test('a 6,000-page file draws only the rows in view; a problem deep inside opens
   await firstGroup.click()
   await expect(firstGroup).toHaveAttribute('aria-expanded', 'true')
   await expect(field).toHaveCount(0)
+})
+
+test('while the text does not parse its syntax error is listed alone; mended, the same rows come back, not drawn anew', async () => {
+  // The 6,000-page file of the test before, its list shown to 100 rows: thousands of pages the docs folder does not hold.
+  await view('JSON').click()
+  const text = page.getByRole('textbox', { name: 'site.json text' })
+  await text.focus()
+  await page.keyboard.press('ControlOrMeta+Home')
+  await page.keyboard.press('End')
+  const warnings = problems().getByRole('button', { name: /^Warning:/ })
+  await expect(warnings).toHaveCount(100)
+  const firstRow = (await warnings.first().elementHandle())!
+  // A text this large has no bracket colours: Monaco would parse its brackets again before each frame.
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('"Large docs"')
+  await expect(page.locator('.monaco-editor .view-lines [class*="bracket-highlighting-"]')).toHaveCount(0)
+
+  await page.keyboard.type('x')
+  await expect(problems().getByRole('button', { name: /not valid JSON at line 1, column 2/ })).toBeVisible()
+  await expect(warnings).toHaveCount(0)
+  await expect(problems().getByRole('listitem')).toHaveCount(1)
+
+  await page.keyboard.press('Escape')
+  await page.keyboard.press('Backspace')
+  await expect(warnings).toHaveCount(100)
+  await expect(warnings.first()).toBeVisible()
+  // The very element, kept hidden meanwhile: its layout came back with it.
+  expect(await firstRow.evaluate((row) => row.isConnected && row === document.querySelector('.problems .problem--warning'))).toBe(true)
+  await view('Form').click()
 })
 
 test('every id on the screen is unique, so each label names its own control', async () => {

@@ -324,7 +324,9 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST)
   // itself is kept, not the equal one typed: often the file's, so "unsaved?" compares one string
   // with itself instead of 2.3 MB with 2.3 MB on every render that asks.
   if (syntaxError && beforeBreak?.text === text) {
-    commit({ ...beforeBreak, syntaxError: null }, burst)
+    // The text given, not its equal kept aside: the raw view holds this very string, and knows
+    // its own text by identity where an equal one would be compared character by character.
+    commit({ ...beforeBreak, text, syntaxError: null }, burst)
     return
   }
   const content = contentOf(text, value)
