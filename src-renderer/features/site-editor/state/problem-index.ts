@@ -113,14 +113,17 @@ export function partOf(source: readonly DiagnosedProblem[], severity: ProblemSev
 
 const EMPTY_PART: IndexedPart = { severity: 'info', problems: [], at: new Map(), within: new Map() }
 
-/** What `path` holds across `parts`, in their order. */
+/** What `path` holds across `parts`, in their order: a part's own array when it is the only one. */
 function problemsAt(parts: readonly IndexedPart[], path: string): Problem[] | undefined {
-  let found: Problem[] | undefined
+  let only: Problem[] | undefined
+  let joined: Problem[] | undefined
   for (const part of parts) {
     const here = part.at.get(path)
-    if (here) found = found ? [...found, ...here] : here
+    if (!here) continue
+    if (!only) only = here
+    else (joined ??= [...only]).push(...here)
   }
-  return found
+  return joined ?? only
 }
 
 /** The counts under `path` across `parts`: a part's own object when it is the only one. */

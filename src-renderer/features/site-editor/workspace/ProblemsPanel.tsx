@@ -46,20 +46,10 @@ export function ProblemsPanel() {
               : 'This file follows the Mintlify-compatible rules: it can be exported.'}
         </p>
       ) : kept ? (
-        <ul className="problems__list">
-          {withKeys(listed.toFix).map(([key, problem]) => (
-            <ProblemRow key={key} problem={problem} />
-          ))}
-        </ul>
+        <ProblemList problems={listed.toFix} />
       ) : null}
-      {toFixCount > 0 || kept ? (
-        // The rows of the text now, or, while it does not parse, the last rows of a text that did (hidden).
-        <ul className="problems__list" data-kept={kept ? '' : undefined} aria-hidden={kept ? true : undefined} inert={kept !== null}>
-          {withKeys(kept ?? listed.toFix).map(([key, problem]) => (
-            <ProblemRow key={key} problem={problem} />
-          ))}
-        </ul>
-      ) : null}
+      {/* The rows of the text now, or, while it does not parse, the last rows of a text that did (hidden). */}
+      {toFixCount > 0 || kept ? <ProblemList problems={kept ?? listed.toFix} hidden={kept !== null} /> : null}
       {toFixCount > shown ? (
         <p className="problems__more">
           and {toFixCount - shown} more, shown as the first ones are fixed.{' '}
@@ -73,13 +63,7 @@ export function ProblemsPanel() {
           <button type="button" className="btn btn--small btn--ghost" aria-expanded={infoOpen} onClick={() => setInfoOpen(!infoOpen)}>
             {infoOpen ? '▾' : '▸'} {plural(counts.info, 'Mintlify setting')} kept as written
           </button>
-          {infoOpen ? (
-            <ul className="problems__list" aria-label="Settings kept as written">
-              {withKeys(listed.info).map(([key, problem]) => (
-                <ProblemRow key={key} problem={problem} />
-              ))}
-            </ul>
-          ) : null}
+          {infoOpen ? <ProblemList problems={listed.info} label="Settings kept as written" /> : null}
         </div>
       ) : null}
     </aside>
@@ -99,6 +83,17 @@ function useKeptRows(index: ProblemIndex, shown: number): readonly Problem[] | n
   // Remembered from render to render, as React keeps a value from a previous render.
   if (parses && lastParsed !== index) setLastParsed(index)
   return parses || !lastParsed ? null : lastParsed.listed(shown).toFix
+}
+
+/** Rows of problems; `hidden` keeps them in the page, laid out, but out of sight and out of reach. */
+function ProblemList({ problems, label, hidden = false }: { problems: readonly Problem[]; label?: string; hidden?: boolean }) {
+  return (
+    <ul className="problems__list" aria-label={label} data-kept={hidden ? '' : undefined} aria-hidden={hidden || undefined} inert={hidden}>
+      {withKeys(problems).map(([key, problem]) => (
+        <ProblemRow key={key} problem={problem} />
+      ))}
+    </ul>
+  )
 }
 
 /**

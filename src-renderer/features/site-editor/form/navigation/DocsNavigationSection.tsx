@@ -1,6 +1,7 @@
 import { closestCenter, type DragEndEvent, KeyboardSensor, PointerSensor, useSensor, useSensors } from '@dnd-kit/core'
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable'
 import { useCallback, useEffect, useMemo } from 'react'
+import { useShallow } from 'zustand/react/shallow'
 import { isPlainObject } from '../../../../../src-shared/site-config/mint-schema'
 import { formatProblemPath } from '../../../../../src-shared/site-config/problem-path'
 import { plural } from '../../../../../src-shared/text/plural'
@@ -49,10 +50,9 @@ export function DocsNavigationSection() {
     () => treeRows(navigationValue, expanded).map((row) => ({ ...row, file: fileOfPlace(row.path) })),
     [navigationValue, expanded],
   )
-  // The same array while the rows are the same: the sortable context compares its items by identity, and new items
+  // The same array while the ids are the same: the sortable context compares its items by identity, and new items
   // draw every row of the tree again (a key in a group's name rebuilds the rows, not their ids).
-  const idsText = rows.map((row) => row.id).join('\0')
-  const ids = useMemo(() => (idsText ? idsText.split('\0') : []), [idsText])
+  const ids = useShallow((shown: typeof rows) => shown.map((row) => row.id))(rows)
   const { scroller, virtualizer } = useVirtualRows(rows.length, ROW_HEIGHT, 6)
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
