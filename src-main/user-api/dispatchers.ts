@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import type * as Crypto from 'node:crypto'
 import { createRequire } from 'node:module'
 import type { LookupFunction } from 'node:net'
 import type * as Undici from 'undici'
@@ -67,7 +67,8 @@ function cacheKey(route: ProxyRoute, trust: Trust, lookup: LookupFunction | unde
   const contextId = idOf(trust.secureContext)
   // Hashed: the key must not keep the proxy's credentials in clear.
   const proxy = route.proxy
-    ? createHash('sha256')
+    ? (load('node:crypto') as typeof Crypto)
+        .createHash('sha256')
         .update(`${route.proxy.url.href}\n${route.proxy.authorization ?? ''}`)
         .digest('hex')
     : 'direct'

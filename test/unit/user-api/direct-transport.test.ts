@@ -240,7 +240,7 @@ describe('https straight to its server, over node:https as over undici', () => {
   })
 })
 
-describe('the CLI’s call straight to its server loads no undici', () => {
+describe('the CLI’s call straight to its server over plain http loads no undici and no TLS', () => {
   let sandbox: Sandbox
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-direct-')), 'sandbox.db') })
@@ -248,7 +248,7 @@ describe('the CLI’s call straight to its server loads no undici', () => {
   afterAll(() => sandbox.close())
 
   it.skipIf(!existsSync(resolve('out/main/cli.js')))(
-    '`groups get-or-create --base-url` answers without undici in the process',
+    '`groups get-or-create --base-url` answers with neither in the process',
     { timeout: 30_000 },
     async () => {
       const hook = join(await mkdtemp(join(tmpdir(), 'ec-undici-hook-')), 'report-undici.mjs')
@@ -257,6 +257,7 @@ describe('the CLI’s call straight to its server loads no undici', () => {
         `import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 process.on('exit', () => process.stderr.write('\\nundici-loaded:' + Object.keys(require.cache).some((key) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]/.test(key)) + '\\n'))
+process.on('exit', () => process.stderr.write('tls-loaded:' + process.moduleLoadList.includes('NativeModule tls') + '\\n'))
 `,
       )
       const args = [
@@ -275,6 +276,7 @@ process.on('exit', () => process.stderr.write('\\nundici-loaded:' + Object.keys(
       })
       expect(JSON.parse(stdout)).toMatchObject({ success: 1, user_group: { provided_id: 'direct-1' } })
       expect(stderr).toContain('undici-loaded:false')
+      expect(stderr).toContain('tls-loaded:false')
     },
   )
 })
