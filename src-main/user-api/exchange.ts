@@ -74,6 +74,12 @@ const isTlsCode = (code: string) =>
 /** undici's words for a proxy that answered CONNECT (or a forwarded request) with a refusal. */
 const PROXY_STATUS = /Proxy response \((\d+)\) !== 200|Proxy Authentication Required \((\d+)\)/
 
+/*
+ * The exchange's clock: the same monotonic clock as performance.now(), without loading
+ * perf_hooks, which the global `performance` does at its first use (2 ms of a CLI call).
+ */
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6
+
 const cutOffSentence = (url: URL) => `The answer from ${url.host} was cut off: the connection closed before the body ended.`
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`
 
@@ -212,7 +218,7 @@ export function exchangeJson(exchange: JsonExchange): Promise<RawAnswer> {
   const { url, method, timeoutMs, maxResponseBytes, route } = exchange
   watchSockets()
   return new Promise((resolve, reject) => {
-    const startedAt = performance.now()
+    const startedAt = nowMs()
     const state: { socket?: Socket } = {}
     let phase: Phase = 'connecting'
     let status: number | undefined
@@ -294,7 +300,7 @@ export function exchangeJson(exchange: JsonExchange): Promise<RawAnswer> {
       },
       onComplete() {
         if (settled) return
-        const durationMs = performance.now() - startedAt
+        const durationMs = nowMs() - startedAt
         decodeContent(Buffer.concat(chunks), headers, maxResponseBytes).then(
           (body) => {
             if (settled) return

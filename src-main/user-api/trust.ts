@@ -1,5 +1,5 @@
 import type * as Crypto from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import type * as Fs from 'node:fs'
 import { createRequire } from 'node:module'
 import type * as Tls from 'node:tls'
 import type { SecureContext } from 'node:tls'
@@ -24,8 +24,10 @@ export interface Trust {
 
 type CaReader = (type: 'default' | 'system' | 'bundled' | 'extra') => string[]
 
-// TLS and X.509 are loaded when a trust is resolved, not with the client: a call over plain
-// http to a server with no proxy (the sandbox, a script's --base-url) has no use for them.
+// TLS, X.509 and the file a bundle is read from are loaded when a trust is resolved, not with
+// the client: a call over plain http to a server with no proxy (the sandbox, a script's
+// --base-url) has no use for them. (Imported, node:fs would also load its streams, for Node
+// evaluates every export of a built-in an ES module imports.)
 const load = createRequire(import.meta.url)
 const tlsModule = () => load('node:tls') as typeof Tls
 const x509 = (pem: string) => new (load('node:crypto') as typeof Crypto).X509Certificate(pem)
@@ -42,7 +44,7 @@ const certificatesPhrase = (subjects: string[]) =>
 export function readPemCertificates(path: string, what: string): { pems: string[]; subjects: string[] } {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = (load('node:fs') as typeof Fs).readFileSync(path, 'utf8')
   } catch (error) {
     throw new AppErrorException(
       'invalid_input',
