@@ -205,6 +205,36 @@ describe('a call straight to its server, over node:http as over undici', () => {
   })
 })
 
+describe('node:http’s kept connections', () => {
+  it('are let go after 4 s idle, as undici’s were, while an answer slower than that still arrives', { timeout: 30_000 }, async () => {
+    // Written on the socket: no Keep-Alive hint (a Node server's would set the idle time itself),
+    // and the server never closes the connection on its own.
+    const late = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"late":1}'
+    const url = await serve({ onRequest: (_received, _res, req) => setTimeout(() => req.socket.write(late), 4500) })
+    const dispatcher = new NodeHttpDispatcher({ keepAlive: true })
+    const call = (timeoutMs: number) =>
+      exchangeJson({
+        url: new URL(url),
+        method: 'GET',
+        headers: {},
+        body: '{}',
+        timeoutMs,
+        maxResponseBytes: 1000,
+        dispatcher,
+        route: { proxy: null, reason: 'test' },
+      })
+    try {
+      expect((await call(15_000)).body.toString()).toBe('{"late":1}')
+      await new Promise((idle) => setTimeout(idle, 5000))
+      expect((await call(8000)).status).toBe(200)
+      // The first connection was closed while idle; the second call opened another.
+      expect(server?.connections).toBe(2)
+    } finally {
+      await dispatcher.destroy()
+    }
+  })
+})
+
 describe('https straight to its server, over node:https as over undici', () => {
   let certificates: Certificates
   let url: string
