@@ -180,8 +180,18 @@ export class NodeHttpDispatcher implements ExchangeDispatcher {
       })
       watchSent(exchange, socket)
     })
-    request.on('response', (response: Http.IncomingMessage) => watchResponse(exchange, response))
+    let answered = false
+    request.on('response', (response: Http.IncomingMessage) => {
+      answered = true
+      watchResponse(exchange, response)
+    })
     request.on('error', (error) => fail(exchange, error))
+    // Closed with neither an answer nor an error: node:http drops the socket of an upgrade (101)
+    // it has no listener for, and says nothing. undici calls that a close without an answer; so
+    // does this, at once rather than at the exchange's timeout.
+    request.on('close', () => {
+      if (!answered) fail(exchange, Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
+    })
     request.end(body)
     return true
   }

@@ -166,6 +166,15 @@ describe('a call straight to its server, over node:http as over undici', () => {
     expect(expectSame(await throughBoth({ url: afterRequest }))).toMatchObject({ code: 'connect_failed', phase: 'waiting', arrived: true })
     const closed = await serve({ onRequest: (_received, _res, req) => req.socket.end() })
     expect(expectSame(await throughBoth({ url: closed }))).toMatchObject({ code: 'connect_failed', phase: 'waiting', arrived: true })
+    // An upgrade nobody asked for: node:http drops the connection without an error or an answer.
+    const upgraded = await serve({
+      onRequest: (_received, _res, req) => req.socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n'),
+    })
+    expect(expectSame(await throughBoth({ url: upgraded, timeoutMs: 3000 }))).toMatchObject({
+      code: 'connect_failed',
+      phase: 'waiting',
+      arrived: true,
+    })
   })
 
   it('refuses headers over 16 KB, a body cut off, and answers over the size limit, the same way', async () => {
