@@ -7,7 +7,6 @@ import { AppErrorException } from '../../src-shared/ipc/result'
 import { BaseUrlSchema } from '../../src-shared/profiles/base-url'
 import type { EnvironmentMismatch } from '../../src-shared/profiles/environment'
 import { type GetOrCreateRequest, MappingSchema, PropertiesSchema } from '../../src-shared/user-api/schemas'
-import { defaultDataDir } from '../data-dir'
 import { fieldsNotApplied, notAppliedWarning, type SentField } from '../groups/not-applied'
 import { createUserApiClient } from '../user-api/client'
 import { refuseSystemPath } from '../user-files/system-folders'
@@ -223,7 +222,7 @@ async function runGroups(argv: string[], io: CliIo): Promise<number> {
   try {
     outcome = baseUrl
       ? await callBaseUrl(baseUrl, call, io, timeoutMs)
-      : await callProfile(values.profile!, values['data-dir'] ?? defaultDataDir(io.env), call, timeoutMs, io)
+      : await callProfile(values.profile!, values['data-dir'] ?? (await import('../data-dir')).defaultDataDir(io.env), call, timeoutMs, io)
   } catch (error) {
     if (!(error instanceof AppErrorException)) throw error
     if (values.json) printJson(io, { ok: false, error: error.toAppError() })

@@ -21,7 +21,7 @@ import { ExchangeFailure, exchangeJson } from './exchange'
 import { type ProxyChoice, type ProxyRoute, resolveProxyRoute } from './proxy-route'
 import { type Operation, readAnswer } from './read-answer'
 import { createRedactor, findSecret, redactException, type Redactor, redactSuccess, SecretMatcher } from './redact'
-import { resolveTrust, type Trust } from './trust'
+import { NO_TLS_TRUST, resolveTrust, type Trust } from './trust'
 
 export const DEFAULT_TIMEOUT_MS = 15_000
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024
@@ -166,6 +166,10 @@ async function withCertificate(
   )
 }
 
+/** Whether a call meets TLS (to the server or to its proxy), or has a CA bundle to check before it is sent. */
+const tlsOnTheWay = (endpoint: URL, route: ProxyRoute, caBundlePath: string | undefined) =>
+  endpoint.protocol === 'https:' || route.proxy?.url.protocol === 'https:' || Boolean(caBundlePath)
+
 /**
  * The /api/user client. Every method validates its request before anything is sent, sends only
  * the fields given, and fails with an AppErrorException whose message and details never contain
@@ -180,7 +184,7 @@ export function createUserApiClient(options: UserApiClientOptions): UserApiClien
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
   const network = options.network ?? ENVIRONMENT_NETWORK
   const route = resolveProxyRoute(endpoint, network.proxy, options.env ?? process.env)
-  const trust = resolveTrust(network.caBundlePath)
+  const trust = tlsOnTheWay(endpoint, route, network.caBundlePath) ? resolveTrust(network.caBundlePath) : NO_TLS_TRUST
   const proxySecrets = route.proxy ? [route.proxy.password ?? '', route.proxy.authorization?.replace(/^Basic /, '') ?? ''] : []
   const headers = {
     'Content-Type': 'application/json',

@@ -1,23 +1,21 @@
-import { createHash } from 'node:crypto'
+import type * as Crypto from 'node:crypto'
 import { createRequire } from 'node:module'
 import type { LookupFunction } from 'node:net'
 import type * as Undici from 'undici'
-import type { Dispatcher } from 'undici'
+import { type ExchangeDispatcher, NodeHttpDispatcher } from './node-dispatcher'
 import type { ProxyRoute } from './proxy-route'
 import type { Trust } from './trust'
 
 /*
- * undici's two dispatchers, each loaded at its first use rather than with the module, and
- * without the rest of undici (fetch, WebSocket, the HTTP cache): a call straight to its server
- * loads the Agent alone; the ProxyAgent (and the CONNECT it tunnels with) only when a proxy is
- * configured. undici 7 has no exports map. Its index.js adds the request APIs to
+ * A call straight to its server goes over node:http (NodeHttpDispatcher): loading undici's Agent
+ * cost every CLI call about 50 ms, twice what the bare request takes. undici's ProxyAgent (and
+ * the CONNECT it tunnels with) is loaded, without the rest of undici (fetch, WebSocket, the HTTP
+ * cache), only when a proxy is configured. undici 7 has no exports map. Its index.js adds the request APIs to
  * Dispatcher.prototype; ProxyAgent uses one of them, `connect` (a tunnel's CONNECT), added here
  * the same way. company-network.test.ts would fail at once if a newer undici moved these files.
  */
 const load = createRequire(import.meta.url)
-let agent: typeof Undici.Agent | undefined
 let proxyAgent: typeof Undici.ProxyAgent | undefined
-const loadAgent = () => (agent ??= load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent)
 function loadProxyAgent(): typeof Undici.ProxyAgent {
   if (!proxyAgent) {
     const dispatcherPrototype = (load('undici/lib/dispatcher/dispatcher.js') as { prototype: { connect?: unknown } }).prototype
@@ -28,19 +26,19 @@ function loadProxyAgent(): typeof Undici.ProxyAgent {
 }
 
 /**
- * The undici dispatcher for a route and a trust: an Agent straight to the server, or a
+ * The dispatcher for a route and a trust: node:http(s) straight to the server, or undici's
  * ProxyAgent (CONNECT for https, a forwarded request for http, as curl does). `fresh` gives a
  * new one the caller closes, so the call has a connection of its own (a rotation); otherwise one
  * is kept per route and trust, so calls reuse their keep-alive connections. `lookup` resolves
  * the server's name for a direct connection (the preview's web pictures check the address they
  * connect to there); a proxy resolves names itself.
  */
-export function dispatcherFor(route: ProxyRoute, trust: Trust, fresh: boolean, lookup?: LookupFunction): Dispatcher {
-  if (fresh) return build(route, trust, lookup)
+export function dispatcherFor(route: ProxyRoute, trust: Trust, fresh: boolean, lookup?: LookupFunction): ExchangeDispatcher {
+  if (fresh) return build(route, trust, lookup, false)
   const key = cacheKey(route, trust, lookup)
   let dispatcher = kept.get(key)
   if (!dispatcher) {
-    dispatcher = build(route, trust, lookup)
+    dispatcher = build(route, trust, lookup, true)
     kept.set(key, dispatcher)
     // Settings change rarely; a handful kept is plenty, and the oldest's sockets are let go.
     if (kept.size > MAX_KEPT) {
@@ -53,7 +51,7 @@ export function dispatcherFor(route: ProxyRoute, trust: Trust, fresh: boolean, l
 }
 
 const MAX_KEPT = 16
-const kept = new Map<string, Dispatcher>()
+const kept = new Map<string, ExchangeDispatcher>()
 let contextIds = new WeakMap<object, number>()
 let nextContextId = 1
 
@@ -69,16 +67,17 @@ function cacheKey(route: ProxyRoute, trust: Trust, lookup: LookupFunction | unde
   const contextId = idOf(trust.secureContext)
   // Hashed: the key must not keep the proxy's credentials in clear.
   const proxy = route.proxy
-    ? createHash('sha256')
+    ? (load('node:crypto') as typeof Crypto)
+        .createHash('sha256')
         .update(`${route.proxy.url.href}\n${route.proxy.authorization ?? ''}`)
         .digest('hex')
     : 'direct'
   return `${proxy}/${contextId}/${idOf(lookup)}`
 }
 
-function build(route: ProxyRoute, trust: Trust, lookup: LookupFunction | undefined): Dispatcher {
+function build(route: ProxyRoute, trust: Trust, lookup: LookupFunction | undefined, keepAlive: boolean): ExchangeDispatcher {
   const tlsOptions = trust.secureContext ? { secureContext: trust.secureContext } : {}
-  if (!route.proxy) return new (loadAgent())({ connect: { ...tlsOptions, ...(lookup ? { lookup } : {}) } })
+  if (!route.proxy) return new NodeHttpDispatcher({ ...tlsOptions, ...(lookup ? { lookup } : {}), keepAlive })
   const ProxyAgent = loadProxyAgent()
   return new ProxyAgent({
     uri: route.proxy.url.href,

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import type { Dispatcher } from 'undici'
 import { AppErrorException, type ErrorCode } from '../../src-shared/ipc/result'
 import { BodyDecodingError, decodeContent } from './decode-body'
+import type { ExchangeDispatcher } from './node-dispatcher'
 import { proxyPhrase, type ProxyRoute } from './proxy-route'
 
 export interface JsonExchange {
@@ -14,7 +15,7 @@ export interface JsonExchange {
   timeoutMs: number
   /** On the wire, and again once a compressed body is decoded. */
   maxResponseBytes: number
-  dispatcher: Dispatcher
+  dispatcher: ExchangeDispatcher
   /** How the call travels: a failure to reach the proxy is named as the proxy's. */
   route: ProxyRoute
   /** `Connection: close`: the server drops the connection after answering (a rotation's own). */
@@ -72,6 +73,12 @@ const isTlsCode = (code: string) =>
 
 /** undici's words for a proxy that answered CONNECT (or a forwarded request) with a refusal. */
 const PROXY_STATUS = /Proxy response \((\d+)\) !== 200|Proxy Authentication Required \((\d+)\)/
+
+/*
+ * The exchange's clock: the same monotonic clock as performance.now(), without loading
+ * perf_hooks, which the global `performance` does at its first use (2 ms of a CLI call).
+ */
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6
 
 const cutOffSentence = (url: URL) => `The answer from ${url.host} was cut off: the connection closed before the body ended.`
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`
@@ -133,8 +140,9 @@ function describeNetworkError(
       message: `Could not connect to ${url.host}: the connection was refused. Is the server running, and is the base URL right?`,
     }
   if (phase === 'reading') return { code: 'bad_response', message: cutOffSentence(url) }
-  // The server did answer: with more header than any API sends (undici reads 16 KB of it).
-  if (code === 'UND_ERR_HEADERS_OVERFLOW')
+  // The server did answer: with more header than any API sends (undici, and node:http's
+  // parser, read 16 KB of it).
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW')
     return {
       code: 'bad_response',
       message: `The server at ${url.host} answered with headers larger than 16 KB, more than any API sends, so the answer was not read: something other than the API may be answering. Check the base URL.`,
@@ -166,11 +174,14 @@ function decodingFailure(problem: BodyDecodingError['problem'], url: URL, maxRes
   }
 }
 
-function headersOf(raw: Buffer[]): IncomingHttpHeaders {
+/** undici gives the raw header lines as bytes, node:http as latin1 text. */
+const latin1 = (raw: Buffer | string) => (typeof raw === 'string' ? raw : raw.toString('latin1'))
+
+function headersOf(raw: ReadonlyArray<Buffer | string>): IncomingHttpHeaders {
   const headers: Record<string, string | string[]> = {}
   for (let index = 0; index + 1 < raw.length; index += 2) {
-    const name = raw[index]!.toString('latin1').toLowerCase()
-    const value = raw[index + 1]!.toString('latin1')
+    const name = latin1(raw[index]!).toLowerCase()
+    const value = latin1(raw[index + 1]!)
     const before = headers[name]
     if (name === 'set-cookie') headers[name] = [...((before as string[] | undefined) ?? []), value]
     else headers[name] = before === undefined ? value : `${before}, ${value}`
@@ -207,7 +218,7 @@ export function exchangeJson(exchange: JsonExchange): Promise<RawAnswer> {
   const { url, method, timeoutMs, maxResponseBytes, route } = exchange
   watchSockets()
   return new Promise((resolve, reject) => {
-    const startedAt = performance.now()
+    const startedAt = nowMs()
     const state: { socket?: Socket } = {}
     let phase: Phase = 'connecting'
     let status: number | undefined
@@ -289,7 +300,7 @@ export function exchangeJson(exchange: JsonExchange): Promise<RawAnswer> {
       },
       onComplete() {
         if (settled) return
-        const durationMs = performance.now() - startedAt
+        const durationMs = nowMs() - startedAt
         decodeContent(Buffer.concat(chunks), headers, maxResponseBytes).then(
           (body) => {
             if (settled) return

@@ -1,6 +1,8 @@
-import { X509Certificate } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import tls, { type SecureContext } from 'node:tls'
+import type * as Crypto from 'node:crypto'
+import type * as Fs from 'node:fs'
+import { createRequire } from 'node:module'
+import type * as Tls from 'node:tls'
+import type { SecureContext } from 'node:tls'
 import { AppErrorException } from '../../src-shared/ipc/result'
 import { plural } from '../../src-shared/text/plural'
 
@@ -21,8 +23,16 @@ export interface Trust {
 }
 
 type CaReader = (type: 'default' | 'system' | 'bundled' | 'extra') => string[]
+
+// TLS, X.509 and the file a bundle is read from are loaded when a trust is resolved, not with
+// the client: a call over plain http to a server with no proxy (the sandbox, a script's
+// --base-url) has no use for them. (Imported, node:fs would also load its streams, for Node
+// evaluates every export of a built-in an ES module imports.)
+const load = createRequire(import.meta.url)
+const tlsModule = () => load('node:tls') as typeof Tls
+const x509 = (pem: string) => new (load('node:crypto') as typeof Crypto).X509Certificate(pem)
 /** Present from Node 22.15 (and so in Electron 45's main); absent in Node 20. */
-const getCACertificates = (tls as unknown as { getCACertificates?: CaReader }).getCACertificates
+const systemStoreReader = () => (tlsModule() as unknown as { getCACertificates?: CaReader }).getCACertificates
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g
 
@@ -34,7 +44,7 @@ const certificatesPhrase = (subjects: string[]) =>
 export function readPemCertificates(path: string, what: string): { pems: string[]; subjects: string[] } {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = (load('node:fs') as typeof Fs).readFileSync(path, 'utf8')
   } catch (error) {
     throw new AppErrorException(
       'invalid_input',
@@ -47,7 +57,7 @@ export function readPemCertificates(path: string, what: string): { pems: string[
     throw new AppErrorException('invalid_input', `${what} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`, { path })
   const subjects = pems.map((pem, index) => {
     try {
-      return new X509Certificate(pem).subject.replaceAll('\n', ', ')
+      return x509(pem).subject.replaceAll('\n', ', ')
     } catch {
       throw new AppErrorException('invalid_input', `Certificate ${index + 1} of ${what} ${path} cannot be read as an X.509 certificate.`, {
         path,
@@ -82,6 +92,8 @@ function contextFor(bundle: string[]): SecureContext {
   const key = bundle.join('\n')
   let context = contexts.get(key)
   if (!context) {
+    const tls = tlsModule()
+    const getCACertificates = systemStoreReader()
     runtimeCertificates ??= getCACertificates
       ? [...getCACertificates('default'), ...getCACertificates('system')]
       : // Node 20: `ca` replaces Node's list, so it goes with the bundled and NODE_EXTRA_CA_CERTS ones.
@@ -93,6 +105,7 @@ function contextFor(bundle: string[]): SecureContext {
 }
 
 export function resolveTrust(caBundlePath: string | undefined): Trust {
+  const getCACertificates = systemStoreReader()
   const bundle = caBundlePath ? readPemCertificates(caBundlePath, 'The CA bundle') : undefined
   // Without a bundle, Node's own context already holds its list and NODE_EXTRA_CA_CERTS; one is
   // made only to add the system's store, where the runtime reads it.
@@ -105,7 +118,7 @@ export function resolveTrust(caBundlePath: string | undefined): Trust {
       )
       said.push(`The system's trust store: ${plural(getCACertificates('system').length, 'certificate')}.`)
     } else {
-      said.push(`Node's bundled certificate authorities (${plural(tls.rootCertificates.length, 'certificate')}).`)
+      said.push(`Node's bundled certificate authorities (${plural(tlsModule().rootCertificates.length, 'certificate')}).`)
       const extra = extraCertificatesSentence()
       if (extra) said.push(extra)
       said.push(
@@ -127,3 +140,9 @@ function extraCertificates(): string[] {
     return []
   }
 }
+
+/**
+ * The trust of a call with no TLS on its way (plain http, straight or through a plain http
+ * proxy, and no CA bundle to check): nothing to verify, so nothing of TLS is loaded for it.
+ */
+export const NO_TLS_TRUST: Trust = { sources: () => resolveTrust(undefined).sources() }
