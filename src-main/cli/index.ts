@@ -1,7 +1,8 @@
-import v8 from 'node:v8'
+import { createRequire } from 'node:module'
+import type * as V8 from 'node:v8'
 import pkg from '../../package.json'
 import { messageOf } from '../../src-shared/ipc/error-message'
-import { closeDispatchers } from '../user-api/dispatchers'
+import { closeDispatchers, whenUndiciLoads } from '../user-api/dispatchers'
 import { type CliIo, type Command, printJson, UsageError, usageFailure } from './usage'
 
 /**
@@ -166,10 +167,11 @@ const readStdin = async (): Promise<string> => {
 }
 
 export async function runCli(): Promise<void> {
-  // undici parses HTTP with WebAssembly, which V8 compiles a second time, optimised, in the
-  // background; Node waits for that before it exits: 60 to 180 ms more for every CLI call that
-  // reached the network. The baseline compiler's code parses answers of a few kB as fast.
-  v8.setFlagsFromString('--liftoff-only')
+  // undici (loaded only for a call through a proxy) parses HTTP with WebAssembly, which V8
+  // compiles a second time, optimised, in the background; Node waits for that before it exits:
+  // 60 to 180 ms more for every such call. The baseline compiler's code parses answers of a few
+  // kB as fast. node:v8 is loaded only then: about 4 ms of every other call.
+  whenUndiciLoads(() => (createRequire(import.meta.url)('node:v8') as typeof V8).setFlagsFromString('--liftoff-only'))
   // A reader that went away (`embed-console … | head`) is not an error of ours: what would have
   // gone to it is dropped, and a command that would go on for it is told, instead of a stack of
   // an unhandled EPIPE.

@@ -16,8 +16,22 @@ import type { Trust } from './trust'
  */
 const load = createRequire(import.meta.url)
 let proxyAgent: typeof Undici.ProxyAgent | undefined
+let beforeUndiciLoads: (() => void) | undefined
+
+/**
+ * Runs `prepare` once, just before undici is first loaded: the CLI tunes V8 for undici's
+ * WebAssembly parser there, so a call that never meets a proxy does not load node:v8 for it.
+ */
+export function whenUndiciLoads(prepare: () => void): void {
+  beforeUndiciLoads = proxyAgent ? undefined : prepare
+  if (proxyAgent) prepare()
+}
+
 function loadProxyAgent(): typeof Undici.ProxyAgent {
   if (!proxyAgent) {
+    const prepare = beforeUndiciLoads
+    beforeUndiciLoads = undefined
+    prepare?.()
     const dispatcherPrototype = (load('undici/lib/dispatcher/dispatcher.js') as { prototype: { connect?: unknown } }).prototype
     dispatcherPrototype.connect ??= load('undici/lib/api/api-connect.js')
     proxyAgent = load('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent

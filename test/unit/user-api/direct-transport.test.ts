@@ -279,7 +279,7 @@ describe('https straight to its server, over node:https as over undici', () => {
   })
 })
 
-describe('the CLI’s call straight to its server over plain http loads no undici and no TLS', () => {
+describe('the CLI’s call straight to its server over plain http loads no undici, no TLS and no node:v8', () => {
   let sandbox: Sandbox
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, dataFile: join(await mkdtemp(join(tmpdir(), 'ec-direct-')), 'sandbox.db') })
@@ -297,6 +297,7 @@ describe('the CLI’s call straight to its server over plain http loads no undic
 const require = createRequire(import.meta.url)
 process.on('exit', () => process.stderr.write('\\nundici-loaded:' + Object.keys(require.cache).some((key) => /[\\\\/]node_modules[\\\\/]undici[\\\\/]/.test(key)) + '\\n'))
 process.on('exit', () => process.stderr.write('tls-loaded:' + process.moduleLoadList.includes('NativeModule tls') + '\\n'))
+process.on('exit', () => process.stderr.write('v8-loaded:' + process.moduleLoadList.includes('NativeModule v8') + '\\n'))
 `,
       )
       const args = [
@@ -316,6 +317,7 @@ process.on('exit', () => process.stderr.write('tls-loaded:' + process.moduleLoad
       expect(JSON.parse(stdout)).toMatchObject({ success: 1, user_group: { provided_id: 'direct-1' } })
       expect(stderr).toContain('undici-loaded:false')
       expect(stderr).toContain('tls-loaded:false')
+      expect(stderr).toContain('v8-loaded:false')
     },
   )
 })
