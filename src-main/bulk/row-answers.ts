@@ -138,13 +138,20 @@ export function afterSuccess(sent: SentGroup, context: SuccessContext): Settle |
   if (call === 'rotate') return finish('rotated')
   if (call === 'update') return finish('updated')
   if (sent.newUserGroup !== false) return finish('created')
-  // The group was there already. Sent again after a crash, it is ours if it looks like the row.
+  // The group was there already. Sent before (after a crash, or a try whose answer was lost), it
+  // may be this run's own: then it is counted created if it looks like the row.
+  const mayBeOwn = previouslyTried || attempts > 1
+  // The API shows no mapping: the one the group holds is known only from what this app last sent
+  // (the catalog). Unknown, it may be the row's (the earlier try created the group) or another
+  // (the group was there before this run): where updates are chosen the row's is sent, an update
+  // being idempotent; where not, a group that may be the run's own is taken for the row's.
+  const knownMapping = context.knownMapping?.(item.groupId)
   const known = {
     name: sent.group.name,
     properties: sent.group.properties,
-    mapping: previouslyTried ? item.request.mapping : context.knownMapping?.(item.groupId),
+    mapping: knownMapping !== undefined || context.sendUpdate || !mayBeOwn ? knownMapping : item.request.mapping,
   }
-  if (!rowDiffers(item.request, known)) return finish(previouslyTried || attempts > 1 ? 'created' : 'unchanged')
+  if (!rowDiffers(item.request, known)) return finish(mayBeOwn ? 'created' : 'unchanged')
   if (!context.sendUpdate) return finish('skipped', 'The group exists with other fields; updates were not chosen for this run.')
   return { kind: 'followUp' }
 }
