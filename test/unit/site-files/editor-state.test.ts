@@ -91,6 +91,22 @@ describe('the editor store', () => {
     expect(isUnsaved(useEditor.getState())).toBe(false)
   })
 
+  it('answers "unsaved?" anew when the saved text changes under the same text, and when the text comes back to it', () => {
+    open()
+    setField(['name'], 'Acme docs')
+    const typed = useEditor.getState().text
+    // Asked twice for the same strings: the second answer is the first's.
+    expect(isUnsaved(useEditor.getState())).toBe(true)
+    expect(isUnsaved(useEditor.getState())).toBe(true)
+    markSaved({ documentId: 'file-test', path: '/docs/site.json', text: typed, version: { mtimeMs: 3, size: 1, sha256: '0'.repeat(64) } })
+    expect(useEditor.getState().text).toBe(typed)
+    expect(isUnsaved(useEditor.getState())).toBe(false)
+    setField(['name'], 'Acme')
+    expect(isUnsaved(useEditor.getState())).toBe(true)
+    setField(['name'], 'Acme docs')
+    expect(isUnsaved(useEditor.getState())).toBe(false)
+  })
+
   it('makes a burst of typing into one field one undo step, and a pause or another field a new one', () => {
     vi.spyOn(performance, 'now').mockImplementation(() => clock)
     open()

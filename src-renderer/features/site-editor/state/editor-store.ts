@@ -403,7 +403,20 @@ export function redo(): void {
 /** Unsaved: the text differs from the file, or a `$ref` file was edited (markSaved clears those edits once written). */
 export const isUnsaved = (state: EditorState) =>
   state.document !== null &&
-  (state.text !== state.document.baselineText || Object.entries(state.refTexts).some(([ref, text]) => text !== refBaseline(ref)))
+  (textDiffers(state.text, state.document.baselineText) || Object.entries(state.refTexts).some(([ref, text]) => text !== refBaseline(ref)))
+
+/**
+ * `text !== baseline`, kept for the very strings it compared. isUnsaved is asked several times a
+ * change (the toolbar's subscription, React's checks of it, the draft's autosave), and a text back
+ * to its saved one is compared whole, 2.3 MB in the largest real docs.json. The same strings are
+ * told at once; a new text differs from the kept one in length, or near its edit, so telling them
+ * apart is quick too.
+ */
+function textDiffers(text: string, baseline: string): boolean {
+  if (lastCompared?.text !== text || lastCompared.baseline !== baseline) lastCompared = { text, baseline, differs: text !== baseline }
+  return lastCompared.differs
+}
+let lastCompared: { text: string; baseline: string; differs: boolean } | null = null
 
 /** Records the `$ref` files a save wrote: their edits are now their baselines (ref-store.ts keeps those). */
 export function markRefsSaved(saved: readonly string[]): void {
