@@ -23,8 +23,8 @@ let beforeUndiciLoads: (() => void) | undefined
  * WebAssembly parser there, so a call that never meets a proxy does not load node:v8 for it.
  */
 export function whenUndiciLoads(prepare: () => void): void {
-  beforeUndiciLoads = proxyAgent ? undefined : prepare
   if (proxyAgent) prepare()
+  else beforeUndiciLoads = prepare
 }
 
 function loadProxyAgent(): typeof Undici.ProxyAgent {

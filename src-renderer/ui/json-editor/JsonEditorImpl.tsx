@@ -92,20 +92,19 @@ export default function JsonEditorImpl({
   // lost. A form refilled as a whole (a call from Activity, another profile's workspace) showed,
   // and then sent, what it held before. Keyed by its path below, an editor is one path's (its
   // model goes with it); created, it takes the latest value.
-  const latestValue = useRef(value)
   const mounted = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
-  // The text the editor holds, as last reported or given. The wrapper compared every value it
-  // was given with the editor's whole text, which Monaco builds anew for each ask (a 2.3 MB
-  // string on every key of a large docs.json); a value that is this very text needs no ask.
+  // The text the editor holds (as last reported or given), or is to be given when it is created.
+  // The wrapper compared every value it was given with the editor's whole text, which Monaco
+  // builds anew for each ask (a 2.3 MB string on every key of a large docs.json); a value that is
+  // this very text needs no ask.
   const held = useRef(value)
   const giving = useRef(false)
   // In the commit, not after it: a key typed before a later effect would be overwritten by it.
   useLayoutEffect(() => {
-    latestValue.current = value
-    const editor = mounted.current
-    if (!editor || value === held.current) return
+    if (value === held.current) return
     held.current = value
-    if (value === editor.getValue()) return
+    const editor = mounted.current
+    if (!editor || value === editor.getValue()) return
     giving.current = true
     editor.executeEdits('', [{ range: editor.getModel()!.getFullModelRange(), text: value, forceMoveMarkers: true }])
     editor.pushUndoStop()
@@ -116,8 +115,7 @@ export default function JsonEditorImpl({
 
   const handleMount: OnMount = (editor, monacoApi) => {
     mounted.current = editor
-    held.current = latestValue.current
-    if (editor.getValue() !== latestValue.current) editor.setValue(latestValue.current)
+    if (editor.getValue() !== held.current) editor.setValue(held.current)
     colourBrackets(editor, !largeText)
     editor.addCommand(monacoApi.KeyMod.CtrlCmd | monacoApi.KeyCode.Enter, () => submit.current?.())
     onMount?.(editor)

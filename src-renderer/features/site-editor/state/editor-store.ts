@@ -320,12 +320,10 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST)
   settleTypedText()
   const { document, text: current, value, syntaxError, duplicates } = useEditor.getState()
   if (!document || text === current) return
-  // A value is its text's: the text before the break gives the value it gave then. That text
-  // itself is kept, not the equal one typed: often the file's, so "unsaved?" compares one string
-  // with itself instead of 2.3 MB with 2.3 MB on every render that asks.
+  // A value is its text's: the text before the break gives the value it gave then. The text given
+  // is committed, not its equal kept aside: the raw view holds this very string, and knows its own
+  // text by identity where an equal one would be compared character by character.
   if (syntaxError && beforeBreak?.text === text) {
-    // The text given, not its equal kept aside: the raw view holds this very string, and knows
-    // its own text by identity where an equal one would be compared character by character.
     commit({ ...beforeBreak, text, syntaxError: null }, burst)
     return
   }
