@@ -125,6 +125,8 @@ test('navigation: pages are added and reordered from the keyboard, groups dragge
   const groups = page.getByRole('list', { name: 'Navigation groups' })
   const apiHandle = groups.locator('.nav-group').nth(1).locator('.nav-group__header .drag-handle')
   const startHeader = groups.locator('.nav-group__header').first()
+  // Both ends of the drag in view: the mouse cannot press a handle scrolled out of the window.
+  await startHeader.evaluate((header) => header.scrollIntoView({ block: 'start' }))
   const from = (await apiHandle.boundingBox())!
   const to = (await startHeader.boundingBox())!
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
@@ -339,6 +341,21 @@ test('colours can be picked as well as typed; the editor reads well in dark mode
   await page.getByRole('button', { name: 'Undo' }).click()
   await expect(page.getByText('Saved', { exact: true })).toBeVisible()
 
+  // The last field's picker reaches past the end of its section, which clips what overflows it
+  // while the section may skip its layout off screen: the picker must be drawn, and take clicks, whole.
+  await page.getByRole('button', { name: 'Pick the background in dark mode colour' }).click()
+  const lastPicker = page.getByRole('group', { name: 'Background in dark mode colour picker' })
+  await lastPicker.scrollIntoViewIfNeeded()
+  const hitWhole = await lastPicker.evaluate((picker) => {
+    const box = picker.getBoundingClientRect()
+    return [box.top + 4, box.top + box.height / 2, box.bottom - 4].map((y) =>
+      picker.contains(document.elementFromPoint(box.left + box.width / 2, y)),
+    )
+  })
+  expect(hitWhole).toEqual([true, true, true])
+  await page.keyboard.press('Escape')
+  await expect(lastPicker).toHaveCount(0)
+
   await page.locator('#main').evaluate((main) => main.scrollTo(0, 0))
   await checkScreen(page, 'site-editor-dark')
   await page.emulateMedia({ colorScheme: 'light' })
@@ -395,6 +412,12 @@ test('a 6,000-page file draws only the rows in view; a problem deep inside opens
   // A screenshot only: axe takes some 14 s over the 50 anchors' hundreds of controls, which are
   // the same components it checked on the small file above.
   await page.screenshot({ path: `${SCREENSHOT_DIR}/site-editor-large.png` })
+  // A section off screen keeps a height but no width of its own: none widens the form under the side column.
+  const sectionsEnd = await page
+    .locator('.form-section')
+    .evaluateAll((sections) => Math.max(...sections.map((section) => section.getBoundingClientRect().right)))
+  const sideStart = await page.locator('.site-editor__side').evaluate((side) => side.getBoundingClientRect().left)
+  expect(sectionsEnd).toBeLessThanOrEqual(sideStart)
 
   // The problem, answered, is not answered again when the form is drawn anew: back from the JSON view the list is at its
   // top, every group folded, and the group it opened is not drawn.
