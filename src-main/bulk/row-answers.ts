@@ -146,10 +146,11 @@ export function afterSuccess(sent: SentGroup, context: SuccessContext): Settle |
   // (the group was there before this run): where updates are chosen the row's is sent, an update
   // being idempotent; where not, a group that may be the run's own is taken for the row's.
   const knownMapping = context.knownMapping?.(item.groupId)
+  const takenForOwn = knownMapping === undefined && mayBeOwn && !context.sendUpdate
   const known = {
     name: sent.group.name,
     properties: sent.group.properties,
-    mapping: knownMapping !== undefined || context.sendUpdate || !mayBeOwn ? knownMapping : item.request.mapping,
+    mapping: takenForOwn ? item.request.mapping : knownMapping,
   }
   if (!rowDiffers(item.request, known)) return finish(mayBeOwn ? 'created' : 'unchanged')
   if (!context.sendUpdate) return finish('skipped', 'The group exists with other fields; updates were not chosen for this run.')
