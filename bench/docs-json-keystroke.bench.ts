@@ -19,9 +19,10 @@ import { describeSpread, report, spread } from './lib/stats'
 // without its pages (so the folder part names all 22,992: the Problems list at its largest),
 // against the same keystroke in a 5 kB docs.json (a real one of the shared corpus, its folder
 // without pages too), interleaved. Each file has a browser of its own: two tabs of one browser
-// share a renderer process, and each key would wait behind what the other tab's key left. Three places: the primary
+// share a renderer process, and each key would wait behind what the other tab's key left. Four places: the primary
 // colour (a setting beside the navigation), a group's name deep in the navigation tree, and the
-// raw JSON view. Each keystroke makes the Problems list change (the colour between valid and not,
+// raw JSON view at the start of the text and at its end (where a break is found only after the
+// whole text is read). Each keystroke makes the Problems list change (the colour between valid and not,
 // the group name between empty and not, the raw text between valid JSON and not); the time is
 // taken in the page, from the keydown's own timestamp to the Problems list's change in the DOM and
 // to the frame after it (bench/lib/keystroke-probe.ts).
@@ -33,8 +34,8 @@ const SMALL = corpusFile('docsjson', '00-Aakash-00__kicbac-docs__docs.json')
 /** How long the raw view is left after it opens, before its keys (see focusPlace). */
 const RAW_VIEW_SETTLE_MS = 5000
 
-type Place = 'colour' | 'group' | 'raw'
-const ALL_PLACES: Place[] = ['colour', 'group', 'raw']
+type Place = 'colour' | 'group' | 'raw' | 'raw-end'
+const ALL_PLACES: Place[] = ['colour', 'group', 'raw', 'raw-end']
 /** BENCH_PLACES=group (or a comma-separated list) measures only those places. */
 const PLACES = process.env.BENCH_PLACES ? ALL_PLACES.filter((place) => process.env.BENCH_PLACES!.split(',').includes(place)) : ALL_PLACES
 
@@ -72,14 +73,16 @@ async function openIn(page: Page, url: string, path: string) {
 /** Puts the caret where the place's keystrokes go. */
 async function focusPlace(page: Page, place: Place) {
   await page.bringToFront()
-  if (place === 'raw') {
+  if (place === 'raw' || place === 'raw-end') {
     await page.getByRole('tab', { name: 'JSON' }).click()
     const text = page.getByRole('textbox', { name: 'docs.json text' })
     await text.waitFor({ timeout: 60_000 })
     await text.focus()
-    // After the opening brace: 'x' there breaks the JSON, Backspace mends it.
-    await page.keyboard.press('ControlOrMeta+Home')
-    await page.keyboard.press('End')
+    // After the opening brace, or after the closing one: 'x' there breaks the JSON, Backspace mends it.
+    if (place === 'raw') {
+      await page.keyboard.press('ControlOrMeta+Home')
+      await page.keyboard.press('End')
+    } else await page.keyboard.press('ControlOrMeta+End')
     // Monaco colours a text's tokens in idle time once it is shown: 50,000 lines of crewAI's file
     // take about 0.3 s of work spread over the next seconds, and keys typed meanwhile share the
     // thread with it. Measured once that is done, as a writer types after opening the view.
@@ -171,6 +174,7 @@ const WHERE: Record<Place, string> = {
   colour: 'the primary colour (form)',
   group: 'a group’s name in the navigation tree',
   raw: 'the raw JSON view (Monaco)',
+  'raw-end': 'the raw JSON view, at the end of the text',
 }
 
 afterAll(async () => {

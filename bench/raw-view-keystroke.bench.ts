@@ -18,7 +18,7 @@ import { describeSpread, interleave, report, spread } from './lib/stats'
 // A keystroke in the raw JSON view, in process (the editor's store, no browser): a character typed
 // into the last group's name of crewAI's docs.json (2.3 MB) against the same keystroke in a 4.6 kB
 // docs.json of the corpus, interleaved. The keystroke is what runs on the key (typeText); the
-// settle is what runs by the next task (for the large text, the change taken in without a parse;
+// settle is what runs before the next frame (for the large text, the change taken in without a parse;
 // for the small one nothing left), with the store's commit and the Problems index of the result.
 // No docs folder: the folder part is not in it.
 
@@ -82,7 +82,7 @@ afterAll(() => {
   report(`A keystroke in the raw JSON view, in process: ${ROUNDS} interleaved rounds, median (min, max)`, [
     ['crewAI (2.3 MB): on the key', ms(rounds.largeKey), ''],
     ['4.6 kB docs.json: on the key (parsed at once)', ms(rounds.smallKey), ''],
-    ['crewAI: by the next task (the change taken in, commit, Problems index)', ms(rounds.largeSettle), '< 50 ms'],
+    ['crewAI: before the next frame (the change taken in, commit, Problems index)', ms(rounds.largeSettle), '< 50 ms'],
     ['4.6 kB docs.json: the same, after the key', ms(rounds.smallSettle), ''],
     ['crewAI: parseJsonText (depth check + JSON.parse)', ms(rounds.parse), ''],
     ['crewAI: duplicate-key scan', ms(rounds.scan), ''],

@@ -15,9 +15,11 @@ export interface JsonEditorProps {
   value: string
   /**
    * The text after a change; and with it, from Monaco, what the change was, in the terms of the
-   * text before it (none when the whole text was replaced).
+   * text before it (none when the whole text was replaced). It may answer with a string equal to
+   * `value` that it already holds: the editor then holds that one, and knows it when it comes back
+   * as `value` without comparing the two (a 2.3 MB text is compared whole otherwise).
    */
-  onChange(value: string, changes?: readonly TextChange[]): void
+  onChange(value: string, changes?: readonly TextChange[]): string | void
   /** The JSON Schema derived from the zod schema (z.toJSONSchema), for squiggles, hovers, completion. */
   schema?: object
   ariaLabel: string
@@ -125,12 +127,13 @@ export default function JsonEditorImpl({
     // A value given above is the caller's already: it is not reported back.
     if (giving.current) return
     held.current = next
-    onChange(
+    const kept = onChange(
       next,
       event.isFlush
         ? undefined
         : event.changes.map((change) => ({ offset: change.rangeOffset, removed: change.rangeLength, inserted: change.text })),
     )
+    if (typeof kept === 'string') held.current = kept
   }
 
   // One object while they stay the same: the wrapper passes a new one to Monaco's updateOptions.

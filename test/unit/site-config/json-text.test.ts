@@ -73,6 +73,9 @@ describe('JSON syntax errors', () => {
     ['{"a": .5}', 1, 7, 'expected a value, found "."'],
     ['\r\n\r\n  {,}', 3, 4, 'expected a property name in double quotes, found ","'],
     ['\r\r{,}', 3, 2, 'expected a property name in double quotes, found ","'],
+    ['{\n  "a": 1,\n\n  x}', 4, 3, 'expected a property name in double quotes, found the word x (text needs double quotes)'],
+    ['{\n  "a": 1,\r\n\r  x}', 4, 3, 'expected a property name in double quotes, found the word x (text needs double quotes)'],
+    ['{\n  "a": x}\r\n', 2, 8, 'expected a value, found the word x (text needs double quotes)'],
   ])('%j: line %i, column %i: %s', (text, line, column, message) => {
     expect(JSON.parse.bind(null, text)).toThrow()
     expect(syntaxErrorOf(text)).toEqual({ line, column, message })
@@ -92,5 +95,10 @@ describe('JSON syntax errors', () => {
       message: 'no site configuration is, so Embed Console reads it only as text',
       tooDeep: true,
     })
+    // Too deep, then broken later: the depth is told, at its place. Broken first: the break is.
+    const deepThenBroken = `{\n"a": ${'['.repeat(MAX_SITE_JSON_DEPTH)}{}${']'.repeat(MAX_SITE_JSON_DEPTH)},\n"b": x}`
+    expect(syntaxErrorOf(deepThenBroken)).toMatchObject({ line: 2, column: MAX_SITE_JSON_DEPTH + 5, tooDeep: true })
+    const brokenThenDeep = `{"b": x, "a": ${'['.repeat(MAX_SITE_JSON_DEPTH + 1)}]}`
+    expect(syntaxErrorOf(brokenThenDeep)).toEqual({ line: 1, column: 7, message: 'expected a value, found the word x (text needs double quotes)' })
   })
 })

@@ -8,7 +8,7 @@ import {
   useEditor,
 } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
-import { StringSpans } from '../../../src-renderer/features/site-editor/state/typed-edits'
+import { StringSpans, undoesChange } from '../../../src-renderer/features/site-editor/state/typed-edits'
 import type { TextChange } from '../../../src-renderer/ui/json-editor/JsonEditorImpl'
 
 // The raw view's keys in a large text, taken in without parsing it: StringSpans tells what a change
@@ -106,6 +106,53 @@ describe('what a keystroke did to a JSON text, told without parsing it', () => {
   })
 })
 
+describe('whether a change undoes the one before it', () => {
+  const inverse = (before: string, { offset, removed, inserted }: TextChange): TextChange => ({
+    offset,
+    removed: inserted.length,
+    inserted: before.slice(offset, offset + removed),
+  })
+
+  it('says so only when the text is back to what it was, and always for the change that puts back what the first took out', () => {
+    let undone = 0
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', ' '), maxLength: 8 }).chain((text) =>
+          fc.tuple(
+            fc.constant(text),
+            changeIn(text),
+            fc.string({ unit: fc.constantFrom('a', 'b', ' '), maxLength: 8 }).chain((other) => changeIn(other)),
+          ),
+        ),
+        ([before, earlier, candidate]) => {
+          const after = applied(before, earlier)
+          expect(undoesChange(inverse(before, earlier), earlier, before)).toBe(true)
+          const change = { ...candidate, offset: Math.min(candidate.offset, after.length) }
+          const fits = change.offset + change.removed <= after.length
+          if (fits && undoesChange(change, earlier, before)) {
+            undone++
+            expect(applied(after, change)).toBe(before)
+          }
+        },
+      ),
+      { numRuns: 5_000 },
+    )
+    // Random changes undo now and then, so the implication above is tried, not vacuous.
+    expect(undone).toBeGreaterThan(0)
+  })
+
+  it('is not said of a change elsewhere, of a different length, or putting back something else', () => {
+    const before = '{"a": 1}'
+    const typed = { offset: 1, removed: 0, inserted: 'x' }
+    expect(undoesChange({ offset: 1, removed: 1, inserted: '' }, typed, before)).toBe(true)
+    expect(undoesChange({ offset: 2, removed: 1, inserted: '' }, typed, before)).toBe(false)
+    expect(undoesChange({ offset: 1, removed: 0, inserted: '' }, typed, before)).toBe(false)
+    const deleted = { offset: 2, removed: 1, inserted: '' }
+    expect(undoesChange({ offset: 2, removed: 0, inserted: 'a' }, deleted, before)).toBe(true)
+    expect(undoesChange({ offset: 2, removed: 0, inserted: 'b' }, deleted, before)).toBe(false)
+  })
+})
+
 describe('keys typed into a large text in the raw view', () => {
   const large = (group: string) =>
     JSON.stringify(
@@ -161,6 +208,21 @@ describe('keys typed into a large text in the raw view', () => {
     expect(useEditor.getState().syntaxError).toMatchObject({ line: 1 })
     const parse = vi.spyOn(JSON, 'parse')
     key(broken, { offset: 1, removed: 1, inserted: '' })
+    expect(parse.mock.calls.filter(([argument]) => String(argument).length > 1000)).toEqual([])
+    expect(useEditor.getState()).toMatchObject({ text, syntaxError: null })
+    expect(useEditor.getState().value).toBe(before)
+  })
+
+  it('mend the syntax with keys that do not undo the break key by key: the text is compared, and the value before the break comes back', () => {
+    const text = large('Guides')
+    open(text)
+    const before = useEditor.getState().value
+    let current = key(text, { offset: 1, removed: 0, inserted: 'x' })
+    current = key(current, { offset: 2, removed: 0, inserted: 'y' })
+    current = key(current, { offset: 2, removed: 1, inserted: '' })
+    expect(useEditor.getState().syntaxError).not.toBeNull()
+    const parse = vi.spyOn(JSON, 'parse')
+    key(current, { offset: 1, removed: 1, inserted: '' })
     expect(parse.mock.calls.filter(([argument]) => String(argument).length > 1000)).toEqual([])
     expect(useEditor.getState()).toMatchObject({ text, syntaxError: null })
     expect(useEditor.getState().value).toBe(before)

@@ -11,7 +11,7 @@ import type { TextChange } from '../../../ui/json-editor/JsonEditorImpl'
 import { type Path, setIn } from './json-path'
 import { createProblemIndexer, type DocsContext, type ProblemIndex, type ProblemIndexer } from './problem-index'
 import { refBaseline, refFilesFor } from './ref-store'
-import { StringSpans } from './typed-edits'
+import { StringSpans, undoesChange } from './typed-edits'
 
 /** The file behind what is being edited. */
 export interface OpenDocument {
@@ -132,7 +132,7 @@ let keyPositions = new KeyPositions()
 
 /** Typing kept aside for a document being replaced: it is not parsed into the next one. */
 function dropTypedText() {
-  if (typed) clearTimeout(typed.timer)
+  typed?.cancel()
   typed = null
   spans = null
   beforeBreak = null
@@ -254,44 +254,68 @@ export const setField = (path: Path, next: unknown) => editValue((value) => setI
 /**
  * Past this length a keystroke in the raw view is not parsed on the key. A 2.3 MB docs.json costs a
  * JSON.parse, a depth and a duplicate-key scan and the checks of what changed on every key: its
- * text is kept aside and taken in by the next task (or sooner, when anything reads or changes the
- * document: settleTypedText), so keys that come faster than that are taken in together. Most keys
- * are taken in without a parse (typedContent): inside a string value, in the whitespace between
- * tokens, or back to the text the last syntax error broke.
+ * text is kept aside and taken in before the next frame (or sooner, when anything reads or changes
+ * the document: settleTypedText), so keys that come faster than frames are taken in together. Most
+ * keys are taken in without a parse (typedContent): inside a string value, in the whitespace
+ * between tokens, or back to the text the last syntax error broke.
  */
 export const LARGE_TEXT_LENGTH = 200_000
 
-let typed: { text: string; changes: TextChange[] | null; timer: ReturnType<typeof setTimeout> } | null = null
+/** How long typed text waits for a frame that does not come (a hidden window draws none) before it is taken in anyway. */
+export const NO_FRAME_MS = 100
+
+/**
+ * Runs `task` before the next frame is drawn, so a key's Problems are drawn in the frame that shows
+ * the key: a timer's task ran after that frame, and each key of a large text took two. Returns what
+ * cancels it.
+ */
+function beforeNextFrame(task: () => void): () => void {
+  const frame = globalThis.requestAnimationFrame?.(task)
+  const timer = setTimeout(task, NO_FRAME_MS)
+  return () => {
+    if (frame !== undefined) cancelAnimationFrame(frame)
+    clearTimeout(timer)
+  }
+}
+
+let typed: { text: string; changes: TextChange[] | null; cancel: () => void } | null = null
 /** Where the open document's strings are, while the raw view types into a large text (typed-edits.ts). */
 let spans: StringSpans | null = null
 
 /**
- * A keystroke in the raw JSON view: a small text at once (replaceText), a large one by the next
- * task. `changes` are Monaco's for this key, one change a key (undefined when the editor did not
+ * A keystroke in the raw JSON view: a small text at once (replaceText), a large one before the next
+ * frame. `changes` are Monaco's for this key, one change a key (undefined when the editor did not
  * say, or said several: the text is then parsed whole).
+ *
+ * Returns the text the store keeps for `text`: `text` itself, or the very string it held before a
+ * syntax error when the key undoes the one that made it. The editor holds that string from then on,
+ * so the two know the text by identity; equal strings apart are compared whole, 2.3 MB in the
+ * largest real docs.json.
  */
-export function typeText(text: string, changes?: readonly TextChange[]): void {
+export function typeText(text: string, changes?: readonly TextChange[]): string {
   if (text.length < LARGE_TEXT_LENGTH) {
     settleTypedText()
     replaceText(text)
-    return
+    return text
   }
+  const kept = !typed && beforeBreak && undoesBreak(useEditor.getState().text, changes) ? beforeBreak.text : text
   // The keys since the text was last taken in, each told; once one is not, the text is parsed whole.
   const told = changes?.length === 1 ? changes : null
   const pending = told && (typed ? typed.changes && [...typed.changes, ...told] : [...told])
-  if (typed) clearTimeout(typed.timer)
-  typed = { text, changes: pending, timer: setTimeout(settleTypedText, 0) }
+  typed?.cancel()
+  typed = { text: kept, changes: pending, cancel: beforeNextFrame(settleTypedText) }
+  return kept
 }
 
 /** Takes in the raw view's text typed and not yet taken in: what saves, undoes, edits or asks "unsaved?" calls first. */
 export function settleTypedText(): void {
   if (!typed) return
-  const { text, changes, timer } = typed
-  clearTimeout(timer)
+  const { text, changes, cancel } = typed
+  cancel()
   typed = null
   const content = changes && typedContent(text, changes)
   if (content) commit(content, RAW_TEXT_BURST)
-  else replaceText(text)
+  else replaceText(text, RAW_TEXT_BURST, changes ?? undefined)
 }
 
 /** The content after keys typed into a large text, worked out from what each key did (typed-edits.ts); null when one needs a parse. */
@@ -312,11 +336,22 @@ function typedContent(next: string, changes: readonly TextChange[]): Omit<Editor
   return { text, value, syntaxError: null, duplicates: NO_DUPLICATES }
 }
 
-/** The text and what it parsed to just before a change broke its syntax: typing back to it needs no parse. */
-let beforeBreak: { text: string; value: unknown; duplicates: readonly DuplicateKey[] } | null = null
+/**
+ * The text and what it parsed to just before a change broke its syntax: typing back to it needs no
+ * parse. With them, the text the break made and the one change that made it, when one did (typeText).
+ */
+let beforeBreak: { text: string; value: unknown; duplicates: readonly DuplicateKey[]; broken: string; brokenBy: TextChange | null } | null =
+  null
 
-/** A change made in the raw JSON view. */
-export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST): void {
+/** Whether `changes`, made to `current`, take it straight back to the text before the break: the one change after it, undoing it. */
+function undoesBreak(current: string, changes: readonly TextChange[] | undefined): boolean {
+  const by = beforeBreak?.brokenBy
+  const change = changes?.length === 1 ? changes[0]! : null
+  return !!beforeBreak && !!by && !!change && current === beforeBreak.broken && undoesChange(change, by, beforeBreak.text)
+}
+
+/** A change made in the raw JSON view; `changes` are the editor's for it, when it told them (typeText). */
+export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST, changes?: readonly TextChange[]): void {
   settleTypedText()
   const { document, text: current, value, syntaxError, duplicates } = useEditor.getState()
   if (!document || text === current) return
@@ -324,12 +359,12 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST)
   // is committed, not its equal kept aside: the raw view holds this very string, and knows its own
   // text by identity where an equal one would be compared character by character.
   if (syntaxError && beforeBreak?.text === text) {
-    commit({ ...beforeBreak, text, syntaxError: null }, burst)
+    commit({ text, value: beforeBreak.value, duplicates: beforeBreak.duplicates, syntaxError: null }, burst)
     return
   }
   const content = contentOf(text, value)
   if (!content.syntaxError) beforeBreak = null
-  else if (!syntaxError) beforeBreak = { text: current, value, duplicates }
+  else if (!syntaxError) beforeBreak = { text: current, value, duplicates, broken: text, brokenBy: changes?.length === 1 ? changes[0]! : null }
   // A keystroke in the text changes one value: the rest keeps its identity, so the checks and the
   // form's rows work out what changed only, as after an edit in the form.
   commit(content.syntaxError ? content : { ...content, value: shareUnchanged(value, content.value) }, burst)

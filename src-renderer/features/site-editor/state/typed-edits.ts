@@ -127,3 +127,16 @@ function stringToken(token: string): string | null {
     return null
   }
 }
+
+/**
+ * Whether `change`, made right after `earlier`, undoes it: `earlier` changed `before`, and `change`
+ * puts back what it took out, where it was (a key typed and deleted, a deletion typed again, or
+ * either undone). The text is then `before` again, told without reading either text whole.
+ */
+export function undoesChange(change: TextChange, earlier: TextChange, before: string): boolean {
+  return (
+    change.offset === earlier.offset &&
+    change.removed === earlier.inserted.length &&
+    change.inserted === before.slice(earlier.offset, earlier.offset + earlier.removed)
+  )
+}

@@ -22,7 +22,7 @@ function reveal(editor: CodeEditor, position: { line: number; column: number }) 
 /**
  * The file as text in Monaco, with the schema's completions and squiggles. Every change goes to
  * the same store as the form's, so undo, the Problems list and the form follow it (a large text's
- * by the next task: typeText).
+ * before the next frame: typeText).
  */
 export function RawJsonView() {
   const text = useEditor((state) => state.text)
@@ -35,7 +35,7 @@ export function RawJsonView() {
     if (revealRequest && editor.current) reveal(editor.current, revealRequest)
   }, [revealRequest])
 
-  // Typing in a large text is taken in by the next task (typeText): leaving the view takes it in at once.
+  // Typing in a large text is taken in before the next frame (typeText): leaving the view takes it in at once.
   useEffect(() => settleTypedText, [])
 
   return (
