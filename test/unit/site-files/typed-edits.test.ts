@@ -213,6 +213,16 @@ describe('keys typed into a large text in the raw view', () => {
     expect(useEditor.getState().value).toBe(before)
   })
 
+  it('keep a key typed while the text was broken when the break is then undone: the text before the break is not brought back', () => {
+    const text = large('Guides')
+    open(text)
+    let current = key(text, { offset: 1, removed: 0, inserted: 'x' })
+    current = key(current, { offset: current.indexOf('Guides') + 6, removed: 0, inserted: '!' })
+    const mended = key(current, { offset: 1, removed: 1, inserted: '' })
+    expect(useEditor.getState()).toMatchObject({ text: mended, syntaxError: null })
+    expect(getIn(useEditor.getState().value, ['navigation', 0, 'group'])).toBe('Guides!')
+  })
+
   it('mend the syntax with keys that do not undo the break key by key: the text is compared, and the value before the break comes back', () => {
     const text = large('Guides')
     open(text)

@@ -298,7 +298,7 @@ export function typeText(text: string, changes?: readonly TextChange[]): string 
     replaceText(text)
     return text
   }
-  const kept = !typed && beforeBreak && undoesBreak(useEditor.getState().text, changes) ? beforeBreak.text : text
+  const kept = (typed ? null : textBeforeUndoneBreak(useEditor.getState().text, changes)) ?? text
   // The keys since the text was last taken in, each told; once one is not, the text is parsed whole.
   const told = changes?.length === 1 ? changes : null
   const pending = told && (typed ? typed.changes && [...typed.changes, ...told] : [...told])
@@ -315,7 +315,7 @@ export function settleTypedText(): void {
   typed = null
   const content = changes && typedContent(text, changes)
   if (content) commit(content, RAW_TEXT_BURST)
-  else replaceText(text, RAW_TEXT_BURST, changes ?? undefined)
+  else replaceText(text, RAW_TEXT_BURST, changes)
 }
 
 /** The content after keys typed into a large text, worked out from what each key did (typed-edits.ts); null when one needs a parse. */
@@ -343,15 +343,15 @@ function typedContent(next: string, changes: readonly TextChange[]): Omit<Editor
 let beforeBreak: { text: string; value: unknown; duplicates: readonly DuplicateKey[]; broken: string; brokenBy: TextChange | null } | null =
   null
 
-/** Whether `changes`, made to `current`, take it straight back to the text before the break: the one change after it, undoing it. */
-function undoesBreak(current: string, changes: readonly TextChange[] | undefined): boolean {
-  const by = beforeBreak?.brokenBy
+/** The text before the break, when `changes`, made to `current`, are one change that undoes the one that broke it; else null. */
+function textBeforeUndoneBreak(current: string, changes: readonly TextChange[] | undefined): string | null {
   const change = changes?.length === 1 ? changes[0]! : null
-  return !!beforeBreak && !!by && !!change && current === beforeBreak.broken && undoesChange(change, by, beforeBreak.text)
+  if (!change || !beforeBreak?.brokenBy || current !== beforeBreak.broken) return null
+  return undoesChange(change, beforeBreak.brokenBy, beforeBreak.text) ? beforeBreak.text : null
 }
 
 /** A change made in the raw JSON view; `changes` are the editor's for it, when it told them (typeText). */
-export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST, changes?: readonly TextChange[]): void {
+export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST, changes: readonly TextChange[] | null = null): void {
   settleTypedText()
   const { document, text: current, value, syntaxError, duplicates } = useEditor.getState()
   if (!document || text === current) return
