@@ -31,7 +31,9 @@ export async function installKeystrokeProbe(page: Page): Promise<void> {
     // Whether the frame's callbacks are running: set by the first, cleared by a task of the highest
     // priority, which the browser runs once the frame is drawn and before any task queued earlier
     // (a timer set before the frame would otherwise find the flag still set).
-    const { scheduler } = window as unknown as { scheduler: { postTask(task: () => void, options: { priority: 'user-blocking' }): unknown } }
+    const { scheduler } = window as unknown as {
+      scheduler: { postTask(task: () => void, options: { priority: 'user-blocking' }): unknown }
+    }
     const requestFrame = window.requestAnimationFrame.bind(window)
     let inFrame = false
     window.requestAnimationFrame = (callback) =>

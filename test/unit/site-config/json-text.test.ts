@@ -99,6 +99,10 @@ describe('JSON syntax errors', () => {
     const deepThenBroken = `{\n"a": ${'['.repeat(MAX_SITE_JSON_DEPTH)}{}${']'.repeat(MAX_SITE_JSON_DEPTH)},\n"b": x}`
     expect(syntaxErrorOf(deepThenBroken)).toMatchObject({ line: 2, column: MAX_SITE_JSON_DEPTH + 5, tooDeep: true })
     const brokenThenDeep = `{"b": x, "a": ${'['.repeat(MAX_SITE_JSON_DEPTH + 1)}]}`
-    expect(syntaxErrorOf(brokenThenDeep)).toEqual({ line: 1, column: 7, message: 'expected a value, found the word x (text needs double quotes)' })
+    expect(syntaxErrorOf(brokenThenDeep)).toEqual({
+      line: 1,
+      column: 7,
+      message: 'expected a value, found the word x (text needs double quotes)',
+    })
   })
 })

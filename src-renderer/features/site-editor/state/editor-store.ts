@@ -364,7 +364,8 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST,
   }
   const content = contentOf(text, value)
   if (!content.syntaxError) beforeBreak = null
-  else if (!syntaxError) beforeBreak = { text: current, value, duplicates, broken: text, brokenBy: changes?.length === 1 ? changes[0]! : null }
+  else if (!syntaxError)
+    beforeBreak = { text: current, value, duplicates, broken: text, brokenBy: changes?.length === 1 ? changes[0]! : null }
   // A keystroke in the text changes one value: the rest keeps its identity, so the checks and the
   // form's rows work out what changed only, as after an edit in the form.
   commit(content.syntaxError ? content : { ...content, value: shareUnchanged(value, content.value) }, burst)
