@@ -343,11 +343,15 @@ function typedContent(next: string, changes: readonly TextChange[]): Omit<Editor
 let beforeBreak: { text: string; value: unknown; duplicates: readonly DuplicateKey[]; broken: string; brokenBy: TextChange | null } | null =
   null
 
-/** The text before the break, when `changes`, made to `current`, are one change that undoes the one that broke it; else null. */
+/**
+ * The text before the break, when `changes`, made to `current`, are one change that undoes the one
+ * that broke it; else null. The changes are compared first: `current` is compared with the broken
+ * text only for a key that undoes the break, as two texts of one length are read up to where they differ.
+ */
 function textBeforeUndoneBreak(current: string, changes: readonly TextChange[] | undefined): string | null {
   const change = changes?.length === 1 ? changes[0]! : null
-  if (!change || !beforeBreak?.brokenBy || current !== beforeBreak.broken) return null
-  return undoesChange(change, beforeBreak.brokenBy, beforeBreak.text) ? beforeBreak.text : null
+  if (!change || !beforeBreak?.brokenBy || !undoesChange(change, beforeBreak.brokenBy, beforeBreak.text)) return null
+  return current === beforeBreak.broken ? beforeBreak.text : null
 }
 
 /** A change made in the raw JSON view; `changes` are the editor's for it, when it told them (typeText). */
