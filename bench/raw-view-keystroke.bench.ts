@@ -9,8 +9,8 @@ import {
   typeText,
   useEditor,
 } from '../src-renderer/features/site-editor/state/editor-store'
-import type { TextChange } from '../src-renderer/ui/json-editor/JsonEditorImpl'
 import { findDuplicateKeys } from '../src-shared/site-config/duplicate-keys'
+import type { TextChange } from '../src-shared/site-config/json-text'
 import { parseJsonText } from '../src-shared/site-config/json-text'
 import { corpusFile } from './lib/corpus-file'
 import { describeSpread, interleave, report, spread } from './lib/stats'

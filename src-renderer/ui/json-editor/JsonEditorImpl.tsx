@@ -1,13 +1,7 @@
 import Editor, { type OnChange, type OnMount } from '@monaco-editor/react'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import type { TextChange } from '../../../src-shared/site-config/json-text'
 import { type monaco, registerJsonSchema } from './monaco-setup'
-
-/** One change of an editor's text: `removed` characters at `offset` replaced by `inserted`. */
-export interface TextChange {
-  offset: number
-  removed: number
-  inserted: string
-}
 
 export interface JsonEditorProps {
   /** Unique per editor on screen: the model's path, which its schema is matched to. */

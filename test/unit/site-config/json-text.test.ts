@@ -1,5 +1,13 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_SITE_JSON_DEPTH, parseJsonText } from '../../../src-shared/site-config/json-text'
+import {
+  MAX_SITE_JSON_DEPTH,
+  parseJsonText,
+  parseScannedJsonText,
+  rescanJsonText,
+  scanJsonText,
+  type TextChange,
+} from '../../../src-shared/site-config/json-text'
 import { validateMintConfigText } from '../../../src-shared/site-config/mint-validate'
 
 const syntaxErrorOf = (text: string) => {
@@ -104,5 +112,101 @@ describe('JSON syntax errors', () => {
       column: 7,
       message: 'expected a value, found the word x (text needs double quotes)',
     })
+  })
+})
+
+describe('rescanning a text after a change', () => {
+  const applied = (text: string, { offset, removed, inserted }: TextChange) =>
+    text.slice(0, offset) + inserted + text.slice(offset + removed)
+  const findings = ({ problem, tooDeepAt }: ReturnType<typeof scanJsonText>) => ({ problem, tooDeepAt })
+  /** Line and column of `offset`, as Monaco counts them (\n, \r\n and a lone \r end a line; a leading byte order mark is no column). */
+  const placeOf = (text: string, offset: number) => {
+    const breaks = [...text.matchAll(/\r\n|\r|\n/g)].filter((found) => found.index + found[0].length <= offset)
+    const lineStart = breaks.length ? breaks.at(-1)!.index + breaks.at(-1)![0].length : text.startsWith('\uFEFF') ? 1 : 0
+    return { line: breaks.length + 1, column: offset - lineStart + 1 }
+  }
+
+  /** JSON texts, some nested to about the cap, some with a byte order mark, some with Windows' line ends. */
+  const textArbitrary = fc.oneof(
+    fc.jsonValue().map((value) => JSON.stringify(value, null, 2)),
+    fc.jsonValue().map((value) => JSON.stringify(value, null, 1).replaceAll('\n', '\r\n')),
+    fc.jsonValue().map((value) => `\uFEFF${JSON.stringify(value)}`),
+    fc
+      .integer({ min: MAX_SITE_JSON_DEPTH - 2, max: MAX_SITE_JSON_DEPTH + 1 })
+      .map((depth) => `{"a": ${'['.repeat(depth)}1${']'.repeat(depth)}, "b": []}`),
+  )
+  const changeArbitrary = fc.record({
+    at: fc.nat(),
+    removed: fc.nat({ max: 3 }),
+    inserted: fc.string({ unit: fc.constantFrom(...'{}[],:"\\ \n\r0-e.tu/x'), maxLength: 3 }),
+  })
+
+  it('finds what a whole scan finds, and parses as parseJsonText does, through a chain of changes', () => {
+    fc.assert(
+      fc.property(
+        textArbitrary,
+        fc.array(changeArbitrary, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 12 }),
+        (text, changes, spacing) => {
+          let scan = scanJsonText(text, spacing)
+          for (const { at, removed, inserted } of changes) {
+            const offset = at % (scan.text.length + 1)
+            const change = { offset, removed: Math.min(removed, scan.text.length - offset), inserted }
+            const next = applied(scan.text, change)
+            scan = rescanJsonText(scan, next, change)
+            expect(findings(scan)).toEqual(findings(scanJsonText(next, spacing)))
+            const parsed = parseScannedJsonText(scan)
+            expect(parsed).toEqual(parseJsonText(next))
+            const problemAt = scan.tooDeepAt !== -1 ? scan.tooDeepAt : scan.problem?.offset
+            if (problemAt !== undefined && !parsed.ok) expect(parsed.error).toMatchObject(placeOf(next, problemAt))
+          }
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+
+  it.each([
+    // At offset 3 a value starts before the change, and one has ended after it.
+    ['[0,5]', { offset: 1, removed: 2, inserted: '""' }],
+    // After the 2, two arrays are open before the change and one after it.
+    ['[[1,2]]', { offset: 3, removed: 1, inserted: '],' }],
+    // At offset 2 a number has ended before the change, and goes on after it.
+    ['[1]', { offset: 2, removed: 0, inserted: '2' }],
+  ])('meets a point of %j again only as the scan stood there', (text, change) => {
+    const next = applied(text, change)
+    expect(findings(rescanJsonText(scanJsonText(text, 1), next, change))).toEqual(findings(scanJsonText(next, 1)))
+  })
+
+  // A change told falsely: what the text holds away from the change shows whether the rescan read it.
+  const large = JSON.stringify(
+    { items: Array.from({ length: 4000 }, (_, index) => ({ name: `item ${index}`, pages: ['a', 'b'] })) },
+    null,
+    2,
+  )
+
+  it('reads from the last point before the change: a key at the end of the text does not read its start', () => {
+    const scan = scanJsonText(large)
+    const end = large.length
+    // The start made invalid in the text given, unknown to the rescan: it is not read.
+    const next = `[${large.slice(1)}x`
+    const rescanned = rescanJsonText(scan, next, { offset: end, removed: 0, inserted: 'x' })
+    expect(rescanned.problem).toEqual({ offset: end, message: 'expected the end of the text, found the word x (text needs double quotes)' })
+    expect(scanJsonText(next).problem?.offset).toBeLessThan(100)
+  })
+
+  it('stops where the scan stands at a point of the previous scan as it stood there, and takes the rest from it', () => {
+    const scan = scanJsonText(large)
+    const at = large.indexOf('item 10"')
+    const change = { offset: at, removed: 4, inserted: 'entry' }
+    // Past the change and past the next point, a break the rescan does not read.
+    const breakAt = large.length - 10
+    const next = applied(`${large.slice(0, breakAt)}?${large.slice(breakAt + 1)}`, change)
+    expect(rescanJsonText(scan, next, change).problem).toBeNull()
+    expect(scanJsonText(next).problem).toMatchObject({ offset: breakAt + 1 })
+    // The points past the change are the previous ones, moved by the change's length.
+    const rescanned = rescanJsonText(scan, applied(large, change), change)
+    const last = scan.points.at(-1)!
+    expect(rescanned.points.at(-1)).toEqual({ ...last, offset: last.offset + 1, lineStart: last.lineStart + 1 })
   })
 })

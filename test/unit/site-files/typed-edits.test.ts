@@ -3,13 +3,21 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   LARGE_TEXT_LENGTH,
   loadDocument,
+  setField,
   settleTypedText,
   typeText,
   useEditor,
 } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
 import { StringSpans, undoesChange } from '../../../src-renderer/features/site-editor/state/typed-edits'
-import type { TextChange } from '../../../src-renderer/ui/json-editor/JsonEditorImpl'
+import type * as JsonText from '../../../src-shared/site-config/json-text'
+import { scanJsonText, type TextChange } from '../../../src-shared/site-config/json-text'
+
+// The store's whole scans of a text are counted; rescans of a change are not.
+vi.mock('../../../src-shared/site-config/json-text', async (importOriginal) => {
+  const actual = await importOriginal<typeof JsonText>()
+  return { ...actual, scanJsonText: vi.fn(actual.scanJsonText) }
+})
 
 // The raw view's keys in a large text, taken in without parsing it: StringSpans tells what a change
 // did to the value, and the editor store applies it.
@@ -211,6 +219,39 @@ describe('keys typed into a large text in the raw view', () => {
     expect(parse.mock.calls.filter(([argument]) => String(argument).length > 1000)).toEqual([])
     expect(useEditor.getState()).toMatchObject({ text, syntaxError: null })
     expect(useEditor.getState().value).toBe(before)
+  })
+
+  it('break the syntax at the end of the text and mend it, again and again, reading neither the text whole nor its start', () => {
+    const text = large('Guides')
+    open(text)
+    // A key in a string, taken in without a parse: the scan of the text follows it.
+    let current = key(text, { offset: text.indexOf('Guides') + 6, removed: 0, inserted: '!' })
+    vi.mocked(scanJsonText).mockClear()
+    const parse = vi.spyOn(JSON, 'parse')
+    breakAndMendAtTheEnd()
+    expect(scanJsonText).not.toHaveBeenCalled()
+    expect(parse.mock.calls.filter(([argument]) => String(argument).length > 1000)).toEqual([])
+    expect(getIn(useEditor.getState().value, ['navigation', 0, 'group'])).toBe('Guides!')
+
+    // After an edit in the form, the text before the next key is scanned whole once, and no more.
+    setField(['name'], 'Acme docs')
+    current = useEditor.getState().text
+    vi.mocked(scanJsonText).mockClear()
+    breakAndMendAtTheEnd()
+    expect(vi.mocked(scanJsonText).mock.calls).toEqual([[current]])
+
+    function breakAndMendAtTheEnd() {
+      for (let round = 0; round < 3; round++) {
+        const broken = key(current, { offset: current.length, removed: 0, inserted: 'x' })
+        expect(useEditor.getState().syntaxError).toEqual({
+          line: broken.split('\n').length,
+          column: 2,
+          message: 'expected the end of the text, found the word x (text needs double quotes)',
+        })
+        current = key(broken, { offset: current.length, removed: 1, inserted: '' })
+        expect(useEditor.getState()).toMatchObject({ text: current, syntaxError: null })
+      }
+    }
   })
 
   it('keep a key typed while the text was broken when the break is then undone: the text before the break is not brought back', () => {

@@ -3,11 +3,18 @@ import { create, useStore } from 'zustand'
 import type { FileVersion, SavedSiteFile } from '../../../../src-shared/ipc/site-calls'
 import { type ConfigFormat, detectConfigFormat } from '../../../../src-shared/site-config/config-format'
 import { type DuplicateKey, findDuplicateKeys } from '../../../../src-shared/site-config/duplicate-keys'
-import { type JsonSyntaxError, parseJsonText } from '../../../../src-shared/site-config/json-text'
+import {
+  type JsonSyntaxError,
+  type JsonTextScan,
+  parseJsonText,
+  parseScannedJsonText,
+  rescanJsonText,
+  scanJsonText,
+  type TextChange,
+} from '../../../../src-shared/site-config/json-text'
 import { formatProblemPath } from '../../../../src-shared/site-config/problem-path'
 import type { RuleSet } from '../../../../src-shared/site-config/rule-sets'
 import { addsKeys, applyValueChanges, diffValues, KeyPositions, type ValueChange } from '../../../../src-shared/site-config/text-edits'
-import type { TextChange } from '../../../ui/json-editor/JsonEditorImpl'
 import { type Path, setIn } from './json-path'
 import { createProblemIndexer, type DocsContext, type ProblemIndex, type ProblemIndexer } from './problem-index'
 import { refBaseline, refFilesFor } from './ref-store'
@@ -120,8 +127,26 @@ function commit(content: Partial<EditorContent>, burst: string | null) {
   else useEditor.setState(next)
 }
 
-const contentOf = (text: string, fallbackValue: unknown): Omit<EditorContent, 'refTexts'> => {
-  const parsed = parseJsonText(text)
+/**
+ * The scan of the text last taken in (json-text.ts), so the next key's text is scanned from it: a key
+ * that breaks a 2.3 MB text at its end scans the text's last few kilobytes, where JSON.parse, failing,
+ * a scan for the place of its failure and the count of the lines before it read it all (about 35 ms in Node).
+ */
+let scanned: JsonTextScan | null = null
+
+/** The scan of `text`: the one kept when it is this text's, else a whole one. */
+const scanOfText = (text: string) => (scanned?.text === text ? scanned : scanJsonText(text))
+
+/** Keeps `scanned` the scan of a text taken in without a parse, when it was the scan of the text before it (a few kilobytes read). */
+function followScan(text: string, before: string, change: TextChange): void {
+  scanned = scanned?.text === before ? rescanJsonText(scanned, text, change) : null
+}
+
+/** The content of a scanned text, whose scan is kept for the next key's. */
+const contentOf = (scan: JsonTextScan, fallbackValue: unknown): Omit<EditorContent, 'refTexts'> => {
+  scanned = scan
+  const { text } = scan
+  const parsed = parseScannedJsonText(scan)
   if (!parsed.ok) return { text, value: fallbackValue, syntaxError: parsed.error, duplicates: NO_DUPLICATES }
   const duplicates = findDuplicateKeys(text)
   return { text, value: parsed.value, syntaxError: null, duplicates: duplicates.length ? duplicates : NO_DUPLICATES }
@@ -136,6 +161,7 @@ function dropTypedText() {
   typed = null
   spans = null
   beforeBreak = null
+  scanned = null
 }
 
 export function loadDocument(document: OpenDocument, text = document.baselineText): void {
@@ -144,7 +170,7 @@ export function loadDocument(document: OpenDocument, text = document.baselineTex
     document,
     docs: null,
     docsFailure: null,
-    ...contentOf(text, undefined),
+    ...contentOf(scanJsonText(text), undefined),
     refTexts: NO_REF_EDITS,
     typing: null,
     problems: createProblemIndexer(),
@@ -253,11 +279,12 @@ export const setField = (path: Path, next: unknown) => editValue((value) => setI
 
 /**
  * Past this length a keystroke in the raw view is not parsed on the key. A 2.3 MB docs.json costs a
- * JSON.parse, a depth and a duplicate-key scan and the checks of what changed on every key: its
- * text is kept aside and taken in before the next frame (or sooner, when anything reads or changes
- * the document: settleTypedText), so keys that come faster than frames are taken in together. Most
- * keys are taken in without a parse (typedContent): inside a string value, in the whitespace
- * between tokens, or back to the text the last syntax error broke.
+ * JSON.parse, a duplicate-key scan and the checks of what changed on every key: its text is kept
+ * aside and taken in before the next frame (or sooner, when anything reads or changes the document:
+ * settleTypedText), so keys that come faster than frames are taken in together. Most keys are taken
+ * in without a parse (typedContent): inside a string value, in the whitespace between tokens, or back
+ * to the text the last syntax error broke; a key that breaks the text is told from a scan of the
+ * part it changed (replaceText).
  */
 export const LARGE_TEXT_LENGTH = 200_000
 
@@ -331,6 +358,7 @@ function typedContent(next: string, changes: readonly TextChange[]): Omit<Editor
     const edit = spans.edit(change, after)
     if (!edit) return null
     if (edit.kind === 'string') value = setIn(value, edit.path, edit.value)
+    followScan(after, text, change)
     text = after
   }
   return { text, value, syntaxError: null, duplicates: NO_DUPLICATES }
@@ -340,8 +368,15 @@ function typedContent(next: string, changes: readonly TextChange[]): Omit<Editor
  * The text and what it parsed to just before a change broke its syntax: typing back to it needs no
  * parse. With them, the text the break made and the one change that made it, when one did (typeText).
  */
-let beforeBreak: { text: string; value: unknown; duplicates: readonly DuplicateKey[]; broken: string; brokenBy: TextChange | null } | null =
-  null
+let beforeBreak: {
+  text: string
+  value: unknown
+  duplicates: readonly DuplicateKey[]
+  /** Its scan, when one was at hand: taken up again when the text comes back. */
+  scan: JsonTextScan | null
+  broken: string
+  brokenBy: TextChange | null
+} | null = null
 
 /**
  * The text before the break, when `changes`, made to `current`, are one change that undoes the one
@@ -363,13 +398,17 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST,
   // is committed, not its equal kept aside: the raw view holds this very string, and knows its own
   // text by identity where an equal one would be compared character by character.
   if (syntaxError && beforeBreak?.text === text) {
+    scanned = beforeBreak.scan
     commit({ text, value: beforeBreak.value, duplicates: beforeBreak.duplicates, syntaxError: null }, burst)
     return
   }
-  const content = contentOf(text, value)
+  // One change told: the text is scanned from the scan of the text before it (kept from its own key,
+  // or made whole once, after an edit in the form), and the next keys' from this one's.
+  const change = changes?.length === 1 ? changes[0]! : null
+  const scanBefore = change ? scanOfText(current) : null
+  const content = contentOf(scanBefore && change ? rescanJsonText(scanBefore, text, change) : scanJsonText(text), value)
   if (!content.syntaxError) beforeBreak = null
-  else if (!syntaxError)
-    beforeBreak = { text: current, value, duplicates, broken: text, brokenBy: changes?.length === 1 ? changes[0]! : null }
+  else if (!syntaxError) beforeBreak = { text: current, value, duplicates, scan: scanBefore, broken: text, brokenBy: change }
   // A keystroke in the text changes one value: the rest keeps its identity, so the checks and the
   // form's rows work out what changed only, as after an edit in the form.
   commit(content.syntaxError ? content : { ...content, value: shareUnchanged(value, content.value) }, burst)

@@ -1,5 +1,5 @@
 import { walkJsonStrings } from '../../../../src-shared/json/json-strings'
-import type { TextChange } from '../../../ui/json-editor/JsonEditorImpl'
+import type { TextChange } from '../../../../src-shared/site-config/json-text'
 import type { Path } from './json-path'
 
 /**
