@@ -3,7 +3,7 @@ import base, { SECURITY_TESTS } from './vitest.config'
 
 /**
  * The files that need a module graph of their own: they replace a module for the whole graph
- * (vi.mock of electron or of a bound), saw another file's leftovers when they shared one (the
+ * (vi.mock of electron, of a bound or of the JSON scanner), saw another file's leftovers when they shared one (the
  * docs folder's SIGTERM test, whose child then died on the signal), or watch what a module does
  * at a first load another file may already have made (undici's, in the dispatchers). `npm run
  * test:unit` runs them in a second pass, each in its own graph (vitest.isolated.config.ts).
@@ -14,6 +14,7 @@ export const ISOLATED_TESTS = [
   'test/unit/site-files/one-answer-bounds.test.ts',
   'test/unit/site-files/docs-index.test.ts',
   'test/unit/site-files/docs-index-sigterm.test.ts',
+  'test/unit/site-files/raw-view-scans.test.ts',
   'test/unit/user-api/undici-loading.test.ts',
 ]
 

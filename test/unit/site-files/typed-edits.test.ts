@@ -1,28 +1,13 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import {
-  LARGE_TEXT_LENGTH,
-  loadDocument,
-  setField,
-  settleTypedText,
-  typeText,
-  useEditor,
-} from '../../../src-renderer/features/site-editor/state/editor-store'
+import { LARGE_TEXT_LENGTH, useEditor } from '../../../src-renderer/features/site-editor/state/editor-store'
 import { getIn, setIn } from '../../../src-renderer/features/site-editor/state/json-path'
 import { StringSpans, undoesChange } from '../../../src-renderer/features/site-editor/state/typed-edits'
-import type * as JsonText from '../../../src-shared/site-config/json-text'
-import { scanJsonText, type TextChange } from '../../../src-shared/site-config/json-text'
-
-// The store's whole scans of a text are counted; rescans of a change are not.
-vi.mock('../../../src-shared/site-config/json-text', async (importOriginal) => {
-  const actual = await importOriginal<typeof JsonText>()
-  return { ...actual, scanJsonText: vi.fn(actual.scanJsonText) }
-})
+import type { TextChange } from '../../../src-shared/site-config/json-text'
+import { applied, largeDocsJson as large, openDocsJson as open, typeKey as key } from '../../helpers/raw-view-keys'
 
 // The raw view's keys in a large text, taken in without parsing it: StringSpans tells what a change
 // did to the value, and the editor store applies it.
-
-const applied = (text: string, { offset, removed, inserted }: TextChange) => text.slice(0, offset) + inserted + text.slice(offset + removed)
 
 /** The value `edit` says the text now has, from the value before. */
 function valueAfter(before: unknown, edit: NonNullable<ReturnType<StringSpans['edit']>>): unknown {
@@ -162,35 +147,6 @@ describe('whether a change undoes the one before it', () => {
 })
 
 describe('keys typed into a large text in the raw view', () => {
-  const large = (group: string) =>
-    JSON.stringify(
-      {
-        name: 'Acme',
-        navigation: [
-          { group, pages: ['a'] },
-          { group: 'Other', pages: ['b'] },
-        ],
-        'x-padding': 'x'.repeat(LARGE_TEXT_LENGTH),
-      },
-      null,
-      2,
-    )
-  const open = (text: string) =>
-    loadDocument({
-      documentId: 'file-test',
-      path: '/docs/docs.json',
-      baselineText: text,
-      version: null,
-      byteOrderMark: false,
-      rules: 'spec',
-    })
-  const key = (text: string, change: TextChange) => {
-    const next = applied(text, change)
-    typeText(next, [change])
-    settleTypedText()
-    return next
-  }
-
   afterEach(() => vi.restoreAllMocks())
 
   it('change the string typed into without parsing the text, every other part keeping its identity', () => {
@@ -219,39 +175,6 @@ describe('keys typed into a large text in the raw view', () => {
     expect(parse.mock.calls.filter(([argument]) => String(argument).length > 1000)).toEqual([])
     expect(useEditor.getState()).toMatchObject({ text, syntaxError: null })
     expect(useEditor.getState().value).toBe(before)
-  })
-
-  it('break the syntax at the end of the text and mend it, again and again, reading neither the text whole nor its start', () => {
-    const text = large('Guides')
-    open(text)
-    // A key in a string, taken in without a parse: the scan of the text follows it.
-    let current = key(text, { offset: text.indexOf('Guides') + 6, removed: 0, inserted: '!' })
-    vi.mocked(scanJsonText).mockClear()
-    const parse = vi.spyOn(JSON, 'parse')
-    breakAndMendAtTheEnd()
-    expect(scanJsonText).not.toHaveBeenCalled()
-    expect(parse.mock.calls.filter(([argument]) => String(argument).length > 1000)).toEqual([])
-    expect(getIn(useEditor.getState().value, ['navigation', 0, 'group'])).toBe('Guides!')
-
-    // After an edit in the form, the text before the next key is scanned whole once, and no more.
-    setField(['name'], 'Acme docs')
-    current = useEditor.getState().text
-    vi.mocked(scanJsonText).mockClear()
-    breakAndMendAtTheEnd()
-    expect(vi.mocked(scanJsonText).mock.calls).toEqual([[current]])
-
-    function breakAndMendAtTheEnd() {
-      for (let round = 0; round < 3; round++) {
-        const broken = key(current, { offset: current.length, removed: 0, inserted: 'x' })
-        expect(useEditor.getState().syntaxError).toEqual({
-          line: broken.split('\n').length,
-          column: 2,
-          message: 'expected the end of the text, found the word x (text needs double quotes)',
-        })
-        current = key(broken, { offset: current.length, removed: 1, inserted: '' })
-        expect(useEditor.getState()).toMatchObject({ text: current, syntaxError: null })
-      }
-    }
   })
 
   it('keep a key typed while the text was broken when the break is then undone: the text before the break is not brought back', () => {
