@@ -26,9 +26,10 @@ export const MAX_SITE_JSON_DEPTH = MAX_JSON_DEPTH
  *
  * A text nested deeper than MAX_SITE_JSON_DEPTH is refused with its place: JSON.parse reads any
  * depth without recursing, but every reader after it (the checks, the form, the CLI) recurses. The
- * depth is scanned after JSON.parse; when the text has a syntax error, by the scan that finds it,
- * up to it (a key that breaks a 2.3 MB text near its start is told without reading the rest).
- * Either way the first of the two problems in the text is the one told.
+ * depth is checked after JSON.parse, and a text too deep scanned for its place; when the text has a
+ * syntax error, the scan that finds it watches the depth up to it (a key that breaks a 2.3 MB text
+ * near its start is told without reading the rest). Either way the first of the two problems in
+ * the text is the one told.
  */
 export function parseJsonText(text: string): ParsedJsonText {
   const json = withoutMark(text)
@@ -40,17 +41,10 @@ export function parseJsonText(text: string): ParsedJsonText {
     // should they ever disagree, the engine's own words at the start still beat a throw.
     return { ok: false, error: scannedError(scanJsonText(text)) ?? { message: (error as Error).message, line: 1, column: 1 } }
   }
-  const tooDeep = jsonDepthExceededAt(json, MAX_SITE_JSON_DEPTH)
-  return tooDeep === -1 ? { ok: true, value } : { ok: false, error: tooDeepError(text, tooDeep + text.length - json.length) }
+  return jsonDepthExceededAt(json, MAX_SITE_JSON_DEPTH) === -1 ? { ok: true, value } : parseScannedJsonText(scanJsonText(text))
 }
 
 const withoutMark = (text: string) => (text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text)
-
-const tooDeepError = (text: string, offset: number, from = TEXT_START): JsonSyntaxError => ({
-  message: 'no site configuration is, so Embed Console reads it only as text',
-  ...lineAndColumn(text, offset, from),
-  tooDeep: true,
-})
 
 /** A place in a text with its line: the line's number (1-based) and where the line starts. */
 interface LinePlace {
@@ -61,39 +55,27 @@ interface LinePlace {
 
 const TEXT_START: LinePlace = { offset: 0, line: 1, lineStart: 0 }
 
+/** Whether the character at `index` ends a line: \n, \r\n (at its \n) and a lone \r each do, as in Monaco. */
+function endsLine(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  return code === 0x0a || (code === 0x0d && text.charCodeAt(index + 1) !== 0x0a)
+}
+
 /**
  * Where `offset` is in `text`, 1-based, counted from `from`, a place before it whose line is known
  * (a scan's point: a few kilobytes are read, not the text up to the place). A leading byte order
  * mark is no column.
  */
-function lineAndColumn(text: string, offset: number, from = TEXT_START): { line: number; column: number } {
-  const at = lineAndColumnCounted(text, offset, from)
-  return text.charCodeAt(0) === BYTE_ORDER_MARK && at.line === 1 ? { line: 1, column: at.column - 1 } : at
-}
-
-function lineAndColumnCounted(text: string, offset: number, from: LinePlace): { line: number; column: number } {
+function lineAndColumn(text: string, offset: number, from: LinePlace): { line: number; column: number } {
   let { line, lineStart } = from
-  if (from === TEXT_START) {
-    const carriageReturn = text.indexOf('\r')
-    // Every line before the place ends with \n alone: indexOf finds them (about 2 ms through the
-    // 50,000 lines of a 2.3 MB docs.json, where reading each character took about 15).
-    if (carriageReturn === -1 || carriageReturn >= offset) {
-      for (let end = text.indexOf('\n'); end !== -1 && end < offset; end = text.indexOf('\n', end + 1)) {
-        line++
-        lineStart = end + 1
-      }
-      return { line, column: offset - lineStart + 1 }
-    }
-  }
   for (let index = from.offset; index < offset; index++) {
-    const code = text.charCodeAt(index)
-    // \n, \r\n and a lone \r each end a line, as in Monaco.
-    if (code === 0x0a || (code === 0x0d && text.charCodeAt(index + 1) !== 0x0a)) {
+    if (endsLine(text, index)) {
       line++
       lineStart = index + 1
     }
   }
-  return { line, column: offset - lineStart + 1 }
+  const column = offset - lineStart + 1
+  return { line, column: text.charCodeAt(0) === BYTE_ORDER_MARK && line === 1 ? column - 1 : column }
 }
 
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39
@@ -140,7 +122,7 @@ export interface JsonTextScan {
 const SCAN_POINT_SPACING = 16_384
 
 /** Scans a whole text for its first problem (parseScannedJsonText tells it). */
-export const scanJsonText = (text: string, spacing = SCAN_POINT_SPACING): JsonTextScan => scan(text, spacing, null, null)
+export const scanJsonText = (text: string, spacing = SCAN_POINT_SPACING): JsonTextScan => scan(text, spacing, [], null)
 
 /**
  * Scans `text`, which is `previous.text` with `change` made, from the last point before the
@@ -157,7 +139,7 @@ export function rescanJsonText(previous: JsonTextScan, text: string, change: Tex
   // last digit, an array with no closer next): a point holds for the new text only before the change.
   let from = -1
   while (from + 1 < points.length && points[from + 1]!.offset < change.offset) from++
-  return scan(text, previous.spacing, from === -1 ? null : { points: points.slice(0, from + 1) }, {
+  return scan(text, previous.spacing, points.slice(0, from + 1), {
     previous,
     delta,
     // A point past the change (its character included) reads on as before once the scan stands there as it stood.
@@ -174,7 +156,12 @@ export function parseScannedJsonText(scanned: JsonTextScan): ParsedJsonText {
 
 /** What a scan found wrong with its text, as an editor shows it; null for valid JSON nested no deeper than allowed. */
 function scannedError({ text, problem, tooDeepAt, points }: JsonTextScan): JsonSyntaxError | null {
-  if (tooDeepAt !== -1) return tooDeepError(text, tooDeepAt, placeBefore(points, tooDeepAt))
+  if (tooDeepAt !== -1)
+    return {
+      message: 'no site configuration is, so Embed Console reads it only as text',
+      ...lineAndColumn(text, tooDeepAt, placeBefore(points, tooDeepAt)),
+      tooDeep: true,
+    }
   return problem && { message: problem.message, ...lineAndColumn(text, problem.offset, placeBefore(points, problem.offset)) }
 }
 
@@ -228,13 +215,13 @@ function resynced(
 }
 
 /**
- * Reads `text` against the JSON grammar from `start` (the text's start when null; else the last of
- * the points it keeps, which the text reads as before), keeping a point every `spacing`
+ * Reads `text` against the JSON grammar from the last of the points `kept` (which the text reads as
+ * before; from its start when there are none), keeping a point every `spacing`
  * characters, up to the first problem, the end of the text, or a point of `resync`'s previous scan
  * met again as it stood. It builds no values and is iterative, so no nesting depth can overflow the stack.
  */
-function scan(text: string, spacing: number, start: { points: readonly ScanPoint[] } | null, resync: Resync | null): JsonTextScan {
-  const points = start ? [...start.points] : []
+function scan(text: string, spacing: number, kept: readonly ScanPoint[], resync: Resync | null): JsonTextScan {
+  const points = [...kept]
   const from = points.at(-1)
   let offset = from?.offset ?? (text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0)
   // The closing character each open container is waiting for.
@@ -282,13 +269,12 @@ function scan(text: string, spacing: number, start: { points: readonly ScanPoint
   const skipWhitespace = () => {
     while (offset < text.length) {
       const code = text.charCodeAt(offset)
-      if (code === 0x20 || code === 0x09) offset++
-      // \n, \r\n and a lone \r each end a line, as in Monaco.
-      else if (code === 0x0a || (code === 0x0d && text.charCodeAt(offset + 1) !== 0x0a)) {
+      if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) return
+      if (endsLine(text, offset)) {
         line++
-        lineStart = ++offset
-      } else if (code === 0x0d) offset++
-      else return
+        lineStart = offset + 1
+      }
+      offset++
     }
   }
   const found = (at: number): string => {

@@ -378,13 +378,16 @@ let beforeBreak: {
   brokenBy: TextChange | null
 } | null = null
 
+/** The one change of a key, when the editor told one (several, or none told: null). */
+const onlyChange = (changes: readonly TextChange[] | null | undefined) => (changes?.length === 1 ? changes[0]! : null)
+
 /**
  * The text before the break, when `changes`, made to `current`, are one change that undoes the one
  * that broke it; else null. The changes are compared first: `current` is compared with the broken
  * text only for a key that undoes the break, as two texts of one length are read up to where they differ.
  */
 function textBeforeUndoneBreak(current: string, changes: readonly TextChange[] | undefined): string | null {
-  const change = changes?.length === 1 ? changes[0]! : null
+  const change = onlyChange(changes)
   if (!change || !beforeBreak?.brokenBy || !undoesChange(change, beforeBreak.brokenBy, beforeBreak.text)) return null
   return current === beforeBreak.broken ? beforeBreak.text : null
 }
@@ -404,7 +407,7 @@ export function replaceText(text: string, burst: string | null = RAW_TEXT_BURST,
   }
   // One change told: the text is scanned from the scan of the text before it (kept from its own key,
   // or made whole once, after an edit in the form), and the next keys' from this one's.
-  const change = changes?.length === 1 ? changes[0]! : null
+  const change = onlyChange(changes)
   const scanBefore = change ? scanOfText(current) : null
   const content = contentOf(scanBefore && change ? rescanJsonText(scanBefore, text, change) : scanJsonText(text), value)
   if (!content.syntaxError) beforeBreak = null
