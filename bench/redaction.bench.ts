@@ -9,7 +9,8 @@ import { describeSpread, interleave, median, report, spread } from './lib/stats'
 // known tokens, against the 2 a call knows of its own; what knowing one more costs; and reading
 // 10,000 into a matcher at the first redaction of a process. BENCH_APP_DIR names a checkout of
 // other code (its src-main/user-api/redact.ts): its redactor given the same record with the same
-// secrets, a new list each call as a new group makes it, joins the interleaved rounds.
+// secrets, a new list each call as a new group makes it, joins the interleaved rounds, and so does
+// its matcher searching text of a token's own alphabet.
 
 const ROUNDS = 5
 const CALLS = 200
@@ -17,14 +18,16 @@ const CALLS = 200
 const OTHER_CALLS = 50
 const otherDir = process.env.BENCH_APP_DIR ? resolve(process.env.BENCH_APP_DIR) : undefined
 const other = otherDir
-  ? ((await import(`${otherDir}/src-main/user-api/redact.ts`)) as { createRedactor: (secrets: readonly string[]) => Redactor })
+  ? ((await import(`${otherDir}/src-main/user-api/redact.ts`)) as {
+      createRedactor: (secrets: readonly string[]) => Redactor
+      SecretMatcher?: new () => Pick<SecretMatcher, 'add' | 'findIn'>
+    })
   : undefined
 
 const token = () => randomBytes(32).toString('hex')
 const apiToken = token()
 const groupToken = token()
-const known = (count: number) => {
-  const matcher = new SecretMatcher()
+const known = <T extends Pick<SecretMatcher, 'add' | 'findIn'>>(count: number, matcher: T = new SecretMatcher() as unknown as T) => {
   matcher.add(apiToken, 'profile:p:api-token')
   for (let index = 1; index < count; index += 1) matcher.add(token(), `group:p:g${index}:token`)
   return matcher
@@ -76,6 +79,24 @@ if (other) {
     OTHER_CALLS,
   )
 }
+
+// A 64-character hex text that is no secret (a new group's token, a request id) searched by a
+// matcher knowing 2, 10,000 and 30,000 tokens of the same alphabet: µs a text, timed ten at a time.
+const hexSizes = [2, 10_000, 30_000] as const
+const perHexText = (matcher: Pick<SecretMatcher, 'findIn'>) => async () => {
+  const times: number[] = []
+  for (let index = 0; index < CALLS; index += 1) {
+    const texts = Array.from({ length: 10 }, token)
+    const started = performance.now()
+    for (const text of texts) matcher.findIn(text, [])
+    times.push(((performance.now() - started) / texts.length) * 1000)
+  }
+  return median(times)
+}
+for (const size of hexSizes) {
+  cases[`hex ${size}`] = perHexText(size === 30_000 ? known(size) : matchers[size])
+  if (other?.SecretMatcher) cases[`other hex ${size}`] = perHexText(known(size, new other.SecretMatcher()))
+}
 const runs = await interleave(ROUNDS, cases)
 
 const adds: number[] = []
@@ -112,6 +133,13 @@ afterAll(() => {
           ],
         ] as Array<[string, string, string]>)
       : []),
+    ...hexSizes.map((size): [string, string, string] => [
+      `a 64-character hex text holding no secret, searched by a matcher of ${size.toLocaleString('en')} hex tokens${other?.SecretMatcher ? ' (BENCH_APP_DIR’s matcher after the slash)' : ''}`,
+      other?.SecretMatcher
+        ? `${describeSpread(spread(runs[`hex ${size}`]!), 'µs')} / ${describeSpread(spread(runs[`other hex ${size}`]!), 'µs')}`
+        : describeSpread(spread(runs[`hex ${size}`]!), 'µs'),
+      size === 30_000 ? '< 10 µs' : '',
+    ]),
     ['one more token known, in a matcher of 10,000 (median of 1,000 a round)', describeSpread(spread(adds), 'µs'), '< 50 µs'],
     ['10,000 tokens read into a matcher (a process’s first redaction)', describeSpread(spread(loads), 'ms'), '< 200 ms'],
   ])

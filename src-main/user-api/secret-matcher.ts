@@ -9,10 +9,15 @@
  * string), one holding `%` with its URL encoding decoded, each decoded character knowing where it
  * came from, so what is replaced is the encoded text.
  *
- * Each form is filed under a window of WINDOW characters of it (folded to lower case), chosen
- * where few other forms are filed: a text is read once, one table lookup per character (a filter
- * of 2^20 bits answers most of them once many secrets are known), and only the forms filed under
- * a window found are compared. Adding a secret costs its own forms, whatever is known already.
+ * Each form is filed under a window of its characters (folded to lower case), chosen where few
+ * other forms are filed: a text is read once a window width in use, one table lookup per character
+ * (a filter of up to 2^22 bits answers most of them), and only the forms filed under a window
+ * found are compared.
+ * A form as long as a token is filed under a window of WIDE_WINDOW characters, a shorter one under
+ * one of MIN_SECRET_LENGTH: in text of a token's own alphabet (hex) nearly every 4-character window
+ * is some known token's once thousands are known, and each would be compared (a cache miss a form),
+ * where a 16-character window is almost never one unless the token is there. Adding a secret costs
+ * its own forms, whatever is known already.
  */
 
 /** At least this long to be searched for: shorter "secrets" would redact half of every text and protect nothing. */
@@ -61,24 +66,92 @@ function formsOf(secret: string): Array<Omit<Form, 'offset'>> {
   return [...forms.values()]
 }
 
-const WINDOW = MIN_SECRET_LENGTH
+/** The window of a form at least this long: see the top of this file. */
+const WIDE_WINDOW = 16
 
 /** The polynomial of a window, rolled one character at a time: `hash` of the window at i+1 from the one at i. */
 const BASE = 0x01000193
-const BASE_POW = Math.imul(Math.imul(BASE, BASE), BASE)
-
-/** The hash of the folded window of `text` at `at`, as `roll` carries it along a text. */
-function windowHash(text: string, at: number): number {
-  let hash = 0
-  for (let offset = 0; offset < WINDOW; offset += 1) hash = (Math.imul(hash, BASE) + foldCode(text.charCodeAt(at + offset))) | 0
-  return hash
-}
-
-const roll = (hash: number, leaving: number, entering: number) =>
-  (Math.imul((hash - Math.imul(foldCode(leaving), BASE_POW)) | 0, BASE) + foldCode(entering)) | 0
 
 /** A window hash as a table key: a small integer, which a Map keeps unboxed. */
 const keyOf = (hash: number) => hash >>> 2
+
+/** The forms filed under a window `width` characters wide, and the filter in front of them. */
+class WindowTable {
+  readonly byWindow = new Map<number, Form[]>()
+  /** A bit per window key (modulo its size), set where a form is filed: most places of a text end here. */
+  private filter = new Int32Array(1 << 7)
+  private filterMask = (1 << 12) - 1
+  /** BASE to the power width - 1: what the character leaving a window weighed in its hash. */
+  private readonly leavingWeight: number
+
+  constructor(readonly width: number) {
+    let weight = 1
+    for (let power = 1; power < width; power += 1) weight = Math.imul(weight, BASE)
+    this.leavingWeight = weight
+  }
+
+  /** The hash of the folded window of `text` at `at`, as the scan rolls it along a text. */
+  private hashAt(text: string, at: number): number {
+    let hash = 0
+    for (let offset = 0; offset < this.width; offset += 1) hash = (Math.imul(hash, BASE) + foldCode(text.charCodeAt(at + offset))) | 0
+    return hash
+  }
+
+  /**
+   * Files a form under the least crowded of a few of its windows (the first empty one, if any):
+   * tokens that share a prefix (`sk_live_…`) would otherwise all be compared wherever it appears.
+   */
+  file(form: Omit<Form, 'offset'>): void {
+    const last = form.text.length - this.width
+    let best = { offset: 0, key: 0, crowd: Infinity }
+    for (let step = 0; step <= 8; step += 1) {
+      const offset = Math.round((last * step) / 8)
+      const key = keyOf(this.hashAt(form.text, offset))
+      const crowd = this.byWindow.get(key)?.length ?? 0
+      if (crowd < best.crowd) best = { offset, key, crowd }
+      if (crowd === 0) break
+    }
+    const filed = this.byWindow.get(best.key)
+    const placed = { ...form, offset: best.offset }
+    if (filed) filed.push(placed)
+    else this.byWindow.set(best.key, [placed])
+    this.mark(best.key)
+    // Kept sparse (a bit in 32 set at most): grown, and filled again, as forms come.
+    if (this.byWindow.size * 32 > this.filterMask + 1 && this.filterMask < FILTER_MAX_MASK) {
+      this.filterMask = this.filterMask * 2 + 1
+      this.filter = new Int32Array((this.filterMask + 1) >>> 5)
+      for (const key of this.byWindow.keys()) this.mark(key)
+    }
+  }
+
+  private mark(key: number): void {
+    const bit = (Math.imul(key, 0x9e3779b1) >>> 0) & this.filterMask
+    this.filter[bit >>> 5]! |= 1 << (bit & 31)
+  }
+
+  /** One pass over a text (or a decoded view of one): a rolled hash a place, the filter, then the forms filed there. */
+  scan(seen: string, view: DecodedView | null, spans: Spans, first: boolean): string | undefined {
+    const { width, filter, filterMask, byWindow, leavingWeight } = this
+    if (byWindow.size === 0 || seen.length < width) return undefined
+    let hash = this.hashAt(seen, 0)
+    for (let at = 0; ; at += 1) {
+      const key = keyOf(hash)
+      const bit = (Math.imul(key, 0x9e3779b1) >>> 0) & filterMask
+      if ((filter[bit >>> 5]! & (1 << (bit & 31))) !== 0) {
+        for (const form of byWindow.get(key) ?? []) {
+          const start = at - form.offset
+          if (!formAt(seen, start, form)) continue
+          if (first) return form.secret
+          const end = start + form.text.length
+          spans.push(view ? positionIn(view, start) : start, view ? positionIn(view, end) : end)
+        }
+      }
+      if (at + width >= seen.length) return undefined
+      const leaving = foldCode(seen.charCodeAt(at))
+      hash = (Math.imul((hash - Math.imul(leaving, leavingWeight)) | 0, BASE) + foldCode(seen.charCodeAt(at + width))) | 0
+    }
+  }
+}
 
 function formAt(text: string, at: number, form: Form): boolean {
   const length = form.text.length
@@ -209,12 +282,11 @@ type Spans = number[]
  * as it is kept (SecretVault.knownSecrets); a call adds its own in one of its own.
  */
 export class SecretMatcher {
-  private readonly byWindow = new Map<number, Form[]>()
   private readonly secrets = new Map<string, string | undefined>()
   private readonly long: Form[] = []
-  /** A bit per window key (modulo its size), set where a form is filed: most places of a text end here. */
-  private filter = new Int32Array(1 << 7)
-  private filterMask = (1 << 12) - 1
+  /** Forms shorter than WIDE_WINDOW, and the rest. */
+  private readonly narrow = new WindowTable(MIN_SECRET_LENGTH)
+  private readonly wide = new WindowTable(WIDE_WINDOW)
   /** The length of the shortest form: a text shorter than that holds none. */
   shortest = Infinity
 
@@ -233,13 +305,7 @@ export class SecretMatcher {
       this.long.sort((a, b) => b.text.length - a.text.length)
       return
     }
-    for (const form of formsOf(secret)) this.file(form)
-    // Kept sparse (a bit in 32 set at most): grown, and filled again, as forms come.
-    if (this.byWindow.size * 32 > this.filterMask + 1 && this.filterMask < FILTER_MAX_MASK) {
-      this.filterMask = this.filterMask * 2 + 1
-      this.filter = new Int32Array((this.filterMask + 1) >>> 5)
-      for (const key of this.byWindow.keys()) this.mark(key)
-    }
+    for (const form of formsOf(secret)) (form.text.length >= WIDE_WINDOW ? this.wide : this.narrow).file(form)
   }
 
   get size(): number {
@@ -254,32 +320,6 @@ export class SecretMatcher {
   /** What the secret was added as (its vault key), if anything. */
   tagOf(secret: string): string | undefined {
     return this.secrets.get(secret)
-  }
-
-  /**
-   * Files a form under the least crowded of a few of its windows (the first empty one, if any):
-   * tokens that share a prefix (`sk_live_…`) would otherwise all be compared wherever it appears.
-   */
-  private file(form: Omit<Form, 'offset'>): void {
-    const last = form.text.length - WINDOW
-    let best = { offset: 0, key: 0, crowd: Infinity }
-    for (let step = 0; step <= 8; step += 1) {
-      const offset = Math.round((last * step) / 8)
-      const key = keyOf(windowHash(form.text, offset))
-      const crowd = this.byWindow.get(key)?.length ?? 0
-      if (crowd < best.crowd) best = { offset, key, crowd }
-      if (crowd === 0) break
-    }
-    const filed = this.byWindow.get(best.key)
-    const placed = { ...form, offset: best.offset }
-    if (filed) filed.push(placed)
-    else this.byWindow.set(best.key, [placed])
-    this.mark(best.key)
-  }
-
-  private mark(key: number): void {
-    const bit = (Math.imul(key, 0x9e3779b1) >>> 0) & this.filterMask
-    this.filter[bit >>> 5]! |= 1 << (bit & 31)
   }
 
   /**
@@ -300,7 +340,7 @@ export class SecretMatcher {
   findIn(text: string, spans: Spans, first = false): string | undefined {
     if (text.length < this.shortest) return undefined
     if (first) for (const form of this.long) if (text.includes(form.text)) return form.secret
-    if (this.byWindow.size === 0) return undefined
+    if (this.narrow.byWindow.size + this.wide.byWindow.size === 0) return undefined
     const found = this.scan(text, null, spans, first)
     if (found !== undefined) return found
     const views = [
@@ -316,26 +356,9 @@ export class SecretMatcher {
     return undefined
   }
 
-  /** One pass over a text (or a decoded view of one): a rolled hash a place, the filter, then the forms filed there. */
+  /** Both tables' passes over a text (or a decoded view of one). */
   private scan(seen: string, view: DecodedView | null, spans: Spans, first: boolean): string | undefined {
-    if (seen.length < WINDOW) return undefined
-    const { filter, filterMask, byWindow } = this
-    let hash = windowHash(seen, 0)
-    for (let at = 0; ; at += 1) {
-      const key = keyOf(hash)
-      const bit = (Math.imul(key, 0x9e3779b1) >>> 0) & filterMask
-      if ((filter[bit >>> 5]! & (1 << (bit & 31))) !== 0) {
-        for (const form of byWindow.get(key) ?? []) {
-          const start = at - form.offset
-          if (!formAt(seen, start, form)) continue
-          if (first) return form.secret
-          const end = start + form.text.length
-          spans.push(view ? positionIn(view, start) : start, view ? positionIn(view, end) : end)
-        }
-      }
-      if (at + WINDOW >= seen.length) return undefined
-      hash = roll(hash, seen.charCodeAt(at), seen.charCodeAt(at + WINDOW))
-    }
+    return this.narrow.scan(seen, view, spans, first) ?? this.wide.scan(seen, view, spans, first)
   }
 }
 

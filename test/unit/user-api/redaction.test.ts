@@ -278,6 +278,23 @@ describe('the redactor, form by form', () => {
       expect(createRedactor(secrets)(`<${long}more>`)).toBe(`<${REDACTED}>`)
   })
 
+  it('finds secrets on either side of 16 characters, where a form is filed under a wider window, in every form and any case', () => {
+    for (const secret of ['x'.repeat(15), 'y'.repeat(16), 'mixed-15-chars!', 'mixed-16-chars!!', 'Tok_'.repeat(4).slice(0, 17)]) {
+      const ways = [
+        secret,
+        secret.toUpperCase(),
+        encodeURIComponent(secret),
+        Buffer.from(secret).toString('base64'),
+        Buffer.from(secret).toString('base64url'),
+      ]
+      const redact = createRedactor([secret])
+      for (const way of ways) expect(redact(`<${way}>`), `${secret} written ${way}`).toBe(`<${REDACTED}>`)
+      // One character short of the secret, at either end, is not the secret.
+      expect(redact(`<${secret.slice(1)}>`)).toBe(`<${secret.slice(1)}>`)
+      expect(redact(`<${secret.slice(0, -1)}>`)).toBe(`<${secret.slice(0, -1)}>`)
+    }
+  })
+
   it('searches a secret of exactly 4,096 characters in all its forms, base64 included', () => {
     const secret = 'k'.repeat(4096)
     expect(createRedactor([secret])(`<${Buffer.from(secret).toString('base64')}>`)).toBe(`<${REDACTED}>`)
