@@ -35,9 +35,16 @@ const FILTER_MAX_MASK = (1 << 22) - 1
 /** Lone surrogates (half of a UTF-16 pair) as U+FFFD: what any encoder would send for them, and what never throws. */
 const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
 
+/**
+ * Printable ASCII alone (a token's characters): lower-cased as folded, its other cases folding to
+ * the same, and no lone surrogate in it. Other text takes the general way, which is right for all.
+ */
+const PRINTABLE_ASCII = /^[ -~]*$/
+
 /** ASCII letters lower-cased, nothing else touched: the length stays, so a place in the fold is the place in the text. */
 const foldCode = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code)
-const fold = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
+const fold = (text: string) =>
+  PRINTABLE_ASCII.test(text) ? text.toLowerCase() : text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
 
 /** One way a secret can be written. */
 interface Form {
@@ -51,18 +58,21 @@ interface Form {
 }
 
 function formsOf(secret: string): Array<Omit<Form, 'offset'>> {
-  const sendable = wellFormed(secret)
+  const printable = PRINTABLE_ASCII.test(secret)
+  const sendable = printable ? secret : wellFormed(secret)
   const forms = new Map<string, Omit<Form, 'offset'>>()
   const add = (text: string, anyCase: boolean) => {
-    const key = anyCase ? `i${fold(text)}` : `s${text}`
-    if (!forms.has(key)) forms.set(key, { text: anyCase ? fold(text) : text, anyCase, secret })
+    const written = anyCase ? fold(text) : text
+    const key = `${anyCase ? 'i' : 's'}${written}`
+    if (!forms.has(key)) forms.set(key, { text: written, anyCase, secret })
   }
   // Letters beyond ASCII do not fold: their upper and lower case come as forms of their own.
-  for (const cased of [secret, sendable, sendable.toUpperCase(), sendable.toLowerCase()]) add(cased, true)
-  const base64 = Buffer.from(sendable).toString('base64')
+  for (const cased of printable ? [secret] : [secret, sendable, sendable.toUpperCase(), sendable.toLowerCase()]) add(cased, true)
+  const bytes = Buffer.from(sendable)
+  const base64 = bytes.toString('base64')
   add(base64, false)
   add(base64.replace(/=+$/, ''), false)
-  add(Buffer.from(sendable).toString('base64url'), false)
+  add(bytes.toString('base64url'), false)
   return [...forms.values()]
 }
 
