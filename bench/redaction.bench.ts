@@ -27,11 +27,13 @@ const other = otherDir
 const token = () => randomBytes(32).toString('hex')
 const apiToken = token()
 const groupToken = token()
-const known = <T extends Pick<SecretMatcher, 'add' | 'findIn'>>(count: number, matcher: T = new SecretMatcher() as unknown as T) => {
+/** `matcher` knowing the API token and `count` - 1 group tokens. */
+const filled = <T extends Pick<SecretMatcher, 'add'>>(matcher: T, count: number): T => {
   matcher.add(apiToken, 'profile:p:api-token')
   for (let index = 1; index < count; index += 1) matcher.add(token(), `group:p:g${index}:token`)
   return matcher
 }
+const known = (count: number) => filled(new SecretMatcher(), count)
 const sizes = [2, 100, 1_000, 10_000] as const
 const matchers = Object.fromEntries(sizes.map((size) => [size, known(size)])) as Record<(typeof sizes)[number], SecretMatcher>
 const tokensOf10k = Array.from({ length: 10_000 }, token)
@@ -95,7 +97,7 @@ const perHexText = (matcher: Pick<SecretMatcher, 'findIn'>) => async () => {
 }
 for (const size of hexSizes) {
   cases[`hex ${size}`] = perHexText(size === 30_000 ? known(size) : matchers[size])
-  if (other?.SecretMatcher) cases[`other hex ${size}`] = perHexText(known(size, new other.SecretMatcher()))
+  if (other?.SecretMatcher) cases[`other hex ${size}`] = perHexText(filled(new other.SecretMatcher(), size))
 }
 const runs = await interleave(ROUNDS, cases)
 
